@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The one test command (README: `npm ci && npm test`; CI calls the same).
+# System packages first, then format/lint, types, the build, and every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-system-deps.sh
+npx biome ci .
+npx tsc --noEmit -p tsconfig.json
+npx tsup --silent
+npx vitest run "$@"

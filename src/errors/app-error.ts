@@ -1,0 +1,85 @@
+/**
+ * Every code the library throws. The first five are the source document's (version 0.1.0); the rest
+ * name failures that 0.1.0 folded into them and that callers asked to tell apart.
+ */
+export type AppErrorCode =
+  /** Missing baseUrl or appKey, no fetch, malformed pairing URI, a link that is not absolute HTTPS. */
+  | 'INVALID_CONFIG'
+  /** Chain not supported by the backend, or an unknown chain in a lookup. */
+  | 'UNSUPPORTED_CHAIN'
+  /** Transport failure, abnormal status or invalid body on the balance and config calls. */
+  | 'RPC_ERROR'
+  /** Unknown wallet in a lookup. */
+  | 'WALLET_NOT_FOUND'
+  /** The generic session client's request failed or the backend answered non-2xx (429 included). */
+  | 'BACKEND_ERROR'
+  /** The user rejected the request in the wallet (EIP-1193 code 4001, or the wallet's reject callback). */
+  | 'USER_REJECTED'
+  /** The wallet, its provider or its optional SDK is not present in this environment. */
+  | 'WALLET_UNAVAILABLE'
+  /** The wallet answered a request with an error other than a user rejection. */
+  | 'WALLET_ERROR'
+  /** An operation that needs a connected wallet was called without one. */
+  | 'NOT_CONNECTED'
+  /** The backend session expired, or a flow passed its deadline or attempt cap. */
+  | 'SESSION_EXPIRED'
+  /** The backend session reached `failed`, or the wallet reported a failure. */
+  | 'SESSION_FAILED'
+  /** Waiting for something (an EIP-6963 announcement, a relay peer) took longer than allowed. */
+  | 'TIMEOUT'
+  /** The caller cancelled the flow. */
+  | 'ABORTED'
+  /** The relay refused the connection, or a relay message could not be opened. */
+  | 'RELAY_ERROR'
+
+/** A field-level reason, as the backend sends them on 422. */
+export interface FieldIssue {
+  field: string
+  reason: string
+}
+
+export interface AppErrorOptions {
+  cause?: unknown
+  /** HTTP status, when the error came from a backend answer. */
+  status?: number
+  /** The backend's own error code (`error.code` of the body), e.g. `RATE_LIMITED`. */
+  backendCode?: string
+  /** Parsed from `Retry-After`, in milliseconds. */
+  retryAfterMs?: number
+  /** The backend's field-level reasons (`error.details`). */
+  details?: readonly FieldIssue[]
+}
+
+/**
+ * The library's normalized error. Test for it first (`isAppError`), then for a raw provider error
+ * (`isProviderRpcError`). `shortMessage` is the one-line reason; `message` adds the field details.
+ */
+export class AppError extends Error {
+  override readonly name = 'AppError' as const
+  readonly code: AppErrorCode
+  readonly shortMessage: string
+  readonly status?: number
+  readonly backendCode?: string
+  readonly retryAfterMs?: number
+  readonly details?: readonly FieldIssue[]
+
+  constructor(code: AppErrorCode, shortMessage: string, options: AppErrorOptions = {}) {
+    const lines = options.details?.map((d) => `- ${d.field}: ${d.reason}`) ?? []
+    super(
+      [shortMessage, ...lines].join('\n'),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    )
+    this.code = code
+    this.shortMessage = shortMessage
+    if (options.status !== undefined) this.status = options.status
+    if (options.backendCode !== undefined) this.backendCode = options.backendCode
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
+    if (options.details !== undefined) this.details = options.details
+  }
+}
+
+/** True for an `AppError`, optionally of one code. Works across bundle copies (checks the name). */
+export function isAppError(value: unknown, code?: AppErrorCode): value is AppError {
+  if (!(value instanceof Error) || value.name !== 'AppError') return false
+  return code === undefined || (value as AppError).code === code
+}

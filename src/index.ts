@@ -1,0 +1,34 @@
+/**
+ * scope-connect: the public API. Every export is named here on purpose; `test/exports.test.ts`
+ * snapshots this list so API changes show in review.
+ */
+
+export type {
+  ConnectorEvent,
+  Eip1193Provider,
+  IWalletConnector,
+  RequestArgs,
+  WalletConnection,
+} from './connectors/types'
+export {
+  AppError,
+  type AppErrorCode,
+  type FieldIssue,
+  isAppError,
+  isProviderRpcError,
+  normalizeWalletError,
+  ProviderRpcError,
+  USER_REJECTED_CODE,
+} from './errors'
+export { setConsoleLogging, setDebugMode } from './logging'
+export type {
+  Caip2ChainId,
+  ChainNamespace,
+  ConnectableTarget,
+  ListWalletsOptions,
+  NetworkInfo,
+  SupportWalletInfo,
+  WalletId,
+} from './registry/types'
+export type { GenericSessionResultWire as GenericSessionResult } from './wire/aliases'
+export { buildSignedMessageEnvelope } from './wire/envelope'

@@ -1,0 +1,15 @@
+/**
+ * The message a wallet signs for a session: JSON with the keys in the fixed order session, nonce,
+ * walletAddress, timestamp (milliseconds). The backend rebuilds it with this same function.
+ */
+export function buildSignedMessageEnvelope(
+  session: string,
+  nonce: string,
+  walletAddress: string,
+  timestamp: number,
+): string {
+  return JSON.stringify({ session, nonce, walletAddress, timestamp })
+}
+
+/** How far a signed timestamp may stray from server time. */
+export const SIGNATURE_TIMESTAMP_TOLERANCE_MS = 5 * 60_000

@@ -1,0 +1,42 @@
+import * as z from 'zod/mini'
+
+/** Every `error.code` the backend answers with, by HTTP status. Documented in docs/backend.md. */
+export const BACKEND_ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  MISSING_APP_KEY: 401,
+  INVALID_APP_KEY: 401,
+  INVALID_SESSION_TOKEN: 401,
+  INVALID_RELAY_TOKEN: 401,
+  CHAIN_NOT_ENABLED: 403,
+  WALLET_NOT_ENABLED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
+  SESSION_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  SESSION_STATE_CONFLICT: 409,
+  NONCE_USED: 409,
+  SESSION_EXPIRED: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_FAILED: 422,
+  SIGNATURE_INVALID: 422,
+  UNSUPPORTED_CHAIN: 422,
+  RATE_LIMITED: 429,
+  UPSTREAM_ERROR: 502,
+  STORE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+} as const
+
+export type BackendErrorCode = keyof typeof BACKEND_ERROR_STATUS
+
+export const FieldIssueSchema = z.object({ field: z.string(), reason: z.string() })
+
+/** `{ error: { code, message, details? } }`; `details` only on 422 with field-level reasons. */
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.optional(z.array(FieldIssueSchema).check(z.minLength(1))),
+  }),
+})
+export type ErrorBody = z.infer<typeof ErrorBodySchema>

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+// The library is tested from source: the same aliases as tsconfig "paths".
+export const alias = {
+  'scope-connect/wire': here('./src/wire/index.ts'),
+  'scope-connect/machines': here('./machines/index.ts'),
+  'scope-connect': here('./src/index.ts'),
+}
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ['test/**/*.test.ts', 'server/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+})
