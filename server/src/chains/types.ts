@@ -1,0 +1,46 @@
+/** What the routes need from a chain: balances and signature checks. Implemented per namespace. */
+
+export interface BalanceReadRequest {
+  /** CAIP-2 chain id, already checked against the project's enabled networks. */
+  chainId: string
+  /** `native`, an EVM token contract, or a Solana mint. */
+  tokenAddress: string
+  account: string
+  /** When absent the reader asks the chain (ERC-20 `decimals()`, SPL mint decimals, native 18 / 9). */
+  decimals?: number
+}
+
+export interface BalanceReadResult {
+  raw: bigint
+  decimals: number
+  blockNumber?: bigint
+}
+
+export interface SignatureCheck {
+  chainId: string
+  /** The connected wallet address recorded on the session. */
+  address: string
+  /** The exact message that was signed (the session envelope). */
+  message: string
+  signature: string
+  /** Solana: base58 public key that signed; must equal `address`. */
+  publicKey?: string
+}
+
+/** Failures a reader raises; the routes map them to 422 / 502 without a 500. */
+export class ChainInputError extends Error {
+  override readonly name = 'ChainInputError'
+}
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError'
+}
+
+export interface ChainAdapter {
+  readonly namespace: 'eip155' | 'solana'
+  /** Throws `ChainInputError` for a malformed address or token, `UpstreamError` for RPC failures/timeouts. */
+  readBalance(request: BalanceReadRequest): Promise<BalanceReadResult>
+  /** Resolves true only for a valid signature by `address` over `message`. Never throws on bad input. */
+  verifySignature(check: SignatureCheck): Promise<boolean>
+  /** Whether `address` is well-formed for this namespace. */
+  isValidAddress(address: string): boolean
+}

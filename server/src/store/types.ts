@@ -1,0 +1,63 @@
+import type { SessionIntent, SessionStatus } from 'scope-connect/wire'
+
+/** A session as the server keeps it. The token itself is never stored: only its SHA-256. */
+export interface SessionRecord {
+  sessionId: string
+  projectId: string
+  /** Hex SHA-256 of the session token. */
+  tokenHash: string
+  nonce: string
+  caip2Chain: string
+  walletSlug: string | null
+  intent: SessionIntent
+  status: SessionStatus
+  walletAddress: string | null
+  signature: string | null
+  txSignature: string | null
+  errorCode: string | null
+  /** A nonce is good for one signature. */
+  nonceUsed: boolean
+  createdAt: number
+  expiresAt: number
+  /** Bumped on every change; the compare-and-set guard. */
+  version: number
+}
+
+/** Raised by a store whose backend cannot be reached; routes answer 503 STORE_UNAVAILABLE. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError'
+}
+
+export interface SessionStore {
+  /** Stores a new record that expires at `record.expiresAt`. */
+  createSession(record: SessionRecord): Promise<void>
+  getSession(sessionId: string): Promise<SessionRecord | null>
+  /**
+   * Applies `patch` (and bumps `version`) only when the stored version is `expectedVersion`.
+   * Returns the updated record, or null when the record is gone or another change won the race.
+   */
+  compareAndSetSession(
+    sessionId: string,
+    expectedVersion: number,
+    patch: Partial<Omit<SessionRecord, 'sessionId' | 'version'>>,
+  ): Promise<SessionRecord | null>
+}
+
+export interface WindowHit {
+  /** Hits in the current window, this one included. */
+  count: number
+  /** Milliseconds until the current window resets. */
+  resetInMs: number
+}
+
+export interface CounterStore {
+  /** Counts one hit on `key` in a fixed window of `windowMs` that starts at the key's first hit. */
+  hitWindow(key: string, windowMs: number): Promise<WindowHit>
+}
+
+export interface Store extends SessionStore, CounterStore {
+  readonly kind: 'memory' | 'redis'
+  /** True when the backend answers (for /readyz). */
+  isReady(): Promise<boolean>
+  close(): Promise<void>
+}
