@@ -58,10 +58,10 @@ export class AppError extends Error {
   override readonly name = 'AppError' as const
   readonly code: AppErrorCode
   readonly shortMessage: string
-  readonly status?: number
-  readonly backendCode?: string
-  readonly retryAfterMs?: number
-  readonly details?: readonly FieldIssue[]
+  declare readonly status?: number
+  declare readonly backendCode?: string
+  declare readonly retryAfterMs?: number
+  declare readonly details?: readonly FieldIssue[]
 
   constructor(code: AppErrorCode, shortMessage: string, options: AppErrorOptions = {}) {
     const lines = options.details?.map((d) => `- ${d.field}: ${d.reason}`) ?? []

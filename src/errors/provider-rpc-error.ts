@@ -7,7 +7,7 @@ export const USER_REJECTED_CODE = 4001
 export class ProviderRpcError extends Error {
   override readonly name: string = 'ProviderRpcError'
   readonly code: number
-  readonly data?: unknown
+  declare readonly data?: unknown
 
   constructor(code: number, message: string, data?: unknown) {
     super(message)

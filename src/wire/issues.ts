@@ -3,11 +3,14 @@ import type { FieldIssue } from '../errors/app-error'
 
 type Issue = z.core.$ZodIssue
 
-/** A readable reason for one zod issue (zod/mini ships no messages, by design, to stay small). */
-export function describeIssue(issue: Issue): string {
+/**
+ * A readable reason for one zod issue (zod/mini ships no messages, by design, to stay small).
+ * `missing` says whether the value at the issue's path was absent (zod omits inputs from issues).
+ */
+export function describeIssue(issue: Issue, missing = false): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${issue.expected}`
+      return missing ? 'is required' : `must be ${issue.expected}`
     case 'invalid_format':
       return 'pattern' in issue && issue.pattern
         ? `has an invalid format (expected ${issue.pattern})`
@@ -31,10 +34,22 @@ export function describeIssue(issue: Issue): string {
   }
 }
 
-/** Field-level reasons for a failed parse; the field is the dotted path (`(root)` for the whole value). */
-export function issuesToFieldIssues(issues: readonly Issue[]): FieldIssue[] {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<PropertyKey, unknown>)[key]
+  }
+  return value
+}
+
+/**
+ * Field-level reasons for a failed parse of `input`; the field is the dotted path (`(root)` for the
+ * whole value).
+ */
+export function issuesToFieldIssues(issues: readonly Issue[], input?: unknown): FieldIssue[] {
   return issues.map((issue) => ({
     field: issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.'),
-    reason: describeIssue(issue),
+    reason: describeIssue(issue, valueAt(input, issue.path) === undefined),
   }))
 }
