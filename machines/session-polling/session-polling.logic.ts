@@ -1,0 +1,81 @@
+import type { ErrorData } from '../shared/error-data'
+import { toErrorData } from '../shared/error-data'
+import {
+  BACKOFF_BASE_MS,
+  BACKOFF_MAX_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_POLL_TIMEOUT_MS,
+  type PollFailure,
+  type SessionPollingContext,
+  type SessionPollingInput,
+} from './session-polling.types'
+
+/** Pure helpers of the polling chart (exported for tests and docs). */
+
+const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0.5)
+
+/** A delay in `[min, max]` for the jitter draw `jitter` ∈ [0, 1). */
+export function intervalDelay([min, max]: readonly [number, number], jitter: number): number {
+  return Math.round(min + (max - min) * clamp01(jitter))
+}
+
+/** Backoff after the n-th consecutive transient failure: 1 s × 2^(n-1), ±25 % jitter, ≤ 30 s. */
+export function backoffDelay(failures: number, jitter: number): number {
+  const base = BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1)
+  return Math.round(Math.min(BACKOFF_MAX_MS, base * (0.75 + 0.5 * clamp01(jitter))))
+}
+
+/** Network failures, timeouts, 408, 5xx and invalid bodies are worth retrying; 4xx are not. */
+export function isTransientFailure(failure: ErrorData): boolean {
+  if (failure.status === undefined) return true
+  if (failure.status === 408 || failure.status >= 500) return true
+  // A 2xx that did not match the schema (a proxy page): try again.
+  return failure.status >= 200 && failure.status < 300
+}
+
+export function isGoneFailure(failure: ErrorData): boolean {
+  return failure.status === 410 || failure.backendCode === 'SESSION_EXPIRED'
+}
+
+/** Reads what a `fetchResult` / `createSession` actor threw, tolerating foreign errors. */
+export function toPollFailure(error: unknown, context: SessionPollingContext): PollFailure {
+  const data = toErrorData(error, 'BACKEND_ERROR')
+  const e = (typeof error === 'object' && error !== null ? error : {}) as Partial<PollFailure>
+  return {
+    ...data,
+    at: typeof e.at === 'number' ? e.at : context.clock,
+    jitter: typeof e.jitter === 'number' ? e.jitter : 0.5,
+  }
+}
+
+function normalizeInterval(value: SessionPollingInput['pollIntervalMs']): [number, number] {
+  const [min, max] =
+    value === undefined ? DEFAULT_POLL_INTERVAL_MS : typeof value === 'number' ? [value, value] : value
+  const lo = Math.max(0, Math.min(min, max))
+  return [lo, Math.max(lo, max)]
+}
+
+/** The initial context for an input (deadline = min(startedAt + timeoutMs, session.expiresAt)). */
+export function initialContext(input: SessionPollingInput): SessionPollingContext {
+  const timeoutMs = input.timeoutMs ?? DEFAULT_POLL_TIMEOUT_MS
+  const cap = input.startedAt + timeoutMs
+  const expiresAt = input.session?.expiresAt
+  const intent = input.create?.intent ?? 'connect'
+  return {
+    session: input.session ? { ...input.session } : null,
+    create: input.session ? null : input.create ? { ...input.create } : null,
+    target: input.target ?? (input.session ? 'signed' : intent === 'connect' ? 'connected' : 'signed'),
+    result: null,
+    error: null,
+    lastError: null,
+    startedAt: input.startedAt,
+    deadline: expiresAt === undefined ? cap : Math.min(cap, expiresAt),
+    clock: input.startedAt,
+    attempts: 0,
+    maxAttempts: Math.max(1, input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS),
+    failures: 0,
+    interval: normalizeInterval(input.pollIntervalMs),
+    nextDelayMs: 0,
+  }
+}
