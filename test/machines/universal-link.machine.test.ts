@@ -123,7 +123,7 @@ describe('universal-link machine', () => {
   it('a failed session creation ends in failed with a JSON-safe error', async () => {
     const machine = universalLinkMachine.provide({
       actors: {
-        createSession: fromPromise<UniversalLinkSession, unknown>(async () => {
+        createSession: fromPromise<UniversalLinkSession, { chainId: string; walletId: string }>(async () => {
           throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
         }),
       },
