@@ -21,14 +21,32 @@ export {
   USER_REJECTED_CODE,
 } from './errors'
 export { setConsoleLogging, setDebugMode } from './logging'
-export type {
-  Caip2ChainId,
-  ChainNamespace,
-  ConnectableTarget,
-  ListWalletsOptions,
-  NetworkInfo,
-  SupportWalletInfo,
-  WalletId,
-} from './registry/types'
+export {
+  type Caip2ChainId,
+  type ChainNamespace,
+  type ConnectableTarget,
+  getNetworkInfo,
+  getNetworksForWallet,
+  getWalletInfo,
+  getWalletNamespaces,
+  getWalletsForNetwork,
+  isWalletNetworkSupported,
+  type ListWalletsOptions,
+  listConnectableTargets,
+  listSupportedNetworks,
+  listSupportedWallets,
+  type NativeCurrency,
+  type NetworkInfo,
+  type SupportWalletInfo,
+  supportNetworks,
+  supportWallets,
+  type WalletId,
+  walletIdForConnectorId,
+  walletSupportsMobile,
+  walletSupportsMobileOn,
+  walletSupportsNamespace,
+  walletSupportsRelay,
+  walletSupportsRelayOn,
+} from './registry'
 export type { GenericSessionResultWire as GenericSessionResult } from './wire/aliases'
 export { buildSignedMessageEnvelope } from './wire/envelope'

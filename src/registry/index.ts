@@ -1,0 +1,32 @@
+/** Built-in wallet and network registry and its lookups (source section 4.3). */
+export {
+  getWalletNamespaces,
+  walletSupportsMobile,
+  walletSupportsMobileOn,
+  walletSupportsNamespace,
+  walletSupportsRelay,
+  walletSupportsRelayOn,
+} from './capabilities'
+export { walletIdForConnectorId } from './connector-id'
+export {
+  getNetworkInfo,
+  getNetworksForWallet,
+  getWalletInfo,
+  getWalletsForNetwork,
+  isWalletNetworkSupported,
+  listSupportedNetworks,
+  listSupportedWallets,
+} from './lookups'
+export { supportNetworks } from './networks'
+export { listConnectableTargets } from './targets'
+export type {
+  Caip2ChainId,
+  ChainNamespace,
+  ConnectableTarget,
+  ListWalletsOptions,
+  NativeCurrency,
+  NetworkInfo,
+  SupportWalletInfo,
+  WalletId,
+} from './types'
+export { supportWallets } from './wallets'

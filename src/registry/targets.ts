@@ -1,0 +1,43 @@
+import {
+  walletSupportsMobileOn,
+  walletSupportsNamespace,
+  walletSupportsRelayOn,
+} from './capabilities'
+import type { ChainNamespace, ConnectableTarget, SupportWalletInfo } from './types'
+import { supportWallets } from './wallets'
+
+/** Wallets with an SDK-provider connector: only MetaMask ships one (`createMetaMaskSdkProviderGetter`). */
+const SDK_WALLETS: ReadonlySet<string> = new Set(['metamask'])
+
+/**
+ * Every way to reach every built-in wallet: one entry per (wallet, namespace, via), ordered by
+ * wallet (registry order), then the wallet's namespaces, then via in the order
+ * `eip6963`, `injected`, `sdk`, `universal-link`, `relay`. Fresh objects on every call.
+ *
+ * - `eip6963`: an EVM extension that announces its `rdns`.
+ * - `injected`: an EVM extension without an rdns (window provider), or a Solana extension found by
+ *   its Wallet Standard name.
+ * - `sdk`: the SDK-provider connector, for MetaMask on EVM mobile.
+ * - `universal-link`, `relay`: the wallet's mobile and relay namespaces.
+ */
+export function listConnectableTargets(): ConnectableTarget[] {
+  return supportWallets.flatMap((wallet) =>
+    wallet.namespaces.flatMap((namespace) => targetsOf(wallet, namespace)),
+  )
+}
+
+function targetsOf(wallet: SupportWalletInfo, namespace: ChainNamespace): ConnectableTarget[] {
+  const vias: ConnectableTarget['via'][] = []
+  if (
+    wallet.injected?.namespaces.includes(namespace) &&
+    walletSupportsNamespace(wallet, namespace)
+  ) {
+    if (namespace === 'eip155') vias.push(wallet.rdns === undefined ? 'injected' : 'eip6963')
+    else if (wallet.injected.walletStandardName !== undefined) vias.push('injected')
+  }
+  const mobile = walletSupportsMobileOn(wallet, namespace)
+  if (mobile && namespace === 'eip155' && SDK_WALLETS.has(wallet.id)) vias.push('sdk')
+  if (mobile) vias.push('universal-link')
+  if (walletSupportsRelayOn(wallet, namespace)) vias.push('relay')
+  return vias.map((via) => ({ walletId: wallet.id, namespace, via }))
+}

@@ -1,0 +1,159 @@
+import { deepFreeze } from './freeze'
+import type { SupportWalletInfo } from './types'
+
+/**
+ * The built-in wallets, in document order (the order UIs list them in).
+ *
+ * - `rdns` is the name the extension announces over EIP-6963.
+ * - `mobile.universalLink` is the app's HTTPS link; `buildUniversalLinkUrl` appends the `sc*` params.
+ * - `relay` lists the namespaces the mobile app pairs on by QR code (WalletConnect-style pairing).
+ * - `injected.walletStandardName` is the name a Solana extension registers with the Wallet Standard.
+ *
+ * Frozen: prefer the lookup functions (`listSupportedWallets`, `getWalletInfo`).
+ */
+export const supportWallets: readonly SupportWalletInfo[] = deepFreeze([
+  {
+    id: 'metamask',
+    name: 'MetaMask',
+    homepage: 'https://metamask.io',
+    // EVM only in 0.1.0: the SDK-provider connector and EIP-6963 cover MetaMask's EVM side.
+    namespaces: ['eip155'],
+    rdns: 'io.metamask',
+    mobile: { universalLink: 'https://metamask.app.link', namespaces: ['eip155'] },
+    relay: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'] },
+  },
+  {
+    id: 'phantom',
+    name: 'Phantom',
+    homepage: 'https://phantom.com',
+    namespaces: ['solana', 'eip155'],
+    // Phantom's EVM side covers only these chains; it cannot add custom networks (no local Anvil).
+    chains: [
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+      'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+      'eip155:1',
+      'eip155:8453',
+      'eip155:137',
+      'eip155:11155111',
+      'eip155:84532',
+    ],
+    rdns: 'app.phantom',
+    mobile: { universalLink: 'https://phantom.app/ul/', namespaces: ['solana', 'eip155'] },
+    injected: { namespaces: ['solana', 'eip155'], walletStandardName: 'Phantom' },
+  },
+  {
+    id: 'coinbase',
+    name: 'Coinbase Wallet',
+    homepage: 'https://www.coinbase.com/wallet',
+    namespaces: ['eip155', 'solana'],
+    rdns: 'com.coinbase.wallet',
+    mobile: { universalLink: 'https://go.cb-w.com/dapp', namespaces: ['eip155', 'solana'] },
+    relay: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Coinbase Wallet' },
+  },
+  {
+    id: 'rabby',
+    name: 'Rabby',
+    homepage: 'https://rabby.io',
+    namespaces: ['eip155'],
+    rdns: 'io.rabby',
+    injected: { namespaces: ['eip155'] },
+  },
+  {
+    id: 'trust',
+    name: 'Trust Wallet',
+    homepage: 'https://trustwallet.com',
+    namespaces: ['eip155', 'solana'],
+    rdns: 'com.trustwallet.app',
+    mobile: { universalLink: 'https://link.trustwallet.com', namespaces: ['eip155', 'solana'] },
+    relay: { namespaces: ['eip155', 'solana'] },
+    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Trust' },
+  },
+  {
+    id: 'okx',
+    name: 'OKX Wallet',
+    homepage: 'https://web3.okx.com',
+    namespaces: ['eip155', 'solana'],
+    rdns: 'com.okex.wallet',
+    relay: { namespaces: ['eip155', 'solana'] },
+    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'OKX Wallet' },
+  },
+  {
+    id: 'rainbow',
+    name: 'Rainbow',
+    homepage: 'https://rainbow.me',
+    namespaces: ['eip155'],
+    rdns: 'me.rainbow',
+    mobile: { universalLink: 'https://rnbwapp.com', namespaces: ['eip155'] },
+    relay: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'] },
+  },
+  {
+    id: 'backpack',
+    name: 'Backpack',
+    homepage: 'https://backpack.app',
+    namespaces: ['solana', 'eip155'],
+    chains: [
+      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+      'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
+      'eip155:1',
+      'eip155:8453',
+      'eip155:42161',
+      'eip155:10',
+      'eip155:137',
+    ],
+    rdns: 'app.backpack',
+    mobile: { universalLink: 'https://backpack.app/ul/', namespaces: ['solana'] },
+    injected: { namespaces: ['solana', 'eip155'], walletStandardName: 'Backpack' },
+  },
+  {
+    id: 'solflare',
+    name: 'Solflare',
+    homepage: 'https://solflare.com',
+    namespaces: ['solana'],
+    mobile: { universalLink: 'https://solflare.com/ul/', namespaces: ['solana'] },
+    relay: { namespaces: ['solana'] },
+    injected: { namespaces: ['solana'], walletStandardName: 'Solflare' },
+  },
+  {
+    id: 'zerion',
+    name: 'Zerion',
+    homepage: 'https://zerion.io',
+    namespaces: ['eip155'],
+    rdns: 'io.zerion.wallet',
+    mobile: { universalLink: 'https://wallet.zerion.io', namespaces: ['eip155'] },
+    relay: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'] },
+  },
+  {
+    id: 'brave',
+    name: 'Brave Wallet',
+    homepage: 'https://brave.com/wallet',
+    namespaces: ['eip155', 'solana'],
+    rdns: 'com.brave.wallet',
+    // Built into the Brave browser: no separate app to link to, no QR pairing.
+    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Brave Wallet' },
+  },
+  {
+    id: 'uniswap',
+    name: 'Uniswap Wallet',
+    homepage: 'https://wallet.uniswap.org',
+    namespaces: ['eip155'],
+    rdns: 'org.uniswap.app',
+    mobile: { universalLink: 'https://uniswap.org/app', namespaces: ['eip155'] },
+    relay: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'] },
+  },
+  {
+    id: 'exodus',
+    name: 'Exodus',
+    homepage: 'https://www.exodus.com',
+    namespaces: ['eip155', 'solana'],
+    rdns: 'com.exodus.web3-wallet',
+    relay: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Exodus' },
+  },
+])
