@@ -1,0 +1,46 @@
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  type Hex,
+  http,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { type RunningAnvil, startAnvil } from '../../../../test/support/anvil'
+import { type ContractName, contracts } from './contracts'
+
+/** anvil's first default dev account (mnemonic "test test ... junk"), funded with 10 000 ETH. */
+export const DEPLOYER_KEY: Hex =
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+/** anvil's tenth default account: funded, never sends a transaction in these tests. */
+export const UNTOUCHED_DEV_ACCOUNT: Address = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
+export const DEV_ACCOUNT_BALANCE = 10_000n * 10n ** 18n
+
+/** A real anvil plus viem clients to set up state the adapter then reads. */
+export async function startEvmFixture() {
+  const anvil: RunningAnvil = await startAnvil()
+  const transport = http(anvil.rpcUrl)
+  const account = privateKeyToAccount(DEPLOYER_KEY)
+  const publicClient = createPublicClient({ chain: foundry, transport, cacheTime: 0 })
+  const wallet = createWalletClient({ account, chain: foundry, transport })
+  const testClient = createTestClient({ chain: foundry, mode: 'anvil', transport })
+
+  async function deploy(name: ContractName, args: readonly unknown[]): Promise<Address> {
+    const { abi, bytecode } = contracts()[name]
+    const hash = await wallet.deployContract({ abi, bytecode, args })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    if (!receipt.contractAddress) throw new Error(`${name} was not deployed`)
+    return receipt.contractAddress
+  }
+
+  async function send(address: Address, name: ContractName, fn: string, args: unknown[]) {
+    const abi: Abi = contracts()[name].abi
+    const hash = await wallet.writeContract({ address, abi, functionName: fn, args })
+    return publicClient.waitForTransactionReceipt({ hash })
+  }
+
+  return { anvil, chainId: `eip155:${anvil.chainId}`, publicClient, testClient, deploy, send }
+}
