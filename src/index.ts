@@ -50,3 +50,34 @@ export {
 } from './registry'
 export type { GenericSessionResultWire as GenericSessionResult } from './wire/aliases'
 export { buildSignedMessageEnvelope } from './wire/envelope'
+export {
+  buildPairingUri,
+  type CaipNamespace,
+  type CaipNamespaces,
+  createPairing,
+  PAIRING_URI_SCHEME,
+  type Pairing,
+  type ParsedPairingUri,
+  parsePairingUri,
+  RELAY_PROTOCOL,
+  RELAY_TOKEN_EXPIRY_MARGIN_MS,
+  type RelayTokenGrant,
+  relayTokenExpired,
+  SCOPE_PAIRING_VERSION,
+  type Session,
+  type SettledNamespace,
+  type SettledNamespaces,
+} from './relay'
+export {
+  buildUniversalLinkUrl,
+  createBrowserUniversalLinkStore,
+  DEFAULT_UNIVERSAL_LINK_STORAGE_KEY,
+  parsePersistedState,
+  SOLANA_SIGN_TRANSACTION_METHOD,
+  UNIVERSAL_LINK_PARAMS,
+  UNIVERSAL_LINK_VERSION,
+  type UniversalLinkInputs,
+  type UniversalLinkMethod,
+  type UniversalLinkPersistedState,
+  type UniversalLinkStore,
+} from './universal-link'

@@ -1,5 +1,6 @@
 import { assign, type ErrorActorEvent, emit, fromPromise, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
+import { toErrorData } from '../shared/error-data'
 import type {
   AwaitWalletInput,
   AwaitWalletOutput,
@@ -15,17 +16,6 @@ import { RESUMABLE_TAG } from './universal-link.types'
 
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
 export const UNIVERSAL_LINK_MACHINE_VERSION = 1
-
-type ErrorData = { code: AppErrorCode; message: string }
-
-/** Reads `{ code, message }` from whatever an actor rejected with; context stays JSON-safe. */
-function toErrorData(error: unknown): ErrorData {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-  return {
-    code: typeof code === 'string' ? (code as AppErrorCode) : 'SESSION_FAILED',
-    message: typeof message === 'string' ? message : 'The wallet flow failed.',
-  }
-}
 
 /**
  * The mobile flow over a universal link: create a backend session, open the wallet app, wait for the
@@ -66,7 +56,7 @@ export const universalLinkMachine = setup({
     storeRequest: assign({
       request: (_, request: NonNullable<UniversalLinkContext['request']>) => request,
     }),
-    storeError: assign({ error: (_, error: unknown) => toErrorData(error) }),
+    storeError: assign({ error: (_, error: unknown) => toErrorData(error, 'SESSION_FAILED') }),
     markOutcome: assign({
       outcome: (_, params: { status: UniversalLinkFinalStatus }) => params.status,
     }),
@@ -88,7 +78,7 @@ export const universalLinkMachine = setup({
   guards: {
     /** The actor failed with this `AppError` code. */
     failedWith: (_, params: { error: unknown; code: AppErrorCode }) =>
-      toErrorData(params.error).code === params.code,
+      toErrorData(params.error, 'SESSION_FAILED').code === params.code,
   },
 }).createMachine({
   id: 'universalLink',

@@ -1,4 +1,4 @@
-import type { AppErrorCode } from '../../src/errors/app-error'
+import type { ErrorData } from '../shared/error-data'
 
 /** The backend session the flow runs on. Persisted (the token is needed to resume), never logged. */
 export interface UniversalLinkSession {
@@ -29,7 +29,7 @@ export interface UniversalLinkContext {
   request: { method: UniversalLinkSignMethod; payload: string | null } | null
   signature: string | null
   txSignature: string | null
-  error: { code: AppErrorCode; message: string } | null
+  error: ErrorData | null
   /** Set on entering a final state. */
   outcome: UniversalLinkFinalStatus | null
 }
@@ -75,7 +75,7 @@ export interface UniversalLinkOutput {
   walletAddress: string | null
   signature: string | null
   txSignature: string | null
-  error: { code: AppErrorCode; message: string } | null
+  error: ErrorData | null
 }
 
 /** Tag of the states whose persisted snapshot may be restored after a reload. */

@@ -1,0 +1,11 @@
+import type { UniversalLinkPersistedState } from './persisted-state'
+
+/** Where the universal-link flow keeps its state across the page reload that follows the wallet. */
+export interface UniversalLinkStore<TState = UniversalLinkPersistedState> {
+  /** Replaces the stored state. Must not throw. */
+  save(state: TState): void
+  /** The stored state, or `null` when there is none (or it is unusable). Must not throw. */
+  load(): TState | null
+  /** Forgets the stored state. Must not throw. */
+  clear(): void
+}

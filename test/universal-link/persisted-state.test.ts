@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import {
+  parsePersistedState,
+  UNIVERSAL_LINK_STATE_FORMAT,
+  UNIVERSAL_LINK_STATE_FORMAT_VERSION,
+  type UniversalLinkPersistedState,
+} from '../../src/universal-link'
+
+const STATE: UniversalLinkPersistedState = {
+  format: 'scope-connect/universal-link',
+  formatVersion: 1,
+  machineVersion: 0,
+  savedAt: 0,
+  expiresAt: 600_000,
+  snapshot: { status: 'active', value: { awaitingWallet: 'polling' }, context: {} },
+}
+
+describe('parsePersistedState', () => {
+  it('exposes the format tag and version', () => {
+    expect(UNIVERSAL_LINK_STATE_FORMAT).toBe('scope-connect/universal-link')
+    expect(UNIVERSAL_LINK_STATE_FORMAT_VERSION).toBe(1)
+  })
+
+  it('accepts a valid envelope and survives a JSON round trip', () => {
+    expect(parsePersistedState(STATE)).toEqual(STATE)
+    expect(parsePersistedState(JSON.parse(JSON.stringify(STATE)))).toEqual(STATE)
+  })
+
+  it('drops unknown top-level keys', () => {
+    expect(parsePersistedState({ ...STATE, extra: 1 })).toEqual(STATE)
+  })
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', JSON.stringify(STATE)],
+    ['an array', [STATE]],
+    ['wrong format', { ...STATE, format: 'scope-connect/other' }],
+    ['format version 2', { ...STATE, formatVersion: 2 }],
+    ['format version as string', { ...STATE, formatVersion: '1' }],
+    ['negative machineVersion', { ...STATE, machineVersion: -1 }],
+    ['fractional machineVersion', { ...STATE, machineVersion: 1.5 }],
+    ['missing savedAt', { ...STATE, savedAt: undefined }],
+    ['NaN expiresAt', { ...STATE, expiresAt: Number.NaN }],
+    ['string expiresAt', { ...STATE, expiresAt: '600000' }],
+    ['null snapshot', { ...STATE, snapshot: null }],
+    ['array snapshot', { ...STATE, snapshot: [] }],
+    ['number snapshot', { ...STATE, snapshot: 1 }],
+  ])('returns null for %s', (_, value) => {
+    expect(parsePersistedState(value)).toBeNull()
+  })
+})
