@@ -3,13 +3,45 @@
  * snapshots this list so API changes show in review.
  */
 
-export type {
-  ConnectorEvent,
-  Eip1193Provider,
-  IWalletConnector,
-  RequestArgs,
-  WalletConnection,
-} from './connectors/types'
+export {
+  type ConnectorEvent,
+  type CreateConnectorOptions,
+  createConnectorForWallet,
+  createMetaMaskSdkProviderGetter,
+  DEFAULT_EIP6963_TIMEOUT_MS,
+  Eip1193Connector,
+  type Eip1193Provider,
+  type Eip1193ProviderGetter,
+  Eip6963Connector,
+  type Eip6963ConnectorOptions,
+  type Eip6963ProviderDetail,
+  type Eip6963ProviderInfo,
+  findEip6963Provider,
+  findLegacySolanaProvider,
+  findSolanaStandardWallet,
+  getAnnouncedEip6963Provider,
+  InjectedConnector,
+  type IWalletConnector,
+  isEip1193Provider,
+  type LegacySolanaProvider,
+  listEip6963Providers,
+  MetaMaskSdkConnector,
+  type MetaMaskSdkDappMetadata,
+  type MetaMaskSdkOptions,
+  type MetaMaskSdkProviderGetter,
+  normalizeSolanaWalletError,
+  type RequestArgs,
+  SOLANA_MAINNET_CHAIN_ID,
+  SOLANA_SIGN_MESSAGE_METHOD,
+  SolanaInjectedConnector,
+  type SolanaInjectedConnectorOptions,
+  type SolanaSignMessageResult,
+  type SolanaSignTransactionResult,
+  toEip155ChainId,
+  toHexChainId,
+  toWalletStandardSolanaChain,
+  type WalletConnection,
+} from './connectors'
 export {
   AppError,
   type AppErrorCode,
@@ -81,3 +113,9 @@ export {
   type UniversalLinkPersistedState,
   type UniversalLinkStore,
 } from './universal-link'
+export {
+  UniversalLinkConnector,
+  type UniversalLinkConnectorOptions,
+  type UniversalLinkResumeResult,
+} from './universal-link/connector'
+export { Client, type ClientOptions } from './client'

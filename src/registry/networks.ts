@@ -111,9 +111,9 @@ export const supportNetworks: readonly NetworkInfo[] = deepFreeze([
     blockExplorerUrl: 'https://explorer.solana.com',
   },
   {
-    chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+    chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
     namespace: 'solana',
-    reference: 'EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+    reference: 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
     name: 'Solana Devnet',
     nativeCurrency: SOL,
     testnet: true,

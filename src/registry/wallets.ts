@@ -31,7 +31,7 @@ export const supportWallets: readonly SupportWalletInfo[] = deepFreeze([
     // Phantom's EVM side covers only these chains; it cannot add custom networks (no local Anvil).
     chains: [
       'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-      'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
       'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
       'eip155:1',
       'eip155:8453',
@@ -97,7 +97,7 @@ export const supportWallets: readonly SupportWalletInfo[] = deepFreeze([
     namespaces: ['solana', 'eip155'],
     chains: [
       'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-      'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+      'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
       'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
       'eip155:1',
       'eip155:8453',

@@ -16,7 +16,7 @@ const session: UniversalLinkSession = {
   sessionToken: 'token-secret-secret-secret-secret-xx',
   expiresAt: Date.now() + 600_000,
 }
-const input = { walletId: 'phantom', chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8' }
+const input = { walletId: 'phantom', chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }
 
 /** A controllable wallet: each awaitWallet call waits for the test to settle it. */
 function scriptedWallet() {

@@ -26,7 +26,7 @@ describe('built-in networks', () => {
         'eip155:43114',
         'eip155:31337',
         'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-        'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+        'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
         'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
       ]),
     )
@@ -75,7 +75,7 @@ describe('built-in networks', () => {
         'eip155:11155111',
         'eip155:84532',
         'eip155:31337',
-        'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8',
+        'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
         'solana:4uhcVJyU9pJkvQyS88uRDiswHXSCkY3z',
       ]),
     )

@@ -16,7 +16,7 @@ import { expectAppError } from './helpers'
 const ETHEREUM = 'eip155:1'
 const ANVIL = 'eip155:31337'
 const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-const SOLANA_DEVNET = 'solana:EtWTRABZaYq6iMfeYKouRu166VoJxqB8'
+const SOLANA_DEVNET = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
 const ids = (list: readonly { id: string }[]) => list.map((entry) => entry.id)
 const chains = (list: readonly { chainId: string }[]) => list.map((entry) => entry.chainId)

@@ -1,0 +1,304 @@
+import { waitFor } from 'xstate'
+import { type ConnectActor, createConnectActor } from '../machines/connect/connect.facade'
+import { toAppError } from '../machines/shared/error-data'
+import type { InspectionOptions } from '../machines/shared/inspect'
+import { personalSignRequest } from '../machines/sign/sign.actors'
+import { createSignActor } from '../machines/sign/sign.facade'
+import {
+  type BalanceReader,
+  createBalanceReader,
+  type TokenBalance,
+  type TokenBalanceQuery,
+} from './balance'
+import { type ConnectConfig, type ConnectConfigClient, createConnectConfigClient } from './config'
+import { createConnectorForWallet } from './connectors/create-connector'
+import { InjectedConnector } from './connectors/injected'
+import type { MetaMaskSdkOptions } from './connectors/metamask-sdk'
+import type { IWalletConnector, WalletConnection } from './connectors/types'
+import { AppError } from './errors/app-error'
+import { getWalletInfo, walletIdForConnectorId } from './registry'
+import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from './registry/types'
+import { GenericWalletSessionClient } from './session/client'
+import { createBrowserUniversalLinkStore } from './universal-link/browser-store'
+import { UniversalLinkConnector, type UniversalLinkResumeResult } from './universal-link/connector'
+import { SOLANA_SIGN_TRANSACTION_METHOD } from './universal-link/params'
+import type { UniversalLinkStore } from './universal-link/store'
+
+export interface ClientOptions extends InspectionOptions {
+  /** Backend base URL (HTTPS; HTTP only for local development hosts). */
+  baseUrl: string
+  /** Public client identifier, sent as `X-App-Key`. */
+  appKey: string
+  fetchImpl?: typeof fetch
+  /** Custom connectors; `selectWallet(id)` picks one whose id (or wallet id) matches first. */
+  connectors?: readonly IWalletConnector[]
+  /** Mobile paths (MetaMask SDK, universal links). Default: detected from the user agent. */
+  mobile?: boolean
+  /** Chain of mobile Solana (universal-link) connections; default Solana mainnet. */
+  solanaChainId?: Caip2ChainId
+  /** The universal-link flow: where it persists (default `localStorage`), how it opens links. */
+  universalLink?: {
+    store?: UniversalLinkStore
+    openLink?: (url: string) => void
+    returnUrl?: string
+    dappName?: string
+    pollIntervalMs?: readonly [number, number] | number
+  }
+  metaMaskSdk?: MetaMaskSdkOptions
+}
+
+function detectMobile(): boolean {
+  return (
+    typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent)
+  )
+}
+
+/**
+ * The library's entry point: pick a wallet, connect, sign, read config and balances. Each flow is
+ * a statechart actor (`connectActor`, and the universal-link connector's actor on mobile) that UIs
+ * subscribe to; `subscribe()` follows the current one across `selectWallet` calls.
+ */
+export class Client {
+  readonly #options: ClientOptions
+  readonly #session: GenericWalletSessionClient
+  readonly #listeners = new Set<(actor: ConnectActor) => void>()
+  #config: ConnectConfigClient | null = null
+  #balances: BalanceReader | null = null
+  #connector: IWalletConnector | null = null
+  #actor: ConnectActor | null = null
+
+  /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
+  constructor(options: ClientOptions) {
+    this.#options = options
+    this.#session = new GenericWalletSessionClient(options.baseUrl, options.appKey, {
+      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
+    })
+  }
+
+  /** The backend session client (generic sessions, callbacks, verification). */
+  get sessions(): GenericWalletSessionClient {
+    return this.#session
+  }
+
+  /** The connect actor of the selected connector (created by `selectWallet` or `connect`). */
+  get connectActor(): ConnectActor {
+    return this.#actor ?? this.#use(this.#options.connectors?.[0] ?? new InjectedConnector())
+  }
+
+  /** The selected connector, if any. */
+  get connector(): IWalletConnector | null {
+    return this.#connector
+  }
+
+  /** Calls `listener` with the connect actor now and whenever `selectWallet` replaces it. */
+  subscribe(listener: (actor: ConnectActor) => void): () => void {
+    this.#listeners.add(listener)
+    listener(this.connectActor)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /**
+   * Chooses the connector for a wallet: a custom connector with that id first; else, on desktop,
+   * EIP-6963 / injected (EVM) or the Wallet Standard (Solana); on mobile, the MetaMask SDK (EVM) or
+   * the universal link (Solana).
+   * @throws `WALLET_NOT_FOUND` (unknown wallet), `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`.
+   */
+  selectWallet(walletId: WalletId, options: { namespace: ChainNamespace }): IWalletConnector {
+    const custom = this.#options.connectors?.find(
+      (c) => c.id === walletId || walletIdForConnectorId(c.id) === walletId,
+    )
+    if (custom) return this.#useAndReturn(custom)
+    const info = getWalletInfo(walletId)
+    const connector = createConnectorForWallet(info, options.namespace, {
+      mobile: this.#options.mobile ?? detectMobile(),
+      universalLink: (wallet) => this.#universalLinkConnector(wallet),
+      ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
+      ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+    })
+    return this.#useAndReturn(connector)
+  }
+
+  /**
+   * Connects the selected connector (the injected one when none was selected).
+   * @throws `USER_REJECTED` when the user declines; `WALLET_UNAVAILABLE`, `WALLET_ERROR`, and the
+   * universal-link codes (`SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`) otherwise.
+   */
+  async connect(): Promise<WalletConnection> {
+    const actor = this.connectActor
+    if (!actor.getSnapshot().matches('connected')) {
+      if (actor.getSnapshot().matches('idle')) actor.send({ type: 'CONNECT' })
+      else actor.send({ type: 'RETRY' })
+    }
+    const snapshot = await waitFor(actor, (s) => !s.matches('connecting'), {
+      timeout: Number.POSITIVE_INFINITY,
+    })
+    if (snapshot.matches('connected') && snapshot.context.connection) {
+      const { walletId, ...rest } = snapshot.context.connection
+      return { ...rest, walletId: walletId ?? undefined, chainId: rest.chainId as Caip2ChainId }
+    }
+    throw toAppError(
+      snapshot.context.error ?? { code: 'WALLET_ERROR', message: 'The wallet did not connect.' },
+    )
+  }
+
+  /** The current connection, or null. */
+  getConnection(): WalletConnection | null {
+    const connection = this.#actor?.getSnapshot().context.connection
+    if (!connection || !this.#actor?.getSnapshot().matches('connected')) return null
+    return {
+      ...connection,
+      walletId: connection.walletId ?? undefined,
+      chainId: connection.chainId as Caip2ChainId,
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    const actor = this.#actor
+    if (!actor?.getSnapshot().matches('connected')) return
+    actor.send({ type: 'DISCONNECT' })
+    await waitFor(actor, (s) => s.matches('idle') || s.status !== 'active', {
+      timeout: Number.POSITIVE_INFINITY,
+    })
+  }
+
+  /**
+   * Signs `message` with the connected wallet: `personal_sign` on EVM (hex signature), Solana
+   * `signMessage` (base58 signature). Over a universal link the wallet signs the backend session's
+   * envelope, which the backend verifies, and `message` is not used.
+   * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`.
+   */
+  async signMessage(message: string): Promise<string> {
+    const { connector, connection } = this.#connected()
+    const request =
+      connection.namespace === 'eip155'
+        ? personalSignRequest(message, connection.accounts[0] ?? '')
+        : { method: 'solana_signMessage', params: { message } }
+    const actor = createSignActor(connector, { input: { request }, ...this.#inspection() }).start()
+    actor.send({ type: 'SIGN' })
+    const snapshot = await waitFor(
+      actor,
+      (s) => s.status !== 'active' || s.matches('rejected') || s.matches('failed'),
+      {
+        timeout: Number.POSITIVE_INFINITY,
+      },
+    )
+    actor.stop()
+    if (snapshot.status === 'done' && snapshot.output) return snapshot.output.signature
+    throw toAppError(
+      snapshot.context.error ?? { code: 'WALLET_ERROR', message: 'The wallet did not sign.' },
+    )
+  }
+
+  /**
+   * Solana only: asks the wallet to sign a serialized transaction (base64).
+   * Returns the wallet's answer (`{ signedTransaction }` from extensions, `{ signature }` over a
+   * universal link). @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on EVM, `USER_REJECTED`, `WALLET_ERROR`.
+   */
+  async signTransaction<T = { signedTransaction?: string; signature?: string }>(
+    transaction: string,
+  ): Promise<T> {
+    const { connector, connection } = this.#connected()
+    if (connection.namespace !== 'solana') {
+      throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
+    }
+    return connector.request<T>({ method: SOLANA_SIGN_TRANSACTION_METHOD, params: { transaction } })
+  }
+
+  /**
+   * Continues a mobile universal-link flow after the wallet sent the user back (the page reloaded):
+   * rehydrates the persisted machine snapshot and, once connected, the connect actor follows.
+   */
+  async resume(): Promise<UniversalLinkResumeResult> {
+    const store = this.#store()
+    const stored = store.load()
+    if (stored === null)
+      return { status: 'none', connection: null, signature: null, txSignature: null, error: null }
+    const walletId = (stored.snapshot as { context?: { walletId?: unknown } } | null)?.context
+      ?.walletId
+    if (typeof walletId !== 'string') {
+      store.clear()
+      return {
+        status: 'discarded',
+        connection: null,
+        signature: null,
+        txSignature: null,
+        error: null,
+        reason: 'no wallet in the stored flow',
+      }
+    }
+    const info = getWalletInfo(walletId)
+    const connector = this.#universalLinkConnector(info)
+    this.#useAndReturn(connector)
+    const result = await connector.rehydrate(stored)
+    if (result.status === 'connected') await this.connect()
+    return result
+  }
+
+  /** The project's enabled networks and wallets. @throws `RPC_ERROR`. */
+  loadConfig(): Promise<ConnectConfig> {
+    this.#config ??= createConnectConfigClient(this.#httpOptions())
+    return this.#config.fetchConfig()
+  }
+
+  /** A token balance read by the backend. @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
+  getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
+    this.#balances ??= createBalanceReader(this.#httpOptions())
+    return this.#balances.getBalance(query)
+  }
+
+  #httpOptions() {
+    const { baseUrl, appKey, fetchImpl } = this.#options
+    return { baseUrl, appKey, ...(fetchImpl ? { fetchImpl } : {}) }
+  }
+
+  #inspection(): InspectionOptions {
+    const { inspect, sanitizeInspection } = this.#options
+    return {
+      ...(inspect === undefined ? {} : { inspect }),
+      ...(sanitizeInspection === undefined ? {} : { sanitizeInspection }),
+    }
+  }
+
+  #store(): UniversalLinkStore {
+    return this.#options.universalLink?.store ?? createBrowserUniversalLinkStore()
+  }
+
+  #universalLinkConnector(info: SupportWalletInfo): UniversalLinkConnector {
+    const link = this.#options.universalLink ?? {}
+    if (!info.mobile)
+      throw new AppError('WALLET_UNAVAILABLE', `${info.name} has no universal link.`)
+    return new UniversalLinkConnector({
+      walletId: info.id,
+      universalLink: info.mobile.universalLink,
+      session: this.#session,
+      store: this.#store(),
+      ...(this.#options.solanaChainId ? { chainId: this.#options.solanaChainId } : {}),
+      ...(link.openLink ? { openLink: link.openLink } : {}),
+      ...(link.returnUrl ? { returnUrl: link.returnUrl } : {}),
+      ...(link.dappName ? { dappName: link.dappName } : {}),
+      ...(link.pollIntervalMs === undefined ? {} : { pollIntervalMs: link.pollIntervalMs }),
+      ...this.#inspection(),
+    })
+  }
+
+  #connected(): { connector: IWalletConnector; connection: WalletConnection } {
+    const connection = this.getConnection()
+    if (!connection || !this.#connector)
+      throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
+    return { connector: this.#connector, connection }
+  }
+
+  #useAndReturn<T extends IWalletConnector>(connector: T): T {
+    this.#use(connector)
+    return connector
+  }
+
+  #use(connector: IWalletConnector): ConnectActor {
+    this.#actor?.stop()
+    this.#connector = connector
+    const actor = createConnectActor(connector, this.#inspection()).start()
+    this.#actor = actor
+    for (const listener of this.#listeners) listener(actor)
+    return actor
+  }
+}

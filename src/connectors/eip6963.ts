@@ -1,0 +1,47 @@
+import { AppError, isAppError } from '../errors'
+import { Eip1193Connector } from './eip1193'
+import {
+  DEFAULT_EIP6963_TIMEOUT_MS,
+  findEip6963Provider,
+  getAnnouncedEip6963Provider,
+} from './eip6963-discovery'
+import type { Eip1193Provider } from './types'
+
+export interface Eip6963ConnectorOptions {
+  /** How long `connect()` waits for the announcement; default `DEFAULT_EIP6963_TIMEOUT_MS`. */
+  timeoutMs?: number
+}
+
+/**
+ * One EVM browser wallet, chosen by its EIP-6963 reverse-DNS name (`io.metamask`, `app.phantom`),
+ * so several installed extensions do not fight over `window.ethereum`. Id: `eip6963:{rdns}`.
+ */
+export class Eip6963Connector extends Eip1193Connector {
+  readonly rdns: string
+  readonly #timeoutMs: number
+
+  constructor(rdns: string, options: Eip6963ConnectorOptions = {}) {
+    super(`eip6963:${rdns}`, () => getAnnouncedEip6963Provider(rdns))
+    this.rdns = rdns
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_EIP6963_TIMEOUT_MS
+  }
+
+  /**
+   * Waits for the wallet's announcement.
+   *
+   * @throws {AppError} `WALLET_UNAVAILABLE` when the wallet does not announce itself in time (the
+   * `TIMEOUT` kept as `cause`: for a connect, a silent wallet is a missing wallet) or during SSR.
+   */
+  protected override async resolveProvider(): Promise<Eip1193Provider> {
+    try {
+      return await findEip6963Provider(this.rdns, this.#timeoutMs)
+    } catch (error) {
+      if (!isAppError(error, 'TIMEOUT')) throw error
+      throw new AppError(
+        'WALLET_UNAVAILABLE',
+        `Wallet ${this.rdns} did not announce itself (EIP-6963) within ${this.#timeoutMs} ms; is it installed?`,
+        { cause: error },
+      )
+    }
+  }
+}

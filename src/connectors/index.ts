@@ -1,0 +1,50 @@
+/** Connectors: the `IWalletConnector` contract and the built-in EVM and Solana connectors. */
+export { toEip155ChainId, toHexChainId } from './chain-id'
+export {
+  type CreateConnectorOptions,
+  createConnectorForWallet,
+} from './create-connector'
+export { Eip1193Connector, type Eip1193ProviderGetter } from './eip1193'
+export { Eip6963Connector, type Eip6963ConnectorOptions } from './eip6963'
+export {
+  DEFAULT_EIP6963_TIMEOUT_MS,
+  type Eip6963ProviderDetail,
+  type Eip6963ProviderInfo,
+  findEip6963Provider,
+  getAnnouncedEip6963Provider,
+  listEip6963Providers,
+} from './eip6963-discovery'
+export { InjectedConnector, isEip1193Provider } from './injected'
+export {
+  createMetaMaskSdkProviderGetter,
+  MetaMaskSdkConnector,
+  type MetaMaskSdkDappMetadata,
+  type MetaMaskSdkOptions,
+  type MetaMaskSdkProviderGetter,
+} from './metamask-sdk'
+export { normalizeSolanaWalletError } from './solana-errors'
+export {
+  SOLANA_MAINNET_CHAIN_ID,
+  SOLANA_SIGN_MESSAGE_METHOD,
+  SolanaInjectedConnector,
+  type SolanaInjectedConnectorOptions,
+  type SolanaSignMessageResult,
+  type SolanaSignTransactionResult,
+} from './solana-injected'
+export { findLegacySolanaProvider, type LegacySolanaProvider } from './solana-legacy'
+export type {
+  ConnectorEvent,
+  Eip1193Provider,
+  IWalletConnector,
+  RequestArgs,
+  WalletConnection,
+} from './types'
+export {
+  findSolanaStandardWallet,
+  type SolanaSignMessageFeature,
+  type SolanaSignTransactionFeature,
+  type StandardConnectFeature,
+  type StandardDisconnectFeature,
+  type StandardEventsFeature,
+  toWalletStandardSolanaChain,
+} from './wallet-standard-solana'

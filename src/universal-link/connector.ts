@@ -1,0 +1,311 @@
+import { type Actor, createActor, waitFor } from 'xstate'
+import { type InspectionOptions, inspectorOptions } from '../../machines/shared/inspect'
+import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
+import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
+import {
+  checkRestorable,
+  persistWhileResumable,
+} from '../../machines/universal-link/universal-link.persistence'
+import type { UniversalLinkOutput } from '../../machines/universal-link/universal-link.types'
+import type {
+  ConnectorEvent,
+  IWalletConnector,
+  RequestArgs,
+  WalletConnection,
+} from '../connectors/types'
+import { AppError } from '../errors/app-error'
+import { createLogger } from '../logging'
+import type { Caip2ChainId } from '../registry/types'
+import type { GenericWalletSessionClient } from '../session/client'
+import { buildUniversalLinkUrl } from './build-universal-link-url'
+import { SOLANA_SIGN_TRANSACTION_METHOD } from './params'
+import type { UniversalLinkPersistedState } from './persisted-state'
+import type { UniversalLinkStore } from './store'
+
+const log = createLogger('universal-link')
+
+/** Solana mainnet: the default chain of a mobile universal-link connection. */
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+/** `inspect`: an XState inspector (e.g. `@statelyai/inspect`); it sees no session token or signature. */
+export interface UniversalLinkConnectorOptions extends InspectionOptions {
+  walletId: string
+  /** The wallet's universal link (absolute HTTPS), e.g. `https://phantom.app/ul/`. */
+  universalLink: string
+  session: GenericWalletSessionClient
+  chainId?: Caip2ChainId
+  /** Opens the wallet; default `window.location.assign`. */
+  openLink?: (url: string) => void
+  /** Where the wallet sends the user back; default the current page. */
+  returnUrl?: string
+  dappName?: string
+  /** Keeps the flow across the page reload; without one the flow cannot be resumed. */
+  store?: UniversalLinkStore
+  /** Poll cadence for the session (default 1.5–2 s with jitter). */
+  pollIntervalMs?: readonly [number, number] | number
+}
+
+/** What `resume()` / `rehydrate()` found and how the resumed flow ended up. */
+export interface UniversalLinkResumeResult {
+  /** `none`: nothing stored; `discarded`: the record was unusable (see `reason`) and was cleared. */
+  status: 'none' | 'discarded' | 'connected' | UniversalLinkOutput['status']
+  connection: WalletConnection | null
+  signature: string | null
+  txSignature: string | null
+  error: AppError | null
+  reason?: string
+}
+
+type UniversalLinkActor = Actor<typeof universalLinkMachine>
+
+const OUTCOME_ERRORS = {
+  rejected: 'USER_REJECTED',
+  expired: 'SESSION_EXPIRED',
+  failed: 'SESSION_FAILED',
+  cancelled: 'ABORTED',
+  disconnected: 'NOT_CONNECTED',
+} as const
+
+function defaultOpenLink(url: string): void {
+  if (typeof window === 'undefined')
+    throw new AppError('WALLET_UNAVAILABLE', 'No browser window to open the wallet link in.')
+  window.location.assign(url)
+}
+
+/**
+ * Mobile wallets over a universal link: the wallet app opens with the `sc*` parameters, reports to
+ * the backend's callbacks, and sends the user back — usually to a reloaded page. The flow is the
+ * `universal-link` statechart; in its resumable states the persisted snapshot is saved to `store`,
+ * and `resume()` rehydrates it after the reload. The store is cleared when the flow ends.
+ */
+export class UniversalLinkConnector implements IWalletConnector {
+  readonly id: string
+  readonly #options: UniversalLinkConnectorOptions
+  readonly #chainId: Caip2ChainId
+  readonly #listeners = new Set<(event: ConnectorEvent) => void>()
+  #actor: UniversalLinkActor | null = null
+  #stopPersisting: (() => void) | null = null
+
+  /** @throws `INVALID_CONFIG` when `universalLink` is not an absolute HTTPS URL. */
+  constructor(options: UniversalLinkConnectorOptions) {
+    this.#options = options
+    this.id = options.walletId
+    this.#chainId = options.chainId ?? SOLANA_MAINNET
+    // Validate the link now, not when the user taps "connect".
+    buildUniversalLinkUrl(options.universalLink, {
+      sessionId: 'validation',
+      nonce: 'validation',
+      chainId: this.#chainId,
+      callbackUrl: options.session.baseUrl,
+      method: 'connect',
+    })
+  }
+
+  /** Universal links need nothing installed in the page. */
+  isAvailable(): boolean {
+    return true
+  }
+
+  /** The flow's actor, for UI subscription; null before `connect()` / `resume()`. */
+  getActor(): UniversalLinkActor | null {
+    return this.#actor
+  }
+
+  getConnection(): WalletConnection | null {
+    const context = this.#actor?.getSnapshot().context
+    if (!context?.walletAddress) return null
+    return {
+      walletId: this.#options.walletId,
+      connectorId: this.id,
+      namespace: context.chainId.startsWith('solana:') ? 'solana' : 'eip155',
+      chainId: context.chainId as Caip2ChainId,
+      accounts: [context.walletAddress],
+    }
+  }
+
+  getAccounts(): string[] {
+    return this.getConnection()?.accounts ?? []
+  }
+
+  /**
+   * Creates a backend session, opens the wallet and waits for it to connect.
+   * @throws `USER_REJECTED`, `SESSION_EXPIRED`, `SESSION_FAILED`, `ABORTED`, or `BACKEND_ERROR`.
+   */
+  async connect(): Promise<WalletConnection> {
+    // Connected already (e.g. after resume()): the same connection, not a second trip to the wallet.
+    const current = this.#actor?.getSnapshot().matches('connected') ? this.getConnection() : null
+    if (current) return current
+    this.#teardown()
+    this.#options.store?.clear()
+    const actor = this.#start(undefined)
+    await this.#settle(actor, (s) => s.matches('connected'))
+    return this.getConnection() as WalletConnection
+  }
+
+  /**
+   * `solana_signMessage`: the wallet signs the session envelope (the message the backend verifies),
+   * returning `{ signature, publicKey }`. `solana_signTransaction` (params `{ transaction }`,
+   * base64 or base64url): returns `{ signature }`, the transaction signature the wallet reported.
+   * @throws `NOT_CONNECTED` before a connection; `WALLET_ERROR` for other methods.
+   */
+  async request<T>(args: RequestArgs): Promise<T> {
+    const actor = this.#actor
+    if (!actor || !actor.getSnapshot().matches('connected')) {
+      throw new AppError('NOT_CONNECTED', 'Connect the wallet before asking it to sign.')
+    }
+    if (args.method === 'solana_signMessage') {
+      actor.send({ type: 'SIGN_MESSAGE' })
+    } else if (args.method === SOLANA_SIGN_TRANSACTION_METHOD) {
+      const transaction = (args.params as { transaction?: unknown } | undefined)?.transaction
+      if (typeof transaction !== 'string' || transaction.length === 0) {
+        throw new AppError(
+          'INVALID_CONFIG',
+          'solana_signTransaction needs params.transaction (base64 or base64url).',
+        )
+      }
+      // Solana tools emit standard base64; the link carries base64url.
+      const payload = transaction.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+      actor.send({ type: 'SIGN_TRANSACTION', payload })
+    } else {
+      throw new AppError('WALLET_ERROR', `${args.method} is not available over a universal link.`)
+    }
+    const output = await this.#settle(actor, () => false)
+    return (
+      output.txSignature !== null
+        ? { signature: output.txSignature }
+        : { signature: output.signature, publicKey: output.walletAddress }
+    ) as T
+  }
+
+  async disconnect(): Promise<void> {
+    this.#actor?.send({ type: 'DISCONNECT' })
+    this.#teardown()
+    this.#options.store?.clear()
+  }
+
+  subscribe(listener: (event: ConnectorEvent) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /** Loads the stored flow (after the wallet sent the user back) and continues it. */
+  async resume(): Promise<UniversalLinkResumeResult> {
+    const stored = this.#options.store?.load() ?? null
+    if (stored === null) return emptyResult('none')
+    return this.rehydrate(stored)
+  }
+
+  /**
+   * Continues a flow from a persisted state. An unusable record (wrong version, expired, corrupt,
+   * not resumable) is cleared and reported as `discarded` with the reason; nothing else happens.
+   */
+  async rehydrate(state: UniversalLinkPersistedState): Promise<UniversalLinkResumeResult> {
+    const check = checkRestorable(state)
+    if (!check.ok) {
+      log.warn(`discarded the stored universal-link flow: ${check.reason}`)
+      this.#options.store?.clear()
+      return { ...emptyResult('discarded'), reason: check.reason }
+    }
+    this.#teardown()
+    const actor = this.#start(check.snapshot)
+    try {
+      if (check.state === 'awaitingSignature') {
+        const output = await this.#settle(actor, () => false)
+        return {
+          ...emptyResult(output.status),
+          connection: null,
+          signature: output.signature,
+          txSignature: output.txSignature,
+        }
+      }
+      await this.#settle(actor, (s) => s.matches('connected'))
+      return { ...emptyResult('connected'), connection: this.getConnection() }
+    } catch (error) {
+      const output = actor.getSnapshot().output
+      return { ...emptyResult(output?.status ?? 'failed'), error: error as AppError }
+    }
+  }
+
+  #start(snapshot: unknown): UniversalLinkActor {
+    const { session, poll } = { session: this.#options.session, poll: this.#options.pollIntervalMs }
+    const intent = this.#chainId.startsWith('solana:') ? 'transaction' : 'sign'
+    const machine = universalLinkMachine.provide({
+      actors: createUniversalLinkActors(session, {
+        intent,
+        poll: poll === undefined ? {} : { intervalMs: poll },
+      }),
+    })
+    const actor = createActor(machine, {
+      input: { walletId: this.#options.walletId, chainId: this.#chainId },
+      ...(snapshot === undefined ? {} : { snapshot: snapshot as never }),
+      ...inspectorOptions(this.#options),
+    })
+    actor.on('openWallet', (event) => {
+      const url = buildUniversalLinkUrl(this.#options.universalLink, {
+        sessionId: event.session.sessionId,
+        nonce: event.session.nonce,
+        chainId: event.chainId,
+        callbackUrl: session.baseUrl,
+        method: event.method,
+        ...(event.payload === null ? {} : { payload: event.payload }),
+        ...(this.#returnUrl() === undefined ? {} : { returnUrl: this.#returnUrl() }),
+        ...(this.#options.dappName === undefined ? {} : { dappName: this.#options.dappName }),
+      })
+      log.debug(`opening ${this.#options.walletId} to ${event.method}`)
+      ;(this.#options.openLink ?? defaultOpenLink)(url)
+    })
+    if (this.#options.store)
+      this.#stopPersisting = persistWhileResumable(actor, this.#options.store)
+    actor.subscribe({
+      next: (s) => {
+        if (s.status === 'done' && s.output?.status === 'disconnected')
+          this.#emit({ type: 'disconnect' })
+      },
+      error: () => {},
+    })
+    this.#actor = actor
+    actor.start()
+    return actor
+  }
+
+  /** Waits for `reached` or the end of the flow; a non-`done` end becomes its `AppError`. */
+  async #settle(
+    actor: UniversalLinkActor,
+    reached: (s: ReturnType<UniversalLinkActor['getSnapshot']>) => boolean,
+  ) {
+    const snapshot = await waitFor(actor, (s) => reached(s) || s.status !== 'active', {
+      timeout: Number.POSITIVE_INFINITY,
+    })
+    if (snapshot.status === 'active') return snapshot.context as unknown as UniversalLinkOutput
+    const output = snapshot.output
+    if (snapshot.status === 'done' && output?.status === 'done') return output
+    if (output && output.status !== 'done') {
+      const code = OUTCOME_ERRORS[output.status]
+      throw new AppError(
+        output.error?.code ?? code,
+        output.error?.message ?? `The wallet flow ended: ${output.status}.`,
+      )
+    }
+    throw new AppError('SESSION_FAILED', 'The wallet flow stopped unexpectedly.')
+  }
+
+  #returnUrl(): string | undefined {
+    if (this.#options.returnUrl !== undefined) return this.#options.returnUrl
+    return typeof window === 'undefined' ? undefined : window.location.href
+  }
+
+  #emit(event: ConnectorEvent) {
+    for (const listener of this.#listeners) listener(event)
+  }
+
+  #teardown() {
+    this.#stopPersisting?.()
+    this.#stopPersisting = null
+    this.#actor?.stop()
+    this.#actor = null
+  }
+}
+
+function emptyResult(status: UniversalLinkResumeResult['status']): UniversalLinkResumeResult {
+  return { status, connection: null, signature: null, txSignature: null, error: null }
+}

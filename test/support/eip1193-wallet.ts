@@ -1,0 +1,170 @@
+import {
+  createClient,
+  type Hex,
+  http,
+  isAddressEqual,
+  isHex,
+  type LocalAccount,
+  numberToHex,
+  type TypedDataDefinition,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import type { Eip1193Provider, RequestArgs } from '../../src/connectors/types'
+
+/** An EIP-1193 error as wallets throw it: an `Error` with a numeric `code`. */
+export class WalletRpcError extends Error {
+  readonly code: number
+
+  constructor(code: number, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
+export interface TestEip1193WalletOptions {
+  /** A real node (anvil) that receives every request the wallet does not answer itself. */
+  rpcUrl: string
+  /** Keys of the wallet's accounts; default two fresh random keys. The first is the active one. */
+  privateKeys?: Hex[]
+  /** Decimal chain ids the wallet can switch to, besides the node's own. */
+  extraChains?: number[]
+}
+
+export interface TestEip1193Wallet extends Eip1193Provider {
+  on(event: string, listener: (...args: never[]) => void): void
+  removeListener(event: string, listener: (...args: never[]) => void): void
+  /** The wallet's accounts, the active one first. */
+  readonly accounts: readonly LocalAccount[]
+  /** The chain the wallet is on (decimal). */
+  readonly chainId: number
+  /** Every request the wallet received, in order. */
+  readonly requests: RequestArgs[]
+  /** The next request, whatever it is, fails as if the user clicked "Reject" (code 4001). */
+  rejectNextRequest(): void
+  /** Makes `address` the active account and emits `accountsChanged`, as the wallet UI would. */
+  switchAccount(address: Hex): void
+  /** The wallet drops the connection and emits `disconnect`. */
+  disconnectFromWallet(): void
+  /** Emits any event to the registered listeners. */
+  emit(event: string, ...args: unknown[]): void
+  /** How many listeners are registered, for one event or in all. */
+  listenerCount(event?: string): number
+}
+
+/**
+ * A browser-wallet stand-in built on real viem local accounts: it signs with real secp256k1 keys and
+ * forwards every other request (reads, `eth_*` the wallet does not own) to a real node.
+ */
+export async function createEip1193TestWallet(
+  options: TestEip1193WalletOptions,
+): Promise<TestEip1193Wallet> {
+  const node = createClient({ transport: http(options.rpcUrl, { retryCount: 0 }) })
+  const nodeChainId = Number(await node.request({ method: 'eth_chainId' }))
+  const knownChains = new Set([nodeChainId, ...(options.extraChains ?? [])])
+  const accounts = (options.privateKeys ?? [generatePrivateKey(), generatePrivateKey()]).map(
+    (key) => privateKeyToAccount(key),
+  )
+  const listeners = new Map<string, Set<(...args: never[]) => void>>()
+  const requests: RequestArgs[] = []
+  let chainId = nodeChainId
+  let authorized = false
+  let rejectNext = false
+
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const listener of [...(listeners.get(event) ?? [])]) {
+      ;(listener as (...values: unknown[]) => void)(...args)
+    }
+  }
+  const addresses = () => accounts.map((account) => account.address)
+  const signer = (address: unknown): LocalAccount => {
+    const account = accounts.find(
+      (item) => typeof address === 'string' && isAddressEqual(item.address, address as Hex),
+    )
+    if (!account || !authorized)
+      throw new WalletRpcError(4100, 'The requested account is not authorized.')
+    return account
+  }
+
+  const answer = async ({ method, params }: RequestArgs): Promise<unknown> => {
+    const list = (Array.isArray(params) ? params : []) as unknown[]
+    switch (method) {
+      case 'eth_requestAccounts':
+        authorized = true
+        return addresses()
+      case 'eth_accounts':
+        return authorized ? addresses() : []
+      case 'eth_chainId':
+        return numberToHex(chainId)
+      case 'personal_sign': {
+        const [data, address] = list
+        const message = isHex(data) ? { raw: data } : String(data)
+        return signer(address).signMessage({ message })
+      }
+      case 'eth_signTypedData_v4': {
+        const [address, typedData] = list
+        const definition = (
+          typeof typedData === 'string' ? JSON.parse(typedData) : typedData
+        ) as TypedDataDefinition
+        return signer(address).signTypedData(definition)
+      }
+      case 'wallet_switchEthereumChain': {
+        const target = Number((list[0] as { chainId?: string } | undefined)?.chainId)
+        if (!knownChains.has(target)) {
+          throw new WalletRpcError(4902, `Unrecognized chain ID ${target}.`)
+        }
+        if (target !== chainId) {
+          chainId = target
+          emit('chainChanged', numberToHex(target))
+        }
+        return null
+      }
+      case 'wallet_revokePermissions':
+        authorized = false
+        return null
+      default:
+        return node.request({ method, params } as Parameters<typeof node.request>[0])
+    }
+  }
+
+  return {
+    accounts,
+    get chainId() {
+      return chainId
+    },
+    requests,
+    async request(args) {
+      requests.push(args)
+      if (rejectNext) {
+        rejectNext = false
+        throw new WalletRpcError(4001, 'User rejected the request.')
+      }
+      return answer(args)
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener)
+      listeners.set(event, set)
+    },
+    removeListener(event, listener) {
+      listeners.get(event)?.delete(listener)
+    },
+    rejectNextRequest() {
+      rejectNext = true
+    },
+    switchAccount(address) {
+      const index = accounts.findIndex((account) => isAddressEqual(account.address, address))
+      if (index < 0) throw new Error(`Not an account of this wallet: ${address}`)
+      accounts.unshift(...accounts.splice(index, 1))
+      emit('accountsChanged', addresses())
+    },
+    disconnectFromWallet() {
+      authorized = false
+      emit('disconnect', new WalletRpcError(4900, 'The wallet is disconnected.'))
+    },
+    emit,
+    listenerCount(event) {
+      if (event !== undefined) return listeners.get(event)?.size ?? 0
+      return [...listeners.values()].reduce((total, set) => total + set.size, 0)
+    },
+  }
+}
