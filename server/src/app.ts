@@ -1,0 +1,95 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import { type ChainRegistry, createChainRegistry } from './chains'
+import { createProjectIndex } from './config/project-index'
+import { parseProjectsConfig } from './config/projects'
+import type { ProjectsConfig } from './config/projects-schema'
+import type { AppContext } from './context'
+import { installCors } from './http/cors'
+import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
+import { trackRoutes } from './http/route-table'
+import { type LoggingOptions, loggerOptions } from './logging'
+import { registerOpenApiRoute } from './openapi/route'
+import {
+  createRateLimiter,
+  DEFAULT_RATE_LIMITS,
+  type RateLimiter,
+  trustedProxies,
+} from './rate-limit'
+import { registerBalanceRoute } from './routes/balances'
+import { registerCallbackRoutes } from './routes/callbacks'
+import { registerConfigRoute } from './routes/config'
+import { registerHealthRoutes } from './routes/health'
+import { registerSessionRoutes } from './routes/sessions'
+import { createMemoryStore } from './store/memory'
+import type { Store } from './store/types'
+
+export interface AppOptions {
+  /** The projects file's content; validated again here (throws ProjectsConfigError). */
+  projects: ProjectsConfig
+  /** Default: a new in-memory store (on the `now` clock). The app closes it on `app.close()`. */
+  store?: Store
+  /** Default: adapters for every network of every project (rpcUrls from the projects file). */
+  chains?: ChainRegistry
+  /** Default: `createRateLimiter` over the store. */
+  limiter?: RateLimiter
+  /** Addresses/CIDRs of the reverse proxies in front; X-Forwarded-For is read only from them. */
+  trustProxy?: string[]
+  /** Test clock, ms. */
+  now?: () => number
+  /** false (default) or pino settings; `destination` captures the log lines. */
+  logger?: LoggingOptions | false
+  /** Session lifetime; default 600. */
+  sessionTtlSeconds?: number
+  /** Largest accepted body in bytes; default 16 KiB. */
+  bodyLimit?: number
+}
+
+export const DEFAULT_BODY_LIMIT = 16 * 1024
+export const DEFAULT_SESSION_TTL_SECONDS = 600
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const config = parseProjectsConfig(options.projects, 'projects')
+  const trustProxy = options.trustProxy ?? []
+  trustedProxies(trustProxy) // throws at start on an entry that is not an address or CIDR
+  const now = options.now ?? Date.now
+  const store = options.store ?? createMemoryStore({ now })
+  const chains =
+    options.chains ?? createChainRegistry(config.projects.flatMap((project) => project.networks))
+
+  const app = Fastify({
+    logger: loggerOptions(options.logger),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Fastify must not trust X-Forwarded-For itself; the callback routes resolve the caller.
+    trustProxy: false,
+    frameworkErrors: frameworkErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  // Only JSON bodies: text/plain would reach the schemas as a string instead of a 415.
+  app.removeContentTypeParser('text/plain')
+
+  const ctx: AppContext = {
+    projects: createProjectIndex(config),
+    store,
+    chains,
+    limiter: options.limiter ?? createRateLimiter({ store, log: app.log }),
+    now,
+    sessionTtlMs: (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
+    callbackIpPolicy: { ...DEFAULT_RATE_LIMITS.callbackIp, ...config.rateLimits?.callbackIp },
+    trustProxy,
+  }
+
+  const routes = trackRoutes(app)
+  installErrorHandling(app, routes)
+  installCors(app, ctx.projects, routes)
+  registerHealthRoutes(app, ctx)
+  registerBalanceRoute(app, ctx)
+  registerConfigRoute(app, ctx)
+  registerSessionRoutes(app, ctx)
+  registerCallbackRoutes(app, ctx)
+  registerOpenApiRoute(app)
+  app.addHook('onClose', async () => {
+    if (!options.store) await store.close()
+  })
+  await app.ready()
+  return app
+}

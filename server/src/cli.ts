@@ -1,0 +1,49 @@
+import { parseCli, USAGE } from './cli-args'
+import { loadProjectsFile } from './config/projects'
+import { startServer } from './server'
+import { createMemoryStore } from './store/memory'
+import { createRedisStore } from './store/redis'
+import type { Store } from './store/types'
+
+/** `scope-connect-server`: the embedded default (memory store, sample project) or Redis-backed. */
+async function main(): Promise<void> {
+  const settings = parseCli(process.argv.slice(2), process.env)
+  if (settings === 'help') {
+    process.stdout.write(USAGE)
+    return
+  }
+  const projects = await loadProjectsFile(settings.projectsFile)
+  const store: Store = settings.redisUrl ? createRedisStore(settings.redisUrl) : createMemoryStore()
+  const server = await startServer({
+    projects,
+    store,
+    trustProxy: settings.trustProxy,
+    logger: { level: settings.logLevel },
+    port: settings.port,
+    host: settings.host,
+  }).catch(async (error) => {
+    await store.close()
+    throw error
+  })
+  process.stdout.write(`scope-connect-server listening on ${server.url} (store: ${store.kind})\n`)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    server.app.log.info({ signal }, 'shutting down')
+    // close() stops accepting and waits for in-flight requests; then the store goes.
+    await server.close()
+    await store.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void stop('SIGINT'))
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `scope-connect-server: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
+  process.exit(1)
+})

@@ -1,0 +1,39 @@
+import { Caip2Schema, WalletSlugSchema } from 'scope-connect/wire'
+import * as z from 'zod/mini'
+
+/** Server-only shape of the projects file (the wire schemas never see it). */
+export const RateLimitPolicySchema = z.strictObject({
+  limit: z.int().check(z.gte(1), z.lte(1_000_000)),
+  windowSeconds: z.int().check(z.gte(1), z.lte(86_400)),
+})
+export type RateLimitPolicyConfig = z.infer<typeof RateLimitPolicySchema>
+
+export const ProjectNetworkSchema = z.strictObject({
+  chainId: Caip2Schema,
+  rpcUrl: z.optional(z.string().check(z.regex(/^https?:\/\/\S+$/))),
+})
+
+export const ProjectSchema = z.strictObject({
+  projectId: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/)),
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  appKeys: z.array(z.string().check(z.regex(/^[A-Za-z0-9_-]{8,128}$/))).check(z.minLength(1)),
+  networks: z.array(ProjectNetworkSchema).check(z.minLength(1)),
+  wallets: z.array(WalletSlugSchema),
+  /** Absent: every origin may call. Present: only these exact origins (`https://app.example`). */
+  allowedOrigins: z.optional(z.array(z.string())),
+  /** Per project: the app-key group (balances, config, sessions, relay token) and per-session routes. */
+  rateLimits: z.optional(
+    z.strictObject({
+      appKey: z.optional(RateLimitPolicySchema),
+      session: z.optional(RateLimitPolicySchema),
+    }),
+  ),
+})
+export type ProjectConfig = z.infer<typeof ProjectSchema>
+
+export const ProjectsFileSchema = z.strictObject({
+  /** Callbacks carry no credential, so their per-IP limit is one server-wide policy. */
+  rateLimits: z.optional(z.strictObject({ callbackIp: z.optional(RateLimitPolicySchema) })),
+  projects: z.array(ProjectSchema).check(z.minLength(1)),
+})
+export type ProjectsConfig = z.infer<typeof ProjectsFileSchema>

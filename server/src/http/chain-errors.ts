@@ -1,0 +1,13 @@
+import type { ChainInputError } from '../chains/types'
+import { ApiError } from '../errors'
+
+const QUERY_FIELDS = ['account', 'tokenAddress', 'decimals'] as const
+
+/** A reader's input error names its field first (`account is not…`); keep that as the 422 detail. */
+export function chainInputToApiError(error: ChainInputError): ApiError {
+  const field = QUERY_FIELDS.find((name) => error.message.startsWith(`${name} `))
+  const reason = field ? error.message.slice(field.length + 1) : error.message
+  return new ApiError('VALIDATION_FAILED', error.message, {
+    details: [{ field: field ?? '(query)', reason }],
+  })
+}

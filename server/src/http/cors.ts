@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { API_PREFIX } from 'scope-connect/wire'
+import { allowsOrigin, type ProjectIndex } from '../config/project-index'
+import { ApiError } from '../errors'
+import { sendApiError } from './error-handler'
+import type { RouteTable } from './route-table'
+
+const CALLBACKS = `${API_PREFIX}/callback/`
+const EXPOSED = 'retry-after, ratelimit, ratelimit-policy'
+
+/**
+ * Browser access. Before the credential is read the project is unknown, so CORS headers go to an
+ * origin that some project allows (any origin on the wallet callbacks); the per-project list is
+ * enforced with 403 ORIGIN_NOT_ALLOWED once the app key or session names the project.
+ */
+export function installCors(
+  app: FastifyInstance,
+  projects: ProjectIndex,
+  routes: RouteTable,
+): void {
+  const originOk = (url: string, origin: string) =>
+    url.startsWith(CALLBACKS) || projects.all().some((p) => allowsOrigin(p, origin))
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin
+    if (typeof origin !== 'string' || !originOk(request.url, origin)) return
+    reply.header('access-control-allow-origin', origin)
+    reply.header('vary', 'Origin')
+    reply.header('access-control-expose-headers', EXPOSED)
+  })
+
+  app.options('*', async (request, reply) => {
+    const methods = routes.methodsFor(request.url).filter((m) => m !== 'OPTIONS' && m !== 'HEAD')
+    if (methods.length === 0) return sendApiError(reply, new ApiError('NOT_FOUND', 'no such route'))
+    const origin = request.headers.origin
+    if (typeof origin === 'string') {
+      if (!originOk(request.url, origin)) {
+        return sendApiError(
+          reply,
+          new ApiError('ORIGIN_NOT_ALLOWED', `origin ${origin} is not allowed`),
+        )
+      }
+      reply.header('access-control-allow-methods', [...methods, 'OPTIONS'].join(', '))
+      reply.header('access-control-allow-headers', 'content-type, x-app-key, authorization')
+      reply.header('access-control-max-age', '600')
+    }
+    reply.header('allow', [...methods, 'OPTIONS'].join(', '))
+    return reply.code(204).send()
+  })
+}

@@ -1,0 +1,28 @@
+import type { FastifyReply } from 'fastify'
+import { ApiError } from '../errors'
+import type { RateLimiter, RateLimitPolicy } from '../rate-limit'
+
+/**
+ * Counts one hit for `key` under `policy` (the limiter prefixes the policy name); sets the
+ * RateLimit headers on every answer and refuses with 429 RATE_LIMITED past the limit.
+ */
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  reply: FastifyReply,
+  key: string,
+  policy: RateLimitPolicy,
+): Promise<void> {
+  const decision = await limiter.check(key, policy)
+  if (decision.allowed) {
+    reply.headers(decision.headers)
+    return
+  }
+  const retryAfter = Math.max(1, decision.retryAfterSeconds ?? policy.windowSeconds)
+  throw new ApiError(
+    'RATE_LIMITED',
+    `rate limit ${policy.name} exceeded; retry in ${retryAfter} s`,
+    {
+      headers: { ...decision.headers, 'retry-after': String(retryAfter) },
+    },
+  )
+}

@@ -1,0 +1,222 @@
+import {
+  API_PREFIX,
+  APP_KEY_HEADER,
+  BACKEND_ERROR_STATUS,
+  BalanceQuerySchema,
+  BalanceResponseSchema,
+  ConfigResponseSchema,
+  ConnectCallbackSchema,
+  CreateSessionRequestSchema,
+  CreateSessionResponseSchema,
+  ErrorBodySchema,
+  RejectCallbackSchema,
+  ROUTES,
+  SessionIdSchema,
+  SessionResultResponseSchema,
+  SessionResultSchema,
+  SignCallbackSchema,
+  TransactionCallbackSchema,
+  VerifyRequestSchema,
+} from 'scope-connect/wire'
+import * as z from 'zod/mini'
+
+type Json = Record<string, unknown>
+
+/** JSON Schema 2020-12 (OpenAPI 3.1's dialect) from a wire schema, without the per-schema `$schema`. */
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): Json {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+  }) as Json
+  return rest
+}
+
+const COMPONENTS = {
+  ErrorBody: ErrorBodySchema,
+  BalanceResponse: BalanceResponseSchema,
+  ConfigResponse: ConfigResponseSchema,
+  CreateSessionRequest: CreateSessionRequestSchema,
+  CreateSessionResponse: CreateSessionResponseSchema,
+  SessionResult: SessionResultSchema,
+  SessionResultResponse: SessionResultResponseSchema,
+  VerifyRequest: VerifyRequestSchema,
+  ConnectCallback: ConnectCallbackSchema,
+  SignCallback: SignCallbackSchema,
+  TransactionCallback: TransactionCallbackSchema,
+  RejectCallback: RejectCallbackSchema,
+} as const
+type ComponentName = keyof typeof COMPONENTS
+
+const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` })
+const json = (name: ComponentName) => ({ content: { 'application/json': { schema: ref(name) } } })
+
+/** Error responses by status, each with the codes it may carry. */
+function errors(...statuses: number[]): Json {
+  const out: Json = {}
+  for (const status of [...new Set([...statuses, 400, 413, 415, 429, 500])].sort()) {
+    const codes = Object.entries(BACKEND_ERROR_STATUS)
+      .filter(([, s]) => s === status)
+      .map(([code]) => code)
+    out[String(status)] = { description: codes.join(' | '), ...json('ErrorBody') }
+  }
+  return out
+}
+
+const rateLimitHeaders = {
+  RateLimit: { schema: { type: 'string' }, description: 'draft-ietf-httpapi-ratelimit-headers' },
+  'RateLimit-Policy': { schema: { type: 'string' } },
+}
+
+const sessionIdParam = {
+  name: 'sessionId',
+  in: 'path',
+  required: true,
+  schema: jsonSchema(SessionIdSchema),
+}
+
+function queryParameters(): Json[] {
+  const schema = jsonSchema(BalanceQuerySchema, 'input') as {
+    properties: Record<string, Json>
+    required?: string[]
+  }
+  return Object.entries(schema.properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    schema: property,
+  }))
+}
+
+const appKey = [{ appKey: [] }]
+const bearer = [{ sessionToken: [] }]
+
+function callback(summary: string, body: ComponentName): Json {
+  return {
+    post: {
+      summary,
+      security: [],
+      requestBody: { required: true, ...json(body) },
+      responses: { '204': { description: 'recorded' }, ...errors(404, 409, 410, 422) },
+    },
+  }
+}
+
+/** OpenAPI 3.1, built from the same wire schemas that the routes parse with. */
+export function buildOpenApiDocument(): Json {
+  const p = (path: string) => API_PREFIX + path
+  return {
+    openapi: '3.1.0',
+    info: { title: 'scope-connect backend', version: '0.1.0' },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    components: {
+      schemas: Object.fromEntries(
+        Object.entries(COMPONENTS).map(([name, schema]) => [
+          name,
+          jsonSchema(
+            schema,
+            name.endsWith('Request') || name.endsWith('Callback') ? 'input' : 'output',
+          ),
+        ]),
+      ),
+      securitySchemes: {
+        appKey: { type: 'apiKey', in: 'header', name: APP_KEY_HEADER },
+        sessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'sessionToken from POST /sessions',
+        },
+      },
+    },
+    paths: {
+      [p(ROUTES.balances)]: {
+        get: {
+          summary: 'Token or native balance of an account',
+          security: appKey,
+          parameters: queryParameters(),
+          responses: {
+            '200': {
+              description: 'balance',
+              headers: rateLimitHeaders,
+              ...json('BalanceResponse'),
+            },
+            ...errors(401, 403, 422, 502),
+          },
+        },
+      },
+      [p(ROUTES.config)]: {
+        get: {
+          summary: "The project's enabled networks and wallets",
+          security: appKey,
+          responses: {
+            '200': { description: 'config', headers: rateLimitHeaders, ...json('ConfigResponse') },
+            ...errors(401, 403),
+          },
+        },
+      },
+      [p(ROUTES.sessions)]: {
+        post: {
+          summary: 'Create a wallet session',
+          security: appKey,
+          requestBody: { required: true, ...json('CreateSessionRequest') },
+          responses: {
+            '201': { description: 'created', ...json('CreateSessionResponse') },
+            ...errors(401, 403, 422, 503),
+          },
+        },
+      },
+      [p('/sessions/{sessionId}/result')]: {
+        get: {
+          summary: 'Current result of a session',
+          security: bearer,
+          parameters: [sessionIdParam],
+          responses: {
+            '200': { description: 'result', ...json('SessionResultResponse') },
+            ...errors(401, 403, 404, 422, 503),
+          },
+        },
+      },
+      [p('/sessions/{sessionId}/verify')]: {
+        post: {
+          summary: 'Verify a signature over the session envelope (dApp-driven, e.g. personal_sign)',
+          security: bearer,
+          parameters: [sessionIdParam],
+          requestBody: { required: true, ...json('VerifyRequest') },
+          responses: {
+            '200': { description: 'signed', ...json('SessionResult') },
+            ...errors(401, 403, 404, 409, 410, 422, 502, 503),
+          },
+        },
+      },
+      [p(ROUTES.callbackConnect)]: callback(
+        'Wallet reports the connected account',
+        'ConnectCallback',
+      ),
+      [p(ROUTES.callbackSign)]: callback('Wallet reports the signed envelope', 'SignCallback'),
+      [p(ROUTES.callbackTransaction)]: callback(
+        'Wallet reports a transaction',
+        'TransactionCallback',
+      ),
+      [p(ROUTES.callbackReject)]: callback(
+        'Wallet reports a rejection or failure',
+        'RejectCallback',
+      ),
+      [p('/openapi.json')]: {
+        get: {
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'OpenAPI 3.1' } },
+        },
+      },
+      '/healthz': {
+        get: { summary: 'Liveness', security: [], responses: { '200': { description: 'alive' } } },
+      },
+      '/readyz': {
+        get: {
+          summary: 'Readiness (store reachable)',
+          security: [],
+          responses: { '200': { description: 'ready' }, ...errors(503) },
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import { type Caip2ChainId, getNetworkInfo, getWalletInfo } from 'scope-connect'
+import { API_PREFIX, type ConfigResponse, ROUTES } from 'scope-connect/wire'
+import { appKeyOf, requireProject } from '../auth/app-key'
+import type { ProjectConfig } from '../config/projects-schema'
+import { type AppContext, policyFor } from '../context'
+import { enforceRateLimit } from '../http/rate-limit'
+
+/** The project's networks and wallets in the library's registry shapes; rpcUrls never leave the server. */
+export function projectConfigBody(project: ProjectConfig): ConfigResponse {
+  return {
+    projectId: project.projectId,
+    name: project.name,
+    networks: project.networks.map(({ chainId }) => {
+      const info = getNetworkInfo(chainId as Caip2ChainId)
+      return {
+        networkId: info.chainId,
+        namespace: info.namespace,
+        name: info.name,
+        nativeCurrency: { ...info.nativeCurrency },
+        testnet: info.testnet,
+      }
+    }),
+    wallets: project.wallets.map((slug) => {
+      const info = getWalletInfo(slug)
+      return { walletId: info.id, name: info.name, namespaces: [...info.namespaces] }
+    }),
+  }
+}
+
+export function registerConfigRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get(API_PREFIX + ROUTES.config, async (request, reply) => {
+    const project = requireProject(request, ctx.projects)
+    await enforceRateLimit(ctx.limiter, reply, appKeyOf(request)!, policyFor(project, 'appKey'))
+    return projectConfigBody(project)
+  })
+}

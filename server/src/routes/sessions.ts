@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  API_PREFIX,
+  CreateSessionRequestSchema,
+  ROUTES,
+  SessionIdSchema,
+  VerifyRequestSchema,
+} from 'scope-connect/wire'
+import * as z from 'zod/mini'
+import { appKeyOf, requireProject } from '../auth/app-key'
+import { authorizeSession } from '../auth/session-auth'
+import { type AppContext, policyFor } from '../context'
+import { enforceRateLimit } from '../http/rate-limit'
+import { parseWith } from '../http/validate'
+import { createSession } from '../sessions/create'
+import { loadSession } from '../sessions/records'
+import { verifyBySession } from '../sessions/verify'
+import { toResultResponse } from '../sessions/view'
+
+const SessionParamsSchema = z.object({ sessionId: SessionIdSchema })
+
+/** Order: id shape (422), record (404), bearer token (401), origin (403), then the session's counter. */
+async function authorizedSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  const { sessionId } = parseWith(SessionParamsSchema, request.params, 'path')
+  const record = await loadSession(ctx, sessionId)
+  authorizeSession(request, ctx.projects, record)
+  const project = ctx.projects.byId(record.projectId)!
+  await enforceRateLimit(ctx.limiter, reply, sessionId, policyFor(project, 'session'))
+  return record
+}
+
+export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post(API_PREFIX + ROUTES.sessions, async (request, reply) => {
+    const project = requireProject(request, ctx.projects)
+    await enforceRateLimit(ctx.limiter, reply, appKeyOf(request)!, policyFor(project, 'appKey'))
+    const body = parseWith(CreateSessionRequestSchema, request.body, 'body')
+    const created = await createSession(ctx, project, body)
+    reply.header('cache-control', 'no-store')
+    return reply.code(201).send(created)
+  })
+
+  app.get(`${API_PREFIX}/sessions/:sessionId/result`, async (request, reply) => {
+    const record = await authorizedSession(ctx, request, reply)
+    reply.header('cache-control', 'no-store')
+    return toResultResponse(record, ctx.now())
+  })
+
+  app.post(`${API_PREFIX}/sessions/:sessionId/verify`, async (request, reply) => {
+    const record = await authorizedSession(ctx, request, reply)
+    const body = parseWith(VerifyRequestSchema, request.body, 'body')
+    return verifyBySession(ctx, record, body)
+  })
+}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ConfigResponseSchema } from 'scope-connect/wire'
+import { describe, expect, it } from 'vitest'
+import { parseCli } from '../src/cli-args'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  // The package's bin: node itself (no npx in between), so SIGTERM reaches the server process.
+  const child = spawn(process.execPath, ['server/bin/scope-connect-server.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk
+  })
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, exited, out: () => stdout, err: () => stderr }
+}
+
+function listeningUrl(proc: ReturnType<typeof run>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(proc.out())
+      if (match?.[1]) resolve(match[1])
+    }
+    proc.child.stdout?.on('data', check)
+    proc.exited.then((code) => reject(new Error(`exited ${code}: ${proc.err()}`)))
+  })
+}
+
+const stop = (child: ChildProcess) => child.kill('SIGTERM')
+
+describe('scope-connect-server CLI', () => {
+  it('starts on the sample project, serves healthz and config, exits 0 on SIGTERM', async () => {
+    const proc = run(['--port', '0', '--log-level', 'warn'])
+    try {
+      const url = await listeningUrl(proc)
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect((await fetch(`${url}/healthz`)).status).toBe(200)
+      const config = await fetch(`${url}/api/v1/connect/config`, {
+        headers: { 'x-app-key': 'sample-app-key' },
+      })
+      expect(config.status).toBe(200)
+      const body = ConfigResponseSchema.parse(await config.json())
+      expect(body.networks.map((n) => n.networkId)).toContain('eip155:31337')
+    } finally {
+      stop(proc.child)
+    }
+    expect(await proc.exited).toBe(0)
+  })
+
+  it('refuses to start on an invalid projects file, naming the field (env PROJECTS_FILE)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-'))
+    const file = join(dir, 'projects.json')
+    await writeFile(
+      file,
+      JSON.stringify({
+        projects: [
+          {
+            projectId: 'p',
+            name: 'P',
+            appKeys: ['key-key-key'],
+            networks: [{ chainId: 'eip155:1' }, { chainId: 'eip155:424242' }],
+            wallets: [],
+          },
+        ],
+      }),
+    )
+    const proc = run(['--port', '0'], { PROJECTS_FILE: file })
+    expect(await proc.exited).toBe(1)
+    expect(proc.err()).toContain('projects[0].networks[1].chainId: unknown chain')
+  })
+
+  it('parses flags over env over defaults', () => {
+    expect(parseCli([], {})).toMatchObject({ port: 8787, host: '127.0.0.1', trustProxy: [] })
+    const settings = parseCli(['--port', '9000'], {
+      PORT: '1',
+      HOST: '0.0.0.0',
+      TRUST_PROXY: '10.0.0.0/8, ::1',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'debug',
+    })
+    expect(settings).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      trustProxy: ['10.0.0.0/8', '::1'],
+      redisUrl: 'redis://127.0.0.1:6379',
+      logLevel: 'debug',
+    })
+    expect(() => parseCli(['--port', 'x'], {})).toThrow('--port')
+    expect(() => parseCli(['--bogus'], {})).toThrow()
+  })
+})
