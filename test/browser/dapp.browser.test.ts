@@ -1,0 +1,155 @@
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Hex, verifyMessage } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { alias } from '../../vitest.config'
+
+// The example dApp page in real Chromium (Debian's, installed by scripts/ensure-system-deps.sh):
+// EIP-6963 discovery and connect through the Client, a signature made in Node with a real key,
+// and the localStorage-backed universal-link store across a real page reload.
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
+const account = privateKeyToAccount(generatePrivateKey())
+let server: Server
+let browser: Browser
+let origin: string
+
+beforeAll(async () => {
+  const bundle = await build({
+    entryPoints: [root('examples/dapp/src/main.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    alias,
+    logLevel: 'silent',
+  })
+  const files: Record<string, [string, string]> = {
+    '/': [await readFile(root('examples/dapp/index.html'), 'utf8'), 'text/html'],
+    '/main.js': [bundle.outputFiles[0]?.text ?? '', 'text/javascript'],
+  }
+  server = createServer((req, res) => {
+    const file = files[req.url ?? '']
+    res
+      .writeHead(file ? 200 : 404, { 'content-type': file?.[1] ?? 'text/plain' })
+      .end(file?.[0] ?? '')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise((resolve) => server?.close(resolve))
+})
+
+/** An extension-like wallet in the page: announces itself by EIP-6963, signs through Node. */
+async function openWithWallet(): Promise<Page> {
+  const page = await browser.newPage()
+  await page.exposeFunction('signInNode', (hex: Hex) =>
+    account.signMessage({ message: { raw: hex } }),
+  )
+  await page.addInitScript((address: string) => {
+    const w = window as unknown as { signInNode(hex: string): Promise<string> }
+    const provider = {
+      async request({ method, params }: { method: string; params?: unknown[] }) {
+        if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [address]
+        if (method === 'eth_chainId') return '0x1'
+        if (method === 'personal_sign') return w.signInNode(String(params?.[0]))
+        if (method === 'wallet_revokePermissions') return null
+        throw Object.assign(new Error(`${method} not supported`), { code: 4200 })
+      },
+      on() {},
+      removeListener() {},
+    }
+    const detail = Object.freeze({
+      info: {
+        uuid: crypto.randomUUID(),
+        name: 'Test Wallet',
+        icon: 'data:image/svg+xml,<svg/>',
+        rdns: 'io.example.wallet',
+      },
+      provider,
+    })
+    const announce = () =>
+      window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+    window.addEventListener('eip6963:requestProvider', announce)
+    announce()
+  }, account.address)
+  await page.goto(origin)
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready')
+  return page
+}
+
+describe('example dApp in Chromium', () => {
+  it('discovers the wallet by EIP-6963, connects, and signs with the real key', async () => {
+    const page = await openWithWallet()
+    await page.click('button[data-rdns="io.example.wallet"]')
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'connected')
+    expect(await page.textContent('#account')).toBe(account.address)
+
+    await page.click('#sign')
+    await page.waitForFunction(() =>
+      (document.getElementById('signature')?.textContent ?? '').startsWith('0x'),
+    )
+    const signature = (await page.textContent('#signature')) as Hex
+    expect(
+      await verifyMessage({ address: account.address, message: 'Hello from the dApp', signature }),
+    ).toBe(true)
+    await page.close()
+  })
+
+  it('the universal-link store survives a real reload; a corrupt value is dropped', async () => {
+    const page = await openWithWallet()
+    const state = {
+      format: 'scope-connect/universal-link',
+      formatVersion: 1,
+      machineVersion: 1,
+      savedAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+      snapshot: { status: 'active', value: 'awaitingWallet', context: {} },
+    }
+    type ExampleWindow = {
+      scopeConnectExample: { store: { save(s: unknown): void; load(): unknown; clear(): void } }
+    }
+    await page.evaluate(
+      (s) => (window as unknown as ExampleWindow).scopeConnectExample.store.save(s),
+      state,
+    )
+    await page.reload()
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready')
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as ExampleWindow).scopeConnectExample.store.load(),
+      ),
+    ).toEqual(state)
+
+    await page.evaluate(() =>
+      localStorage.setItem('scope-connect:universal-link', '{"format": broken'),
+    )
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as ExampleWindow).scopeConnectExample.store.load(),
+      ),
+    ).toBeNull()
+    expect(
+      await page.evaluate(() => localStorage.getItem('scope-connect:universal-link')),
+    ).toBeNull()
+    await page.close()
+  })
+})
