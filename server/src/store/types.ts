@@ -28,6 +28,11 @@ export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError'
 }
 
+/** Raised by `createSession` when the id is already taken (a caller bug: ids are random). */
+export class SessionExistsError extends Error {
+  override readonly name = 'SessionExistsError'
+}
+
 export interface SessionStore {
   /** Stores a new record that expires at `record.expiresAt`. */
   createSession(record: SessionRecord): Promise<void>

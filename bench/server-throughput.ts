@@ -1,0 +1,222 @@
+/**
+ * Server throughput on loopback: a bare Fastify hello-world against the session result route
+ * (`GET /api/v1/connect/sessions/{id}/result` with a bearer token) on the in-process store and
+ * on Redis. The load generator (autocannon) runs in its own process so it does not share the
+ * server's event loop. Writes the table to docs/benchmarks.md under "Server throughput".
+ *
+ *   npx tsx bench/server-throughput.ts [--duration 10] [--connections 50]
+ */
+import { execFile } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { API_PREFIX, APP_KEY_HEADER, ROUTES } from 'scope-connect/wire'
+import { buildApp } from '../server/src/app'
+import type { ProjectsConfig } from '../server/src/config/projects-schema'
+import { createRedisStore } from '../server/src/store/redis'
+import type { Store } from '../server/src/store/types'
+import { startRedis } from '../test/support/redis'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const DOC = `${root}docs/benchmarks.md`
+const HEADING = '## Server throughput'
+
+const args = process.argv.slice(2)
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`)
+  return at === -1 ? fallback : Number(args[at + 1])
+}
+const DURATION_S = option('duration', 10)
+const CONNECTIONS = option('connections', 50)
+const WARMUP_S = 2
+
+const APP_KEY = 'bench-app-key-0001'
+// The session limit (120/60 s by default) would answer 429 after the first 120 requests; the
+// bench measures the route, not the limiter's refusals, so it raises the quota past any rate
+// reachable here. The limiter still counts every request (one hitWindow per request).
+const PROJECTS: ProjectsConfig = {
+  projects: [
+    {
+      projectId: 'bench',
+      name: 'Bench',
+      appKeys: [APP_KEY],
+      networks: [{ chainId: 'eip155:1' }],
+      wallets: [],
+      rateLimits: { session: { limit: 1_000_000, windowSeconds: 60 } },
+    },
+  ],
+}
+
+interface Figures {
+  target: string
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  non2xx: number
+  errors: number
+}
+
+interface AutocannonJson {
+  requests: { average: number }
+  latency: { p50: number; p99: number }
+  non2xx: number
+  errors: number
+  timeouts: number
+}
+
+const run = promisify(execFile)
+
+async function load(target: string, url: string, headers: Record<string, string>) {
+  const header = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
+  const cannon = async (seconds: number) => {
+    const { stdout } = await run(
+      `${root}node_modules/.bin/autocannon`,
+      ['--json', '-c', String(CONNECTIONS), '-d', String(seconds), ...header, url],
+      { maxBuffer: 16 * 1024 * 1024 },
+    )
+    return JSON.parse(stdout) as AutocannonJson
+  }
+  await cannon(WARMUP_S) // JIT and connection set-up, not recorded
+  const result = await cannon(DURATION_S)
+  const figures: Figures = {
+    target,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+  console.log(
+    `${target}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.non2xx}, errors ${figures.errors}`,
+  )
+  return figures
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  if (typeof address !== 'object' || address === null) throw new Error('no port')
+  return `http://127.0.0.1:${address.port}`
+}
+
+async function bare(): Promise<Figures> {
+  const app = Fastify({ logger: false })
+  app.get('/', async () => ({ hello: 'world' }))
+  try {
+    return await load('bare Fastify hello-world', await listen(app), {})
+  } finally {
+    await app.close()
+  }
+}
+
+async function resultRoute(target: string, store?: Store): Promise<Figures> {
+  const app = await buildApp({ projects: PROJECTS, logger: false, ...(store ? { store } : {}) })
+  try {
+    const base = await listen(app)
+    const created = await fetch(base + API_PREFIX + ROUTES.sessions, {
+      method: 'POST',
+      headers: { [APP_KEY_HEADER]: APP_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ caip2Chain: 'eip155:1' }),
+    })
+    if (created.status !== 201) throw new Error(`session creation: ${created.status}`)
+    const { sessionId, sessionToken } = (await created.json()) as {
+      sessionId: string
+      sessionToken: string
+    }
+    const url = base + API_PREFIX + ROUTES.sessionResult(sessionId)
+    return await load(target, url, { authorization: `Bearer ${sessionToken}` })
+  } finally {
+    await app.close()
+  }
+}
+
+function table(rows: Figures[]): string {
+  const baseline = rows[0]!.requestsPerSecond
+  const lines = [
+    '| Target | req/s | p50 (ms) | p99 (ms) | ratio to bare | non-2xx | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.target} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.requestsPerSecond / baseline).toFixed(2)} | ${row.non2xx} | ${row.errors} |`,
+    ),
+  ]
+  return lines.join('\n')
+}
+
+function section(rows: Figures[]): string {
+  const cpu = cpus()
+  const [bareRow, memory, redis] = rows
+  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**')
+  return `${HEADING}
+
+Generated by \`npx tsx bench/server-throughput.ts\` on ${new Date().toISOString().slice(0, 10)}:
+Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB.
+Loopback HTTP/1.1, ${CONNECTIONS} connections, one run of ${DURATION_S} s per target after a ${WARMUP_S} s
+warm-up; autocannon runs in its own process, redis-server (no persistence) on the same machine.
+Every process shares the same cores (1-minute load average ${loadAtStart.toFixed(1)} when the run began), so
+the figures compare targets with each other; they are not a capacity plan.
+
+${table(rows)}
+
+- **Bare Fastify**: \`GET /\` answering \`{"hello":"world"}\`, no plugins: the ceiling.
+- **Result route**: \`GET /api/v1/connect/sessions/{id}/result\` with \`Authorization: Bearer\`:
+  id validation, one session read, token hash compared in constant time, one rate-limit hit
+  (\`hitWindow\`), the response built from the record. On Redis that is two sequential round
+  trips per request (HGETALL, then the window script); with ioredis auto-pipelining (the store's
+  default) concurrent requests share them. The last row turns it off for comparison.
+- The bench project raises its per-session quota to 1,000,000 per 60 s (default 120), since one
+  session polled ${CONNECTIONS} connections wide would otherwise get 429 after 120 requests. The limiter still
+  counts every request.
+
+Goals (from the issue): in-process store ≥ 0.75 × bare: ${verdict(memory!.requestsPerSecond >= 0.75 * bareRow!.requestsPerSecond)};
+Redis ≥ 0.5 × bare: ${verdict(redis!.requestsPerSecond >= 0.5 * bareRow!.requestsPerSecond)};
+p99 < 20 ms at ${CONNECTIONS} connections: ${verdict(memory!.p99 < 20 && redis!.p99 < 20)}.
+`
+}
+
+async function writeDoc(text: string): Promise<void> {
+  let doc = '# Benchmarks\n'
+  try {
+    doc = await readFile(DOC, 'utf8')
+  } catch {}
+  // Replace only this section (up to the next "## " heading); other sections stay as they are.
+  const start = doc.indexOf(HEADING)
+  if (start === -1) {
+    doc = `${doc.trimEnd()}\n\n${text}`
+  } else {
+    const next = doc.indexOf('\n## ', start + HEADING.length)
+    doc = doc.slice(0, start) + text + (next === -1 ? '' : `\n${doc.slice(next + 1)}`)
+  }
+  await writeFile(DOC, doc.endsWith('\n') ? doc : `${doc}\n`)
+}
+
+const loadAtStart = loadavg()[0] ?? 0
+
+async function main() {
+  const rows = [await bare(), await resultRoute('result route, in-process store')]
+  const redis = await startRedis()
+  try {
+    for (const autoPipelining of [true, false]) {
+      const store = createRedisStore(redis.url, { keyPrefix: 'bench:', autoPipelining })
+      const target = `result route, Redis store${autoPipelining ? '' : ', auto-pipelining off'}`
+      try {
+        await store.ready()
+        rows.push(await resultRoute(target, store))
+      } finally {
+        await store.close()
+      }
+    }
+  } finally {
+    await redis.stop()
+  }
+  console.log(`\n${table(rows)}`)
+  await writeDoc(section(rows))
+  console.log(`\nwritten to ${DOC}`)
+}
+
+main().catch((err) => {
+  console.error(err)
+  process.exitCode = 1
+})

@@ -1,0 +1,62 @@
+/**
+ * Lua scripts run atomically by Redis: nothing else executes between their commands, so a
+ * check-then-write inside one script cannot race another instance.
+ */
+
+/**
+ * Fixed-window hit. KEYS[1] counter; ARGV[1] window in ms. Returns { count, ms until reset }.
+ * The window starts at the key's first hit (INCR creates it, PEXPIRE arms it) and Redis is the
+ * only clock, so every instance sees the same window. A counter that somehow lost its expiry
+ * (-1) is re-armed rather than left to count forever.
+ */
+export const HIT_WINDOW_LUA = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`
+
+/**
+ * Session compare-and-set. KEYS[1] session hash; ARGV[1] expected version; ARGV[2] the new
+ * expiresAt ('' when unchanged); ARGV[3..] field/value pairs (values JSON-encoded). Returns the updated
+ * hash as a flat field/value list, or nil when the record is gone or the version moved on.
+ * HSET keeps the key's TTL; a moved expiresAt shifts the TTL by the same amount, so no clock
+ * other than the record's own timestamps is involved.
+ */
+export const COMPARE_AND_SET_LUA = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current or current ~= ARGV[1] then
+  return nil
+end
+local shift = 0
+if ARGV[2] ~= '' then
+  shift = tonumber(ARGV[2]) - tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
+end
+if #ARGV > 2 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+end
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+if shift ~= 0 then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[1], math.max(1, ttl + shift))
+  end
+end
+return redis.call('HGETALL', KEYS[1])
+`
+
+/** Creates a session hash only when the id is free. KEYS[1] hash; ARGV[1] ttl ms; ARGV[2..] pairs. */
+export const CREATE_SESSION_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`

@@ -1,0 +1,217 @@
+import { Redis } from 'ioredis'
+import { COMPARE_AND_SET_LUA, CREATE_SESSION_LUA, HIT_WINDOW_LUA } from './redis-scripts'
+import { cleanPatch, SESSION_GRACE_MS, sessionRetentionMs } from './session-patch'
+import {
+  SessionExistsError,
+  type SessionRecord,
+  type Store,
+  StoreUnavailableError,
+  type WindowHit,
+} from './types'
+
+export interface RedisStoreOptions {
+  /** Prefix of every key, so several deployments can share one Redis. */
+  keyPrefix?: string
+  /** Give up on a connection attempt after this long. */
+  connectTimeoutMs?: number
+  /** Reject a command that has had no reply after this long (a half-open socket). */
+  commandTimeoutMs?: number
+  /** How long a record stays readable after `expiresAt`. */
+  sessionGraceMs?: number
+  /** Told once per outage (not once per retry) that Redis went away. */
+  log?: { warn(obj: object, msg: string): void }
+  /**
+   * Send the commands of one event-loop tick as one pipeline (ioredis auto-pipelining; default
+   * on: concurrent requests share round trips, see docs/benchmarks.md).
+   */
+  autoPipelining?: boolean
+}
+
+export interface RedisStore extends Store {
+  readonly kind: 'redis'
+  /** Resolves once connected; rejects with StoreUnavailableError after connectTimeoutMs. */
+  ready(): Promise<void>
+}
+
+// defineCommand adds these at run time; this is their typed shape.
+interface ScriptCommands {
+  scHitWindow(key: string, windowMs: number): Promise<[number, number]>
+  scCompareAndSet(key: string, ...args: string[]): Promise<string[] | null>
+  scCreateSession(key: string, ...args: string[]): Promise<number>
+}
+
+const DEFAULTS = { keyPrefix: 'scope:', connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 }
+
+/**
+ * Shared store for many stateless instances. Commands are never queued while Redis is away
+ * (offline queue off, no retries, no resend on reconnect): a counter hit replayed later would
+ * land in the wrong window, and a route waiting on a queue is worse than an immediate 503. Every
+ * failure surfaces as StoreUnavailableError; the client reconnects in the background with backoff.
+ */
+export function createRedisStore(url: string, options: RedisStoreOptions = {}): RedisStore {
+  const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
+  const graceMs = options.sessionGraceMs ?? SESSION_GRACE_MS
+
+  const redis = new Redis(url, {
+    connectTimeout: connectTimeoutMs,
+    commandTimeout: commandTimeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    enableAutoPipelining: options.autoPipelining ?? true,
+    // Backoff 50 ms doubling to 2 s; never gives up, so a restarted Redis is picked up again.
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
+  })
+  const scripts = redis as Redis & ScriptCommands
+  redis.defineCommand('scHitWindow', { numberOfKeys: 1, lua: HIT_WINDOW_LUA })
+  redis.defineCommand('scCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET_LUA })
+  redis.defineCommand('scCreateSession', { numberOfKeys: 1, lua: CREATE_SESSION_LUA })
+
+  let closing = false
+  let outageLogged = false
+  redis.on('ready', () => {
+    outageLogged = false
+  })
+  const outage = (reason: string) => {
+    if (outageLogged || closing) return
+    outageLogged = true
+    options.log?.warn({ err: reason }, 'redis store unavailable; reconnecting in background')
+  }
+  redis.on('error', (err: Error) => outage(err.message))
+  redis.on('close', () => outage('connection closed'))
+
+  // Commands issued while the very first connection attempt is under way wait for it (bounded),
+  // so a fresh instance does not answer 503 while it dials. Afterwards every call fails fast.
+  let firstAttempt: Promise<void> | undefined = new Promise<void>((resolve) => {
+    const settle = () => {
+      clearTimeout(timer)
+      redis.off('ready', settle)
+      redis.off('close', settle)
+      firstAttempt = undefined
+      resolve()
+    }
+    const timer = setTimeout(settle, connectTimeoutMs)
+    timer.unref()
+    redis.once('ready', settle)
+    redis.once('close', settle)
+  })
+
+  let pendingReady: Promise<void> | undefined
+  const ready = (): Promise<void> => {
+    if (redis.status === 'ready') return Promise.resolve()
+    // One shared waiter, however many callers ask at once.
+    pendingReady ??= new Promise<void>((resolve, reject) => {
+      const onReady = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+      const timer = setTimeout(() => {
+        redis.off('ready', onReady)
+        reject(new StoreUnavailableError(`redis not ready after ${connectTimeoutMs} ms`))
+      }, connectTimeoutMs)
+      redis.once('ready', onReady)
+    }).finally(() => {
+      pendingReady = undefined
+    })
+    return pendingReady
+  }
+
+  const run = async <T>(operation: () => Promise<T>): Promise<T> => {
+    try {
+      if (firstAttempt) await firstAttempt
+      return await operation()
+    } catch (err) {
+      if (err instanceof StoreUnavailableError || err instanceof SessionExistsError) throw err
+      throw new StoreUnavailableError(
+        `redis: ${err instanceof Error ? err.message : String(err)}`,
+        {
+          cause: err,
+        },
+      )
+    }
+  }
+
+  const sessionKey = (sessionId: string) => `${keyPrefix}session:${sessionId}`
+
+  return {
+    kind: 'redis',
+
+    ready,
+
+    createSession(record) {
+      return run(async () => {
+        const created = await scripts.scCreateSession(
+          sessionKey(record.sessionId),
+          String(sessionRetentionMs(record, graceMs)),
+          ...encodeFields(record),
+        )
+        if (created !== 1)
+          throw new SessionExistsError(`session ${record.sessionId} already exists`)
+      })
+    },
+
+    getSession(sessionId) {
+      return run(async () => {
+        const fields = await redis.hgetall(sessionKey(sessionId))
+        return decodeRecord(Object.entries(fields))
+      })
+    },
+
+    compareAndSetSession(sessionId, expectedVersion, patch) {
+      const clean = cleanPatch(patch)
+      return run(async () => {
+        const reply = await scripts.scCompareAndSet(
+          sessionKey(sessionId),
+          String(expectedVersion),
+          clean.expiresAt === undefined ? '' : String(clean.expiresAt),
+          ...encodeFields(clean),
+        )
+        if (!reply) return null
+        const pairs: [string, string][] = []
+        for (let i = 0; i + 1 < reply.length; i += 2) pairs.push([reply[i]!, reply[i + 1]!])
+        return decodeRecord(pairs)
+      })
+    },
+
+    hitWindow(key, windowMs): Promise<WindowHit> {
+      return run(async () => {
+        const [count, resetInMs] = await scripts.scHitWindow(
+          `${keyPrefix}rl:${key}`,
+          Math.max(1, Math.ceil(windowMs)),
+        )
+        return { count: Number(count), resetInMs: Number(resetInMs) }
+      })
+    },
+
+    async isReady() {
+      try {
+        // Same bounded first-connection wait as commands; commandTimeout bounds a half-open socket.
+        return (await run(() => redis.ping())) === 'PONG'
+      } catch {
+        return false
+      }
+    },
+
+    async close() {
+      closing = true
+      redis.disconnect(false)
+    },
+  }
+}
+
+// Hash fields hold JSON values, so null, booleans and numbers round-trip. `version` is a bare
+// integer in JSON, which is also what HINCRBY expects.
+function encodeFields(fields: object): string[] {
+  const args: string[] = []
+  for (const [field, value] of Object.entries(fields)) {
+    if (value !== undefined) args.push(field, JSON.stringify(value))
+  }
+  return args
+}
+
+function decodeRecord(pairs: [string, string][]): SessionRecord | null {
+  if (pairs.length === 0) return null
+  const record: Record<string, unknown> = {}
+  for (const [field, value] of pairs) record[field] = JSON.parse(value)
+  return record as unknown as SessionRecord
+}
