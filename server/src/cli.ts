@@ -13,7 +13,12 @@ async function main(): Promise<void> {
     return
   }
   const projects = await loadProjectsFile(settings.projectsFile)
-  const store: Store = settings.redisUrl ? createRedisStore(settings.redisUrl) : createMemoryStore()
+  // The store exists before the app's logger does; its outage warnings reach the log once it does.
+  let appLog: { warn(obj: object, msg: string): void } | undefined
+  const storeLog = { warn: (obj: object, msg: string) => appLog?.warn(obj, msg) }
+  const store: Store = settings.redisUrl
+    ? createRedisStore(settings.redisUrl, { log: storeLog })
+    : createMemoryStore()
   const server = await startServer({
     projects,
     store,
@@ -25,6 +30,7 @@ async function main(): Promise<void> {
     await store.close()
     throw error
   })
+  appLog = server.app.log
   process.stdout.write(`scope-connect-server listening on ${server.url} (store: ${store.kind})\n`)
 
   let stopping = false
