@@ -64,6 +64,16 @@ const ENTRIES: Entry[] = [
     requires: ['src/errors/index.ts'],
   },
   {
+    name: '`createBalanceReader` alone (ky + zod/mini schema)',
+    source: "export { createBalanceReader } from './src/balance'",
+    requires: ['src/balance/index.ts'],
+  },
+  {
+    name: 'all machines (`scope-connect/machines`, with xstate)',
+    source: "export * from './machines/index'",
+    requires: ['machines/index.ts'],
+  },
+  {
     name: '**whole pure API** (`src/index.ts`)',
     source: "export * from './src/index'",
     requires: ['src/index.ts'],

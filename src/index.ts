@@ -3,6 +3,24 @@
  * snapshots this list so API changes show in review.
  */
 
+export type { InspectionOptions, InspectOption } from '../machines/shared/inspect'
+export { createSafeInspector, sanitizeInspectionEvent } from '../machines/shared/inspect'
+export {
+  type BalanceReader,
+  type BalanceReaderOptions,
+  createBalanceReader,
+  type TokenBalance,
+  type TokenBalanceQuery,
+} from './balance'
+export { Client, type ClientOptions } from './client'
+export {
+  type ConnectConfig,
+  type ConnectConfigClient,
+  type ConnectConfigClientOptions,
+  type ConnectConfigNetwork,
+  type ConnectConfigWallet,
+  createConnectConfigClient,
+} from './config'
 export {
   type ConnectorEvent,
   type CreateConnectorOptions,
@@ -80,8 +98,6 @@ export {
   walletSupportsRelay,
   walletSupportsRelayOn,
 } from './registry'
-export type { GenericSessionResultWire as GenericSessionResult } from './wire/aliases'
-export { buildSignedMessageEnvelope } from './wire/envelope'
 export {
   buildPairingUri,
   type CaipNamespace,
@@ -100,6 +116,21 @@ export {
   type SettledNamespace,
   type SettledNamespaces,
 } from './relay'
+export { GenericWalletSessionClient } from './session/client'
+export { type PollGenericSessionOptions, pollGenericSessionResult } from './session/poll'
+export type {
+  CreateSessionOptions,
+  GenericSession,
+  GenericSessionResult,
+  GenericWalletSessionOptions,
+  PostConnectBody,
+  PostRejectBody,
+  PostSignMsgBody,
+  PostTransactionBody,
+  SessionIntent,
+  SessionStatus,
+  VerifySessionBody,
+} from './session/types'
 export {
   buildUniversalLinkUrl,
   createBrowserUniversalLinkStore,
@@ -118,4 +149,4 @@ export {
   type UniversalLinkConnectorOptions,
   type UniversalLinkResumeResult,
 } from './universal-link/connector'
-export { Client, type ClientOptions } from './client'
+export { buildSignedMessageEnvelope } from './wire/envelope'

@@ -28,6 +28,7 @@ export function backoffDelay(failures: number, jitter: number): number {
 
 /** Network failures, timeouts, 408, 5xx and invalid bodies are worth retrying; 4xx are not. */
 export function isTransientFailure(failure: ErrorData): boolean {
+  if (failure.code !== 'BACKEND_ERROR' && failure.code !== 'RPC_ERROR') return false
   if (failure.status === undefined) return true
   if (failure.status === 408 || failure.status >= 500) return true
   // A 2xx that did not match the schema (a proxy page): try again.
@@ -51,7 +52,11 @@ export function toPollFailure(error: unknown, context: SessionPollingContext): P
 
 function normalizeInterval(value: SessionPollingInput['pollIntervalMs']): [number, number] {
   const [min, max] =
-    value === undefined ? DEFAULT_POLL_INTERVAL_MS : typeof value === 'number' ? [value, value] : value
+    value === undefined
+      ? DEFAULT_POLL_INTERVAL_MS
+      : typeof value === 'number'
+        ? [value, value]
+        : value
   const lo = Math.max(0, Math.min(min, max))
   return [lo, Math.max(lo, max)]
 }
@@ -65,7 +70,8 @@ export function initialContext(input: SessionPollingInput): SessionPollingContex
   return {
     session: input.session ? { ...input.session } : null,
     create: input.session ? null : input.create ? { ...input.create } : null,
-    target: input.target ?? (input.session ? 'signed' : intent === 'connect' ? 'connected' : 'signed'),
+    target:
+      input.target ?? (input.session ? 'signed' : intent === 'connect' ? 'connected' : 'signed'),
     result: null,
     error: null,
     lastError: null,

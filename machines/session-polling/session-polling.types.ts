@@ -2,8 +2,11 @@ import type { GenericSessionResult } from '../../src/session/types'
 import type { SessionIntent } from '../../src/wire/schemas'
 import type { ErrorData } from '../shared/error-data'
 
-/** What counts as complete: the wallet connected, or the wallet's signature was verified. */
-export type PollTarget = 'connected' | 'signed'
+/**
+ * What counts as complete: the wallet connected, its signature was verified, or (transaction
+ * sessions) a transaction signature was recorded.
+ */
+export type PollTarget = 'connected' | 'signed' | 'transaction'
 
 /** A session as the machine knows it: never the session token (actors get it from a vault). */
 export interface SessionRef {

@@ -1,5 +1,6 @@
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { AppError } from '../../src/errors/app-error'
+import { normalizeWalletError } from '../../src/errors/provider-rpc-error'
 
 /**
  * An error as machines keep it in context: plain JSON (an `Error` in context serialises to `{}`
@@ -37,7 +38,8 @@ const CODES = new Set<string>([
 export function toErrorData(error: unknown, fallback: AppErrorCode): ErrorData {
   if (typeof error === 'object' && error !== null) {
     const e = error as Partial<Record<keyof ErrorData, unknown>>
-    const code = typeof e.code === 'string' && CODES.has(e.code) ? (e.code as AppErrorCode) : fallback
+    const code =
+      typeof e.code === 'string' && CODES.has(e.code) ? (e.code as AppErrorCode) : fallback
     const message =
       error instanceof AppError
         ? error.shortMessage
@@ -60,4 +62,19 @@ export function toAppError(data: ErrorData): AppError {
     ...(data.backendCode === undefined ? {} : { backendCode: data.backendCode }),
     ...(data.retryAfterMs === undefined ? {} : { retryAfterMs: data.retryAfterMs }),
   })
+}
+
+/**
+ * Error data for anything a wallet threw: a user rejection (EIP-1193 4001, or `USER_REJECTED` data)
+ * becomes `USER_REJECTED`, other provider errors `fallback`; `ErrorData` passes through.
+ */
+export function walletErrorData(
+  error: unknown,
+  fallback: AppErrorCode = 'WALLET_ERROR',
+): ErrorData {
+  if (typeof error === 'object' && error !== null) {
+    const code = (error as { code?: unknown }).code
+    if (typeof code === 'string' && CODES.has(code)) return toErrorData(error, fallback)
+  }
+  return toErrorData(normalizeWalletError(error, fallback), fallback)
 }

@@ -2,9 +2,7 @@ import type { AnyActorRef, InspectionEvent, Observer } from 'xstate'
 import { REDACTED, redact } from '../../src/logging'
 
 /** What `createActor(…, { inspect })` accepts: a function or an observer of inspection events. */
-export type InspectOption =
-  | Observer<InspectionEvent>
-  | ((inspectionEvent: InspectionEvent) => void)
+export type InspectOption = Observer<InspectionEvent> | ((inspectionEvent: InspectionEvent) => void)
 
 const SECRET_KEY = /token|secret|signature|symkey|privatekey|password|authorization/i
 
@@ -33,7 +31,8 @@ function sanitizeSnapshot<T>(snapshot: T): T {
   return copy as T
 }
 
-function sanitizeActorRef(actorRef: AnyActorRef): AnyActorRef {
+function sanitizeActorRef(actorRef: AnyActorRef | undefined): AnyActorRef | undefined {
+  if (actorRef === undefined || actorRef === null) return actorRef
   // Inspectors (e.g. @statelyai/inspect) read `actorRef.getSnapshot()` for `@xstate.actor`.
   return Object.create(actorRef, {
     getSnapshot: { value: () => sanitizeSnapshot(actorRef.getSnapshot()) },
@@ -47,7 +46,10 @@ function sanitizeActorRef(actorRef: AnyActorRef): AnyActorRef {
  */
 export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): InspectionEvent {
   const e = inspectionEvent as InspectionEvent & Record<string, unknown>
-  const copy: Record<string, unknown> = { ...e, actorRef: sanitizeActorRef(e.actorRef) }
+  const copy: Record<string, unknown> = {
+    ...e,
+    actorRef: sanitizeActorRef(e.actorRef as AnyActorRef),
+  }
   if ('event' in e) copy.event = scrub(e.event)
   if ('snapshot' in e) copy.snapshot = sanitizeSnapshot(e.snapshot)
   if ('action' in e && e.action && typeof e.action === 'object') {
@@ -68,5 +70,22 @@ export function createSafeInspector(
     const safe = sanitizeInspectionEvent(inspectionEvent)
     if (typeof inspect === 'function') inspect(safe)
     else inspect.next?.(safe)
+  }
+}
+
+/** Inspection settings every factory of this package accepts. */
+export interface InspectionOptions {
+  /** An inspector: `createBrowserInspector().inspect`, an observer, or a function. */
+  inspect?: InspectOption
+  /** Default `true`: the inspector only sees sanitised events. `false` for local debugging only. */
+  sanitizeInspection?: boolean
+}
+
+/** The `inspect` option for `createActor`, sanitised unless `sanitizeInspection` is `false`. */
+export function inspectorOptions(options: InspectionOptions): { inspect?: InspectOption } {
+  if (options.inspect === undefined) return {}
+  return {
+    inspect:
+      options.sanitizeInspection === false ? options.inspect : createSafeInspector(options.inspect),
   }
 }

@@ -58,7 +58,9 @@ export function createSignActors(connector: IWalletConnector, verifier?: SignVer
       }
       // EVM wallets answer with the signature; Solana wallets with `{ signature, publicKey }`.
       const signature =
-        typeof answer === 'object' && answer !== null ? (answer as { signature?: unknown }).signature : answer
+        typeof answer === 'object' && answer !== null
+          ? (answer as { signature?: unknown }).signature
+          : answer
       if (typeof signature !== 'string' || signature === '') {
         throw toErrorData(
           new AppError('WALLET_ERROR', `The wallet answered ${input.method} without a signature.`),

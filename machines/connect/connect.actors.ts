@@ -1,0 +1,55 @@
+import { fromCallback, fromPromise } from 'xstate'
+import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
+import { walletErrorData } from '../shared/error-data'
+import type { ConnectEvent, ConnectionData, WalletWatchEvent } from './connect.types'
+
+/** A `WalletConnection` as plain data. */
+export function toConnectionData(connection: WalletConnection): ConnectionData {
+  return {
+    walletId: connection.walletId ?? null,
+    connectorId: connection.connectorId,
+    namespace: connection.namespace,
+    chainId: connection.chainId,
+    accounts: [...connection.accounts],
+  }
+}
+
+/** Maps a connector event to the machine's `WALLET.*` event. */
+export function toWalletWatchEvent(event: ConnectorEvent): WalletWatchEvent {
+  switch (event.type) {
+    case 'accountsChanged':
+      return { type: 'WALLET.ACCOUNTS_CHANGED', accounts: [...event.accounts] }
+    case 'chainChanged':
+      return { type: 'WALLET.CHAIN_CHANGED', chainId: event.chainId }
+    default:
+      return { type: 'WALLET.DISCONNECTED' }
+  }
+}
+
+/**
+ * The connect machine's I/O bound to one connector: `connectWallet` (`connector.connect()`),
+ * `watchWallet` (`connector.subscribe`, when the connector has it) and `disconnectWallet`. Errors are
+ * thrown as JSON-safe data with user rejection normalised to `USER_REJECTED`.
+ */
+export function createConnectActors(connector: IWalletConnector) {
+  return {
+    connectWallet: fromPromise<ConnectionData>(async () => {
+      try {
+        return toConnectionData(await connector.connect())
+      } catch (error) {
+        throw walletErrorData(error)
+      }
+    }),
+    watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(({ sendBack }) => {
+      const unsubscribe = connector.subscribe?.((event) => sendBack(toWalletWatchEvent(event)))
+      return () => unsubscribe?.()
+    }),
+    disconnectWallet: fromPromise<void>(async () => {
+      try {
+        await connector.disconnect()
+      } catch (error) {
+        throw walletErrorData(error)
+      }
+    }),
+  }
+}

@@ -1,0 +1,27 @@
+import { type Actor, createActor } from 'xstate'
+import type { IWalletConnector } from '../../src/connectors/types'
+import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
+import { createConnectActors } from './connect.actors'
+import { connectMachine } from './connect.machine'
+
+export type ConnectActor = Actor<typeof connectMachine>
+
+/** The connect machine with its actors bound to `connector`. */
+export function provideConnect(connector: IWalletConnector) {
+  return connectMachine.provide({ actors: createConnectActors(connector) })
+}
+
+/**
+ * Creates (does not start) a connect actor for `connector`. Send `CONNECT`, then read
+ * `snapshot.context.connection` in `connected`, or `snapshot.context.error` (`USER_REJECTED` in
+ * `rejected`, `WALLET_ERROR` / `WALLET_UNAVAILABLE`… in `failed`). Never throws for wallet errors.
+ */
+export function createConnectActor(
+  connector: IWalletConnector,
+  options: InspectionOptions = {},
+): ConnectActor {
+  return createActor(provideConnect(connector), {
+    input: { connectorId: connector.id },
+    ...inspectorOptions(options),
+  })
+}

@@ -1,0 +1,132 @@
+import {
+  assign,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  fromCallback,
+  fromPromise,
+  setup,
+} from 'xstate'
+import { walletErrorData } from '../shared/error-data'
+import type {
+  ConnectContext,
+  ConnectEvent,
+  ConnectInput,
+  ConnectionData,
+  WalletWatchEvent,
+} from './connect.types'
+
+const notProvided = (name: string) => () => {
+  throw new Error(
+    `The actor "${name}" was not provided (use machine.provide or createConnectActor).`,
+  )
+}
+
+type AnyEvent = ConnectEvent | { type: string }
+const errorOf = (event: AnyEvent) => walletErrorData((event as ErrorActorEvent).error)
+
+/**
+ * The wallet connection chart. Pure: `connectWallet`, `watchWallet` and `disconnectWallet` are
+ * provided bound to a connector (see `createConnectActors`); the connector never enters context.
+ *
+ * idle → connecting → connected | rejected (user said no) | failed; connected follows account and
+ * chain changes and wallet-side disconnects; DISCONNECT → disconnecting → idle; RETRY from
+ * rejected/failed.
+ */
+export const connectMachine = setup({
+  types: {} as {
+    context: ConnectContext
+    events: ConnectEvent
+    input: ConnectInput
+  },
+  actors: {
+    connectWallet: fromPromise<ConnectionData>(notProvided('connectWallet')),
+    watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(notProvided('watchWallet')),
+    disconnectWallet: fromPromise<void>(notProvided('disconnectWallet')),
+  },
+  guards: {
+    isUserRejection: ({ event }) => errorOf(event).code === 'USER_REJECTED',
+    hasNoAccounts: ({ event }) =>
+      event.type === 'WALLET.ACCOUNTS_CHANGED' && event.accounts.length === 0,
+  },
+  actions: {
+    assignConnection: assign({
+      connection: ({ event }) => ({
+        ...(event as unknown as DoneActorEvent<ConnectionData>).output,
+      }),
+      error: null,
+    }),
+    assignError: assign({ error: ({ event }) => errorOf(event) }),
+    clearError: assign({ error: null }),
+    clearConnection: assign({ connection: null }),
+    assignAccounts: assign({
+      connection: ({ context, event }) =>
+        context.connection && event.type === 'WALLET.ACCOUNTS_CHANGED'
+          ? { ...context.connection, accounts: [...event.accounts] }
+          : context.connection,
+    }),
+    assignChain: assign({
+      connection: ({ context, event }) =>
+        context.connection && event.type === 'WALLET.CHAIN_CHANGED'
+          ? { ...context.connection, chainId: event.chainId }
+          : context.connection,
+    }),
+  },
+}).createMachine({
+  id: 'connect',
+  context: ({ input }) => ({ connectorId: input.connectorId, connection: null, error: null }),
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { CONNECT: { target: 'connecting', actions: 'clearError' } },
+    },
+    connecting: {
+      invoke: {
+        id: 'connectWallet',
+        src: 'connectWallet',
+        onDone: { target: 'connected', actions: 'assignConnection' },
+        onError: [
+          { guard: 'isUserRejection', target: 'rejected', actions: 'assignError' },
+          { target: 'failed', actions: 'assignError' },
+        ],
+      },
+      on: { RESET: 'idle' },
+    },
+    connected: {
+      tags: ['connected'],
+      invoke: { id: 'watchWallet', src: 'watchWallet' },
+      on: {
+        'WALLET.ACCOUNTS_CHANGED': [
+          { guard: 'hasNoAccounts', target: 'idle', actions: 'clearConnection' },
+          { actions: 'assignAccounts' },
+        ],
+        'WALLET.CHAIN_CHANGED': { actions: 'assignChain' },
+        'WALLET.DISCONNECTED': { target: 'idle', actions: 'clearConnection' },
+        DISCONNECT: 'disconnecting',
+      },
+    },
+    disconnecting: {
+      invoke: {
+        id: 'disconnectWallet',
+        src: 'disconnectWallet',
+        onDone: { target: 'idle', actions: 'clearConnection' },
+        // The connection is dropped locally either way; the error is kept for display.
+        onError: { target: 'idle', actions: ['clearConnection', 'assignError'] },
+      },
+    },
+    rejected: {
+      description: 'The user rejected the connection in the wallet (USER_REJECTED).',
+      on: {
+        RETRY: { target: 'connecting', actions: 'clearError' },
+        RESET: { target: 'idle', actions: 'clearError' },
+      },
+    },
+    failed: {
+      on: {
+        RETRY: { target: 'connecting', actions: 'clearError' },
+        RESET: { target: 'idle', actions: 'clearError' },
+      },
+    },
+  },
+})
+
+export type ConnectMachine = typeof connectMachine

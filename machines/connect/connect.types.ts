@@ -1,0 +1,42 @@
+import type { ChainNamespace } from '../../src/registry/types'
+import type { ErrorData } from '../shared/error-data'
+
+/** A wallet connection as plain data (`walletId` is `null` rather than `undefined`, to survive JSON). */
+export interface ConnectionData {
+  walletId: string | null
+  connectorId: string
+  namespace: ChainNamespace
+  chainId: string
+  /** Active account first. */
+  accounts: string[]
+}
+
+export interface ConnectInput {
+  /** The connector's id, for display and logs (the connector itself stays out of context). */
+  connectorId: string
+}
+
+export interface ConnectContext {
+  connectorId: string
+  connection: ConnectionData | null
+  error: ErrorData | null
+}
+
+export type ConnectEvent =
+  /** Ask the wallet to connect. */
+  | { type: 'CONNECT' }
+  /** Connect again after a rejection or failure. */
+  | { type: 'RETRY' }
+  /** Back to idle from `rejected` / `failed`, or give up while connecting. */
+  | { type: 'RESET' }
+  /** Disconnect a connected wallet. */
+  | { type: 'DISCONNECT' }
+  /** The wallet switched accounts (an empty list means it disconnected). */
+  | { type: 'WALLET.ACCOUNTS_CHANGED'; accounts: string[] }
+  /** The wallet switched chains. */
+  | { type: 'WALLET.CHAIN_CHANGED'; chainId: string }
+  /** The wallet ended the connection itself. */
+  | { type: 'WALLET.DISCONNECTED' }
+
+/** Events the `watchWallet` actor sends back to the machine. */
+export type WalletWatchEvent = Extract<ConnectEvent, { type: `WALLET.${string}` }>

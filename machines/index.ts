@@ -1,0 +1,114 @@
+/**
+ * `scope-connect/machines`: the library's flows as XState v5 statecharts. Each machine is pure
+ * (actors provided by name), typed with `setup()`, JSON-safe in context, and comes with its I/O
+ * actors and a small factory for UIs. See docs/statecharts.md.
+ */
+
+// ---- connect -------------------------------------------------------------------------------------
+export { createConnectActors, toConnectionData, toWalletWatchEvent } from './connect/connect.actors'
+export { type ConnectActor, createConnectActor, provideConnect } from './connect/connect.facade'
+export { type ConnectMachine, connectMachine } from './connect/connect.machine'
+export type {
+  ConnectContext,
+  ConnectEvent,
+  ConnectInput,
+  ConnectionData,
+  WalletWatchEvent,
+} from './connect/connect.types'
+// ---- session polling -----------------------------------------------------------------------------
+export {
+  createMemoryTokenVault,
+  createSessionPollingActors,
+  type PollingEnvironment,
+  type SessionPollingClient,
+  type SessionTokenVault,
+} from './session-polling/session-polling.actors'
+export {
+  createSessionPollingActor,
+  provideSessionPolling,
+  resumeSessionPollingActor,
+  type SessionPollingActor,
+  type SessionPollingActorOptions,
+  type SessionPollingSnapshot,
+} from './session-polling/session-polling.facade'
+export {
+  backoffDelay,
+  intervalDelay,
+  isTransientFailure,
+} from './session-polling/session-polling.logic'
+export {
+  type SessionPollingMachine,
+  sessionPollingMachine,
+} from './session-polling/session-polling.machine'
+export {
+  BACKOFF_BASE_MS,
+  BACKOFF_MAX_MS,
+  type CreatedSession,
+  type CreateSessionParams,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_POLL_TIMEOUT_MS,
+  type FetchResultInput,
+  type FetchResultOutput,
+  type PollFailure,
+  type PollTarget,
+  type SessionPollingContext,
+  type SessionPollingEvent,
+  type SessionPollingInput,
+  type SessionPollingOutput,
+  type SessionRef,
+} from './session-polling/session-polling.types'
+// ---- shared --------------------------------------------------------------------------------------
+export {
+  type ErrorData,
+  toAppError,
+  toErrorData,
+  walletErrorData,
+} from './shared/error-data'
+export {
+  createSafeInspector,
+  type InspectionOptions,
+  type InspectOption,
+  sanitizeInspectionEvent,
+} from './shared/inspect'
+// ---- sign ----------------------------------------------------------------------------------------
+export {
+  createSignActors,
+  personalSignRequest,
+  type SignVerifier,
+  sessionSignInput,
+  utf8ToHex,
+} from './sign/sign.actors'
+export {
+  createSignActor,
+  provideSign,
+  type SignActor,
+  type SignActorOptions,
+} from './sign/sign.facade'
+export { type SignMachine, signMachine } from './sign/sign.machine'
+export type {
+  JsonValue,
+  SignContext,
+  SignEvent,
+  SignInput,
+  SignOutput,
+  SignRequest,
+  SignVerification,
+  VerifySignatureInput,
+} from './sign/sign.types'
+// ---- universal link (machine by the universal-link module) ---------------------------------------
+export {
+  createUniversalLinkActors,
+  type UniversalLinkActorOptions,
+} from './universal-link/universal-link.actors'
+export {
+  UNIVERSAL_LINK_MACHINE_VERSION,
+  type UniversalLinkMachine,
+  universalLinkMachine,
+} from './universal-link/universal-link.machine'
+export type {
+  UniversalLinkContext,
+  UniversalLinkEvent,
+  UniversalLinkInput,
+  UniversalLinkOutput,
+} from './universal-link/universal-link.types'

@@ -1,0 +1,116 @@
+import { type Actor, createActor, type SnapshotFrom } from 'xstate'
+import { AppError } from '../../src/errors/app-error'
+import type { GenericSession } from '../../src/session/types'
+import { type InspectOption, inspectorOptions } from '../shared/inspect'
+import {
+  createMemoryTokenVault,
+  createSessionPollingActors,
+  type PollingEnvironment,
+  type SessionPollingClient,
+  type SessionTokenVault,
+} from './session-polling.actors'
+import { sessionPollingMachine } from './session-polling.machine'
+import type { CreateSessionParams, PollTarget, SessionRef } from './session-polling.types'
+
+export interface SessionPollingActorOptions extends PollingEnvironment {
+  /** An existing session: its token goes into the vault, the rest into the machine. */
+  session?: GenericSession | (SessionRef & { sessionToken: string })
+  /** Or the parameters to create one. */
+  create?: CreateSessionParams
+  target?: PollTarget
+  pollIntervalMs?: readonly [number, number] | number
+  timeoutMs?: number
+  maxAttempts?: number
+  /** Where tokens live; default an in-memory vault private to this actor. */
+  vault?: SessionTokenVault
+  /** An inspector (`@statelyai/inspect`'s `inspector.inspect`, or a function). */
+  inspect?: InspectOption
+  /**
+   * Default `true`: the inspector receives events sanitised by `sanitizeInspectionEvent`. Set `false`
+   * only for local debugging.
+   */
+  sanitizeInspection?: boolean
+}
+
+export type SessionPollingActor = Actor<typeof sessionPollingMachine>
+export type SessionPollingSnapshot = SnapshotFrom<typeof sessionPollingMachine>
+
+/** The machine with its actors bound to `client` (and the vault); for `createActor` by hand. */
+export function provideSessionPolling(
+  client: SessionPollingClient,
+  vault: SessionTokenVault,
+  env: PollingEnvironment = {},
+) {
+  return sessionPollingMachine.provide({ actors: createSessionPollingActors(client, vault, env) })
+}
+
+/**
+ * Creates (does not start) a polling actor bound to `client`. Subscribe to it from a UI:
+ * `actor.subscribe((s) => render(s.value, s.context.result))`, then `actor.start()`.
+ *
+ * Throws `INVALID_CONFIG` when neither `session` nor `create` is given. Failures of the flow are not
+ * thrown: they end in a final state whose output is `{ ok: false, error }`.
+ */
+export function createSessionPollingActor(
+  client: SessionPollingClient,
+  options: SessionPollingActorOptions,
+): SessionPollingActor {
+  const vault = options.vault ?? createMemoryTokenVault()
+  const now = options.now ?? Date.now
+  let session: SessionRef | undefined
+  if (options.session) {
+    const { sessionToken, ...ref } = options.session
+    vault.set(ref.sessionId, sessionToken)
+    session = ref
+  } else if (!options.create) {
+    throw new AppError('INVALID_CONFIG', 'Pass either `session` or `create`.')
+  }
+  return createActor(provideSessionPolling(client, vault, { now, ...pickRandom(options) }), {
+    input: {
+      startedAt: now(),
+      ...(session ? { session } : {}),
+      ...(options.create && !session ? { create: options.create } : {}),
+      ...(options.target ? { target: options.target } : {}),
+      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    },
+    ...inspectorOptions(options),
+  })
+}
+
+function pickRandom(env: PollingEnvironment): PollingEnvironment {
+  return env.random ? { random: env.random } : {}
+}
+
+/**
+ * Restores a persisted polling snapshot (`actor.getPersistedSnapshot()`), starts it and, because
+ * XState does not restore pending `after` timers, sends `POLL_NOW` when it was sleeping. The absolute
+ * deadline in the snapshot still applies. The vault must still hold the session's token.
+ */
+export function resumeSessionPollingActor(
+  client: SessionPollingClient,
+  snapshot: SessionPollingSnapshot | ReturnType<SessionPollingActor['getPersistedSnapshot']>,
+  options: Pick<
+    SessionPollingActorOptions,
+    'vault' | 'now' | 'random' | 'inspect' | 'sanitizeInspection'
+  > & {
+    vault: SessionTokenVault
+  },
+): SessionPollingActor {
+  const machine = provideSessionPolling(client, options.vault, options)
+  const actor = createActor(machine, {
+    snapshot: snapshot as never,
+    input: undefined as never,
+    ...inspectorOptions(options),
+  })
+  actor.start()
+  const restored = actor.getSnapshot()
+  if (
+    restored.status === 'active' &&
+    (restored.matches({ waiting: 'sleeping' }) || restored.matches({ connected: 'sleeping' }))
+  ) {
+    actor.send({ type: 'POLL_NOW' })
+  }
+  return actor
+}

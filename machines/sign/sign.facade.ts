@@ -1,0 +1,35 @@
+import { type Actor, createActor } from 'xstate'
+import type { IWalletConnector } from '../../src/connectors/types'
+import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
+import { createSignActors, type SignVerifier } from './sign.actors'
+import { signMachine } from './sign.machine'
+import type { SignInput } from './sign.types'
+
+export type SignActor = Actor<typeof signMachine>
+
+export interface SignActorOptions extends InspectionOptions {
+  /** The request (and verification) to use when `SIGN` carries none. */
+  input?: SignInput
+  /** Needed when signing should be verified on the backend. */
+  verifier?: SignVerifier
+}
+
+/** The sign machine with its actors bound to `connector` (and the verifier). */
+export function provideSign(connector: IWalletConnector, verifier?: SignVerifier) {
+  return signMachine.provide({ actors: createSignActors(connector, verifier) })
+}
+
+/**
+ * Creates (does not start) a sign actor. Send `SIGN`; the actor ends in `signed` (output
+ * `{ signature, verification }`), or waits in `rejected` (`USER_REJECTED`) / `failed`
+ * (`WALLET_ERROR`, `BACKEND_ERROR` from verification) for `RETRY` or `RESET`. Never throws.
+ */
+export function createSignActor(
+  connector: IWalletConnector,
+  options: SignActorOptions = {},
+): SignActor {
+  return createActor(provideSign(connector, options.verifier), {
+    input: options.input ?? {},
+    ...inspectorOptions(options),
+  })
+}

@@ -1,0 +1,102 @@
+import type { AppErrorCode } from '../errors/app-error'
+import { normalizeBaseUrl } from '../http/base-url'
+import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/client'
+import type { HttpFailureInfo } from '../http/errors'
+import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
+import { BalanceResponseSchema } from '../wire/schemas'
+
+export interface BalanceReaderOptions {
+  /** Backend base URL; a trailing `/` and a trailing `/api/v1` are removed. HTTPS except local hosts. */
+  baseUrl: string
+  /** Public client identifier, sent as `X-App-Key`. */
+  appKey: string
+  /** Injected fetch for tests or non-browser hosts; defaults to `globalThis.fetch`. */
+  fetchImpl?: typeof fetch | FetchLike
+  /** Per-request timeout; default 10 000 ms. */
+  timeoutMs?: number
+}
+
+export interface TokenBalanceQuery {
+  /** CAIP-2 chain id, e.g. `eip155:1`; read there whatever chain the wallet is on. */
+  chainId: string
+  /** `native`, an ERC-20 contract or a Solana mint. */
+  tokenAddress: string
+  account: string
+  /** Decimals of the token (0..255); when omitted the backend determines them. */
+  decimals?: number
+}
+
+export interface TokenBalance {
+  /** Balance in the token's smallest unit. */
+  raw: bigint
+  /** The query's `decimals` when given, else the backend's. */
+  decimals: number
+  chainId: string
+  /** Block the balance was read at (EVM chains). */
+  blockNumber?: bigint
+}
+
+export interface BalanceReader {
+  /**
+   * Reads one balance through the backend (GET `/api/v1/connect/balances`, `X-App-Key`).
+   *
+   * Rejects with `UNSUPPORTED_CHAIN` when the backend does not support the chain (422
+   * `UNSUPPORTED_CHAIN`) or the project has not enabled it (403 `CHAIN_NOT_ENABLED`); with `RPC_ERROR`
+   * on a transport failure, a timeout, any other non-2xx answer (429 included, with `retryAfterMs`)
+   * or an invalid body. Every error carries `status`, `backendCode` and `details` when known.
+   */
+  getBalance(query: TokenBalanceQuery): Promise<TokenBalance>
+}
+
+const UNSUPPORTED_CHAIN_CODES = new Set(['UNSUPPORTED_CHAIN', 'CHAIN_NOT_ENABLED'])
+
+function refineBalanceCode({ backendCode }: HttpFailureInfo): AppErrorCode | undefined {
+  return backendCode !== undefined && UNSUPPORTED_CHAIN_CODES.has(backendCode)
+    ? 'UNSUPPORTED_CHAIN'
+    : undefined
+}
+
+/**
+ * Creates a balance reader. Needs no wallet connection and no RPC endpoint of its own.
+ *
+ * Throws `INVALID_CONFIG` when `baseUrl` or `appKey` is missing or empty, `baseUrl` is not an
+ * absolute URL (or plain HTTP on a non-local host), or no fetch is available.
+ */
+export function createBalanceReader(options: BalanceReaderOptions): BalanceReader {
+  const baseUrl = normalizeBaseUrl(options?.baseUrl)
+  const appKey = requireNonEmpty(options.appKey, 'appKey')
+  const http = createHttpClient({
+    baseUrl,
+    fetchImpl: options.fetchImpl as FetchLike | undefined,
+    timeoutMs: options.timeoutMs,
+    errorCode: 'RPC_ERROR',
+  })
+  return {
+    async getBalance(query) {
+      const searchParams: Record<string, string> = {
+        chainId: String(query.chainId),
+        tokenAddress: String(query.tokenAddress),
+        account: String(query.account),
+      }
+      if (query.decimals !== undefined) searchParams.decimals = String(query.decimals)
+      const body = await http.json(
+        {
+          method: 'GET',
+          path: ROUTES.balances,
+          searchParams,
+          headers: { [APP_KEY_HEADER]: appKey },
+          what: 'GET /balances',
+          refineCode: refineBalanceCode,
+        },
+        BalanceResponseSchema,
+      )
+      const balance: TokenBalance = {
+        raw: BigInt(body.raw),
+        decimals: query.decimals ?? body.decimals,
+        chainId: body.chainId,
+      }
+      if (body.blockNumber !== undefined) balance.blockNumber = BigInt(body.blockNumber)
+      return balance
+    },
+  }
+}

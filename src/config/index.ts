@@ -1,0 +1,95 @@
+import { normalizeBaseUrl } from '../http/base-url'
+import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/client'
+import type { ChainNamespace } from '../registry/types'
+import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
+import { ConfigResponseSchema } from '../wire/schemas'
+
+/** Same fields and meaning as `BalanceReaderOptions`. */
+export interface ConnectConfigClientOptions {
+  baseUrl: string
+  appKey: string
+  fetchImpl?: typeof fetch | FetchLike
+  /** Per-request timeout; default 10 000 ms. */
+  timeoutMs?: number
+}
+
+/** One network the project enabled in its console. */
+export interface ConnectConfigNetwork {
+  /** CAIP-2 id; the key of the entry. */
+  networkId: string
+  namespace: ChainNamespace
+  name: string
+  nativeCurrency: { name: string; symbol: string; decimals: number }
+  testnet: boolean
+}
+
+/** One wallet the project enabled in its console. */
+export interface ConnectConfigWallet {
+  /** Wallet slug, e.g. `metamask`; the key of the entry. */
+  walletId: string
+  name: string
+  namespaces: ChainNamespace[]
+}
+
+export interface ConnectConfig {
+  projectId: string
+  name: string
+  networks: ConnectConfigNetwork[]
+  wallets: ConnectConfigWallet[]
+}
+
+export interface ConnectConfigClient {
+  /**
+   * Loads the project's enabled networks and wallets (GET `/api/v1/connect/config`, `X-App-Key`).
+   *
+   * Rejects with `RPC_ERROR` on a transport failure, a timeout, any non-2xx answer (401 for a bad
+   * app key, 429 with `retryAfterMs`, 5xx) or an invalid body.
+   */
+  fetchConfig(): Promise<ConnectConfig>
+}
+
+/**
+ * Creates the configuration client. Throws `INVALID_CONFIG` on the same conditions as
+ * `createBalanceReader`: missing or empty `baseUrl` / `appKey`, a non-HTTPS remote URL, no fetch.
+ */
+export function createConnectConfigClient(
+  options: ConnectConfigClientOptions,
+): ConnectConfigClient {
+  const baseUrl = normalizeBaseUrl(options?.baseUrl)
+  const appKey = requireNonEmpty(options.appKey, 'appKey')
+  const http = createHttpClient({
+    baseUrl,
+    fetchImpl: options.fetchImpl as FetchLike | undefined,
+    timeoutMs: options.timeoutMs,
+    errorCode: 'RPC_ERROR',
+  })
+  return {
+    async fetchConfig() {
+      const body = await http.json(
+        {
+          method: 'GET',
+          path: ROUTES.config,
+          headers: { [APP_KEY_HEADER]: appKey },
+          what: 'GET /config',
+        },
+        ConfigResponseSchema,
+      )
+      return {
+        projectId: body.projectId,
+        name: body.name,
+        networks: body.networks.map((n) => ({
+          networkId: n.networkId,
+          namespace: n.namespace,
+          name: n.name,
+          nativeCurrency: { ...n.nativeCurrency },
+          testnet: n.testnet,
+        })),
+        wallets: body.wallets.map((w) => ({
+          walletId: w.walletId,
+          name: w.name,
+          namespaces: [...w.namespaces],
+        })),
+      }
+    },
+  }
+}

@@ -1,0 +1,160 @@
+import ky from 'ky'
+import type * as z from 'zod/mini'
+import { AppError, type AppErrorCode } from '../errors/app-error'
+import { createLogger } from '../logging'
+import { API_PREFIX } from '../wire/routes'
+import {
+  errorFromInvalidBody,
+  errorFromResponse,
+  errorFromTransport,
+  type HttpErrorCode,
+  type HttpFailureInfo,
+} from './errors'
+
+const log = createLogger('http')
+
+/** Default time a request may take before it fails (the machines decide about retries). */
+export const DEFAULT_TIMEOUT_MS = 10_000
+
+export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>
+
+export interface HttpClientConfig {
+  /** Already normalised (see `normalizeBaseUrl`). */
+  baseUrl: string
+  fetchImpl?: FetchLike | undefined
+  timeoutMs?: number | undefined
+  /** The code every failure gets unless a request's `refineCode` says otherwise. */
+  errorCode: HttpErrorCode
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST'
+  /** A path under `/api/v1/connect`, e.g. `ROUTES.balances`. */
+  path: string
+  searchParams?: Record<string, string>
+  json?: unknown
+  headers?: Record<string, string>
+  /** Names the operation in error messages, e.g. `GET /balances`. */
+  what: string
+  /** Values that must never appear in an error message (session token, signature). */
+  secrets?: readonly string[]
+  /** Picks a more precise code for some answers (e.g. `UNSUPPORTED_CHAIN`). */
+  refineCode?: (info: HttpFailureInfo) => AppErrorCode | undefined
+}
+
+export interface HttpClient {
+  readonly baseUrl: string
+  /** Sends the request and validates the 2xx body with `schema`. */
+  json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.infer<S>>
+  /** Sends the request and ignores the 2xx body (204 routes). */
+  send(request: HttpRequest): Promise<void>
+}
+
+/**
+ * The fetch to use: `fetchImpl`, else the global one (looked up at call time, so test doubles
+ * installed later still apply). Throws `INVALID_CONFIG` when neither exists.
+ */
+export function resolveFetch(fetchImpl: unknown): FetchLike {
+  if (fetchImpl !== undefined && typeof fetchImpl !== 'function') {
+    throw new AppError('INVALID_CONFIG', 'fetchImpl must be a function.')
+  }
+  if (typeof fetchImpl === 'function') return fetchImpl as FetchLike
+  if (typeof globalThis.fetch !== 'function') {
+    throw new AppError(
+      'INVALID_CONFIG',
+      'No fetch is available: pass fetchImpl or run where globalThis.fetch exists.',
+    )
+  }
+  return (input, init) => globalThis.fetch(input, init)
+}
+
+/** Throws `INVALID_CONFIG` unless `value` is a non-empty string. */
+export function requireNonEmpty(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new AppError('INVALID_CONFIG', `${name} is required.`)
+  }
+  return value
+}
+
+/**
+ * One ky instance per client: ky's own retry is off (retries belong to the machines), HTTP errors
+ * are not thrown by ky but mapped here, and every request has a timeout.
+ */
+export function createHttpClient(config: HttpClientConfig): HttpClient {
+  const fetchImpl = resolveFetch(config.fetchImpl)
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new AppError('INVALID_CONFIG', 'timeoutMs must be a positive number.')
+  }
+  const api = ky.create({
+    retry: 0,
+    timeout: timeoutMs,
+    throwHttpErrors: false,
+    fetch: fetchImpl,
+  })
+  const root = `${config.baseUrl}${API_PREFIX}`
+
+  async function perform(request: HttpRequest): Promise<Response> {
+    let response: Response
+    try {
+      response = await api(`${root}${request.path}`, {
+        method: request.method,
+        ...(request.searchParams === undefined ? {} : { searchParams: request.searchParams }),
+        ...(request.json === undefined ? {} : { json: request.json }),
+        headers: { accept: 'application/json', ...request.headers },
+      })
+    } catch (error) {
+      log.debug(`${request.what}: no answer`, error)
+      throw errorFromTransport(error, config.errorCode, request.what, timeoutMs, request.secrets)
+    }
+    log.debug(`${request.what}: ${response.status}`)
+    if (!response.ok) {
+      const base = await errorFromResponse(
+        response,
+        config.errorCode,
+        request.what,
+        request.secrets,
+      )
+      const refined = request.refineCode?.({
+        status: response.status,
+        backendCode: base.backendCode,
+      })
+      if (refined === undefined || refined === base.code) throw base
+      throw new AppError(refined, base.shortMessage, {
+        status: response.status,
+        ...(base.backendCode === undefined ? {} : { backendCode: base.backendCode }),
+        ...(base.details === undefined ? {} : { details: base.details }),
+        ...(base.retryAfterMs === undefined ? {} : { retryAfterMs: base.retryAfterMs }),
+      })
+    }
+    return response
+  }
+
+  return {
+    baseUrl: config.baseUrl,
+    async json(request, schema) {
+      const response = await perform(request)
+      let body: unknown
+      try {
+        body = JSON.parse(await response.text())
+      } catch {
+        throw errorFromInvalidBody(response.status, config.errorCode, request.what)
+      }
+      const parsed = schema.safeParse(body)
+      if (!parsed.success) {
+        throw errorFromInvalidBody(
+          response.status,
+          config.errorCode,
+          request.what,
+          parsed.error.issues,
+        )
+      }
+      return parsed.data
+    },
+    async send(request) {
+      const response = await perform(request)
+      // Drain the body so the connection can be reused.
+      await response.arrayBuffer().catch(() => undefined)
+    },
+  }
+}

@@ -1,0 +1,96 @@
+import type { PollingEnvironment } from '../../machines/session-polling/session-polling.actors'
+import { createSessionPollingActor } from '../../machines/session-polling/session-polling.facade'
+import type { PollTarget } from '../../machines/session-polling/session-polling.types'
+import { toAppError } from '../../machines/shared/error-data'
+import type { InspectionOptions } from '../../machines/shared/inspect'
+import { AppError } from '../errors/app-error'
+import { createLogger } from '../logging'
+import type { GenericWalletSessionClient } from './client'
+import type { GenericSessionResult } from './types'
+
+const log = createLogger('session')
+
+export interface PollGenericSessionOptions extends InspectionOptions, PollingEnvironment {
+  /** Delay between lookups: `[min, max]` ms with jitter, or a fixed value. Default 1500–2000. */
+  intervalMs?: readonly [number, number] | number
+  /** Overall deadline from the call; default 600 000 ms, further capped by the session's `expiresAt`. */
+  timeoutMs?: number
+  /** Lookup cap; default 600. */
+  maxAttempts?: number
+  /** What counts as complete; default `signed` (pass `connected` for connect-only sessions). */
+  until?: PollTarget
+  /** Aborting rejects with `ABORTED` and stops polling at once. */
+  signal?: AbortSignal
+  /** Called with each result whose status differs from the previous one. Errors thrown are ignored. */
+  onUpdate?: (result: GenericSessionResult) => void
+}
+
+/**
+ * Repeats `client.getResult(sessionId, sessionToken)` (every 1.5–2 s by default) until the session
+ * is complete, by running the `sessionPolling` machine.
+ *
+ * Resolves with the result when the target is reached. Rejects with `AppError`:
+ * `SESSION_EXPIRED` (session expired, 410, deadline or attempt cap reached), `USER_REJECTED` (status
+ * `rejected`), `SESSION_FAILED` (status `failed`), `ABORTED` (`signal` aborted), `BACKEND_ERROR`
+ * (a non-retryable backend answer such as 401 or 404). Network failures, timeouts and 5xx are retried
+ * with exponential backoff (1 s … 30 s); 429 waits for `Retry-After`.
+ */
+export function pollGenericSessionResult(
+  client: Pick<GenericWalletSessionClient, 'getResult'>,
+  sessionId: string,
+  sessionToken: string,
+  options: PollGenericSessionOptions = {},
+): Promise<GenericSessionResult> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new AppError('ABORTED', 'Polling was cancelled.', { cause: options.signal.reason }))
+      return
+    }
+    const actor = createSessionPollingActor(
+      { getResult: client.getResult.bind(client), createSession: unsupportedCreate },
+      {
+        session: { sessionId, sessionToken },
+        target: options.until ?? 'signed',
+        ...(options.intervalMs === undefined ? {} : { pollIntervalMs: options.intervalMs }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+        ...(options.random === undefined ? {} : { random: options.random }),
+        ...(options.inspect === undefined ? {} : { inspect: options.inspect }),
+        ...(options.sanitizeInspection === undefined
+          ? {}
+          : { sanitizeInspection: options.sanitizeInspection }),
+      },
+    )
+    const onAbort = () => actor.send({ type: 'CANCEL' })
+    let lastStatus: string | undefined
+    actor.subscribe({
+      next(snapshot) {
+        const { result } = snapshot.context
+        if (result && result.status !== lastStatus) {
+          lastStatus = result.status
+          try {
+            options.onUpdate?.(result)
+          } catch (error) {
+            log.warn('onUpdate threw; polling continues', error)
+          }
+        }
+        if (snapshot.status !== 'done') return
+        options.signal?.removeEventListener('abort', onAbort)
+        const output = snapshot.output
+        if (output?.ok) resolve(output.result)
+        else reject(toAppError(output?.error ?? { code: 'SESSION_FAILED', message: 'No result.' }))
+      },
+      error(error) {
+        options.signal?.removeEventListener('abort', onAbort)
+        reject(new AppError('SESSION_FAILED', 'Polling stopped unexpectedly.', { cause: error }))
+      },
+    })
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    actor.start()
+  })
+}
+
+async function unsupportedCreate(): Promise<never> {
+  throw new AppError('INVALID_CONFIG', 'pollGenericSessionResult never creates sessions.')
+}
