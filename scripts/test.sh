@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one test command (README: `npm ci && npm test`; CI calls the same).
+# The one test command (README: `npm install && npm test`; CI calls the same).
 # System packages first, then format/lint, types, the build, and every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."

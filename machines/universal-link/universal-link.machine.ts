@@ -97,6 +97,7 @@ export const universalLinkMachine = setup({
   states: {
     creatingSession: {
       invoke: {
+        id: 'createSession',
         src: 'createSession',
         input: ({ context }) => ({ chainId: context.chainId, walletId: context.walletId }),
         onDone: {
@@ -119,6 +120,7 @@ export const universalLinkMachine = setup({
     awaitingWallet: {
       tags: [RESUMABLE_TAG],
       invoke: {
+        id: 'awaitWallet',
         src: 'awaitWallet',
         input: ({ context }) => ({
           session: context.session as UniversalLinkSession,
@@ -202,6 +204,7 @@ export const universalLinkMachine = setup({
     awaitingSignature: {
       tags: [RESUMABLE_TAG],
       invoke: {
+        id: 'awaitWallet',
         src: 'awaitWallet',
         input: ({ context }) => ({
           session: context.session as UniversalLinkSession,

@@ -3,6 +3,7 @@ import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import { connectMachine } from '../../machines/connect/connect.machine'
 import { sessionPollingMachine } from '../../machines/session-polling/session-polling.machine'
 import { signMachine } from '../../machines/sign/sign.machine'
+import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import {
   afterEvents,
   type CoverageRow,
@@ -299,6 +300,74 @@ describe('sign model', () => {
         if (context.verify) expect(context.verification?.signed).toBe(true)
       }
       if (value === 'rejected') expect(context.error?.code).toBe('USER_REJECTED')
+    }
+  })
+})
+
+// ---- universal link ------------------------------------------------------------------------------
+
+const ulSession = {
+  sessionId: SESSION_ID,
+  nonce: 'n'.repeat(32),
+  sessionToken: 't'.repeat(43),
+  expiresAt: T + 600_000,
+}
+const walletReport = (extra: Record<string, unknown> = {}) => ({
+  walletAddress: 'So1anaAddre55So1anaAddre55So1anaAddre55',
+  signature: null,
+  txSignature: null,
+  ...extra,
+})
+const ulEvents: AnyEventObject[] = [
+  { type: 'SIGN_MESSAGE' },
+  { type: 'SIGN_TRANSACTION', payload: 'AQID' },
+  { type: 'DISCONNECT' },
+  { type: 'CANCEL' },
+  { type: 'xstate.done.actor.createSession', output: ulSession },
+  {
+    type: 'xstate.error.actor.createSession',
+    error: { code: 'BACKEND_ERROR', message: 'HTTP 401' },
+  },
+  { type: 'xstate.done.actor.awaitWallet', output: walletReport({ signature: 'sig' }) },
+  ...['USER_REJECTED', 'SESSION_EXPIRED', 'ABORTED', 'SESSION_FAILED'].map((code) => ({
+    type: 'xstate.error.actor.awaitWallet',
+    error: { code, message: code },
+  })),
+]
+
+describe('universal-link model', () => {
+  const exploration = explore(
+    universalLinkMachine,
+    [
+      {
+        name: 'solana devnet',
+        input: { walletId: 'phantom', chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' },
+      },
+    ],
+    () => ulEvents,
+    serialize,
+  )
+  const row = coverageRow('universal-link', exploration)
+  rows.push(row)
+
+  it('reaches 100 % of states and transitions', () => {
+    expect(row.missingStates).toEqual([])
+    expect(row.missingTransitions).toEqual([])
+  })
+
+  it('only resumable states wait on the wallet, and every reachable context is JSON-safe', () => {
+    for (const { path } of exploration.paths) {
+      const s = path.state
+      jsonSafe(s.context)
+      const waiting = s.matches('awaitingWallet') || s.matches('awaitingSignature')
+      if (waiting) expect(s.hasTag('resumable')).toBe(true)
+      if (s.matches('creatingSession')) expect(s.hasTag('resumable')).toBe(false)
+      if (s.status === 'done') {
+        expect(s.output.status).toBe(s.value)
+        jsonSafe(s.output)
+      }
+      if (s.value === 'rejected') expect(s.context.error?.code).toBe('USER_REJECTED')
+      if (s.value === 'expired') expect(s.context.error?.code).toBe('SESSION_EXPIRED')
     }
   })
 })
