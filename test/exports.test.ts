@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import * as api from '../src/index'
 import * as machines from '../machines/index'
+import * as api from '../src/index'
 import * as wire from '../src/wire/index'
 
 // The public surface, snapshotted: an API change shows in review as a change to this snapshot.

@@ -22,11 +22,15 @@ console.log(JSON.stringify({ added, exports: Object.keys(api).length }))
 
 describe('SSR / Node import', () => {
   it('imports and constructs the client with no window and no localStorage, adding no globals', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('..', import.meta.url).pathname,
-      encoding: 'utf8',
-      env: { ...process.env, NODE_OPTIONS: '' },
-    })
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: new URL('..', import.meta.url).pathname,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    )
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     const report = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}')

@@ -150,7 +150,7 @@ export class UniversalLinkConnector implements IWalletConnector {
    */
   async request<T>(args: RequestArgs): Promise<T> {
     const actor = this.#actor
-    if (!actor || !actor.getSnapshot().matches('connected')) {
+    if (!actor?.getSnapshot().matches('connected')) {
       throw new AppError('NOT_CONNECTED', 'Connect the wallet before asking it to sign.')
     }
     if (args.method === 'solana_signMessage') {

@@ -123,9 +123,11 @@ describe('universal-link machine', () => {
   it('a failed session creation ends in failed with a JSON-safe error', async () => {
     const machine = universalLinkMachine.provide({
       actors: {
-        createSession: fromPromise<UniversalLinkSession, { chainId: string; walletId: string }>(async () => {
-          throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
-        }),
+        createSession: fromPromise<UniversalLinkSession, { chainId: string; walletId: string }>(
+          async () => {
+            throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
+          },
+        ),
       },
     })
     const output = await toPromise(createActor(machine, { input }).start())

@@ -58,7 +58,8 @@ export function createWalletSimulator(options: WalletSimulatorOptions) {
       const chain = get('scChain') ?? ''
       const callback = get('scCallback') ?? ''
       const returnUrl = get('scReturnUrl')
-      if (!sessionId || !nonce || !chain || !callback) throw new Error('the link lacks sc* parameters')
+      if (!sessionId || !nonce || !chain || !callback)
+        throw new Error('the link lacks sc* parameters')
 
       let callbackStatus: number
       if (decision !== 'approve') {
@@ -75,12 +76,20 @@ export function createWalletSimulator(options: WalletSimulatorOptions) {
         const timestamp = now()
         const message = buildSignedMessageEnvelope(sessionId, nonce, publicKey, timestamp)
         const signature = base58.encode(ed25519.sign(new TextEncoder().encode(message), secretKey))
-        callbackStatus = await post(callback, ROUTES.callbackSign, { sessionId, signature, timestamp, publicKey })
+        callbackStatus = await post(callback, ROUTES.callbackSign, {
+          sessionId,
+          signature,
+          timestamp,
+          publicKey,
+        })
       } else if (method === 'signTransaction') {
         const payload = base64urlnopad.decode(get('scPayload') ?? '')
         // A Solana transaction's id is its first signature, base58.
         const txSignature = base58.encode(ed25519.sign(payload, secretKey))
-        callbackStatus = await post(callback, ROUTES.callbackTransaction, { sessionId, txSignature })
+        callbackStatus = await post(callback, ROUTES.callbackTransaction, {
+          sessionId,
+          txSignature,
+        })
       } else {
         throw new Error(`unsupported scMethod ${method}`)
       }
