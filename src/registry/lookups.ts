@@ -1,4 +1,4 @@
-import { Caip2Schema } from '../wire/primitives'
+import { CAIP2_PATTERN } from '../wire/patterns'
 import {
   walletSupportsMobileOn,
   walletSupportsNamespace,
@@ -62,7 +62,7 @@ export function listSupportedNetworks(): NetworkInfo[] {
 export function getNetworkInfo(chainId: Caip2ChainId): NetworkInfo {
   const network = typeof chainId === 'string' ? networksByChainId.get(chainId) : undefined
   if (network !== undefined) return network
-  throw unsupportedChain(chainId, !Caip2Schema.safeParse(chainId).success)
+  throw unsupportedChain(chainId, !(typeof chainId === 'string' && CAIP2_PATTERN.test(chainId)))
 }
 
 /**

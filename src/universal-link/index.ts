@@ -16,6 +16,5 @@ export {
   UNIVERSAL_LINK_STATE_FORMAT,
   UNIVERSAL_LINK_STATE_FORMAT_VERSION,
   type UniversalLinkPersistedState,
-  UniversalLinkPersistedStateSchema,
 } from './persisted-state'
 export type { UniversalLinkStore } from './store'

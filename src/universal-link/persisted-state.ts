@@ -1,23 +1,8 @@
-import * as z from 'zod/mini'
-
 /** The `format` tag of the persisted envelope. */
 export const UNIVERSAL_LINK_STATE_FORMAT = 'scope-connect/universal-link'
 
 /** The version of the envelope's own shape (not of the machine). */
 export const UNIVERSAL_LINK_STATE_FORMAT_VERSION = 1
-
-/**
- * Schema of the versioned envelope the universal-link machine persists. `snapshot` must be a plain
- * JSON object (a persisted XState snapshot always is).
- */
-export const UniversalLinkPersistedStateSchema = z.object({
-  format: z.literal(UNIVERSAL_LINK_STATE_FORMAT),
-  formatVersion: z.literal(UNIVERSAL_LINK_STATE_FORMAT_VERSION),
-  machineVersion: z.int().check(z.gte(0)),
-  savedAt: z.int().check(z.gte(0)),
-  expiresAt: z.int().check(z.gte(0)),
-  snapshot: z.record(z.string(), z.unknown()),
-})
 
 /**
  * The versioned envelope the universal-link machine persists. It holds the session token (inside
@@ -42,6 +27,27 @@ export interface UniversalLinkPersistedState {
  * object. Never throws. Expiry against the clock is the caller's check (`expiresAt`).
  */
 export function parsePersistedState(value: unknown): UniversalLinkPersistedState | null {
-  const result = UniversalLinkPersistedStateSchema.safeParse(value)
-  return result.success ? result.data : null
+  if (!isPlainObject(value)) return null
+  const { format, formatVersion, machineVersion, savedAt, expiresAt, snapshot } = value
+  const valid =
+    format === UNIVERSAL_LINK_STATE_FORMAT &&
+    formatVersion === UNIVERSAL_LINK_STATE_FORMAT_VERSION &&
+    isNonNegativeInteger(machineVersion) &&
+    isNonNegativeInteger(savedAt) &&
+    isNonNegativeInteger(expiresAt) &&
+    isPlainObject(snapshot)
+  // A fresh object: unknown keys of the stored value are dropped, as a schema would.
+  return valid ? { format, formatVersion, machineVersion, savedAt, expiresAt, snapshot } : null
+}
+
+// Hand-written rather than a zod schema: this check ships with the smallest helper
+// (`createBrowserUniversalLinkStore`), where a validator would triple its size.
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function isNonNegativeInteger(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0
 }

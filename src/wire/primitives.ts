@@ -1,7 +1,8 @@
 import * as z from 'zod/mini'
+import { CAIP2_PATTERN } from './patterns'
 
 /** CAIP-2: `namespace:reference`, e.g. `eip155:1`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
-export const Caip2Schema = z.string().check(z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/))
+export const Caip2Schema = z.string().check(z.regex(CAIP2_PATTERN))
 
 /** Session ids are 16+ random bytes as base64url. */
 export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,64}$/))

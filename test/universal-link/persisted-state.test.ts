@@ -46,6 +46,9 @@ describe('parsePersistedState', () => {
     ['null snapshot', { ...STATE, snapshot: null }],
     ['array snapshot', { ...STATE, snapshot: [] }],
     ['number snapshot', { ...STATE, snapshot: 1 }],
+    ['class-instance snapshot', { ...STATE, snapshot: new Date(0) }],
+    ['unsafe-integer savedAt', { ...STATE, savedAt: 2 ** 53 }],
+    ['infinite expiresAt', { ...STATE, expiresAt: Number.POSITIVE_INFINITY }],
   ])('returns null for %s', (_, value) => {
     expect(parsePersistedState(value)).toBeNull()
   })
