@@ -1,0 +1,82 @@
+import { BalanceResponseSchema } from 'scope-connect/wire'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createChainRegistry } from '../src/chains'
+import { startServer } from '../src/server'
+import { call } from './support/http'
+import { SOLANA_DEVNET, TEST_APP_KEY, TEST_PROJECT } from './support/server'
+import { type SolanaRpcDouble, startSolanaRpcDouble } from './support/solana-rpc-double'
+
+const OWNER = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
+const UPSTREAM_DELAY_MS = 600
+
+let rpc: SolanaRpcDouble
+beforeAll(async () => {
+  rpc = await startSolanaRpcDouble({ balances: { [OWNER]: 1_500_000_000n } })
+})
+afterAll(() => rpc?.close())
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A server whose Solana reads reach the test double only after `delayMs`: slow in flight. */
+function startSlowServer(delayMs: number, shutdownGraceMs?: number) {
+  const networks = [{ chainId: SOLANA_DEVNET, rpcUrl: rpc.url }]
+  const slowFetch: typeof fetch = async (input, init) => {
+    await sleep(delayMs)
+    return fetch(input, init)
+  }
+  return startServer({
+    port: 0,
+    projects: { projects: [{ ...TEST_PROJECT, networks }] },
+    chains: createChainRegistry(networks, { timeoutMs: 10_000, fetch: slowFetch }),
+    logger: false,
+    ...(shutdownGraceMs === undefined ? {} : { shutdownGraceMs }),
+  })
+}
+
+describe('graceful shutdown', () => {
+  it('finishes a request in flight on a keep-alive connection, then refuses new ones', async () => {
+    const server = await startSlowServer(UPSTREAM_DELAY_MS)
+    const query = new URLSearchParams({
+      chainId: SOLANA_DEVNET,
+      tokenAddress: 'native',
+      account: OWNER,
+    })
+    const inFlight = call(server.url, `/balances?${query}`, {
+      headers: { 'x-app-key': TEST_APP_KEY },
+    })
+    await sleep(UPSTREAM_DELAY_MS / 3)
+
+    let closedAt = 0
+    const closed = server.close().then(() => {
+      closedAt = Date.now()
+    })
+    const answer = await inFlight
+    const answeredAt = Date.now()
+    await closed
+
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+    expect(BalanceResponseSchema.parse(answer.body).raw).toBe('1500000000')
+    expect(closedAt).toBeGreaterThanOrEqual(answeredAt)
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow()
+  })
+  it('cuts requests still running when the grace period ends', async () => {
+    const server = await startSlowServer(5_000, 200)
+    const query = new URLSearchParams({
+      chainId: SOLANA_DEVNET,
+      tokenAddress: 'native',
+      account: OWNER,
+    })
+    const inFlight = call(server.url, `/balances?${query}`, {
+      headers: { 'x-app-key': TEST_APP_KEY },
+    })
+    const outcome = inFlight.then(
+      () => 'answered',
+      () => 'cut',
+    )
+    await sleep(100)
+    const startedAt = Date.now()
+    await server.close()
+    expect(Date.now() - startedAt).toBeLessThan(2_000)
+    expect(await outcome).toBe('cut')
+  })
+})

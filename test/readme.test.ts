@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { ConfigResponseSchema } from 'scope-connect/wire'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const readme = readFileSync(`${ROOT}README.md`, 'utf8')
+
+describe('the README commands', () => {
+  it('gives one command that starts the backend and one that runs every test; CI runs the latter', () => {
+    expect(readme).toMatch(/^npm install && npm start\b/m)
+    expect(readme).toMatch(/^npm install && npm test\b/m)
+    const ci = readFileSync(`${ROOT}.ci/run`, 'utf8')
+    expect(ci).toMatch(/^npm install\b/m)
+    expect(ci).toMatch(/^npm test$/m)
+  })
+
+  it('`npm start` serves the sample project on the embedded default', async () => {
+    // `--port 0` only so parallel runs do not collide; everything else is the README's command.
+    const child = spawn('npm', ['start', '--', '--port', '0', '--log-level', 'warn'], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+    })
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', () => {
+          const match = /listening on (http:\/\/\S+) \(store: memory\)/.exec(output)
+          if (match?.[1]) resolve(match[1])
+        })
+        void exited.then(() => reject(new Error(`npm start exited early:\n${output}`)))
+      })
+      expect((await fetch(`${url}/healthz`)).status).toBe(200)
+      const config = await fetch(`${url}/api/v1/connect/config`, {
+        headers: { 'x-app-key': 'sample-app-key' },
+      })
+      expect(config.status).toBe(200)
+      expect(ConfigResponseSchema.parse(await config.json()).networks.length).toBeGreaterThan(0)
+    } finally {
+      // npm, the shell script and the server form one process group.
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM')
+      await exited
+    }
+  }, 60_000)
+})
