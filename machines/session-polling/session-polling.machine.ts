@@ -44,6 +44,80 @@ function errorData(code: ErrorData['code'], message: string, from?: ErrorData | 
   return data
 }
 
+// The poll loop's transitions, shared by `waiting` and `connected`: every answer is first checked
+// for an end (in this order), and every failed fetch is sorted into give up, wait, or fail.
+const ENDS_ON_RESULT = [
+  {
+    guard: 'isSignedTargetReached',
+    target: '#sessionPolling.signed',
+    actions: 'recordResult',
+  },
+  {
+    guard: 'isOtherTargetReached',
+    target: '#sessionPolling.complete',
+    actions: 'recordResult',
+  },
+  {
+    guard: 'isRejected',
+    target: '#sessionPolling.rejected',
+    actions: ['recordResult', 'assignRejected'],
+  },
+  {
+    guard: 'isFailedStatus',
+    target: '#sessionPolling.failed',
+    actions: ['recordResult', 'assignFailedStatus'],
+  },
+  {
+    guard: 'isExpiredStatus',
+    target: '#sessionPolling.expired',
+    actions: ['recordResult', 'assignSessionExpired'],
+  },
+  {
+    guard: 'isPastDeadline',
+    target: '#sessionPolling.expired',
+    actions: ['recordResult', 'assignDeadlinePassed'],
+  },
+  {
+    guard: 'isAttemptCapReached',
+    target: '#sessionPolling.expired',
+    actions: ['recordResult', 'assignAttemptCapReached'],
+  },
+] as const
+
+const POLL_AGAIN = { target: 'sleeping', actions: ['recordResult', 'scheduleNextPoll'] } as const
+
+const ON_FETCH_ERROR = [
+  {
+    guard: 'isSessionGone',
+    target: '#sessionPolling.expired',
+    actions: ['recordFailure', 'assignGone'],
+  },
+  {
+    guard: 'isPastDeadline',
+    target: '#sessionPolling.expired',
+    actions: ['recordFailure', 'assignDeadlinePassed'],
+  },
+  {
+    guard: 'isAttemptCapReached',
+    target: '#sessionPolling.expired',
+    actions: ['recordFailure', 'assignAttemptCapReached'],
+  },
+  {
+    guard: 'isRateLimited',
+    target: 'sleeping',
+    actions: ['recordFailure', 'scheduleRateLimitWait'],
+  },
+  {
+    guard: 'isTransient',
+    target: 'sleeping',
+    actions: ['recordFailure', 'scheduleBackoff'],
+  },
+  {
+    target: '#sessionPolling.failed',
+    actions: ['recordFailure', 'assignFetchFailure'],
+  },
+] as const
+
 /**
  * The generic-session polling chart. Pure: the `createSession` and `fetchResult` actors are provided
  * (see `createSessionPollingActors`), the clock and the jitter arrive in their outputs, and the
@@ -233,79 +307,15 @@ export const sessionPollingMachine = setup({
             src: 'fetchResult',
             input: ({ context }) => ({ sessionId: context.session?.sessionId ?? '' }),
             onDone: [
-              {
-                guard: 'isSignedTargetReached',
-                target: '#sessionPolling.signed',
-                actions: 'recordResult',
-              },
-              {
-                guard: 'isOtherTargetReached',
-                target: '#sessionPolling.complete',
-                actions: 'recordResult',
-              },
-              {
-                guard: 'isRejected',
-                target: '#sessionPolling.rejected',
-                actions: ['recordResult', 'assignRejected'],
-              },
-              {
-                guard: 'isFailedStatus',
-                target: '#sessionPolling.failed',
-                actions: ['recordResult', 'assignFailedStatus'],
-              },
-              {
-                guard: 'isExpiredStatus',
-                target: '#sessionPolling.expired',
-                actions: ['recordResult', 'assignSessionExpired'],
-              },
-              {
-                guard: 'isPastDeadline',
-                target: '#sessionPolling.expired',
-                actions: ['recordResult', 'assignDeadlinePassed'],
-              },
-              {
-                guard: 'isAttemptCapReached',
-                target: '#sessionPolling.expired',
-                actions: ['recordResult', 'assignAttemptCapReached'],
-              },
+              ...ENDS_ON_RESULT,
               {
                 guard: 'isConnected',
                 target: '#sessionPolling.connected.sleeping',
                 actions: ['recordResult', 'scheduleNextPoll'],
               },
-              { target: 'sleeping', actions: ['recordResult', 'scheduleNextPoll'] },
+              POLL_AGAIN,
             ],
-            onError: [
-              {
-                guard: 'isSessionGone',
-                target: '#sessionPolling.expired',
-                actions: ['recordFailure', 'assignGone'],
-              },
-              {
-                guard: 'isPastDeadline',
-                target: '#sessionPolling.expired',
-                actions: ['recordFailure', 'assignDeadlinePassed'],
-              },
-              {
-                guard: 'isAttemptCapReached',
-                target: '#sessionPolling.expired',
-                actions: ['recordFailure', 'assignAttemptCapReached'],
-              },
-              {
-                guard: 'isRateLimited',
-                target: 'sleeping',
-                actions: ['recordFailure', 'scheduleRateLimitWait'],
-              },
-              {
-                guard: 'isTransient',
-                target: 'sleeping',
-                actions: ['recordFailure', 'scheduleBackoff'],
-              },
-              {
-                target: '#sessionPolling.failed',
-                actions: ['recordFailure', 'assignFetchFailure'],
-              },
-            ],
+            onError: ON_FETCH_ERROR,
           },
         },
         sleeping: {
@@ -324,75 +334,8 @@ export const sessionPollingMachine = setup({
             id: 'fetchResult',
             src: 'fetchResult',
             input: ({ context }) => ({ sessionId: context.session?.sessionId ?? '' }),
-            onDone: [
-              {
-                guard: 'isSignedTargetReached',
-                target: '#sessionPolling.signed',
-                actions: 'recordResult',
-              },
-              {
-                guard: 'isOtherTargetReached',
-                target: '#sessionPolling.complete',
-                actions: 'recordResult',
-              },
-              {
-                guard: 'isRejected',
-                target: '#sessionPolling.rejected',
-                actions: ['recordResult', 'assignRejected'],
-              },
-              {
-                guard: 'isFailedStatus',
-                target: '#sessionPolling.failed',
-                actions: ['recordResult', 'assignFailedStatus'],
-              },
-              {
-                guard: 'isExpiredStatus',
-                target: '#sessionPolling.expired',
-                actions: ['recordResult', 'assignSessionExpired'],
-              },
-              {
-                guard: 'isPastDeadline',
-                target: '#sessionPolling.expired',
-                actions: ['recordResult', 'assignDeadlinePassed'],
-              },
-              {
-                guard: 'isAttemptCapReached',
-                target: '#sessionPolling.expired',
-                actions: ['recordResult', 'assignAttemptCapReached'],
-              },
-              { target: 'sleeping', actions: ['recordResult', 'scheduleNextPoll'] },
-            ],
-            onError: [
-              {
-                guard: 'isSessionGone',
-                target: '#sessionPolling.expired',
-                actions: ['recordFailure', 'assignGone'],
-              },
-              {
-                guard: 'isPastDeadline',
-                target: '#sessionPolling.expired',
-                actions: ['recordFailure', 'assignDeadlinePassed'],
-              },
-              {
-                guard: 'isAttemptCapReached',
-                target: '#sessionPolling.expired',
-                actions: ['recordFailure', 'assignAttemptCapReached'],
-              },
-              {
-                guard: 'isRateLimited',
-                target: 'sleeping',
-                actions: ['recordFailure', 'scheduleRateLimitWait'],
-              },
-              {
-                guard: 'isTransient',
-                target: 'sleeping',
-                actions: ['recordFailure', 'scheduleBackoff'],
-              },
-              {
-                target: '#sessionPolling.failed',
-                actions: ['recordFailure', 'assignFetchFailure'],
-              },
-            ],
+            onDone: [...ENDS_ON_RESULT, POLL_AGAIN],
+            onError: ON_FETCH_ERROR,
           },
         },
         sleeping: {

@@ -17,6 +17,37 @@ import { RESUMABLE_TAG } from './universal-link.types'
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
 export const UNIVERSAL_LINK_MACHINE_VERSION = 1
 
+/** The error of a failed actor, as the `storeError` action's parameter. */
+const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error
+
+/** A failed wallet wait whose error has `code` ends in `target`, keeping the error. */
+const endOnCode = <Target extends string>(code: AppErrorCode, target: Target) =>
+  ({
+    guard: {
+      type: 'failedWith',
+      params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error, code }),
+    },
+    target,
+    actions: { type: 'storeError', params: errorOf },
+  }) as const
+
+// Shared by `awaitingWallet` and `awaitingSignature`: the error's code picks the final state.
+const ON_WALLET_ERROR = [
+  endOnCode('USER_REJECTED', 'rejected'),
+  endOnCode('SESSION_EXPIRED', 'expired'),
+  {
+    guard: {
+      type: 'failedWith',
+      params: ({ event }: { event: ErrorActorEvent }) => ({
+        error: event.error,
+        code: 'ABORTED' as const,
+      }),
+    },
+    target: 'cancelled',
+  },
+  { target: 'failed', actions: { type: 'storeError', params: errorOf } },
+] as const
+
 /**
  * The mobile flow over a universal link: create a backend session, open the wallet app, wait for the
  * wallet's callback (polling the session), then optionally one signature. States tagged `resumable`
@@ -106,10 +137,7 @@ export const universalLinkMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: {
-            type: 'storeError',
-            params: ({ event }: { event: ErrorActorEvent }) => event.error,
-          },
+          actions: { type: 'storeError', params: errorOf },
         },
       },
     },
@@ -130,53 +158,7 @@ export const universalLinkMachine = setup({
           target: 'connected',
           actions: { type: 'storeConnection', params: ({ event }) => event.output },
         },
-        onError: [
-          {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }: { event: ErrorActorEvent }) => ({
-                error: event.error,
-                code: 'USER_REJECTED',
-              }),
-            },
-            target: 'rejected',
-            actions: {
-              type: 'storeError',
-              params: ({ event }: { event: ErrorActorEvent }) => event.error,
-            },
-          },
-          {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }: { event: ErrorActorEvent }) => ({
-                error: event.error,
-                code: 'SESSION_EXPIRED',
-              }),
-            },
-            target: 'expired',
-            actions: {
-              type: 'storeError',
-              params: ({ event }: { event: ErrorActorEvent }) => event.error,
-            },
-          },
-          {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }: { event: ErrorActorEvent }) => ({
-                error: event.error,
-                code: 'ABORTED',
-              }),
-            },
-            target: 'cancelled',
-          },
-          {
-            target: 'failed',
-            actions: {
-              type: 'storeError',
-              params: ({ event }: { event: ErrorActorEvent }) => event.error,
-            },
-          },
-        ],
+        onError: ON_WALLET_ERROR,
       },
       on: { CANCEL: 'cancelled' },
     },
@@ -217,53 +199,7 @@ export const universalLinkMachine = setup({
           target: 'done',
           actions: { type: 'storeSignature', params: ({ event }) => event.output },
         },
-        onError: [
-          {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }: { event: ErrorActorEvent }) => ({
-                error: event.error,
-                code: 'USER_REJECTED',
-              }),
-            },
-            target: 'rejected',
-            actions: {
-              type: 'storeError',
-              params: ({ event }: { event: ErrorActorEvent }) => event.error,
-            },
-          },
-          {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }: { event: ErrorActorEvent }) => ({
-                error: event.error,
-                code: 'SESSION_EXPIRED',
-              }),
-            },
-            target: 'expired',
-            actions: {
-              type: 'storeError',
-              params: ({ event }: { event: ErrorActorEvent }) => event.error,
-            },
-          },
-          {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }: { event: ErrorActorEvent }) => ({
-                error: event.error,
-                code: 'ABORTED',
-              }),
-            },
-            target: 'cancelled',
-          },
-          {
-            target: 'failed',
-            actions: {
-              type: 'storeError',
-              params: ({ event }: { event: ErrorActorEvent }) => event.error,
-            },
-          },
-        ],
+        onError: ON_WALLET_ERROR,
       },
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
