@@ -19,6 +19,21 @@ export interface AppContext {
 }
 
 /** The project's override of a default policy (the name stays, so headers stay comparable). */
-export function policyFor(project: ProjectConfig, group: 'appKey' | 'session'): RateLimitPolicy {
-  return { ...DEFAULT_RATE_LIMITS[group], ...project.rateLimits?.[group] }
+export function policyFor(project: ProjectConfig, group: PolicyGroup): RateLimitPolicy {
+  let byGroup = projectPolicies.get(project)
+  if (!byGroup) {
+    byGroup = {}
+    projectPolicies.set(project, byGroup)
+  }
+  byGroup[group] ??= Object.freeze({
+    ...DEFAULT_RATE_LIMITS[group],
+    ...project.rateLimits?.[group],
+  })
+  return byGroup[group]
 }
+
+type PolicyGroup = 'appKey' | 'session'
+
+// One policy object per project and group, built on first use: every request asks, and a fresh
+// object each time would also defeat the limiter's once-per-policy validation.
+const projectPolicies = new WeakMap<ProjectConfig, Partial<Record<PolicyGroup, RateLimitPolicy>>>()

@@ -11,6 +11,7 @@ export {
   FieldIssueSchema,
 } from './errors'
 export { describeIssue, issuesToFieldIssues } from './issues'
+export { CAIP2_PATTERN, SESSION_ID_PATTERN } from './patterns'
 export {
   AddressSchema,
   Caip2Schema,

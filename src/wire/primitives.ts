@@ -1,11 +1,11 @@
 import * as z from 'zod/mini'
-import { CAIP2_PATTERN } from './patterns'
+import { CAIP2_PATTERN, SESSION_ID_PATTERN } from './patterns'
 
 /** CAIP-2: `namespace:reference`, e.g. `eip155:1`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
 export const Caip2Schema = z.string().check(z.regex(CAIP2_PATTERN))
 
 /** Session ids are 16+ random bytes as base64url. */
-export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{22,64}$/))
+export const SessionIdSchema = z.string().check(z.regex(SESSION_ID_PATTERN))
 
 /** An address of any supported namespace (EVM hex or Solana base58); the server checks the format per chain. */
 export const AddressSchema = z.string().check(z.regex(/^[A-Za-z0-9]{20,128}$/))

@@ -21,12 +21,15 @@ export function installCors(
   const originOk = (url: string, origin: string) =>
     url.startsWith(CALLBACKS) || projects.all().some((p) => allowsOrigin(p, origin))
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback style, not async: this runs on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
     const origin = request.headers.origin
-    if (typeof origin !== 'string' || !originOk(request.url, origin)) return
-    reply.header('access-control-allow-origin', origin)
-    reply.header('vary', 'Origin')
-    reply.header('access-control-expose-headers', EXPOSED)
+    if (typeof origin === 'string' && originOk(request.url, origin)) {
+      reply.header('access-control-allow-origin', origin)
+      reply.header('vary', 'Origin')
+      reply.header('access-control-expose-headers', EXPOSED)
+    }
+    done()
   })
 
   app.options('*', async (request, reply) => {
