@@ -117,7 +117,7 @@ export const parse = (value) => Schema.parse(value)`,
 export const Schema = z.${ONE_SCHEMA.replace(/(string|number)\(\)/g, 'z.$1()')}
 export const parse = (value) => Schema.parse(value)`,
   },
-  { name: 'ky 1.x alone (the HTTP clients\' transport)', source: "export { default } from 'ky'" },
+  { name: "ky 1.x alone (the HTTP clients' transport)", source: "export { default } from 'ky'" },
 ]
 
 /** The goal from the foundation issue: the network-free pure API under 8 KB gzip. */
