@@ -39,7 +39,9 @@ const WARMUP_S = 2
 const APP_KEY = 'bench-app-key-0001'
 // The session limit (120/60 s by default) would answer 429 after the first 120 requests; the
 // bench measures the route, not the limiter's refusals, so it raises the quota past any rate
-// reachable here. The limiter still counts every request (one hitWindow per request).
+// reachable here. The limiter still counts every request: after each run the bench reads the
+// session's remaining quota and checks that it went down by the number of requests sent.
+const SESSION_LIMIT = 1_000_000
 const PROJECTS: ProjectsConfig = {
   projects: [
     {
@@ -48,7 +50,7 @@ const PROJECTS: ProjectsConfig = {
       appKeys: [APP_KEY],
       networks: [{ chainId: 'eip155:1' }],
       wallets: [],
-      rateLimits: { session: { limit: 1_000_000, windowSeconds: 60 } },
+      rateLimits: { session: { limit: SESSION_LIMIT, windowSeconds: 60 } },
     },
   ],
 }
@@ -63,7 +65,7 @@ interface Figures {
 }
 
 interface AutocannonJson {
-  requests: { average: number }
+  requests: { average: number; total: number; sent: number }
   latency: { p50: number; p99: number }
   non2xx: number
   errors: number
@@ -82,8 +84,14 @@ async function load(target: string, url: string, headers: Record<string, string>
     )
     return JSON.parse(stdout) as AutocannonJson
   }
-  await cannon(WARMUP_S) // JIT and connection set-up, not recorded
+  const warmup = await cannon(WARMUP_S) // JIT and connection set-up, not recorded
   const result = await cannon(DURATION_S)
+  // Answered ≤ reached the server ≤ sent: the requests in flight when autocannon stops may or may
+  // not have been served.
+  const requests = {
+    answered: warmup.requests.total + result.requests.total,
+    sent: warmup.requests.sent + result.requests.sent,
+  }
   const figures: Figures = {
     target,
     requestsPerSecond: result.requests.average,
@@ -95,7 +103,7 @@ async function load(target: string, url: string, headers: Record<string, string>
   console.log(
     `${target}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.non2xx}, errors ${figures.errors}`,
   )
-  return figures
+  return { figures, requests }
 }
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -108,6 +116,8 @@ async function listen(app: FastifyInstance): Promise<string> {
 interface Opened {
   url: string
   headers: Record<string, string>
+  /** Requests the session's limiter has counted so far (result routes only). */
+  counted?(): Promise<number>
   close(): Promise<void>
 }
 
@@ -171,17 +181,38 @@ function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
           sessionId: string
           sessionToken: string
         }
-        return {
-          url: base + API_PREFIX + ROUTES.sessionResult(sessionId),
-          headers: { authorization: `Bearer ${sessionToken}` },
-          close,
+        const url = base + API_PREFIX + ROUTES.sessionResult(sessionId)
+        const headers = { authorization: `Bearer ${sessionToken}` }
+        // One more poll reads the remaining quota; it counts itself, hence the - 1.
+        const counted = async () => {
+          const answer = await fetch(url, { headers })
+          const remaining = /;r=(\d+);/.exec(answer.headers.get('ratelimit') ?? '')?.[1]
+          if (answer.status !== 200 || remaining === undefined) {
+            throw new Error(`quota check: ${answer.status} ${answer.headers.get('ratelimit')}`)
+          }
+          return SESSION_LIMIT - Number(remaining) - 1
         }
+        return { url, headers, counted, close }
       } catch (err) {
         await close()
         throw err
       }
     },
   }
+}
+
+/** The limiter must have counted every request that reached the server: no more, no fewer. */
+function checkCounted(
+  target: string,
+  counted: number,
+  requests: { answered: number; sent: number },
+) {
+  if (counted < requests.answered || counted > requests.sent) {
+    throw new Error(
+      `${target}: the limiter counted ${counted} requests; autocannon had ${requests.answered} answered of ${requests.sent} sent`,
+    )
+  }
+  console.log(`  limiter counted ${counted} (answered ${requests.answered}, sent ${requests.sent})`)
 }
 
 /** The round whose req/s is the median of the target's rounds. */
@@ -224,13 +255,17 @@ ${table(rows)}
   (its 190-byte JSON body and its three extra headers). The gap between the two bare rows is what
   the bigger answer costs on the wire and in autocannon's parser, before any of our code runs.
 - **Result route**: \`GET /api/v1/connect/sessions/{id}/result\` with \`Authorization: Bearer\`:
-  id validation, one session read, token hash compared in constant time, one rate-limit hit
-  (\`hitWindow\`), the response built from the record. On Redis that is two sequential round
-  trips per request (HGETALL, then the window script); with ioredis auto-pipelining (the store's
-  default) concurrent requests share them. The last row turns it off for comparison.
-- The bench project raises its per-session quota to 1,000,000 per 60 s (default 120), since one
+  id validation, the token's SHA-256, one store call that reads the session and counts the poll
+  in the same step (only when the token and the origin will pass; \`getSessionAndHit\`), the
+  token hash compared in constant time, the RateLimit headers, the answer built from the record.
+  On Redis that store call is one script: one round trip per poll. With the store's
+  auto-pipelining (its default) the commands of one event-loop turn go out in one socket write;
+  the last row turns that off (one write per command).
+- The bench project raises its per-session quota to ${SESSION_LIMIT.toLocaleString('en')} per 60 s (default 120), since one
   session polled ${CONNECTIONS} connections wide would otherwise get 429 after 120 requests. The limiter still
-  counts every request.
+  counts every request, and the bench checks it: after each run the session's remaining quota
+  must have gone down by the requests that reached the server (between those answered and those
+  sent), or the run fails.
 
 Goals (from the issue): in-process store ≥ 0.75 × bare: ${verdict(memory!.requestsPerSecond >= 0.75 * bareRow!.requestsPerSecond)};
 Redis ≥ 0.5 × bare: ${verdict(redis!.requestsPerSecond >= 0.5 * bareRow!.requestsPerSecond)};
@@ -243,13 +278,17 @@ async function writeDoc(text: string): Promise<void> {
   try {
     doc = await readFile(DOC, 'utf8')
   } catch {}
-  // Replace only this section (up to the next "## " heading); other sections stay as they are.
+  // Replace only this section (up to the next "## " heading); other sections stay as they are,
+  // and so do hand-written "### " notes at the end of this one.
   const start = doc.indexOf(HEADING)
   if (start === -1) {
     doc = `${doc.trimEnd()}\n\n${text}`
   } else {
     const next = doc.indexOf('\n## ', start + HEADING.length)
-    doc = doc.slice(0, start) + text + (next === -1 ? '' : `\n${doc.slice(next + 1)}`)
+    const end = next === -1 ? doc.length : next + 1
+    const notes = doc.indexOf('\n### ', start)
+    const kept = notes !== -1 && notes < end ? `\n${doc.slice(notes + 1, end).trimEnd()}\n` : ''
+    doc = doc.slice(0, start) + text + kept + (next === -1 ? '' : `\n${doc.slice(next + 1)}`)
   }
   await writeFile(DOC, doc.endsWith('\n') ? doc : `${doc}\n`)
 }
@@ -277,7 +316,9 @@ async function main() {
       for (const [index, target] of targets.entries()) {
         const opened = await target.open()
         try {
-          runs[index]!.push(await load(target.name, opened.url, opened.headers))
+          const { figures, requests } = await load(target.name, opened.url, opened.headers)
+          if (opened.counted) checkCounted(target.name, await opened.counted(), requests)
+          runs[index]!.push(figures)
         } finally {
           await opened.close()
         }

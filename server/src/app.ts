@@ -20,6 +20,7 @@ import { registerCallbackRoutes } from './routes/callbacks'
 import { registerConfigRoute } from './routes/config'
 import { registerHealthRoutes } from './routes/health'
 import { registerSessionRoutes } from './routes/sessions'
+import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
 import type { Store } from './store/types'
 
@@ -67,11 +68,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Only JSON bodies: text/plain would reach the schemas as a string instead of a 415.
   app.removeContentTypeParser('text/plain')
 
+  const projects = createProjectIndex(config)
   const ctx: AppContext = {
-    projects: createProjectIndex(config),
+    projects,
     store,
     chains,
     limiter: options.limiter ?? createRateLimiter({ store, log: app.log }),
+    countPollsInStore: options.limiter === undefined,
+    pollWindows: createPollWindows(projects),
     now,
     sessionTtlMs: (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
     callbackIpPolicy: { ...DEFAULT_RATE_LIMITS.callbackIp, ...config.rateLimits?.callbackIp },

@@ -2,6 +2,7 @@ import type { ChainRegistry } from './chains'
 import type { ProjectIndex } from './config/project-index'
 import type { ProjectConfig } from './config/projects-schema'
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimitPolicy } from './rate-limit'
+import type { PollWindows } from './sessions/poll-windows'
 import type { Store } from './store/types'
 
 /** Everything a route needs, built once by `buildApp`. */
@@ -10,6 +11,13 @@ export interface AppContext {
   store: Store
   chains: ChainRegistry
   limiter: RateLimiter
+  /**
+   * True when `limiter` counts in `store` (the default limiter): a poll then reads its session
+   * and counts its hit in one store call. A custom limiter counts polls itself.
+   */
+  countPollsInStore: boolean
+  /** The projects a poll with this Origin may count against (see createPollWindows). */
+  pollWindows: (origin: string | undefined) => PollWindows
   now: () => number
   sessionTtlMs: number
   /** Server-wide: callbacks carry no credential that names a project. */

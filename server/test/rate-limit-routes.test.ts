@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { createRateLimiter, type RateLimiter } from '../src/rate-limit'
 import { createMemoryStore } from '../src/store/memory'
 import { call, codeOf } from './support/http'
 import { startTestServer, TEST_PROJECT, type TestServer } from './support/server'
-import { bearer, createTestSession } from './support/sessions'
+import { bearer, createTestSession, getResult } from './support/sessions'
 
 let server: TestServer | undefined
 afterEach(async () => {
@@ -81,6 +82,102 @@ describe('rate limits on the routes', () => {
     })
     expect(wrong.status).toBe(401)
     expect((await poll(b)).status).toBe(200)
+  })
+
+  it('a poll from an origin the project does not list is refused before the session counter', async () => {
+    const project = { ...TEST_PROJECT, allowedOrigins: ['https://dapp.example'] }
+    server = await startTestServer({
+      projects: {
+        projects: [{ ...project, rateLimits: { session: { limit: 2, windowSeconds: 60 } } }],
+      },
+    })
+    const session = await createTestSession(server.baseUrl)
+    const poll = (origin: string) =>
+      call(server!.baseUrl, `/sessions/${session.sessionId}/result`, {
+        headers: { ...bearer(session.sessionToken), origin },
+      })
+    for (let i = 0; i < 3; i++) {
+      const refused = await poll('https://evil.example')
+      expect([refused.status, codeOf(refused)]).toEqual([403, 'ORIGIN_NOT_ALLOWED'])
+      expect(refused.headers.get('ratelimit')).toBeNull()
+    }
+    expect((await poll('https://dapp.example')).headers.get('ratelimit')).toMatch(/r=1;/)
+    expect((await poll('https://dapp.example')).headers.get('ratelimit')).toMatch(/r=0;/)
+    const limitedPoll = await poll('https://dapp.example')
+    expect([limitedPoll.status, codeOf(limitedPoll)]).toEqual([429, 'RATE_LIMITED'])
+    expect(Number(limitedPoll.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+  })
+
+  it('result and verify spend one session counter, one hit per request', async () => {
+    server = await startTestServer({
+      projects: limited({ session: { limit: 3, windowSeconds: 60 } }),
+    })
+    const session = await createTestSession(server.baseUrl)
+    const headers = bearer(session.sessionToken)
+    const result = () => call(server!.baseUrl, `/sessions/${session.sessionId}/result`, { headers })
+    expect((await result()).headers.get('ratelimit')).toMatch(/^"session";r=2;t=\d+$/)
+    // The counter comes before the body: an invalid verify still spends one.
+    const verify = await call(server.baseUrl, `/sessions/${session.sessionId}/verify`, {
+      headers,
+      body: {},
+    })
+    expect([verify.status, verify.headers.get('ratelimit')]).toEqual([
+      422,
+      expect.stringMatching(/r=1;/),
+    ])
+    expect((await result()).headers.get('ratelimit')).toMatch(/r=0;/)
+    expect((await result()).status).toBe(429)
+  })
+
+  it('a custom limiter counts the polls itself', async () => {
+    const store = createMemoryStore()
+    const counted: string[] = []
+    const inner = createRateLimiter({ store: createMemoryStore(), log: { warn: () => {} } })
+    const limiter: RateLimiter = {
+      get failOpenCount() {
+        return inner.failOpenCount
+      },
+      check: (key, policy) => {
+        counted.push(`${policy.name}:${key}`)
+        return inner.check(key, policy)
+      },
+    }
+    server = await startTestServer({ store, limiter })
+    const session = await createTestSession(server.baseUrl)
+    await getResult(server.baseUrl, session)
+    const answer = await getResult(server.baseUrl, session)
+    expect(answer.headers.get('ratelimit')).toMatch(/^"session";r=118;/)
+    expect(counted.filter((key) => key.startsWith('session:'))).toEqual([
+      `session:${session.sessionId}`,
+      `session:${session.sessionId}`,
+    ])
+    // Nothing was counted in the session store itself.
+    expect(store.size().windows).toBe(0)
+    await server.close()
+    server = undefined
+    await store.close()
+  })
+
+  it('a poll the store cannot count with its read is still counted, once', async () => {
+    const store = createMemoryStore()
+    server = await startTestServer({
+      store,
+      projects: limited({ session: { limit: 5, windowSeconds: 60 } }),
+    })
+    const session = await createTestSession(server.baseUrl)
+    // Hex in capitals: the token check still accepts it, the store's exact gate does not.
+    const stored = (await store.getSession(session.sessionId))!
+    await store.compareAndSetSession(session.sessionId, stored.version, {
+      tokenHash: stored.tokenHash.toUpperCase(),
+    })
+    const remaining = []
+    for (let i = 0; i < 3; i++) {
+      remaining.push((await getResult(server.baseUrl, session)).headers.get('ratelimit'))
+    }
+    expect(remaining.map((value) => value?.match(/r=(\d+)/)?.[1])).toEqual(['4', '3', '2'])
+    await server.close()
+    server = undefined
+    await store.close()
   })
 
   it('callbacks are limited per caller IP; X-Forwarded-For counts only from a trusted proxy', async () => {

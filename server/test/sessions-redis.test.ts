@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../test/support/redis'
 import { createRedisStore, type RedisStore } from '../src/store/redis'
 import { call, codeOf } from './support/http'
-import { startTestServer, type TestServer } from './support/server'
-import { createTestSession, getResult } from './support/sessions'
+import { OTHER_APP_KEY, startTestServer, type TestServer } from './support/server'
+import { bearer, createTestSession, getResult } from './support/sessions'
 import { evmWallet } from './support/wallets'
 
 let redis: RunningRedis
@@ -54,6 +54,37 @@ describe('sessions on Redis', () => {
       status: 'signed',
       walletAddress: winner.address,
     })
+  })
+
+  it('each poll is counted once, with its read; a wrong token or origin is not counted', async () => {
+    const session = await createTestSession(server.baseUrl)
+    const poll = (headers: Record<string, string>) =>
+      call(server.baseUrl, `/sessions/${session.sessionId}/result`, { headers })
+    const remaining = async (headers: Record<string, string>) => {
+      const answer = await poll(headers)
+      expect(answer.status).toBe(200)
+      return answer.headers.get('ratelimit')?.match(/r=(\d+)/)?.[1]
+    }
+    const owner = bearer(session.sessionToken)
+    expect(await remaining(owner)).toBe('119')
+    expect(await remaining({ ...owner, origin: 'https://dapp.example' })).toBe('118')
+    const wrongToken = await poll(bearer('z'.repeat(43)))
+    expect([wrongToken.status, wrongToken.headers.get('ratelimit')]).toEqual([401, null])
+    // The test project accepts any origin; other-project's origin list names only its own.
+    const other = await createTestSession(
+      server.baseUrl,
+      { caip2Chain: 'eip155:8453' },
+      OTHER_APP_KEY,
+    )
+    const foreign = await call(server.baseUrl, `/sessions/${other.sessionId}/result`, {
+      headers: { ...bearer(other.sessionToken), origin: 'https://dapp.example' },
+    })
+    expect([foreign.status, codeOf(foreign)]).toEqual([403, 'ORIGIN_NOT_ALLOWED'])
+    expect(await remaining(owner)).toBe('117')
+    const allowed = await call(server.baseUrl, `/sessions/${other.sessionId}/result`, {
+      headers: { ...bearer(other.sessionToken), origin: 'https://other.example' },
+    })
+    expect(allowed.headers.get('ratelimit')).toMatch(/^"session";r=119;t=\d+$/)
   })
 
   it('Redis down: readyz and session routes answer 503 STORE_UNAVAILABLE at once', async () => {

@@ -3,7 +3,13 @@ import type { ProjectIndex } from '../config/project-index'
 import { ApiError } from '../errors'
 import type { SessionRecord } from '../store/types'
 import { checkOrigin } from './app-key'
-import { bearerToken, sessionTokenMatches } from './session-token'
+import { bearerToken, hashSessionToken, sessionTokenHashMatches } from './session-token'
+
+/** Hex SHA-256 of the request's `Authorization: Bearer` token; undefined when there is none. */
+export function presentedTokenHash(request: FastifyRequest): string | undefined {
+  const token = bearerToken(request.headers.authorization)
+  return token === undefined ? undefined : hashSessionToken(token)
+}
 
 /**
  * Result and verify: the session bearer token is the credential. `X-App-Key` sent alongside is
@@ -14,15 +20,15 @@ export function authorizeSession(
   request: FastifyRequest,
   projects: ProjectIndex,
   record: SessionRecord,
+  tokenHash: string | undefined,
 ): void {
-  const token = bearerToken(request.headers.authorization)
-  if (token === undefined) {
+  if (tokenHash === undefined) {
     throw new ApiError(
       'INVALID_SESSION_TOKEN',
       'an Authorization: Bearer <sessionToken> is required',
     )
   }
-  if (!sessionTokenMatches(token, record.tokenHash)) {
+  if (!sessionTokenHashMatches(tokenHash, record.tokenHash)) {
     throw new ApiError('INVALID_SESSION_TOKEN', 'the session token does not match this session')
   }
   checkOrigin(request, projects.byId(record.projectId)!)

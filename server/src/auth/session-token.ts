@@ -6,10 +6,13 @@ export const newSessionToken = (): string => randomBytes(32).toString('base64url
 /** Only this hash is stored, so a store dump does not hand out live sessions. */
 export const hashSessionToken = (token: string): string => hash('sha256', token, 'hex')
 
-/** Constant time: compares fixed-length hashes, never the raw strings. */
-export function sessionTokenMatches(token: string, storedHash: string): boolean {
-  // One-shot hash: it runs on every poll, and a Hash object per call costs more than the digest.
-  const given = hash('sha256', token, 'buffer')
+/**
+ * Constant time: compares the fixed-length hashes (hex), never the raw tokens. Callers hash the
+ * presented token once with `hashSessionToken`: hex out of `crypto.hash` is also the cheapest
+ * digest to get (a Buffer result costs more than decoding the hex).
+ */
+export function sessionTokenHashMatches(givenHash: string, storedHash: string): boolean {
+  const given = Buffer.from(givenHash, 'hex')
   const stored = Buffer.from(storedHash, 'hex')
   return stored.length === given.length && timingSafeEqual(given, stored)
 }

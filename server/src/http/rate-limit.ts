@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { ApiError } from '../errors'
-import type { RateLimiter, RateLimitPolicy } from '../rate-limit'
+import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '../rate-limit'
 
 /**
  * Counts one hit for `key` under `policy` (the limiter prefixes the policy name); sets the
@@ -12,7 +12,15 @@ export async function enforceRateLimit(
   key: string,
   policy: RateLimitPolicy,
 ): Promise<void> {
-  const decision = await limiter.check(key, policy)
+  applyRateLimit(reply, policy, await limiter.check(key, policy))
+}
+
+/** Sets the decision's RateLimit headers, or throws 429 RATE_LIMITED (with Retry-After) when refused. */
+export function applyRateLimit(
+  reply: FastifyReply,
+  policy: RateLimitPolicy,
+  decision: RateLimitDecision,
+): void {
   if (decision.allowed) {
     reply.headers(decision.headers)
     return

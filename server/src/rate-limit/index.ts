@@ -1,7 +1,9 @@
 export { clientIpKey, resolveClientIp, trustedProxies } from './client-ip'
 export { policyHeader, rateLimitHeader } from './headers'
 export {
+  counterKey,
   createRateLimiter,
+  decideHit,
   type RateLimitDecision,
   type RateLimiter,
   type RateLimiterOptions,

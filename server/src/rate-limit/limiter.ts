@@ -1,4 +1,4 @@
-import { type CounterStore, StoreUnavailableError } from '../store/types'
+import { type CounterStore, StoreUnavailableError, type WindowHit } from '../store/types'
 import { policyHeader, rateLimitHeader } from './headers'
 import { assertPolicy, type RateLimitPolicy } from './policies'
 
@@ -27,14 +27,39 @@ export interface RateLimiter {
   readonly failOpenCount: number
 }
 
+/** The counter of `key` under `policy`: app key, session and IP quotas never share one. */
+export const counterKey = (key: string, policy: RateLimitPolicy): string => `${policy.name}:${key}`
+
+// Policies are validated on first use, once per policy object (they are built once per project).
+const validated = new WeakSet<RateLimitPolicy>()
+function assertPolicyOnce(policy: RateLimitPolicy): void {
+  if (validated.has(policy)) return
+  assertPolicy(policy)
+  validated.add(policy)
+}
+
 /**
- * Fixed-window limiter over a CounterStore. The counter key is `<policy name>:<key>`, so one
- * caller's app key, session and IP quotas never share a counter.
+ * The decision for one counted hit: by `check`, or by a store that counted the hit in the same
+ * step as a session read (`Store.getSessionAndHit`).
  */
+export function decideHit(policy: RateLimitPolicy, hit: WindowHit): RateLimitDecision {
+  assertPolicyOnce(policy)
+  // Clamp to 1..window: a counter read in its last millisecond still resets in "1 s".
+  const resetSeconds = Math.min(policy.windowSeconds, Math.max(1, Math.ceil(hit.resetInMs / 1000)))
+  const allowed = hit.count <= policy.limit
+  const headers: Record<string, string> = {
+    'RateLimit-Policy': policyHeader(policy),
+    RateLimit: rateLimitHeader(policy, Math.max(0, policy.limit - hit.count), resetSeconds),
+  }
+  if (allowed) return { allowed, headers }
+  headers['Retry-After'] = String(resetSeconds)
+  return { allowed, headers, retryAfterSeconds: resetSeconds }
+}
+
+/** Fixed-window limiter over a CounterStore, keyed by `counterKey`. */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, log, onFailOpen } = options
   const warnIntervalMs = options.warnIntervalMs ?? 10_000
-  const checked = new WeakSet<RateLimitPolicy>()
   let failOpenCount = 0
   let lastWarnAt = Number.NEGATIVE_INFINITY
   let suppressed = 0
@@ -67,32 +92,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
 
     async check(key, policy) {
-      if (!checked.has(policy)) {
-        assertPolicy(policy)
-        checked.add(policy)
-      }
-      const windowMs = policy.windowSeconds * 1000
-      let hit: Awaited<ReturnType<CounterStore['hitWindow']>>
+      assertPolicyOnce(policy) // before the hit: an invalid policy must not count anything
+      let hit: WindowHit
       try {
-        hit = await store.hitWindow(`${policy.name}:${key}`, windowMs)
+        hit = await store.hitWindow(counterKey(key, policy), policy.windowSeconds * 1000)
       } catch (err) {
         if (err instanceof StoreUnavailableError) return failOpen(policy, err)
         throw err
       }
-
-      // Clamp to 1..window: a counter read in its last millisecond still resets in "1 s".
-      const resetSeconds = Math.min(
-        policy.windowSeconds,
-        Math.max(1, Math.ceil(hit.resetInMs / 1000)),
-      )
-      const allowed = hit.count <= policy.limit
-      const headers: Record<string, string> = {
-        'RateLimit-Policy': policyHeader(policy),
-        RateLimit: rateLimitHeader(policy, Math.max(0, policy.limit - hit.count), resetSeconds),
-      }
-      if (allowed) return { allowed, headers }
-      headers['Retry-After'] = String(resetSeconds)
-      return { allowed, headers, retryAfterSeconds: resetSeconds }
+      return decideHit(policy, hit)
     },
   }
 }

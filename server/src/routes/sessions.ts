@@ -9,12 +9,13 @@ import {
 } from 'scope-connect/wire'
 import * as z from 'zod/mini'
 import { appKeyOf, requireProject } from '../auth/app-key'
-import { authorizeSession } from '../auth/session-auth'
+import { authorizeSession, presentedTokenHash } from '../auth/session-auth'
 import { type AppContext, policyFor } from '../context'
-import { enforceRateLimit } from '../http/rate-limit'
+import { applyRateLimit, enforceRateLimit } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
+import { decideHit } from '../rate-limit'
 import { createSession } from '../sessions/create'
-import { loadSession } from '../sessions/records'
+import { loadPolledSession } from '../sessions/records'
 import { verifyBySession } from '../sessions/verify'
 import { toResultResponse } from '../sessions/view'
 
@@ -31,10 +32,13 @@ function sessionIdOf(request: FastifyRequest): string {
 /** Order: id shape (422), record (404), bearer token (401), origin (403), then the session's counter. */
 async function authorizedSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const sessionId = sessionIdOf(request)
-  const record = await loadSession(ctx, sessionId)
-  authorizeSession(request, ctx.projects, record)
-  const project = ctx.projects.byId(record.projectId)!
-  await enforceRateLimit(ctx.limiter, reply, sessionId, policyFor(project, 'session'))
+  const tokenHash = presentedTokenHash(request)
+  const { record, hit } = await loadPolledSession(ctx, sessionId, tokenHash, request.headers.origin)
+  authorizeSession(request, ctx.projects, record, tokenHash)
+  const policy = policyFor(ctx.projects.byId(record.projectId)!, 'session')
+  // Counted with the read (one round trip) unless the store could not count it there.
+  const decision = hit ? decideHit(policy, hit) : await ctx.limiter.check(sessionId, policy)
+  applyRateLimit(reply, policy, decision)
   return record
 }
 

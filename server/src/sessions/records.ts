@@ -1,6 +1,7 @@
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
-import type { SessionRecord } from '../store/types'
+import { counterKey, DEFAULT_RATE_LIMITS } from '../rate-limit'
+import type { GatedRead, SessionRecord } from '../store/types'
 import { isExpired } from './view'
 
 export type SessionPatch = Parameters<AppContext['store']['compareAndSetSession']>[2]
@@ -12,6 +13,33 @@ export async function loadSession(ctx: AppContext, sessionId: string): Promise<S
     throw new ApiError('SESSION_NOT_FOUND', 'no such session')
   }
   return record
+}
+
+/**
+ * `loadSession` for the polling routes (result, verify). With a token hash and the default
+ * limiter, the store also counts the session's hit, in the same step and only when the token and
+ * the request's origin would pass `authorizeSession`. `hit` is null when nothing was counted; the
+ * caller then counts through the limiter.
+ */
+export async function loadPolledSession(
+  ctx: AppContext,
+  sessionId: string,
+  tokenHash: string | undefined,
+  origin: string | undefined,
+): Promise<GatedRead> {
+  if (tokenHash === undefined || !ctx.countPollsInStore) {
+    return { record: await loadSession(ctx, sessionId), hit: null }
+  }
+  // Policy names do not change with a project's override, so the counter key is the limiter's.
+  const read = await ctx.store.getSessionAndHit(
+    sessionId,
+    counterKey(sessionId, DEFAULT_RATE_LIMITS.session),
+    { tokenHash, windowsMs: ctx.pollWindows(origin) },
+  )
+  if (!read || !ctx.projects.byId(read.record.projectId)) {
+    throw new ApiError('SESSION_NOT_FOUND', 'no such session')
+  }
+  return read
 }
 
 /** State changes on an expired session answer 410, whatever its status. */

@@ -9,8 +9,11 @@ export function effectiveStatus(record: SessionRecord, now: number): SessionStat
 
 export const isExpired = (record: SessionRecord, now: number): boolean => now >= record.expiresAt
 
-/** GenericSessionResult: the flags mirror the status. */
-export function toResult(record: SessionRecord, now: number): SessionResult {
+/**
+ * The result route's answer: GenericSessionResult (the flags mirror the status) plus `expiresAt`.
+ * Built as one object literal: it runs on every poll, and spreading a second object costs more.
+ */
+export function toResultResponse(record: SessionRecord, now: number): SessionResultResponse {
   const status = effectiveStatus(record, now)
   return {
     sessionId: record.sessionId,
@@ -21,10 +24,12 @@ export function toResult(record: SessionRecord, now: number): SessionResult {
     signature: record.signature,
     txSignature: record.txSignature,
     errorCode: record.errorCode,
+    expiresAt: record.expiresAt,
   }
 }
 
-export const toResultResponse = (record: SessionRecord, now: number): SessionResultResponse => ({
-  ...toResult(record, now),
-  expiresAt: record.expiresAt,
-})
+/** GenericSessionResult: the result route's answer without `expiresAt`. */
+export function toResult(record: SessionRecord, now: number): SessionResult {
+  const { expiresAt: _expiresAt, ...result } = toResultResponse(record, now)
+  return result
+}

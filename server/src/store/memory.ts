@@ -66,6 +66,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return removed
   }
 
+  const hit = (key: string, windowMs: number): WindowHit => {
+    const at = now()
+    let window = windows.get(key)
+    if (!window || at >= window.resetAt) {
+      window = { count: 0, resetAt: at + windowMs }
+      windows.set(key, window)
+    }
+    window.count++
+    return { count: window.count, resetInMs: window.resetAt - at }
+  }
+
   const sweepIntervalMs = options.sweepIntervalMs ?? 30_000
   // unref: the sweep must never keep a process alive on its own.
   const timer = sweepIntervalMs > 0 ? setInterval(sweep, sweepIntervalMs).unref() : undefined
@@ -100,15 +111,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return { ...stored.record }
     },
 
-    async hitWindow(key, windowMs): Promise<WindowHit> {
-      const at = now()
-      let window = windows.get(key)
-      if (!window || at >= window.resetAt) {
-        window = { count: 0, resetAt: at + windowMs }
-        windows.set(key, window)
+    async getSessionAndHit(sessionId, counterKey, gate) {
+      const stored = liveSession(sessionId)
+      if (!stored) return null
+      const { tokenHash, projectId } = stored.record
+      const windowMs = tokenHash === gate.tokenHash ? gate.windowsMs.get(projectId) : undefined
+      return {
+        record: { ...stored.record },
+        hit: windowMs === undefined ? null : hit(counterKey, windowMs),
       }
-      window.count++
-      return { count: window.count, resetInMs: window.resetAt - at }
+    },
+
+    async hitWindow(key, windowMs) {
+      return hit(key, windowMs)
     },
 
     async isReady() {

@@ -4,22 +4,58 @@
  */
 
 /**
- * Fixed-window hit. KEYS[1] counter; ARGV[1] window in ms. Returns { count, ms until reset }.
- * The window starts at the key's first hit (INCR creates it, PEXPIRE arms it) and Redis is the
- * only clock, so every instance sees the same window. A counter that somehow lost its expiry
- * (-1) is re-armed rather than left to count forever.
+ * The fixed-window hit on counter `key` (a Lua expression) with a window of `windowMs` ms (a Lua
+ * expression); leaves `count` and `ttl` (ms until reset) set. The window starts at the key's
+ * first hit (INCR creates it, PEXPIRE arms it) and Redis is the only clock, so every instance sees
+ * the same window. A counter that somehow lost its expiry (-1) is re-armed rather than left to
+ * count forever.
  */
-export const HIT_WINDOW_LUA = `
-local count = redis.call('INCR', KEYS[1])
+const countHit = (key: string, windowMs: string) => `
+local count = redis.call('INCR', ${key})
 if count == 1 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  redis.call('PEXPIRE', ${key}, ${windowMs})
 end
-local ttl = redis.call('PTTL', KEYS[1])
+local ttl = redis.call('PTTL', ${key})
 if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
+  redis.call('PEXPIRE', ${key}, ${windowMs})
+  ttl = tonumber(${windowMs})
+end`
+
+/** Fixed-window hit. KEYS[1] counter; ARGV[1] window in ms. Returns { count, ms until reset }. */
+export const HIT_WINDOW_LUA = `${countHit('KEYS[1]', 'ARGV[1]')}
 return { count, ttl }
+`
+
+/**
+ * A poll: the session read and, only when the gate admits the record, the window hit, in one
+ * atomic step. KEYS[1] session hash, KEYS[2] counter; ARGV[1] the presented token's hash
+ * JSON-encoded (as the hash stores it); ARGV[2] a JSON object, projectId → window ms, of the
+ * projects the request may reach. Returns nil when there is no session, else one JSON text:
+ * `[record]`, or `[record, count, ms until reset]` when the hit was counted. The hash values are
+ * JSON already, so the record is assembled by concatenation; and one string is far cheaper for the
+ * client to decode than a reply of 34 elements.
+ */
+export const GET_SESSION_AND_HIT_LUA = `
+local fields = redis.call('HGETALL', KEYS[1])
+if #fields == 0 then
+  return false
+end
+local members, tokenHash, projectId = {}, nil, nil
+for i = 1, #fields, 2 do
+  members[#members + 1] = '"' .. fields[i] .. '":' .. fields[i + 1]
+  if fields[i] == 'tokenHash' then tokenHash = fields[i + 1] end
+  if fields[i] == 'projectId' then projectId = fields[i + 1] end
+end
+local record = '{' .. table.concat(members, ',') .. '}'
+local windowMs = nil
+if tokenHash == ARGV[1] and projectId then
+  windowMs = cjson.decode(ARGV[2])[cjson.decode(projectId)]
+end
+if not windowMs then
+  return '[' .. record .. ']'
+end
+${countHit('KEYS[2]', 'windowMs')}
+return '[' .. record .. ',' .. count .. ',' .. ttl .. ']'
 `
 
 /**

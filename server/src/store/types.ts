@@ -60,8 +60,32 @@ export interface CounterStore {
   hitWindow(key: string, windowMs: number): Promise<WindowHit>
 }
 
+/**
+ * Who may spend a session's quota on a poll, known before the session is read: the hash of the
+ * presented token, and the projects the request may reach, each with its session window.
+ */
+export interface PollGate {
+  /** Hex SHA-256 of the presented bearer token. */
+  tokenHash: string
+  /** projectId → window in ms of the project's session policy; only projects the request may reach. */
+  windowsMs: ReadonlyMap<string, number>
+}
+
+export interface GatedRead {
+  record: SessionRecord
+  /** The hit counted on the counter; null when the gate did not admit the record. */
+  hit: WindowHit | null
+}
+
 export interface Store extends SessionStore, CounterStore {
   readonly kind: 'memory' | 'redis'
+  /**
+   * `getSession`, and in the same atomic step, only when the gate admits the record (its
+   * tokenHash is the gate's and its project is one of the gate's), `hitWindow(counterKey, the
+   * project's window)`. Polls cost one round trip this way, and a caller without the session's
+   * token never spends its quota. Null when there is no such session (nothing counted).
+   */
+  getSessionAndHit(sessionId: string, counterKey: string, gate: PollGate): Promise<GatedRead | null>
   /** True when the backend answers (for /readyz). */
   isReady(): Promise<boolean>
   close(): Promise<void>

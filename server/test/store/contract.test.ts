@@ -193,6 +193,86 @@ describe.each([
     expect((await store.hitWindow('key-a', 60_000)).count).toBe(4)
   })
 
+  it('reads a session with a poll and counts the poll only when the gate admits it', async () => {
+    const { store, now } = harness()
+    const record = sessionRecord(now())
+    await store.createSession(record)
+    const windowsMs = new Map([[record.projectId, 60_000]])
+    const admitted = { tokenHash: record.tokenHash, windowsMs }
+
+    const first = await store.getSessionAndHit(record.sessionId, 'session:gated', admitted)
+    expect(first?.record).toEqual(record)
+    expect(first?.hit?.count).toBe(1)
+    expect(first?.hit?.resetInMs).toBeGreaterThan(0)
+    expect(first?.hit?.resetInMs).toBeLessThanOrEqual(60_000)
+    // The same counter as hitWindow on that key.
+    expect((await store.hitWindow('session:gated', 60_000)).count).toBe(2)
+
+    // Another token, or a project the request may not reach: the record, nothing counted.
+    const otherToken = { tokenHash: 'f'.repeat(64), windowsMs }
+    expect(await store.getSessionAndHit(record.sessionId, 'session:gated', otherToken)).toEqual({
+      record,
+      hit: null,
+    })
+    const otherProject = { tokenHash: record.tokenHash, windowsMs: new Map([['elsewhere', 1]]) }
+    expect(await store.getSessionAndHit(record.sessionId, 'session:gated', otherProject)).toEqual({
+      record,
+      hit: null,
+    })
+    expect((await store.hitWindow('session:gated', 60_000)).count).toBe(3)
+
+    // No session: null, and no counter appears.
+    expect(await store.getSessionAndHit('no-such-session', 'session:none', admitted)).toBeNull()
+    expect((await store.hitWindow('session:none', 60_000)).count).toBe(1)
+  })
+
+  it("counts a gated poll in the window of the record's project", async () => {
+    const { store, now, advance } = harness()
+    const record = sessionRecord(now())
+    await store.createSession(record)
+    const windowsMs = new Map([
+      ['elsewhere', 60_000],
+      [record.projectId, 1_000],
+    ])
+    const gate = { tokenHash: record.tokenHash, windowsMs }
+    const first = await store.getSessionAndHit(record.sessionId, 'session:short', gate)
+    expect(first?.hit?.resetInMs).toBeLessThanOrEqual(1_000)
+    await advance(1_300)
+    const next = await store.getSessionAndHit(record.sessionId, 'session:short', gate)
+    expect(next?.hit?.count).toBe(1)
+  })
+
+  it('reads back by poll exactly what getSession reads, odd strings included', async () => {
+    const { store, now } = harness()
+    const record = sessionRecord(now(), {
+      status: 'failed',
+      walletSlug: 'métamask',
+      errorCode: 'quote " backslash \\ newline \n tab \t nul \u0000 emoji 😀 lone \ud800',
+      nonceUsed: true,
+      version: 12,
+    })
+    await store.createSession(record)
+    const gate = { tokenHash: record.tokenHash, windowsMs: new Map([[record.projectId, 60_000]]) }
+    const polled = await store.getSessionAndHit(record.sessionId, 'session:odd', gate)
+    expect(polled?.record).toEqual(await store.getSession(record.sessionId))
+    expect(polled?.record).toEqual(record)
+  })
+
+  it('counts concurrent gated polls without losing any', async () => {
+    const { store, now } = harness()
+    const record = sessionRecord(now())
+    await store.createSession(record)
+    const gate = { tokenHash: record.tokenHash, windowsMs: new Map([[record.projectId, 60_000]]) }
+    const polls = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        store.getSessionAndHit(record.sessionId, 'session:concurrent', gate),
+      ),
+    )
+    expect(polls.map((poll) => poll?.hit?.count).sort((a, b) => a! - b!)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    )
+  })
+
   it('counts concurrent hits without losing any', async () => {
     const { store } = harness()
     const hits = await Promise.all(

@@ -53,9 +53,13 @@ describe('memory store', () => {
     record.status = 'signed'
     const read = await store.getSession(record.sessionId)
     if (read) read.walletAddress = '0xmutated'
+    const gate = { tokenHash: record.tokenHash, windowsMs: new Map([[record.projectId, 60_000]]) }
+    const polled = await store.getSessionAndHit(record.sessionId, 'session:copy', gate)
+    if (polled) polled.record.errorCode = 'MUTATED'
     expect(await store.getSession(record.sessionId)).toMatchObject({
       status: 'pending',
       walletAddress: null,
+      errorCode: null,
     })
   })
 })
