@@ -22,6 +22,21 @@ export {
   SignatureSchema,
   WalletSlugSchema,
 } from './primitives'
+export {
+  RELAY_CLOSE_CODES,
+  RELAY_ERROR_CODES,
+  RELAY_HEARTBEAT_MS,
+  RELAY_LIMITS,
+  RELAY_METHODS,
+  RELAY_TOPIC_PATTERN,
+  RELAY_TTL_SECONDS,
+  type RelayErrorCode,
+  type RelayFetchResult,
+  type RelayMessage,
+  type RelayMethod,
+  type RelayPublishParams,
+  type RelaySubscriptionParams,
+} from './relay'
 export { API_PREFIX, APP_KEY_HEADER, ROUTES } from './routes'
 export {
   BalanceQuerySchema,
