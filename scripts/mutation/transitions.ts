@@ -1,0 +1,537 @@
+/**
+ * Finds every transition of every XState machine written in one source file, statically, with the
+ * TypeScript compiler API: the state tree (`states`, custom `id`s), and for each transition its
+ * source state, its runtime event descriptor and position, its guard, its targets, and how to
+ * rewrite the source so that only this one transition changes.
+ *
+ * Forms understood: `on` / `always` / `after` / state `onDone` / `invoke.onDone|onError|onSnapshot`
+ * values that are a target string, a transition object, or an array of those; arrays and objects
+ * behind module-level `const`s (spread or referenced, e.g. `onError: ON_FETCH_ERROR`); transitions
+ * returned by module-level helper functions (`endOnCode('USER_REJECTED', 'rejected')`); targets
+ * written as sibling names (`'idle'`, `'a.b'`), child paths (`'.cancelled'`) and ids
+ * (`'#machine.state'`). A transition reached through a shared constant is rewritten at its use site
+ * (`ON_FETCH_ERROR.map(...)`), so the other users of the constant keep the original.
+ */
+import ts from 'typescript'
+
+export interface ChartState {
+  /** The runtime id: the custom `id`, or `<machine id>.<path>`. */
+  id: string
+  key: string
+  path: string[]
+  parent: ChartState | undefined
+  children: ChartState[]
+}
+
+/** One resolved target of a transition, as written in the source. */
+export interface TargetRef {
+  /** The target string as written (`'sleeping'`, `'.cancelled'`, `'#sessionPolling.expired'`). */
+  text: string
+  state: ChartState
+  /** 1-based line of the target string. */
+  line: number
+}
+
+/** How the source is rewritten to change one transition and nothing else. */
+export type TransitionEdit =
+  /** A target shorthand written in place (`RESET: 'idle'`): the string is replaced. */
+  | { kind: 'shorthand'; start: number; end: number }
+  /** An object written in place with its own `target` property: the property value is replaced. */
+  | { kind: 'property'; start: number; end: number }
+  /**
+   * A transition from elsewhere (a constant, a helper call, a spread): wrapped where it is used.
+   * `prefix` keeps a shorthand property valid (`{ RETRY }` → `{ RETRY: <wrapped> }`).
+   */
+  | { kind: 'wrap'; start: number; end: number; text: string; prefix: string; shorthand: boolean }
+  /** An array from elsewhere: mapped where it is used, replacing the element at `index`. */
+  | {
+      kind: 'wrap-element'
+      start: number
+      end: number
+      text: string
+      prefix: string
+      index: number
+      shorthand: boolean
+    }
+
+export interface TransitionSite {
+  machineId: string
+  source: ChartState
+  /** The runtime event descriptor (`CANCEL`, `xstate.done.actor.fetchResult`, `always`, …). */
+  event: string
+  /** Position within the runtime transition list of `event` on `source`. */
+  index: number
+  guard: string | undefined
+  /** Empty for a targetless transition. */
+  targets: TargetRef[]
+  /** 1-based line where the transition is used (its line in the state config). */
+  line: number
+  edit: TransitionEdit
+}
+
+export interface ChartMachine {
+  id: string
+  /** The exported binding holding the machine, when it is one (`export const xMachine = …`). */
+  exportName: string | undefined
+  root: ChartState
+  /** Every state, root first, in definition order. */
+  states: ChartState[]
+  transitions: TransitionSite[]
+  /** Transitions or targets written in a form this analysis does not follow. */
+  unsupported: Array<{ line: number; reason: string }>
+}
+
+/** Parameters of a helper function being followed, bound to the call's arguments. */
+type Env = Map<string, { value: ts.Expression; env: Env }>
+
+interface Found {
+  config: ts.Expression
+  env: Env
+  /** Set when the transition was reached through a reference (its outermost one). */
+  via?: { node: ts.Expression; index: number | undefined }
+}
+
+const unwrap = (node: ts.Expression): ts.Expression => {
+  let current = node
+  while (
+    ts.isParenthesizedExpression(current) ||
+    ts.isAsExpression(current) ||
+    ts.isSatisfiesExpression(current) ||
+    ts.isNonNullExpression(current) ||
+    ts.isTypeAssertionExpression(current)
+  ) {
+    current = current.expression
+  }
+  return current
+}
+
+const propertyName = (name: ts.PropertyName): string | undefined => {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name))
+    return name.text
+  if (ts.isNumericLiteral(name)) return String(Number(name.text))
+  return undefined
+}
+
+/** Analyses every `createMachine({...})` call of a source file. */
+export function analyzeSource(fileName: string, text: string): ChartMachine[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const line = (node: ts.Node) => file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1
+
+  // Module-level constants and functions, by name.
+  const constants = new Map<string, ts.Expression>()
+  const functions = new Map<string, ts.SignatureDeclaration & { body?: ts.Node }>()
+  for (const statement of file.statements) {
+    if (ts.isVariableStatement(statement)) {
+      if (!(statement.declarationList.flags & ts.NodeFlags.Const)) continue
+      for (const declaration of statement.declarationList.declarations) {
+        if (!ts.isIdentifier(declaration.name) || !declaration.initializer) continue
+        const init = unwrap(declaration.initializer)
+        if (ts.isArrowFunction(init) || ts.isFunctionExpression(init))
+          functions.set(declaration.name.text, init)
+        else constants.set(declaration.name.text, declaration.initializer)
+      }
+    } else if (ts.isFunctionDeclaration(statement) && statement.name && statement.body) {
+      functions.set(statement.name.text, statement)
+    }
+  }
+
+  /** What a reference (identifier or helper call) stands for, with the bindings of its body. */
+  const dereference = (
+    node: ts.Expression,
+    env: Env,
+  ): { value: ts.Expression; env: Env } | undefined => {
+    const e = unwrap(node)
+    if (ts.isIdentifier(e)) {
+      const bound = env.get(e.text)
+      if (bound) return bound
+      const value = constants.get(e.text)
+      return value ? { value, env: new Map() } : undefined
+    }
+    if (ts.isCallExpression(e) && ts.isIdentifier(e.expression)) {
+      const fn = functions.get(e.expression.text)
+      if (!fn?.body) return undefined
+      const body = returned(fn.body)
+      if (!body) return undefined
+      const bindings: Env = new Map()
+      fn.parameters.forEach((parameter, i) => {
+        const argument = e.arguments[i] ?? parameter.initializer
+        if (ts.isIdentifier(parameter.name) && argument)
+          bindings.set(parameter.name.text, {
+            value: argument,
+            env: e.arguments[i] ? env : new Map(),
+          })
+      })
+      return { value: body, env: bindings }
+    }
+    return undefined
+  }
+
+  const returned = (body: ts.Node): ts.Expression | undefined => {
+    if (ts.isBlock(body)) {
+      const returns = body.statements.filter(ts.isReturnStatement)
+      return returns.length === 1 ? returns[0]!.expression : undefined
+    }
+    return body as ts.Expression
+  }
+
+  const isReference = (node: ts.Expression) => {
+    const e = unwrap(node)
+    return ts.isIdentifier(e) || ts.isCallExpression(e)
+  }
+
+  const machines: ChartMachine[] = []
+
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && isCreateMachine(node.expression) && node.arguments[0]) {
+      const config = resolveObject(node.arguments[0], new Map())
+      if (config) machines.push(analyzeMachine(node, config.value, config.env))
+    }
+    ts.forEachChild(node, visit)
+  }
+
+  const resolveObject = (
+    node: ts.Expression,
+    env: Env,
+  ): { value: ts.ObjectLiteralExpression; env: Env } | undefined => {
+    let current: { value: ts.Expression; env: Env } | undefined = { value: node, env }
+    for (let hops = 0; current && hops < 10; hops++) {
+      const e = unwrap(current.value)
+      if (ts.isObjectLiteralExpression(e)) return { value: e, env: current.env }
+      current = dereference(e, current.env)
+    }
+    return undefined
+  }
+
+  const analyzeMachine = (
+    call: ts.CallExpression,
+    config: ts.ObjectLiteralExpression,
+    env: Env,
+  ): ChartMachine => {
+    const unsupported: ChartMachine['unsupported'] = []
+    const stringValue = (
+      node: ts.Expression | undefined,
+      scope: Env,
+    ): ts.StringLiteralLike | undefined => {
+      if (!node) return undefined
+      const e = unwrap(node)
+      if (ts.isStringLiteralLike(e)) return e
+      const target = dereference(e, scope)
+      return target ? stringValue(target.value, target.env) : undefined
+    }
+    const props = (object: ts.ObjectLiteralExpression, scope: Env) => {
+      const map = new Map<
+        string,
+        { value: ts.Expression; env: Env; node: ts.ObjectLiteralElementLike }
+      >()
+      for (const property of object.properties) {
+        if (ts.isPropertyAssignment(property)) {
+          const name = propertyName(property.name)
+          if (name !== undefined)
+            map.set(name, { value: property.initializer, env: scope, node: property })
+          else unsupported.push({ line: line(property), reason: 'computed property name' })
+        } else if (ts.isShorthandPropertyAssignment(property)) {
+          map.set(property.name.text, { value: property.name, env: scope, node: property })
+        } else if (ts.isSpreadAssignment(property)) {
+          const spread = resolveObject(property.expression, scope)
+          if (spread) for (const [k, v] of props(spread.value, spread.env)) map.set(k, v)
+        }
+      }
+      return map
+    }
+
+    const rootProps = props(config, env)
+    const machineId = stringValue(rootProps.get('id')?.value, env)?.text ?? '(machine)'
+
+    // ---- the state tree -------------------------------------------------------------------------
+    const configs = new Map<ChartState, { object: ts.ObjectLiteralExpression; env: Env }>()
+    const build = (
+      object: ts.ObjectLiteralExpression,
+      scope: Env,
+      key: string,
+      path: string[],
+      parent: ChartState | undefined,
+    ): ChartState => {
+      const own = props(object, scope)
+      const customId = stringValue(own.get('id')?.value, scope)?.text
+      const state: ChartState = {
+        id: parent ? (customId ?? [machineId, ...path].join('.')) : machineId,
+        key,
+        path,
+        parent,
+        children: [],
+      }
+      configs.set(state, { object, env: scope })
+      const states = own.get('states')
+      const statesObject = states && resolveObject(states.value, states.env)
+      if (statesObject) {
+        for (const [childKey, child] of props(statesObject.value, statesObject.env)) {
+          const childObject = resolveObject(child.value, child.env)
+          if (childObject)
+            state.children.push(
+              build(childObject.value, childObject.env, childKey, [...path, childKey], state),
+            )
+          else
+            unsupported.push({
+              line: line(child.node),
+              reason: `state "${childKey}" not an object`,
+            })
+        }
+      }
+      return state
+    }
+    const root = build(config, env, machineId, [], undefined)
+    const states: ChartState[] = []
+    const collect = (state: ChartState) => {
+      states.push(state)
+      state.children.forEach(collect)
+    }
+    collect(root)
+
+    // ---- target resolution (as XState's resolveTarget) ---------------------------------------
+    const byPath = (from: ChartState, segments: string[]): ChartState | undefined => {
+      let current: ChartState | undefined = from
+      for (const segment of segments) current = current?.children.find((c) => c.key === segment)
+      return current
+    }
+    const resolve = (source: ChartState, text: string): ChartState | undefined => {
+      if (text.startsWith('#')) {
+        const [id, ...rest] = text.slice(1).split('.')
+        const anchor = states.find((s) => s.id === id)
+        return anchor && byPath(anchor, rest)
+      }
+      if (text.startsWith('.')) return byPath(source, text.slice(1).split('.'))
+      return source.parent ? byPath(source.parent, text.split('.')) : undefined
+    }
+
+    // ---- transitions ------------------------------------------------------------------------------
+    const transitions: TransitionSite[] = []
+
+    /** Flattens a transition value into single transitions, remembering the outermost reference. */
+    const expand = (node: ts.Expression, scope: Env, referenced: boolean): Found[] => {
+      const e = unwrap(node)
+      if (ts.isArrayLiteralExpression(e)) {
+        const found: Found[] = []
+        for (const element of e.elements) {
+          if (ts.isSpreadElement(element)) {
+            const inner = unwrap(element.expression)
+            if (referenced || ts.isArrayLiteralExpression(inner)) {
+              found.push(...expand(inner, scope, referenced))
+            } else {
+              const target = dereference(inner, scope)
+              if (!target) {
+                unsupported.push({ line: line(element), reason: 'spread of an unknown array' })
+                continue
+              }
+              found.push(
+                ...expand(target.value, target.env, true).map((f, index) => ({
+                  ...f,
+                  via: { node: element.expression, index },
+                })),
+              )
+            }
+          } else {
+            found.push(...expand(element, scope, referenced))
+          }
+        }
+        return found
+      }
+      if (isReference(e)) {
+        const target = dereference(e, scope)
+        if (!target) {
+          unsupported.push({ line: line(e), reason: `unknown transition "${e.getText(file)}"` })
+          return []
+        }
+        const inner = expand(target.value, target.env, true)
+        if (referenced) return inner
+        const isArray = ts.isArrayLiteralExpression(unwrap(target.value))
+        return inner.map((f, index) => ({
+          ...f,
+          via: { node: e, index: isArray ? index : undefined },
+        }))
+      }
+      return [{ config: e, env: scope }]
+    }
+
+    const guardName = (node: ts.Expression | undefined, scope: Env): string | undefined => {
+      if (!node) return undefined
+      const literal = stringValue(node, scope)
+      if (literal) return literal.text
+      const object = resolveObject(node, scope)
+      if (object) return guardName(props(object.value, object.env).get('type')?.value, object.env)
+      return unwrap(node).getText(file).replace(/\s+/g, ' ')
+    }
+
+    const addTransitions = (
+      source: ChartState,
+      event: string,
+      value: ts.Expression,
+      scope: Env,
+    ) => {
+      expand(value, scope, false).forEach((found, index) => {
+        const useNode = found.via?.node ?? found.config
+        const config = unwrap(found.config)
+        let targetNodes: ts.StringLiteralLike[] = []
+        let guard: string | undefined
+        let edit: TransitionEdit | undefined
+        const shorthand = ts.isStringLiteralLike(config)
+        if (shorthand) {
+          targetNodes = [config]
+          if (!found.via)
+            edit = { kind: 'shorthand', start: config.getStart(file), end: config.getEnd() }
+        } else if (ts.isObjectLiteralExpression(config)) {
+          const own = props(config, found.env)
+          guard = guardName(own.get('guard')?.value, found.env)
+          const target = own.get('target')
+          if (target) {
+            const value = unwrap(target.value)
+            const elements = ts.isArrayLiteralExpression(value) ? [...value.elements] : [value]
+            for (const element of elements) {
+              const literal = stringValue(element, target.env)
+              if (literal) targetNodes.push(literal)
+              else unsupported.push({ line: line(element), reason: 'target not a string' })
+            }
+            const inPlace =
+              !found.via &&
+              ts.isPropertyAssignment(target.node) &&
+              config.properties.includes(target.node)
+            if (inPlace)
+              edit = {
+                kind: 'property',
+                start: target.value.getStart(file),
+                end: target.value.getEnd(),
+              }
+          }
+        } else {
+          unsupported.push({ line: line(config), reason: 'transition not a string or an object' })
+          return
+        }
+        if (!edit) {
+          const node = found.via?.node ?? found.config
+          const text = node.getText(file)
+          const start = node.getStart(file)
+          const end = node.getEnd()
+          const prefix = ts.isShorthandPropertyAssignment(node.parent) ? `${text}: ` : ''
+          edit =
+            found.via?.index === undefined
+              ? { kind: 'wrap', start, end, text, prefix, shorthand }
+              : {
+                  kind: 'wrap-element',
+                  start,
+                  end,
+                  text,
+                  prefix,
+                  index: found.via.index,
+                  shorthand,
+                }
+        }
+        const targets: TargetRef[] = []
+        for (const literal of targetNodes) {
+          const state = resolve(source, literal.text)
+          if (state) targets.push({ text: literal.text, state, line: line(literal) })
+          else
+            unsupported.push({ line: line(literal), reason: `unresolved target "${literal.text}"` })
+        }
+        if (targets.length !== targetNodes.length) return
+        transitions.push({
+          machineId,
+          source,
+          event,
+          index,
+          guard,
+          targets,
+          line: line(useNode),
+          edit,
+        })
+      })
+    }
+
+    for (const state of states) {
+      const { object, env: scope } = configs.get(state)!
+      const own = props(object, scope)
+      const on = own.get('on')
+      const onObject = on && resolveObject(on.value, on.env)
+      if (onObject)
+        for (const [event, value] of props(onObject.value, onObject.env))
+          addTransitions(state, event, value.value, value.env)
+      const always = own.get('always')
+      if (always) addTransitions(state, 'always', always.value, always.env)
+      const after = own.get('after')
+      const afterObject = after && resolveObject(after.value, after.env)
+      if (afterObject)
+        for (const [delay, value] of props(afterObject.value, afterObject.env))
+          addTransitions(state, `xstate.after.${delay}.${state.id}`, value.value, value.env)
+      const onDone = own.get('onDone')
+      if (onDone && state.parent)
+        addTransitions(state, `xstate.done.state.${state.id}`, onDone.value, onDone.env)
+      const invoke = own.get('invoke')
+      if (invoke) {
+        const value = unwrap(invoke.value)
+        const list = ts.isArrayLiteralExpression(value) ? [...value.elements] : [value]
+        list.forEach((element, i) => {
+          const definition = resolveObject(element, invoke.env)
+          if (!definition) {
+            unsupported.push({ line: line(element), reason: 'invoke not an object' })
+            return
+          }
+          const invokeProps = props(definition.value, definition.env)
+          const id =
+            stringValue(invokeProps.get('id')?.value, definition.env)?.text ?? `${i}.${state.id}`
+          for (const [key, prefix] of [
+            ['onDone', 'xstate.done.actor'],
+            ['onError', 'xstate.error.actor'],
+            ['onSnapshot', 'xstate.snapshot'],
+          ] as const) {
+            const handler = invokeProps.get(key)
+            if (handler) addTransitions(state, `${prefix}.${id}`, handler.value, handler.env)
+          }
+        })
+      }
+    }
+
+    return {
+      id: machineId,
+      exportName: exportedBinding(call),
+      root,
+      states,
+      transitions,
+      unsupported,
+    }
+  }
+
+  visit(file)
+  return machines
+}
+
+function isCreateMachine(callee: ts.Expression): boolean {
+  if (ts.isIdentifier(callee)) return callee.text === 'createMachine'
+  return ts.isPropertyAccessExpression(callee) && callee.name.text === 'createMachine'
+}
+
+function exportedBinding(call: ts.CallExpression): string | undefined {
+  let node: ts.Node = call
+  while (node.parent && !ts.isVariableDeclaration(node) && !ts.isSourceFile(node))
+    node = node.parent
+  if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name)) return undefined
+  const statement = node.parent?.parent
+  const exported =
+    statement &&
+    ts.isVariableStatement(statement) &&
+    statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+  return exported ? node.name.text : undefined
+}
+
+/** A short label for a runtime event descriptor (`done fetchResult`, `after pollDelay`, …). */
+export function eventLabel(event: string): string {
+  const actor = /^xstate\.(done|error)\.actor\.(.+)$/.exec(event)
+  if (actor) return `${actor[1]} ${actor[2]}`
+  const after = /^xstate\.after\.([^.]+)\./.exec(event)
+  if (after) return `after ${after[1]}`
+  if (event.startsWith('xstate.done.state.')) return 'done'
+  if (event.startsWith('xstate.snapshot.')) return `snapshot ${event.slice(16)}`
+  return event
+}
+
+/** The state path of `state` for reports (`waiting.fetching`, `(root)`). */
+export function statePath(state: ChartState): string {
+  return state.path.length ? state.path.join('.') : '(root)'
+}
