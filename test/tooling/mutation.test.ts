@@ -1,0 +1,292 @@
+import { spawn } from 'node:child_process'
+import { readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { globToRegExp, selectTests } from '../../scripts/mutation/files'
+import { generateMutants } from '../../scripts/mutation/mutants'
+import { planMutation } from '../../scripts/mutation/mutate'
+import type { MutationReport } from '../../scripts/mutation/report'
+import { type JobInput, runJobs } from '../../scripts/mutation/runner'
+import {
+  checkMutantTable,
+  checkSites,
+  findMachine,
+  type RuntimeTransition,
+  runtimeTransitions,
+} from '../../scripts/mutation/runtime'
+import { analyzeSource, eventLabel, statePath } from '../../scripts/mutation/transitions'
+import {
+  createFixtureProject,
+  type FixtureProject,
+  FORMS_MACHINE,
+  FORMS_TRANSITIONS,
+  TOGGLE_PROJECT,
+} from './support/fixture-project'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const FORMS_FILE = 'machines/fixture/fixture.machine.ts'
+
+let project: FixtureProject
+beforeAll(() => {
+  project = createFixtureProject({ [FORMS_FILE]: FORMS_MACHINE, ...TOGGLE_PROJECT })
+})
+afterAll(() => project.remove())
+
+const chart = () => analyzeSource(FORMS_FILE, FORMS_MACHINE)[0]!
+const describeSite = (t: ReturnType<typeof chart>['transitions'][number]) =>
+  `${statePath(t.source)} ${eventLabel(t.event)}#${t.index} -> ${t.targets.map((r) => r.text).join(',')}`
+
+async function load(path: string): Promise<RuntimeTransition[]> {
+  const exports = (await import(/* @vite-ignore */ path)) as Record<string, unknown>
+  return runtimeTransitions(findMachine(exports, 'fixture', 'fixtureMachine')!)
+}
+
+describe('source analysis', () => {
+  it('finds every transition form, with its event, position and targets', () => {
+    const found = chart()
+    expect(found.id).toBe('fixture')
+    expect(found.exportName).toBe('fixtureMachine')
+    expect(found.unsupported).toEqual([])
+    expect(found.transitions.map(describeSite).sort()).toEqual([...FORMS_TRANSITIONS].sort())
+    const guards = Object.fromEntries(found.transitions.map((t) => [describeSite(t), t.guard]))
+    expect(guards['loading error load#0 -> #fixture.done']).toBe('isGone')
+    expect(guards['active FAIL#0 -> failed']).toBe('hasCode')
+  })
+
+  it('agrees with the transition table XState builds from the same file', async () => {
+    const table = await load(join(project.root, FORMS_FILE))
+    expect(checkSites(chart(), table)).toEqual({ mismatched: [], notFound: [] })
+    // The check itself notices a transition the analysis missed.
+    const partial = { ...chart(), transitions: chart().transitions.slice(1) }
+    expect(checkSites(partial, table).notFound).toEqual(['fixture|STOP|0'])
+  })
+})
+
+describe('mutants', () => {
+  it('re-target to the next state of the same scope, in the syntax of the original', () => {
+    const mutants = generateMutants('fixture', FORMS_FILE, FORMS_MACHINE, chart(), {
+      kinds: ['retarget'],
+    })
+    const change = Object.fromEntries(
+      mutants.map((m) => [`${m.state} ${m.eventLabel}#${m.index}`, `${m.from} → ${m.to}`]),
+    )
+    expect(change).toMatchObject({
+      '(root) STOP#0': '.done → .idle',
+      'idle GO#0': 'loading → active',
+      'idle JUMP#0': '#fixture.active.two → #fixture.active.three',
+      'loading FAST#0': 'active.three → active.one',
+      'loading error load#0': '#fixture.done → #fixture.idle',
+      'active.two BACK#0': 'one → two',
+      'failed RETRY#0': 'loading → active',
+    })
+    expect(mutants).toHaveLength(17) // every transition with a target, once
+  })
+
+  it('drop mutants leave eventless transitions alone', () => {
+    const drops = generateMutants('fixture', FORMS_FILE, FORMS_MACHINE, chart(), {
+      kinds: ['drop'],
+    })
+    expect(drops).toHaveLength(16)
+    expect(drops.some((m) => m.event === 'always')).toBe(false)
+    expect(drops.every((m) => m.to === null && m.expectedTargets === null)).toBe(true)
+  })
+
+  it('rewrite a shared constant where it is used, not where it is declared', () => {
+    const mutant = generateMutants('fixture', FORMS_FILE, FORMS_MACHINE, chart()).find(
+      (m) => m.state === 'other' && m.index === 1 && m.kind === 'retarget',
+    )!
+    expect(mutant.source).toContain(FORMS_MACHINE.slice(0, FORMS_MACHINE.indexOf('const RETRY')))
+    expect(mutant.source).toContain(
+      "onDone: [...(ON_LOAD_ERROR).map((t, i) => (i === 1 ? { ...t, target: 'other' } : t)), { target: 'idle' }]",
+    )
+    expect(mutant.line).toBe(5) // where the target is written, inside ON_LOAD_ERROR
+    expect(mutant.useLine).toBe(46) // where `other` uses it
+  })
+
+  it('every mutant, for every alternative target, loads and changes its one transition only', async () => {
+    const baseline = await load(join(project.root, FORMS_FILE))
+    const mutants = generateMutants('fixture', FORMS_FILE, FORMS_MACHINE, chart(), {
+      allTargets: true,
+    })
+    expect(mutants.length).toBeGreaterThan(33)
+    for (const [i, mutant] of mutants.entries()) {
+      const file = project.write(`mutants/mutant-${i}.ts`, mutant.source)
+      const table = await load(file)
+      expect(checkMutantTable(baseline, table, mutant), mutant.id).toBeUndefined()
+    }
+  })
+
+  it('the table check rejects a mutant that changes nothing, or more than its transition', () => {
+    const baseline: RuntimeTransition[] = [
+      { key: 'm.a|GO|0', targets: ['m.b'] },
+      { key: 'm.b|GO|0', targets: ['m.a'] },
+    ]
+    const mutant = { key: 'm.a|GO|0', expectedTargets: ['m.a'] }
+    expect(checkMutantTable(baseline, baseline, mutant)).toContain('targets')
+    expect(
+      checkMutantTable(
+        baseline,
+        [
+          { key: 'm.a|GO|0', targets: ['m.a'] },
+          { key: 'm.b|GO|0', targets: ['m.b'] },
+        ],
+        mutant,
+      ),
+    ).toContain('other transitions changed')
+    expect(checkMutantTable(baseline, baseline.slice(1), mutant)).toContain('different set')
+    expect(
+      checkMutantTable(baseline, baseline, { key: 'm.a|GO|0', expectedTargets: ['m.b'] }),
+    ).toContain('does not change')
+  })
+})
+
+describe('test selection and planning', () => {
+  it('globs match like the shell', () => {
+    expect(globToRegExp('test/**/*.test.ts').test('test/a.test.ts')).toBe(true)
+    expect(globToRegExp('test/**/*.test.ts').test('test/x/y/a.test.ts')).toBe(true)
+    expect(globToRegExp('test/*.test.ts').test('test/x/a.test.ts')).toBe(false)
+  })
+
+  it('picks the test files that mention the machine, or the given patterns', () => {
+    project.write('test/unrelated.test.ts', "it('x', () => {})\n")
+    expect(
+      selectTests(project.root, 'machines/toggle/toggle.machine.ts', ['toggleMachine']),
+    ).toEqual(['test/toggle.test.ts'])
+    expect(
+      selectTests(project.root, 'machines/toggle/toggle.machine.ts', [], ['test/*.test.ts']),
+    ).toEqual(['test/toggle.test.ts', 'test/unrelated.test.ts'])
+  })
+
+  it('plans every machine file of the project', () => {
+    const plans = planMutation({ root: project.root, kinds: ['retarget'] })
+    expect(plans.map((p) => [p.name, p.chart.id, p.mutants.length])).toEqual([
+      ['fixture', 'fixture', 17],
+      ['toggle', 'toggle', 3],
+    ])
+    expect(planMutation({ root: project.root, machines: ['toggle'] }).map((p) => p.name)).toEqual([
+      'toggle',
+    ])
+  })
+})
+
+// ---- running (child processes with Vitest) ---------------------------------------------------------
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX, join(REPO, 'scripts/mutate.ts'), ...args],
+      {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString()
+    })
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString()
+    })
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const toggleJob = (tests: string[]): JobInput => ({
+  root: project.root,
+  config: false,
+  module: join(project.root, 'machines/toggle/toggle.machine.ts'),
+  machineId: 'toggle',
+  exportName: 'toggleMachine',
+  tests: tests.map((t) => join(project.root, t)),
+})
+
+describe('running mutants', () => {
+  it('kills what the tests catch, lists the survivor, writes the report, leaves the source as it was', async () => {
+    const file = join(project.root, 'machines/toggle/toggle.machine.ts')
+    const before = { text: readFileSync(file, 'utf8'), mtime: statSync(file).mtimeMs }
+    const json = join(project.root, 'reports/mutation.json')
+    const { code, stdout } = await cli([
+      '--root',
+      project.root,
+      '--machine',
+      'toggle',
+      '--kinds',
+      'retarget',
+      '--json',
+      json,
+      '--threshold',
+      '90',
+    ])
+    expect(code, stdout).toBe(1) // 2 of 3 killed: below the threshold
+    const report = JSON.parse(readFileSync(json, 'utf8')) as MutationReport
+    expect(report.mutants.map((m) => [m.state, m.event, m.from, m.to, m.status])).toEqual([
+      ['off', 'TOGGLE', ['on'], ['off'], 'killed'],
+      ['on', 'TOGGLE', ['off'], ['on'], 'killed'],
+      ['on', 'RESET', ['off'], ['on'], 'survived'],
+    ])
+    expect(report.mutants[0]!.killedBy?.file).toBe('test/toggle.test.ts')
+    expect(report.machines[0]).toMatchObject({
+      name: 'toggle',
+      killed: 2,
+      survived: 1,
+      score: 66.7,
+    })
+    expect(stdout).toContain(
+      "toggle#3  machines/toggle/toggle.machine.ts:8  on --RESET-->  'off' → 'on'",
+    )
+    expect({ text: readFileSync(file, 'utf8'), mtime: statSync(file).mtimeMs }).toEqual(before)
+  }, 180_000)
+
+  it('counts a mutant XState rejects as invalid, not killed', async () => {
+    const source = TOGGLE_PROJECT['machines/toggle/toggle.machine.ts'].replace(
+      "TOGGLE: 'on'",
+      "TOGGLE: 'nowhere'",
+    )
+    const [outcome] = await runJobs(
+      [
+        {
+          ...toggleJob(['test/toggle.test.ts']),
+          mutant: { source, key: 'toggle.off|TOGGLE|0', expectedTargets: ['toggle.nowhere'] },
+          baseline: [],
+        },
+      ],
+      { concurrency: 1, timeoutMs: () => 120_000 },
+    )
+    expect(outcome?.kind).toBe('done')
+    if (outcome?.kind !== 'done') return
+    expect(outcome.result.invalid).toMatch(/^does not load: .*nowhere/)
+    expect(outcome.result.tests).toBeUndefined()
+  }, 150_000)
+
+  it('ends a run that hangs after its time limit, with every process it started', async () => {
+    project.write(
+      'test/hang.test.ts',
+      "import { it } from 'vitest'\nit('hangs', () => {\n  for (;;) {}\n})\n",
+    )
+    let pid = 0
+    const [outcome] = await runJobs([toggleJob(['test/hang.test.ts'])], {
+      concurrency: 1,
+      timeoutMs: () => 4000,
+      onStart: (_, p) => {
+        pid = p
+      },
+    })
+    expect(outcome?.kind).toBe('timeout')
+    const groupAlive = () => {
+      try {
+        process.kill(-pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
+    for (let i = 0; i < 50 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100))
+    expect(groupAlive()).toBe(false)
+  }, 60_000)
+})

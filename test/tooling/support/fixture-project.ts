@@ -1,0 +1,136 @@
+/**
+ * Small projects on disk for the mutation tool's tests: a temp folder with `machines/`, `test/` and
+ * a `node_modules` link to this repository's, so xstate and vitest resolve as in the real project.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url))
+
+export interface FixtureProject {
+  root: string
+  write(path: string, text: string): string
+  remove(): void
+}
+
+export function createFixtureProject(files: Record<string, string>): FixtureProject {
+  const root = mkdtempSync(join(tmpdir(), 'scope-connect-fixture-'))
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir')
+  const write = (path: string, text: string) => {
+    const full = join(root, path)
+    mkdirSync(dirname(full), { recursive: true })
+    writeFileSync(full, text)
+    return full
+  }
+  for (const [path, text] of Object.entries(files)) write(path, text)
+  return { root, write, remove: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+/**
+ * A machine with every transition form the tool follows: target shorthands (`GO: 'loading'`, a
+ * root `.child`, a dotted sibling path), `#id` targets, `always`, `after` (named and numeric),
+ * invoke `onDone`/`onError`, a shared array used directly and spread, a shared single transition
+ * used as an element and as a shorthand property, a helper call, and a targetless transition.
+ */
+export const FORMS_MACHINE = `import { fromPromise, setup } from 'xstate'
+
+const ON_LOAD_ERROR = [
+  { guard: 'isGone', target: '#fixture.done' },
+  { target: 'failed' },
+] as const
+
+const RETRY = { target: 'loading', actions: 'count' } as const
+
+const endOn = (code: string, target: string) =>
+  ({ guard: { type: 'hasCode', params: { code } }, target }) as const
+
+export const fixtureMachine = setup({
+  actors: { load: fromPromise(async () => 1) },
+  guards: { isGone: () => false, skip: () => false, hasCode: (_: unknown, p: { code: string }) => p.code === 'X' },
+  actions: { count: () => {} },
+  delays: { wait: 10 },
+}).createMachine({
+  id: 'fixture',
+  initial: 'idle',
+  on: { STOP: '.done' },
+  states: {
+    idle: {
+      on: {
+        GO: 'loading',
+        JUMP: { target: '#fixture.active.two' },
+        NOOP: { actions: 'count' },
+      },
+    },
+    loading: {
+      always: [{ guard: 'skip', target: 'active' }],
+      on: { FAST: 'active.three' },
+      invoke: { id: 'load', src: 'load', onDone: { target: 'active' }, onError: ON_LOAD_ERROR },
+    },
+    active: {
+      initial: 'one',
+      on: { FAIL: [endOn('X', 'failed'), RETRY] },
+      states: {
+        one: { after: { wait: 'two', 500: { target: 'three' } } },
+        two: { on: { BACK: 'one' } },
+        three: {},
+      },
+    },
+    failed: { on: { RETRY } },
+    other: {
+      invoke: { id: 'again', src: 'load', onDone: [...ON_LOAD_ERROR, { target: 'idle' }] },
+    },
+    done: { type: 'final' },
+  },
+})
+`
+
+/** Every transition of FORMS_MACHINE: `<state> <event>#<index> -> <targets>`. */
+export const FORMS_TRANSITIONS = [
+  '(root) STOP#0 -> .done',
+  'idle GO#0 -> loading',
+  'idle JUMP#0 -> #fixture.active.two',
+  'idle NOOP#0 -> ',
+  'loading FAST#0 -> active.three',
+  'loading always#0 -> active',
+  'loading done load#0 -> active',
+  'loading error load#0 -> #fixture.done',
+  'loading error load#1 -> failed',
+  'active FAIL#0 -> failed',
+  'active FAIL#1 -> loading',
+  'active.one after wait#0 -> two',
+  'active.one after 500#0 -> three',
+  'active.two BACK#0 -> one',
+  'failed RETRY#0 -> loading',
+  'other done again#0 -> #fixture.done',
+  'other done again#1 -> failed',
+  'other done again#2 -> idle',
+]
+
+/** A two-state machine and a test that checks TOGGLE both ways but never sends RESET. */
+export const TOGGLE_PROJECT = {
+  'machines/toggle/toggle.machine.ts': `import { setup } from 'xstate'
+
+export const toggleMachine = setup({}).createMachine({
+  id: 'toggle',
+  initial: 'off',
+  states: {
+    off: { on: { TOGGLE: 'on' } },
+    on: { on: { TOGGLE: 'off', RESET: { target: 'off' } } },
+  },
+})
+`,
+  'test/toggle.test.ts': `import { expect, it } from 'vitest'
+import { createActor } from 'xstate'
+import { toggleMachine } from '../machines/toggle/toggle.machine'
+
+it('toggles on and off', () => {
+  const actor = createActor(toggleMachine).start()
+  actor.send({ type: 'TOGGLE' })
+  expect(actor.getSnapshot().value).toBe('on')
+  actor.send({ type: 'TOGGLE' })
+  expect(actor.getSnapshot().value).toBe('off')
+})
+`,
+}
