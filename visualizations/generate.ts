@@ -2,6 +2,10 @@
  * Writes visualizations/<machine>.mmd (Mermaid stateDiagram-v2) and <machine>.svg (Graphviz DOT
  * rendered offline by @viz-js/viz) for every machine exported by `machines/index.ts`.
  *
+ * Each state shows its entry/exit actions, invoked actors, tags and targetless transitions; the
+ * transitions from one state to one target are one edge listing their events and guards; edges
+ * several states share (the poll loop's shared transition lists) leave from one junction.
+ *
  *   npx tsx visualizations/generate.ts          # write
  *   npx tsx visualizations/generate.ts --check  # exit 1 when a committed diagram is stale
  *
@@ -12,7 +16,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
 import * as machines from '../machines/index'
-import { eventLabel, machineEdges } from './graph'
+import { edgeGroups, type GraphEdge, machineEdges, stateDetails, withJunctions } from './graph'
 
 export const OUT_DIR = dirname(fileURLToPath(import.meta.url))
 
@@ -48,17 +52,31 @@ const anchor = (node: AnyStateNode): AnyStateNode => {
   return current
 }
 
-function edgeText(eventType: string, guard: string | undefined): string {
-  return guard ? `${eventLabel(eventType)} [${guard}]` : eventLabel(eventType)
-}
-
 // ---- Mermaid -------------------------------------------------------------------------------------
 
+/** Mermaid reads `:` and `;` as syntax in notes and descriptions. */
+const mermaidText = (text: string) => text.replace(/[:;]/g, ',')
+
+/** Detail lines shown in a state: entry/exit actions, invoked actors, tags, internal transitions. */
+function detailLines(node: AnyStateNode, edges: GraphEdge[]): string[] {
+  const details = stateDetails(node, edges)
+  return [...details.actions, ...details.invokes, ...details.tags, ...details.internal]
+}
+
 export function toMermaid(machine: AnyStateMachine): string {
+  const root = machine.root
+  const edges = machineEdges(machine)
+  const groups = edgeGroups(machine)
   const lines = ['stateDiagram-v2']
+  const rootDetails = detailLines(root, edges)
+  if (groups.some((g) => g.source === root) || rootDetails.length > 0) {
+    lines.push('  state "(any state)" as any_state')
+    for (const detail of rootDetails) lines.push(`  any_state : ${mermaidText(detail)}`)
+  }
   const declare = (node: AnyStateNode, indent: string) => {
     for (const child of children(node)) {
       const id = pathId(child)
+      const details = detailLines(child, edges)
       lines.push(`${indent}state "${child.key}" as ${id}`)
       if (children(child).length > 0) {
         lines.push(`${indent}state ${id} {`)
@@ -66,28 +84,33 @@ export function toMermaid(machine: AnyStateMachine): string {
         if (initial) lines.push(`${indent}  [*] --> ${pathId(initial)}`)
         declare(child, `${indent}  `)
         lines.push(`${indent}}`)
+        // A composite state has no description lines in Mermaid: its details go in its note.
+        const note = [...(child.description ? [child.description] : []), ...details]
+        if (note.length > 0) {
+          lines.push(`${indent}note right of ${id}`)
+          for (const line of note) lines.push(`${indent}  ${mermaidText(line)}`)
+          lines.push(`${indent}end note`)
+        }
+        continue
       }
+      for (const detail of details) lines.push(`${indent}${id} : ${mermaidText(detail)}`)
       if (child.type === 'final') lines.push(`${indent}${id} --> [*]`)
       if (child.description)
-        lines.push(`${indent}note right of ${id} : ${child.description.replace(/[:;]/g, ',')}`)
+        lines.push(`${indent}note right of ${id} : ${mermaidText(child.description)}`)
     }
   }
-  const root = machine.root
   const initial = initialChild(root)
   if (initial) lines.push(`  [*] --> ${pathId(initial)}`)
   declare(root, '  ')
-  for (const edge of machineEdges(machine)) {
-    const source = edge.source === root ? '[*]' : pathId(edge.source)
-    const target = edge.target ? pathId(edge.target) : source
-    if (edge.source === root) {
-      lines.push(`  %% from any state`)
-    }
-    lines.push(
-      `  ${source === '[*]' ? 'any_state' : source} --> ${target} : ${edgeText(edge.eventType, edge.guard)}`,
-    )
-  }
-  if (machineEdges(machine).some((e) => e.source === root)) {
-    lines.splice(1, 0, '  state "(any state)" as any_state')
+  const { direct, junctions } = withJunctions(groups)
+  const from = (node: AnyStateNode) => (node === root ? 'any_state' : pathId(node))
+  for (const junction of junctions) lines.push(`  state ${junction.id} <<choice>>`)
+  for (const group of direct)
+    lines.push(`  ${from(group.source)} --> ${pathId(group.target)} : ${group.lines.join('<br/>')}`)
+  for (const junction of junctions) {
+    for (const source of junction.sources) lines.push(`  ${from(source)} --> ${junction.id}`)
+    for (const group of junction.outgoing)
+      lines.push(`  ${junction.id} --> ${pathId(group.target)} : ${group.lines.join('<br/>')}`)
   }
   return `${lines.join('\n')}\n`
 }
@@ -95,13 +118,24 @@ export function toMermaid(machine: AnyStateMachine): string {
 // ---- DOT -----------------------------------------------------------------------------------------
 
 const q = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+const html = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-export function toDot(machine: AnyStateMachine): string {
+/** An HTML-like label: the state's name in bold, its details small underneath. */
+function stateLabel(name: string, details: string[]): string {
+  const small = details.map((d) => `<BR/><FONT POINT-SIZE="9" COLOR="#4a5568">${html(d)}</FONT>`)
+  return `<<B>${html(name)}</B>${small.join('')}>`
+}
+
+export type RankDir = 'LR' | 'TB'
+
+export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string {
   const root = machine.root
+  const edges = machineEdges(machine)
   const lines = [
     `digraph ${q(root.id)} {`,
-    '  graph [rankdir=LR, compound=true, fontname="Helvetica", fontsize=12, nodesep=0.4, ranksep=0.6];',
-    '  node [shape=box, style="rounded,filled", fillcolor="#f5f7fb", color="#4a5568", fontname="Helvetica", fontsize=11];',
+    `  graph [rankdir=${rankdir}, compound=true, fontname="Helvetica", fontsize=12, nodesep=0.5, ranksep=0.7, pad=0.25];`,
+    '  node [shape=box, style="rounded,filled", fillcolor="#f5f7fb", color="#4a5568", fontname="Helvetica", fontsize=11, margin="0.2,0.06"];',
     '  edge [color="#4a5568", fontname="Helvetica", fontsize=9];',
     `  label=${q(root.id)}; labelloc=t;`,
   ]
@@ -112,34 +146,56 @@ export function toDot(machine: AnyStateMachine): string {
       lines.push(`${indent}${q(`__init_${pathId(node)}`)} -> ${q(pathId(anchor(initial)))};`)
     }
     for (const child of children(node)) {
+      const label = stateLabel(child.key, detailLines(child, edges))
+      // The description shows on hover in the SVG.
+      const tooltip = child.description ? `tooltip=${q(child.description)}` : undefined
       if (children(child).length > 0) {
         lines.push(`${indent}subgraph ${q(`cluster_${pathId(child)}`)} {`)
-        lines.push(`${indent}  label=${q(child.key)}; style="rounded"; color="#718096";`)
+        lines.push(
+          `${indent}  label=${label}; style="rounded"; color="#718096";${tooltip ? ` ${tooltip};` : ''}`,
+        )
         declare(child, `${indent}  `)
         lines.push(`${indent}}`)
       } else {
-        const attrs = [`label=${q(child.key)}`]
+        const attrs = [`label=${label}`]
         if (child.type === 'final') attrs.push('peripheries=2', 'fillcolor="#e6fffa"')
+        if (tooltip) attrs.push(tooltip)
         lines.push(`${indent}${q(pathId(child))} [${attrs.join(', ')}];`)
       }
     }
   }
   declare(root, '  ')
-  const edges = machineEdges(machine)
-  if (edges.some((e) => e.source === root)) {
-    lines.push(`  "__any" [label="(any state)", shape=plaintext, style=""];`)
+  const groups = edgeGroups(machine)
+  const rootDetails = detailLines(root, edges)
+  if (groups.some((g) => g.source === root) || rootDetails.length > 0) {
+    lines.push(
+      `  "__any" [label=${stateLabel('(any state)', rootDetails)}, shape=plaintext, style=""];`,
+    )
   }
-  for (const edge of edges) {
-    const from = edge.source === root ? '__any' : pathId(anchor(edge.source))
-    const to = edge.target ? pathId(anchor(edge.target)) : from
-    const attrs = [`label=${q(edgeText(edge.eventType, edge.guard))}`]
-    if (edge.source !== root && children(edge.source).length > 0) {
-      attrs.push(`ltail=${q(`cluster_${pathId(edge.source)}`)}`)
-    }
-    if (edge.target && children(edge.target).length > 0 && edge.target !== edge.source) {
-      attrs.push(`lhead=${q(`cluster_${pathId(edge.target)}`)}`)
-    }
-    lines.push(`  ${q(from)} -> ${q(to)} [${attrs.join(', ')}];`)
+  const end = (node: AnyStateNode) => (node === root ? '__any' : pathId(anchor(node)))
+  const cluster = (node: AnyStateNode) =>
+    node !== root && children(node).length > 0 ? `cluster_${pathId(node)}` : undefined
+  const edge = (source: AnyStateNode | string, target: AnyStateNode | string, extra: string[]) => {
+    const attrs = [...extra]
+    const tail = typeof source === 'string' ? undefined : cluster(source)
+    const head = typeof target === 'string' || target === source ? undefined : cluster(target)
+    if (tail) attrs.push(`ltail=${q(tail)}`)
+    if (head) attrs.push(`lhead=${q(head)}`)
+    const at = (n: AnyStateNode | string) => (typeof n === 'string' ? n : end(n))
+    lines.push(
+      `  ${q(at(source))} -> ${q(at(target))}${attrs.length ? ` [${attrs.join(', ')}]` : ''};`,
+    )
+  }
+  const { direct, junctions } = withJunctions(groups)
+  for (const group of direct)
+    edge(group.source, group.target, [`label=${q(group.lines.join('\n'))}`])
+  for (const junction of junctions) {
+    lines.push(
+      `  ${q(junction.id)} [shape=diamond, width=0.18, height=0.18, label="", style=filled, fillcolor="#4a5568"];`,
+    )
+    for (const source of junction.sources) edge(source, junction.id, ['arrowhead=none'])
+    for (const group of junction.outgoing)
+      edge(junction.id, group.target, [`label=${q(group.lines.join('\n'))}`])
   }
   lines.push('}')
   return `${lines.join('\n')}\n`
@@ -157,12 +213,27 @@ async function renderSvg(dot: string): Promise<string> {
   return viz.renderString(dot, { format: 'svg' })
 }
 
+/** The drawing's width / height, from the SVG's root element. */
+export function aspectRatio(svg: string): number {
+  const size = /<svg[^>]*\swidth="([\d.]+)pt"[^>]*\sheight="([\d.]+)pt"/.exec(svg)
+  return size ? Number(size[1]) / Number(size[2]) : 1
+}
+
+/** Left to right reads best (labels run along the edges); a long chain of states turns top-down. */
+export const MAX_ASPECT_RATIO = 3.5
+
+/** The machine's SVG: left to right, or top-down when left to right is too wide for a page. */
+export async function machineSvg(machine: AnyStateMachine): Promise<string> {
+  const wide = await renderSvg(toDot(machine, 'LR'))
+  return aspectRatio(wide) <= MAX_ASPECT_RATIO ? wide : renderSvg(toDot(machine, 'TB'))
+}
+
 /** Every diagram file (name → content) the machines generate right now. */
 export async function generateDiagrams(): Promise<Map<string, string>> {
   const files = new Map<string, string>()
   for (const { name, machine } of exportedMachines()) {
     files.set(`${name}.mmd`, toMermaid(machine))
-    files.set(`${name}.svg`, await renderSvg(toDot(machine)))
+    files.set(`${name}.svg`, await machineSvg(machine))
   }
   return files
 }

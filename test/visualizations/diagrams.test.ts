@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createMachine } from 'xstate'
 import {
+  aspectRatio,
   exportedMachines,
   generateDiagrams,
+  MAX_ASPECT_RATIO,
+  machineSvg,
   OUT_DIR,
   toDot,
   toMermaid,
 } from '../../visualizations/generate'
-import { machineEdges, machineStates } from '../../visualizations/graph'
+import { eventLabel, machineEdges, machineStates, stateDetails } from '../../visualizations/graph'
 
 let generated: Map<string, string>
 beforeAll(async () => {
@@ -42,27 +46,105 @@ describe('committed diagrams', () => {
   })
 })
 
+/** Mermaid arrows, without the initial and final pseudo-states. */
+function arrows(mermaid: string) {
+  return mermaid
+    .split('\n')
+    .map((line) => /^\s*(\S+) --> (\S+)(?: : (.*))?$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && m[1] !== '[*]' && m[2] !== '[*]')
+    .map((m) => ({ from: m[1]!, to: m[2]!, label: m[3] ?? '' }))
+}
+
 describe('diagram content', () => {
-  it('names every state and every transition of each machine', () => {
+  it('names every state and draws every transition, grouped by source and target', () => {
     for (const { machine } of exportedMachines()) {
       const mermaid = toMermaid(machine)
       const dot = toDot(machine)
       for (const state of machineStates(machine)) {
         expect(mermaid).toContain(`state "${state.key}" as ${state.path.join('_')}`)
-        expect(dot).toContain(`label="${state.key}"`)
+        expect(dot).toContain(`<B>${state.key}</B>`)
       }
-      const arrows = mermaid.split('\n').filter((l) => l.includes(' --> ') && !l.includes('[*]'))
-      expect(arrows).toHaveLength(machineEdges(machine).length)
+      const drawn = arrows(mermaid)
+      const pairs = drawn.map((a) => `${a.from}→${a.to}`)
+      expect(new Set(pairs).size, 'one arrow per source and target').toBe(pairs.length)
+      const id = (node: { path: string[] }) =>
+        node.path.length ? node.path.join('_') : 'any_state'
+      for (const edge of machineEdges(machine)) {
+        const text = `${eventLabel(edge.eventType)}${edge.guard ? ` [` : ''}`
+        if (!edge.target) {
+          // Targetless transitions are listed in their state (a description line or its note).
+          const internal = stateDetails(edge.source, machineEdges(machine)).internal
+          expect(internal.some((line) => line.startsWith(eventLabel(edge.eventType)))).toBe(true)
+          for (const line of internal) expect(mermaid).toContain(line)
+          continue
+        }
+        const into = drawn.filter((a) => a.to === id(edge.target!) && a.label.includes(text))
+        const reached = into.some(
+          (a) =>
+            a.from === id(edge.source) ||
+            (a.from.startsWith('join_') && pairs.includes(`${id(edge.source)}→${a.from}`)),
+        )
+        expect(reached, `${edge.key} is drawn`).toBe(true)
+        if (edge.guard) expect(into.some((a) => a.label.includes(edge.guard!))).toBe(true)
+      }
     }
   })
 
-  it('draws the polling loop with its dynamic delay', () => {
+  it('groups the poll outcomes: one edge per final state, shared by both fetching states', () => {
     const mermaid = generated.get('session-polling.mmd') ?? ''
-    expect(mermaid).toContain('waiting_sleeping --> waiting_fetching : after pollDelay')
+    const drawn = arrows(mermaid)
+    const intoExpired = drawn.filter((a) => a.to === 'expired')
+    expect(intoExpired).toHaveLength(1)
+    expect(intoExpired[0]!.label).toBe(
+      'done fetchResult [isExpiredStatus | isPastDeadline | isAttemptCapReached]<br/>' +
+        'error fetchResult [isSessionGone | isPastDeadline | isAttemptCapReached]',
+    )
+    const junction = intoExpired[0]!.from
+    expect(mermaid).toContain(`state ${junction} <<choice>>`)
+    expect(drawn.filter((a) => a.to === junction).map((a) => a.from)).toEqual([
+      'waiting_fetching',
+      'connected_fetching',
+    ])
     expect(mermaid).toContain(
-      'waiting_fetching --> waiting_sleeping : error fetchResult [isRateLimited]',
+      'waiting_sleeping --> waiting_fetching : POLL_NOW<br/>after pollDelay',
+    )
+    expect(mermaid).toContain(
+      'waiting_fetching --> waiting_sleeping : done fetchResult [else]<br/>error fetchResult [isRateLimited | isTransient]',
     )
     expect(mermaid).toContain('any_state --> cancelled : CANCEL')
     expect(generated.get('session-polling.svg')).toMatch(/^<\?xml|^<svg/)
+  })
+
+  it('shows invoked actors, tags, entry actions and internal transitions in the states', () => {
+    const polling = generated.get('session-polling.mmd') ?? ''
+    expect(polling).toContain('waiting_fetching : invoke fetchResult')
+    expect(polling).toMatch(/note right of waiting\n.*\n\s+#resumable #polling\n\s+end note/)
+    expect(generated.get('universal-link.mmd')).toContain(
+      'openingWallet : entry / openWalletToConnect',
+    )
+    expect(generated.get('connect.mmd')).toContain('connected : WALLET.CHAIN_CHANGED / assignChain')
+    const svg = generated.get('session-polling.svg') ?? ''
+    for (const text of ['invoke fetchResult', '#resumable #polling', 'invoke createSession'])
+      expect(svg).toContain(text)
+    expect(generated.get('universal-link.svg')).toContain('entry / openWalletToConnect')
+  })
+
+  it('turns a long chain of states top-down so the drawing fits a page', async () => {
+    const states = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`step${i}`, { on: { NEXT: `step${i + 1}` } }]),
+    )
+    const chain = createMachine({
+      id: 'chain',
+      initial: 'step0',
+      states: { ...states, step12: {} },
+    })
+    expect(aspectRatio(await machineSvg(chain))).toBeLessThan(1)
+    const small = createMachine({
+      id: 'small',
+      initial: 'a',
+      states: { a: { on: { GO: 'b' } }, b: {} },
+    })
+    expect(aspectRatio(await machineSvg(small))).toBeGreaterThan(1)
+    expect(aspectRatio(await machineSvg(small))).toBeLessThanOrEqual(MAX_ASPECT_RATIO)
   })
 })
