@@ -48,7 +48,7 @@ export interface BalanceReader {
   getBalance(query: TokenBalanceQuery): Promise<TokenBalance>
 }
 
-const UNSUPPORTED_CHAIN_CODES = new Set(['UNSUPPORTED_CHAIN', 'CHAIN_NOT_ENABLED'])
+const UNSUPPORTED_CHAIN_CODES = /* @__PURE__ */ new Set(['UNSUPPORTED_CHAIN', 'CHAIN_NOT_ENABLED'])
 
 function refineBalanceCode({ backendCode }: HttpFailureInfo): AppErrorCode | undefined {
   return backendCode !== undefined && UNSUPPORTED_CHAIN_CODES.has(backendCode)

@@ -11,7 +11,7 @@ import type {
   WalletConnection,
 } from './types'
 
-const log = createLogger('connector')
+const log = /* @__PURE__ */ createLogger('connector')
 
 /** EIP-1474 `4902`: the wallet does not know the chain it was asked to switch to. */
 const UNRECOGNIZED_CHAIN_CODE = 4902

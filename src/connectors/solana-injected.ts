@@ -14,7 +14,7 @@ import {
   toWalletStandardSolanaChain,
 } from './wallet-standard-solana'
 
-const log = createLogger('solana-connector')
+const log = /* @__PURE__ */ createLogger('solana-connector')
 
 /** CAIP-2 id of Solana mainnet-beta (the genesis-hash prefix). */
 export const SOLANA_MAINNET_CHAIN_ID: Caip2ChainId = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'

@@ -8,7 +8,7 @@ import { createLogger } from '../logging'
 import type { GenericWalletSessionClient } from './client'
 import type { GenericSessionResult } from './types'
 
-const log = createLogger('session')
+const log = /* @__PURE__ */ createLogger('session')
 
 export interface PollGenericSessionOptions extends InspectionOptions, PollingEnvironment {
   /** Delay between lookups: `[min, max]` ms with jitter, or a fixed value. Default 1500–2000. */
