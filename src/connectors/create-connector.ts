@@ -57,7 +57,7 @@ export function createConnectorForWallet(
     }
     return info.rdns
       ? new Eip6963Connector(info.rdns, { timeoutMs: options.eip6963TimeoutMs })
-      : new InjectedConnector()
+      : new InjectedConnector(undefined, { walletId: info.id })
   }
   if (namespace === 'eip155') {
     if (info.id === 'metamask') return new MetaMaskSdkConnector(options.metaMaskSdk)
