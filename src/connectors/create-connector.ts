@@ -7,6 +7,7 @@ import { MetaMaskSdkConnector, type MetaMaskSdkOptions } from './metamask-sdk'
 import { SolanaInjectedConnector } from './solana-injected'
 import type { IWalletConnector } from './types'
 
+/** Options of `createConnectorForWallet`: platform, the universal-link factory, connector settings. */
 export interface CreateConnectorOptions {
   /** Pick the mobile path (SDK provider or universal link) instead of the desktop extension. */
   mobile?: boolean

@@ -4,6 +4,7 @@ import { Eip1193Connector } from './eip1193'
 import { listEip6963Providers } from './eip6963-discovery'
 import type { Eip1193Provider } from './types'
 
+/** Options of `new InjectedConnector(provider, options)`. */
 export interface InjectedConnectorOptions {
   /** The wallet this provider belongs to, when the caller knows (`createConnectorForWallet`). */
   walletId?: WalletId

@@ -11,6 +11,7 @@ import {
 
 export const SESSION_INTENTS = ['connect', 'sign', 'transaction'] as const
 export const SessionIntentSchema = /* @__PURE__ */ z.enum(SESSION_INTENTS)
+/** What a session is for: `connect`, `sign` or `transaction`. */
 export type SessionIntent = z.infer<typeof SessionIntentSchema>
 
 export const SESSION_STATUSES = [
@@ -22,6 +23,7 @@ export const SESSION_STATUSES = [
   'expired',
 ] as const
 export const SessionStatusSchema = /* @__PURE__ */ z.enum(SESSION_STATUSES)
+/** A session status: `pending`, `connected`, `signed`, `rejected`, `failed` or `expired`. */
 export type SessionStatus = z.infer<typeof SessionStatusSchema>
 
 export const CreateSessionRequestSchema = /* @__PURE__ */ z.strictObject({
