@@ -14,7 +14,9 @@ export const DEV_CHAIN_ID = 31337
 export const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 export const DEFAULT_DEV_CHAIN_PORT = 8545
 
-const ANVIL = fileURLToPath(new URL('../node_modules/.bin/anvil', import.meta.url))
+/** The anvil binary: `ANVIL_BIN` (e.g. one from foundryup), else the `@foundry-rs/anvil` package's. */
+const ANVIL =
+  process.env.ANVIL_BIN ?? fileURLToPath(new URL('../node_modules/.bin/anvil', import.meta.url))
 const READY_TIMEOUT_MS = 10_000
 
 export interface DevChain {

@@ -9,6 +9,7 @@
  *
  *   DEV_CHAIN=off        do not start the chain
  *   DEV_CHAIN_PORT=8545  its port (0: a free one; a port held by something else moves it)
+ *   ANVIL_BIN=…          another anvil binary (default: the @foundry-rs/anvil package's)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
