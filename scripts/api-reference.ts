@@ -40,7 +40,7 @@ function kindOf(symbol: ts.Symbol): string {
 /** The first sentence of a JSDoc text, on one line, without markdown links. */
 function firstSentence(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim()
-  const end = oneLine.search(/\.(\s|$)/)
+  const end = oneLine.search(/(?<!\b(?:e\.g|i\.e|etc|vs))\.(\s|$)/)
   const sentence = end === -1 ? oneLine : oneLine.slice(0, end + 1)
   return sentence.replace(/\|/g, '\\|')
 }
