@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts the backend on the embedded default: one process, in-memory store, the sample project.
+# Starts the backend on the embedded default (one process, in-memory store, the sample project)
+# and a local dev chain (anvil, eip155:31337) for the sample project's balances: scripts/start.ts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec npx tsx server/src/cli.ts "$@"
+exec npx tsx scripts/start.ts "$@"

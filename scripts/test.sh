@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
 npx biome ci .
 npx tsc --noEmit -p tsconfig.json
-npx tsup --silent
+npm run build --silent
 npx vitest run "$@"

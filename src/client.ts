@@ -24,6 +24,7 @@ import { UniversalLinkConnector, type UniversalLinkResumeResult } from './univer
 import { SOLANA_SIGN_TRANSACTION_METHOD } from './universal-link/params'
 import type { UniversalLinkStore } from './universal-link/store'
 
+/** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, inspection. */
 export interface ClientOptions extends InspectionOptions {
   /** Backend base URL (HTTPS; HTTP only for local development hosts). */
   baseUrl: string

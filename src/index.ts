@@ -39,6 +39,7 @@ export {
   findSolanaStandardWallet,
   getAnnouncedEip6963Provider,
   InjectedConnector,
+  type InjectedConnectorOptions,
   type IWalletConnector,
   isEip1193Provider,
   type LegacySolanaProvider,
@@ -134,6 +135,7 @@ export type {
 export {
   buildUniversalLinkUrl,
   createBrowserUniversalLinkStore,
+  createMemoryUniversalLinkStore,
   DEFAULT_UNIVERSAL_LINK_STORAGE_KEY,
   parsePersistedState,
   SOLANA_SIGN_TRANSACTION_METHOD,

@@ -5,6 +5,7 @@ import type { HttpFailureInfo } from '../http/errors'
 import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
 import { BalanceResponseSchema } from '../wire/schemas'
 
+/** Options of `createBalanceReader`: the backend, the app key, and an optional fetch and timeout. */
 export interface BalanceReaderOptions {
   /** Backend base URL; a trailing `/` and a trailing `/api/v1` are removed. HTTPS except local hosts. */
   baseUrl: string
@@ -16,6 +17,7 @@ export interface BalanceReaderOptions {
   timeoutMs?: number
 }
 
+/** What `getBalance` reads: chain (CAIP-2), token (`native` or an address), account, decimals. */
 export interface TokenBalanceQuery {
   /** CAIP-2 chain id, e.g. `eip155:1`; read there whatever chain the wallet is on. */
   chainId: string
@@ -26,6 +28,7 @@ export interface TokenBalanceQuery {
   decimals?: number
 }
 
+/** A balance as `getBalance` returns it: `raw` in the smallest unit (bigint), `decimals`, `chainId`. */
 export interface TokenBalance {
   /** Balance in the token's smallest unit. */
   raw: bigint
@@ -36,6 +39,7 @@ export interface TokenBalance {
   blockNumber?: bigint
 }
 
+/** Reads token balances through the backend (`createBalanceReader`). */
 export interface BalanceReader {
   /**
    * Reads one balance through the backend (GET `/api/v1/connect/balances`, `X-App-Key`).
@@ -48,7 +52,7 @@ export interface BalanceReader {
   getBalance(query: TokenBalanceQuery): Promise<TokenBalance>
 }
 
-const UNSUPPORTED_CHAIN_CODES = new Set(['UNSUPPORTED_CHAIN', 'CHAIN_NOT_ENABLED'])
+const UNSUPPORTED_CHAIN_CODES = /* @__PURE__ */ new Set(['UNSUPPORTED_CHAIN', 'CHAIN_NOT_ENABLED'])
 
 function refineBalanceCode({ backendCode }: HttpFailureInfo): AppErrorCode | undefined {
   return backendCode !== undefined && UNSUPPORTED_CHAIN_CODES.has(backendCode)

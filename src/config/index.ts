@@ -31,6 +31,7 @@ export interface ConnectConfigWallet {
   namespaces: ChainNamespace[]
 }
 
+/** The project's configuration from `GET /config`: its enabled networks and wallets. */
 export interface ConnectConfig {
   projectId: string
   name: string
@@ -38,6 +39,7 @@ export interface ConnectConfig {
   wallets: ConnectConfigWallet[]
 }
 
+/** Loads the project configuration (`createConnectConfigClient`). */
 export interface ConnectConfigClient {
   /**
    * Loads the project's enabled networks and wallets (GET `/api/v1/connect/config`, `X-App-Key`).

@@ -7,6 +7,7 @@ import { MetaMaskSdkConnector, type MetaMaskSdkOptions } from './metamask-sdk'
 import { SolanaInjectedConnector } from './solana-injected'
 import type { IWalletConnector } from './types'
 
+/** Options of `createConnectorForWallet`: platform, the universal-link factory, connector settings. */
 export interface CreateConnectorOptions {
   /** Pick the mobile path (SDK provider or universal link) instead of the desktop extension. */
   mobile?: boolean
@@ -57,7 +58,7 @@ export function createConnectorForWallet(
     }
     return info.rdns
       ? new Eip6963Connector(info.rdns, { timeoutMs: options.eip6963TimeoutMs })
-      : new InjectedConnector()
+      : new InjectedConnector(undefined, { walletId: info.id })
   }
   if (namespace === 'eip155') {
     if (info.id === 'metamask') return new MetaMaskSdkConnector(options.metaMaskSdk)

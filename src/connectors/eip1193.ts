@@ -1,7 +1,7 @@
 import { AppError, isAppError, isProviderRpcError, normalizeWalletError } from '../errors'
 import { createLogger } from '../logging'
 import { walletIdForConnectorId } from '../registry'
-import type { Caip2ChainId } from '../registry/types'
+import type { Caip2ChainId, WalletId } from '../registry/types'
 import { toEip155ChainId, toHexChainId } from './chain-id'
 import type {
   ConnectorEvent,
@@ -11,7 +11,7 @@ import type {
   WalletConnection,
 } from './types'
 
-const log = createLogger('connector')
+const log = /* @__PURE__ */ createLogger('connector')
 
 /** EIP-1474 `4902`: the wallet does not know the chain it was asked to switch to. */
 const UNRECOGNIZED_CHAIN_CODE = 4902
@@ -83,12 +83,20 @@ export class Eip1193Connector implements IWalletConnector {
     this.#syncListeners()
     log.debug('connected', { connectorId: this.id, chainId })
     return {
-      walletId: walletIdForConnectorId(this.id),
+      walletId: this.walletIdFor(provider),
       connectorId: this.id,
       namespace: 'eip155',
       chainId,
       accounts: [...accounts],
     }
+  }
+
+  /**
+   * The wallet behind `provider`, for `WalletConnection.walletId`: by default the rule of
+   * `walletIdForConnectorId(id)`. Connectors that can tell more (the injected one) override it.
+   */
+  protected walletIdFor(_provider: Eip1193Provider): WalletId | undefined {
+    return walletIdForConnectorId(this.id)
   }
 
   /**

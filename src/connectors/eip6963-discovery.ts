@@ -3,7 +3,7 @@ import { createLogger } from '../logging'
 import { isEip1193Provider } from './injected'
 import type { Eip1193Provider } from './types'
 
-const log = createLogger('eip6963')
+const log = /* @__PURE__ */ createLogger('eip6963')
 
 /**
  * How long `findEip6963Provider` waits for a wallet to announce itself. An installed extension
@@ -32,8 +32,8 @@ export interface Eip6963ProviderDetail {
  * announcement, so wallets that announced before a lookup are found without waiting. It holds a
  * single window listener for the page's lifetime; lookups wait on `waiters`, not on the window.
  */
-const announced = new Map<string, Eip6963ProviderDetail>()
-const waiters = new Map<string, Set<(detail: Eip6963ProviderDetail) => void>>()
+const announced = /* @__PURE__ */ new Map<string, Eip6963ProviderDetail>()
+const waiters = /* @__PURE__ */ new Map<string, Set<(detail: Eip6963ProviderDetail) => void>>()
 let listening = false
 
 function onAnnounce(event: Event): void {

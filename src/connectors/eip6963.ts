@@ -7,6 +7,7 @@ import {
 } from './eip6963-discovery'
 import type { Eip1193Provider } from './types'
 
+/** Options of `new Eip6963Connector(rdns, options)`. */
 export interface Eip6963ConnectorOptions {
   /** How long `connect()` waits for the announcement; default `DEFAULT_EIP6963_TIMEOUT_MS`. */
   timeoutMs?: number

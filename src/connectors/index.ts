@@ -14,7 +14,7 @@ export {
   getAnnouncedEip6963Provider,
   listEip6963Providers,
 } from './eip6963-discovery'
-export { InjectedConnector, isEip1193Provider } from './injected'
+export { InjectedConnector, type InjectedConnectorOptions, isEip1193Provider } from './injected'
 export {
   createMetaMaskSdkProviderGetter,
   MetaMaskSdkConnector,

@@ -1,14 +1,38 @@
+import { walletIdForConnectorId } from '../registry'
+import type { WalletId } from '../registry/types'
 import { Eip1193Connector } from './eip1193'
+import { listEip6963Providers } from './eip6963-discovery'
 import type { Eip1193Provider } from './types'
+
+/** Options of `new InjectedConnector(provider, options)`. */
+export interface InjectedConnectorOptions {
+  /** The wallet this provider belongs to, when the caller knows (`createConnectorForWallet`). */
+  walletId?: WalletId
+}
 
 /**
  * The default desktop connector: the EIP-1193 provider the browser extension put on
  * `window.ethereum`, or the provider you pass. `window` is read at use, never at construction, so
  * the connector can be created during server-side rendering.
+ *
+ * Its connection's `walletId`: `options.walletId` when given; else the wallet whose EIP-6963
+ * announcement carries this very provider object (`window.ethereum` is usually the same object
+ * the extension announces), by `walletIdForConnectorId('eip6963:{rdns}')`; else `undefined`, the
+ * rule for the id `injected` (provider flags such as `isMetaMask` are not trusted: other wallets
+ * set them too).
  */
 export class InjectedConnector extends Eip1193Connector {
-  constructor(provider?: Eip1193Provider) {
+  readonly #walletId: WalletId | undefined
+
+  constructor(provider?: Eip1193Provider, options: InjectedConnectorOptions = {}) {
     super('injected', () => provider ?? getWindowEthereum())
+    this.#walletId = options.walletId
+  }
+
+  protected override walletIdFor(provider: Eip1193Provider): WalletId | undefined {
+    if (this.#walletId !== undefined) return this.#walletId
+    const announced = listEip6963Providers().find((detail) => detail.provider === provider)
+    return announced ? walletIdForConnectorId(`eip6963:${announced.info.rdns}`) : undefined
   }
 }
 

@@ -4,7 +4,7 @@ import { Eip1193Connector } from './eip1193'
 import { isEip1193Provider } from './injected'
 import type { Eip1193Provider } from './types'
 
-const log = createLogger('metamask-sdk')
+const log = /* @__PURE__ */ createLogger('metamask-sdk')
 
 /** The optional peer dependency; held in a variable so bundlers leave it out of the library. */
 const METAMASK_SDK_MODULE = '@metamask/sdk'

@@ -14,7 +14,7 @@ import {
   toWalletStandardSolanaChain,
 } from './wallet-standard-solana'
 
-const log = createLogger('solana-connector')
+const log = /* @__PURE__ */ createLogger('solana-connector')
 
 /** CAIP-2 id of Solana mainnet-beta (the genesis-hash prefix). */
 export const SOLANA_MAINNET_CHAIN_ID: Caip2ChainId = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -22,6 +22,7 @@ export const SOLANA_MAINNET_CHAIN_ID: Caip2ChainId = 'solana:5eykt4UsFv8P8NJdTRE
 /** `request` method: sign a UTF-8 message. Params `{ message }`; result `{ signature, publicKey }`. */
 export const SOLANA_SIGN_MESSAGE_METHOD = 'solana_signMessage'
 
+/** Options of `new SolanaInjectedConnector(options)`: the wallet, its Wallet Standard name, the chain. */
 export interface SolanaInjectedConnectorOptions {
   /** The name the wallet registers with the Wallet Standard; default from the registry by `walletId`. */
   walletName?: string

@@ -11,7 +11,7 @@ import {
   type HttpFailureInfo,
 } from './errors'
 
-const log = createLogger('http')
+const log = /* @__PURE__ */ createLogger('http')
 
 /** Default time a request may take before it fails (the machines decide about retries). */
 export const DEFAULT_TIMEOUT_MS = 10_000

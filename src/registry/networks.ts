@@ -9,7 +9,7 @@ const SOL: NativeCurrency = { name: 'Solana', symbol: 'SOL', decimals: 9 }
  * The built-in networks, in document order (mainnets first, then their testnets, then local).
  * Frozen: prefer the lookup functions (`listSupportedNetworks`, `getNetworkInfo`).
  */
-export const supportNetworks: readonly NetworkInfo[] = deepFreeze([
+export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreeze([
   {
     chainId: 'eip155:1',
     namespace: 'eip155',

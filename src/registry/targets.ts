@@ -7,7 +7,7 @@ import type { ChainNamespace, ConnectableTarget, SupportWalletInfo } from './typ
 import { supportWallets } from './wallets'
 
 /** Wallets with an SDK-provider connector: only MetaMask ships one (`createMetaMaskSdkProviderGetter`). */
-const SDK_WALLETS: ReadonlySet<string> = new Set(['metamask'])
+const SDK_WALLETS: ReadonlySet<string> = /* @__PURE__ */ new Set(['metamask'])
 
 /**
  * Every way to reach every built-in wallet: one entry per (wallet, namespace, via), ordered by

@@ -7,6 +7,7 @@ export type Caip2ChainId = `${string}:${string}`
 /** A built-in wallet's slug, e.g. `metamask`, `phantom`. */
 export type WalletId = string
 
+/** A network's native currency: name, symbol and decimals. */
 export interface NativeCurrency {
   name: string
   symbol: string
@@ -48,6 +49,7 @@ export interface ConnectableTarget {
   via: 'eip6963' | 'injected' | 'sdk' | 'universal-link' | 'relay'
 }
 
+/** Filters of `listSupportedWallets`; they combine with AND. */
 export interface ListWalletsOptions {
   namespace?: ChainNamespace
   chainId?: Caip2ChainId

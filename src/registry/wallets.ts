@@ -11,7 +11,7 @@ import type { SupportWalletInfo } from './types'
  *
  * Frozen: prefer the lookup functions (`listSupportedWallets`, `getWalletInfo`).
  */
-export const supportWallets: readonly SupportWalletInfo[] = deepFreeze([
+export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deepFreeze([
   {
     id: 'metamask',
     name: 'MetaMask',

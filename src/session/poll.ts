@@ -8,8 +8,9 @@ import { createLogger } from '../logging'
 import type { GenericWalletSessionClient } from './client'
 import type { GenericSessionResult } from './types'
 
-const log = createLogger('session')
+const log = /* @__PURE__ */ createLogger('session')
 
+/** Options of `pollGenericSessionResult`: cadence, deadline, attempt cap, target status, cancellation, updates. */
 export interface PollGenericSessionOptions extends InspectionOptions, PollingEnvironment {
   /** Delay between lookups: `[min, max]` ms with jitter, or a fixed value. Default 1500–2000. */
   intervalMs?: readonly [number, number] | number

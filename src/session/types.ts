@@ -19,6 +19,7 @@ export interface GenericSessionResult extends SessionResult {
   expiresAt?: number
 }
 
+/** Options of `GenericWalletSessionClient.createSession`: the wallet slug and the intent. */
 export interface CreateSessionOptions {
   /** The wallet the session is meant for, e.g. `phantom`. */
   walletSlug?: string
@@ -26,6 +27,7 @@ export interface CreateSessionOptions {
   intent?: SessionIntent
 }
 
+/** Options of `new GenericWalletSessionClient(baseUrl, clientId, options)`: an injected fetch and a timeout. */
 export interface GenericWalletSessionOptions {
   /** Injected fetch for tests or non-browser hosts; defaults to `globalThis.fetch`. */
   fetchImpl?: typeof fetch

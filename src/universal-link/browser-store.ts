@@ -5,7 +5,7 @@ import type { UniversalLinkStore } from './store'
 /** The localStorage key `createBrowserUniversalLinkStore` uses by default. */
 export const DEFAULT_UNIVERSAL_LINK_STORAGE_KEY = 'scope-connect:universal-link'
 
-const log = createLogger('universal-link-store')
+const log = /* @__PURE__ */ createLogger('universal-link-store')
 
 /** `globalThis.localStorage`, or null in SSR, without storage, or when touching it throws. */
 function storage(): Storage | null {

@@ -22,7 +22,7 @@ import { SOLANA_SIGN_TRANSACTION_METHOD } from './params'
 import type { UniversalLinkPersistedState } from './persisted-state'
 import type { UniversalLinkStore } from './store'
 
-const log = createLogger('universal-link')
+const log = /* @__PURE__ */ createLogger('universal-link')
 
 /** Solana mainnet: the default chain of a mobile universal-link connection. */
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'

@@ -3,6 +3,7 @@ export {
   DEFAULT_UNIVERSAL_LINK_STORAGE_KEY,
 } from './browser-store'
 export { buildUniversalLinkUrl, type UniversalLinkInputs } from './build-universal-link-url'
+export { createMemoryUniversalLinkStore } from './memory-store'
 export {
   SOLANA_SIGN_TRANSACTION_METHOD,
   UNIVERSAL_LINK_METHODS,

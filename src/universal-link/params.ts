@@ -2,7 +2,7 @@
  * The `sc*` query parameters a wallet provider must interpret on its universal link, by logical
  * name. A wallet reads `scVersion` first and refuses versions it does not know.
  */
-export const UNIVERSAL_LINK_PARAMS = Object.freeze({
+export const UNIVERSAL_LINK_PARAMS = /* @__PURE__ */ Object.freeze({
   /** Format version of the parameter set, `1`. */
   version: 'scVersion',
   /** The backend session id the wallet reports its result for. */
@@ -38,8 +38,6 @@ export const SOLANA_SIGN_TRANSACTION_METHOD = 'solana_signTransaction'
 export type UniversalLinkMethod = 'connect' | 'signMessage' | 'signTransaction'
 
 /** Every `UniversalLinkMethod`, in flow order. */
-export const UNIVERSAL_LINK_METHODS: readonly UniversalLinkMethod[] = Object.freeze([
-  'connect',
-  'signMessage',
-  'signTransaction',
-])
+export const UNIVERSAL_LINK_METHODS: readonly UniversalLinkMethod[] = /* @__PURE__ */ Object.freeze(
+  ['connect', 'signMessage', 'signTransaction'],
+)

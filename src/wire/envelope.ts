@@ -11,5 +11,5 @@ export function buildSignedMessageEnvelope(
   return JSON.stringify({ session, nonce, walletAddress, timestamp })
 }
 
-/** How far a signed timestamp may stray from server time. */
-export const SIGNATURE_TIMESTAMP_TOLERANCE_MS = 5 * 60_000
+/** How far a signed timestamp may stray from server time: 5 minutes (a literal: bundlers drop it when unused). */
+export const SIGNATURE_TIMESTAMP_TOLERANCE_MS = 300_000

@@ -29,14 +29,19 @@ export const BACKEND_ERROR_STATUS = {
 
 export type BackendErrorCode = keyof typeof BACKEND_ERROR_STATUS
 
-export const FieldIssueSchema = z.object({ field: z.string(), reason: z.string() })
+export const FieldIssueSchema = /* @__PURE__ */ z.object({
+  field: /* @__PURE__ */ z.string(),
+  reason: /* @__PURE__ */ z.string(),
+})
 
 /** `{ error: { code, message, details? } }`; `details` only on 422 with field-level reasons. */
-export const ErrorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.optional(z.array(FieldIssueSchema).check(z.minLength(1))),
+export const ErrorBodySchema = /* @__PURE__ */ z.object({
+  error: /* @__PURE__ */ z.object({
+    code: /* @__PURE__ */ z.string(),
+    message: /* @__PURE__ */ z.string(),
+    details: /* @__PURE__ */ z.optional(
+      /* @__PURE__ */ z.array(FieldIssueSchema).check(/* @__PURE__ */ z.minLength(1)),
+    ),
   }),
 })
 export type ErrorBody = z.infer<typeof ErrorBodySchema>

@@ -1,46 +1,22 @@
-import { readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import type { Server } from 'node:http'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { alias } from '../../vitest.config'
+import { serveDapp } from '../../examples/dapp/serve'
 
-// The example dApp page in real Chromium (Debian's, installed by scripts/ensure-system-deps.sh):
-// EIP-6963 discovery and connect through the Client, a signature made in Node with a real key,
+// The example dApp page in real Chromium (Debian's, installed by scripts/ensure-system-deps.sh),
+// served by examples/dapp/serve.ts: EIP-6963 discovery and connect through the Client, a signature made in Node with a real key,
 // and the localStorage-backed universal-link store across a real page reload.
 
-const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url))
 const account = privateKeyToAccount(generatePrivateKey())
 let server: Server
 let browser: Browser
 let origin: string
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [root('examples/dapp/src/main.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    alias,
-    logLevel: 'silent',
-  })
-  const files: Record<string, [string, string]> = {
-    '/': [await readFile(root('examples/dapp/index.html'), 'utf8'), 'text/html'],
-    '/main.js': [bundle.outputFiles[0]?.text ?? '', 'text/javascript'],
-  }
-  server = createServer((req, res) => {
-    const file = files[req.url ?? '']
-    res
-      .writeHead(file ? 200 : 404, { 'content-type': file?.[1] ?? 'text/plain' })
-      .end(file?.[0] ?? '')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  // The page as a person serves it by hand (`npm run example:dapp`).
+  ;({ url: origin, server } = await serveDapp(0))
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,

@@ -9,7 +9,11 @@ import {
 // The page a dApp team would write: discover EIP-6963 wallets, connect one through the Client
 // (custom connectors option), sign, and show the connect actor's state as it changes.
 const $ = (id: string) => document.getElementById(id) as HTMLElement
-const client = new Client({ baseUrl: 'http://127.0.0.1:1', appKey: 'example', mobile: false })
+// The backend of `npm start` unless the page URL names another: `?backend=…&appKey=…`.
+const query = new URLSearchParams(location.search)
+const baseUrl = query.get('backend') ?? 'http://127.0.0.1:8787'
+const appKey = query.get('appKey') ?? 'sample-app-key'
+const client = new Client({ baseUrl, appKey, mobile: false })
 
 async function showWallets() {
   // Give wallets a moment to announce themselves (EIP-6963 request/announce).
@@ -29,8 +33,8 @@ async function showWallets() {
 async function connect(rdns: string) {
   const connector = new Eip6963Connector(rdns)
   const custom = new Client({
-    baseUrl: 'http://127.0.0.1:1',
-    appKey: 'example',
+    baseUrl,
+    appKey,
     connectors: [connector],
     mobile: false,
   })

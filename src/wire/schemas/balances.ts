@@ -3,23 +3,27 @@ import * as z from 'zod/mini'
 import { AddressSchema, Caip2Schema, DecimalStringSchema, DecimalsSchema } from '../primitives'
 
 /** Query string of GET /balances (all values arrive as strings). */
-export const BalanceQuerySchema = z.object({
+export const BalanceQuerySchema = /* @__PURE__ */ z.object({
   chainId: Caip2Schema,
   /** `native`, an EVM token contract or a Solana mint. */
-  tokenAddress: z.string().check(z.regex(/^(native|[A-Za-z0-9]{20,128})$/)),
+  tokenAddress: /* @__PURE__ */ z
+    .string()
+    .check(/* @__PURE__ */ z.regex(/^(native|[A-Za-z0-9]{20,128})$/)),
   account: AddressSchema,
-  decimals: z.optional(
-    z.string().check(z.regex(/^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/)),
+  decimals: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z
+      .string()
+      .check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/)),
   ),
 })
 export type BalanceQueryWire = z.infer<typeof BalanceQuerySchema>
 
-export const BalanceResponseSchema = z.object({
+export const BalanceResponseSchema = /* @__PURE__ */ z.object({
   chainId: Caip2Schema,
-  tokenAddress: z.string(),
-  account: z.string(),
+  tokenAddress: /* @__PURE__ */ z.string(),
+  account: /* @__PURE__ */ z.string(),
   raw: DecimalStringSchema,
   decimals: DecimalsSchema,
-  blockNumber: z.optional(DecimalStringSchema),
+  blockNumber: /* @__PURE__ */ z.optional(DecimalStringSchema),
 })
 export type BalanceResponse = z.infer<typeof BalanceResponseSchema>

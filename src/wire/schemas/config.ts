@@ -2,28 +2,32 @@
 import * as z from 'zod/mini'
 import { Caip2Schema, DecimalsSchema, WalletSlugSchema } from '../primitives'
 
-export const NamespaceSchema = z.enum(['eip155', 'solana'])
+export const NamespaceSchema = /* @__PURE__ */ z.enum(['eip155', 'solana'])
 
-export const NetworkEntrySchema = z.object({
+export const NetworkEntrySchema = /* @__PURE__ */ z.object({
   networkId: Caip2Schema,
   namespace: NamespaceSchema,
-  name: z.string(),
-  nativeCurrency: z.object({ name: z.string(), symbol: z.string(), decimals: DecimalsSchema }),
-  testnet: z.boolean(),
+  name: /* @__PURE__ */ z.string(),
+  nativeCurrency: /* @__PURE__ */ z.object({
+    name: /* @__PURE__ */ z.string(),
+    symbol: /* @__PURE__ */ z.string(),
+    decimals: DecimalsSchema,
+  }),
+  testnet: /* @__PURE__ */ z.boolean(),
 })
 export type NetworkEntry = z.infer<typeof NetworkEntrySchema>
 
-export const WalletEntrySchema = z.object({
+export const WalletEntrySchema = /* @__PURE__ */ z.object({
   walletId: WalletSlugSchema,
-  name: z.string(),
-  namespaces: z.array(NamespaceSchema),
+  name: /* @__PURE__ */ z.string(),
+  namespaces: /* @__PURE__ */ z.array(NamespaceSchema),
 })
 export type WalletEntry = z.infer<typeof WalletEntrySchema>
 
-export const ConfigResponseSchema = z.object({
-  projectId: z.string(),
-  name: z.string(),
-  networks: z.array(NetworkEntrySchema),
-  wallets: z.array(WalletEntrySchema),
+export const ConfigResponseSchema = /* @__PURE__ */ z.object({
+  projectId: /* @__PURE__ */ z.string(),
+  name: /* @__PURE__ */ z.string(),
+  networks: /* @__PURE__ */ z.array(NetworkEntrySchema),
+  wallets: /* @__PURE__ */ z.array(WalletEntrySchema),
 })
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>

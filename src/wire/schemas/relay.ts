@@ -2,8 +2,8 @@
 import * as z from 'zod/mini'
 import { EpochMsSchema } from '../primitives'
 
-export const RelayTokenResponseSchema = z.object({
-  token: z.string().check(z.minLength(16)),
+export const RelayTokenResponseSchema = /* @__PURE__ */ z.object({
+  token: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(16)),
   expiresAt: EpochMsSchema,
 })
 export type RelayTokenResponse = z.infer<typeof RelayTokenResponseSchema>

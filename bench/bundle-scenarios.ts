@@ -1,0 +1,124 @@
+/**
+ * What the bundle-size bench and the budget test measure. Each scenario is the entry module of an
+ * app that imports just that from the published package; `budget` is the gzip goal for the entry
+ * chunk (what loads before any `import()`), enforced by `test/package/budgets.test.ts`.
+ *
+ * To add a scenario (a new subpath such as `scope-connect/wallet`), append it here; one whose
+ * `subpath` is not in the package's `exports` yet is reported as skipped, not failed.
+ */
+export interface Scenario {
+  name: string
+  /** The app's entry module. */
+  source: string
+  /** Gzip bytes the entry chunk may weigh. */
+  budget?: number
+  /** The package subpath it needs; skipped while `exports` lacks it. */
+  subpath?: string
+}
+
+const KB = 1024
+
+/** The pure functions: no network, no wallet (errors, logging, registry, pairing, links). */
+export const PURE_FUNCTIONS = [
+  'AppError',
+  'isAppError',
+  'isProviderRpcError',
+  'normalizeWalletError',
+  'ProviderRpcError',
+  'USER_REJECTED_CODE',
+  'setConsoleLogging',
+  'setDebugMode',
+  'getNetworkInfo',
+  'getNetworksForWallet',
+  'getWalletInfo',
+  'getWalletNamespaces',
+  'getWalletsForNetwork',
+  'isWalletNetworkSupported',
+  'listConnectableTargets',
+  'listSupportedNetworks',
+  'listSupportedWallets',
+  'walletIdForConnectorId',
+  'walletSupportsMobile',
+  'walletSupportsMobileOn',
+  'walletSupportsNamespace',
+  'walletSupportsRelay',
+  'walletSupportsRelayOn',
+  'buildPairingUri',
+  'createPairing',
+  'parsePairingUri',
+  'relayTokenExpired',
+  'buildUniversalLinkUrl',
+  'createBrowserUniversalLinkStore',
+  'createMemoryUniversalLinkStore',
+  'UNIVERSAL_LINK_PARAMS',
+  'SOLANA_SIGN_TRANSACTION_METHOD',
+  'buildSignedMessageEnvelope',
+]
+
+const from = (names: string[], subpath = 'scope-connect') =>
+  `export { ${names.join(', ')} } from '${subpath}'`
+
+export const LIBRARY_SCENARIOS: Scenario[] = [
+  { name: '`isAppError`', source: from(['isAppError']), budget: 1 * KB },
+  { name: 'one lookup (`getWalletInfo`)', source: from(['getWalletInfo']), budget: 3.5 * KB },
+  { name: '`parsePairingUri`', source: from(['parsePairingUri']), budget: 2.5 * KB },
+  { name: 'all pure functions', source: from(PURE_FUNCTIONS), budget: 8 * KB },
+  { name: '`createBalanceReader`', source: from(['createBalanceReader']), budget: 14 * KB },
+  {
+    name: '`Client` (before any connector loads)',
+    source: from(['Client']),
+    budget: 35 * KB,
+  },
+  { name: '`InjectedConnector` alone', source: from(['InjectedConnector']) },
+  { name: '`Eip6963Connector` alone', source: from(['Eip6963Connector']) },
+  { name: '`SolanaInjectedConnector` alone', source: from(['SolanaInjectedConnector']) },
+  { name: '`MetaMaskSdkConnector` alone', source: from(['MetaMaskSdkConnector']) },
+  { name: '`UniversalLinkConnector` alone', source: from(['UniversalLinkConnector']) },
+  {
+    name: 'all machines (`scope-connect/machines`)',
+    source: "export * from 'scope-connect/machines'",
+  },
+  { name: 'whole package (`export *`)', source: "export * from 'scope-connect'" },
+  {
+    name: 'wallet side (`scope-connect/wallet`)',
+    source: "export * from 'scope-connect/wallet'",
+    subpath: './wallet',
+  },
+  {
+    name: 'QR code (`scope-connect/qr`)',
+    source: "export * from 'scope-connect/qr'",
+    subpath: './qr',
+  },
+]
+
+/** Other stacks, measured the same way from `bench/competitors` (installed on demand). */
+export const COMPETITOR_SCENARIOS: Scenario[] = [
+  {
+    name: 'wagmi core + injected connector',
+    source: `import { connect, createConfig, http, injected } from '@wagmi/core'
+import { mainnet } from 'viem/chains'
+export const config = createConfig({ chains: [mainnet], connectors: [injected()], transports: { [mainnet.id]: http() } })
+export { connect }`,
+  },
+  {
+    name: 'wagmi core + injected + balance and signing',
+    source: `import { connect, createConfig, getBalance, http, injected, signMessage } from '@wagmi/core'
+import { mainnet } from 'viem/chains'
+export const config = createConfig({ chains: [mainnet], connectors: [injected()], transports: { [mainnet.id]: http() } })
+export { connect, getBalance, signMessage }`,
+  },
+  {
+    name: 'Reown AppKit (`createAppKit`, one network)',
+    source: `import { createAppKit } from '@reown/appkit'
+import { mainnet } from '@reown/appkit/networks'
+export const modal = createAppKit({ projectId: 'example', networks: [mainnet] })`,
+  },
+  {
+    name: 'WalletConnect sign-client',
+    source: "export { SignClient } from '@walletconnect/sign-client'",
+  },
+  {
+    name: "mipd's EIP-6963 store",
+    source: "import { createStore } from 'mipd'\nexport const store = createStore()",
+  },
+]

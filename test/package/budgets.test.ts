@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Bundler, kb, measure } from '../../bench/bundle-measure'
+import { LIBRARY_SCENARIOS } from '../../bench/bundle-scenarios'
+import { type Consumer, createConsumer, packTarball } from '../support/packed'
+
+// Size budgets, measured from the packed tarball in a consumer project, as an app bundles it:
+// the entry chunk (everything loaded before any `import()`), minified, gzip -9, with esbuild and
+// with Rollup (Vite's bundler). The figures themselves are in docs/bundle-size.md
+// (`npm run bench:size`).
+
+let consumer: Consumer
+
+beforeAll(() => {
+  consumer = createConsumer(packTarball())
+}, 180_000)
+
+afterAll(() => consumer?.remove())
+
+const budgeted = LIBRARY_SCENARIOS.filter((scenario) => scenario.budget !== undefined)
+const BUNDLERS: Bundler[] = ['esbuild', 'rollup']
+
+describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () => {
+  it('covers the goals of the package issue', () => {
+    expect(budgeted.map((scenario) => [scenario.name, scenario.budget])).toEqual([
+      ['`isAppError`', 1024],
+      ['one lookup (`getWalletInfo`)', 3584],
+      ['`parsePairingUri`', 2560],
+      ['all pure functions', 8192],
+      ['`createBalanceReader`', 14336],
+      ['`Client` (before any connector loads)', 35840],
+    ])
+  })
+
+  for (const scenario of budgeted) {
+    for (const bundler of BUNDLERS) {
+      it(`${scenario.name} with ${bundler} ≤ ${kb(scenario.budget ?? 0)}`, async () => {
+        const { initial } = await measure(bundler, scenario.source, consumer.dir)
+        expect(initial.gzip, `${scenario.name}: ${kb(initial.gzip)}`).toBeGreaterThan(0)
+        expect(initial.gzip, `${scenario.name} is ${kb(initial.gzip)}`).toBeLessThanOrEqual(
+          scenario.budget ?? 0,
+        )
+      }, 60_000)
+    }
+  }
+
+  it('a scenario that pulls in more is measured as bigger (the measure is live)', async () => {
+    const alone = await measure(
+      'esbuild',
+      "export { isAppError } from 'scope-connect'",
+      consumer.dir,
+    )
+    const more = await measure(
+      'esbuild',
+      "export { isAppError, createBalanceReader } from 'scope-connect'",
+      consumer.dir,
+    )
+    expect(more.initial.gzip).toBeGreaterThan(alone.initial.gzip + 4 * 1024)
+  })
+})

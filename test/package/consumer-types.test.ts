@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Consumer, createConsumer, packTarball } from '../support/packed'
+
+// The packed declarations type-check in a consumer project under the three resolutions apps use,
+// with `skipLibCheck: false` (so every .d.ts / .d.cts we ship, and what they import, is checked):
+// `bundler` (Vite, webpack, esbuild), `node16` from an ES module and `node16` from CommonJS.
+
+const USES = `
+const client = new Client({ baseUrl: 'https://api.example.com', appKey: 'app-key' })
+const reader = createBalanceReader({ baseUrl: 'https://api.example.com', appKey: 'app-key' })
+export const pending: Promise<TokenBalance> = reader.getBalance({
+  chainId: 'eip155:1',
+  tokenAddress: 'native',
+  account: '0x0000000000000000000000000000000000000000',
+})
+export const store: UniversalLinkStore = createBrowserUniversalLinkStore()
+export function describeError(error: unknown): string {
+  return isAppError(error) ? error.code : 'unknown'
+}
+export const connection: WalletConnection | null = client.getConnection()
+export const body = ConfigResponseSchema.parse({})
+export const actor = createConnectActor(new InjectedConnector())
+export const wallet = new SolanaInjectedConnector({ walletId: 'phantom' })
+`
+
+const ESM_IMPORTS = `import {
+  Client,
+  createBalanceReader,
+  createBrowserUniversalLinkStore,
+  InjectedConnector,
+  isAppError,
+  SolanaInjectedConnector,
+  type TokenBalance,
+  type UniversalLinkStore,
+  type WalletConnection,
+} from 'scope-connect'
+import { createConnectActor } from 'scope-connect/machines'
+import { ConfigResponseSchema } from 'scope-connect/wire'
+`
+
+/** The same program as a CommonJS module (`import x = require()` is what `.cts` compiles to). */
+const CJS_IMPORTS = `import scope = require('scope-connect')
+import machines = require('scope-connect/machines')
+import wire = require('scope-connect/wire')
+const { Client, createBalanceReader, createBrowserUniversalLinkStore, InjectedConnector, isAppError, SolanaInjectedConnector } = scope
+const { createConnectActor } = machines
+const { ConfigResponseSchema } = wire
+type TokenBalance = scope.TokenBalance
+type UniversalLinkStore = scope.UniversalLinkStore
+type WalletConnection = scope.WalletConnection
+`
+
+const COMPILER_OPTIONS = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  target: 'ES2022',
+  // The library runs in browsers; its declarations name DOM types (Storage, Window events).
+  lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+  types: [],
+}
+
+let consumer: Consumer
+
+beforeAll(() => {
+  consumer = createConsumer(packTarball(), ['typescript'])
+  writeFileSync(join(consumer.dir, 'esm.mts'), ESM_IMPORTS + USES)
+  writeFileSync(join(consumer.dir, 'cjs.cts'), CJS_IMPORTS + USES)
+}, 180_000)
+
+afterAll(() => consumer?.remove())
+
+function tsc(name: string, options: Record<string, unknown>, files: string[]): string {
+  const config = join(consumer.dir, `tsconfig.${name}.json`)
+  writeFileSync(
+    config,
+    JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...options }, files }),
+  )
+  try {
+    execFileSync(join(consumer.dir, 'node_modules/typescript/bin/tsc'), ['-p', config], {
+      cwd: consumer.dir,
+      encoding: 'utf8',
+    })
+    return ''
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error)
+  }
+}
+
+describe('the packed declarations in a consumer project (skipLibCheck: false)', () => {
+  it('moduleResolution bundler', () => {
+    expect(tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['esm.mts'])).toBe('')
+  }, 120_000)
+
+  it('node16 from an ES module', () => {
+    expect(tsc('node16-esm', { module: 'Node16', moduleResolution: 'Node16' }, ['esm.mts'])).toBe(
+      '',
+    )
+  }, 120_000)
+
+  it('node16 from CommonJS (no TS1479 on ESM-only dependencies)', () => {
+    expect(tsc('node16-cjs', { module: 'Node16', moduleResolution: 'Node16' }, ['cjs.cts'])).toBe(
+      '',
+    )
+  }, 120_000)
+
+  it('a type error in the consumer is reported (the check is live)', () => {
+    writeFileSync(
+      join(consumer.dir, 'broken.mts'),
+      `${ESM_IMPORTS}${USES}\nexport const n: number = client\n`,
+    )
+    expect(tsc('broken', { module: 'Node16', moduleResolution: 'Node16' }, ['broken.mts'])).toMatch(
+      /broken\.mts.*TS2322/,
+    )
+  }, 120_000)
+})

@@ -1,0 +1,144 @@
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The package as users get it: `npm pack` of the repository (its `prepack` runs the build), and a
+ * consumer project with the tarball unpacked in `node_modules/scope-connect`.
+ *
+ * Packing is cached by a hash of everything that goes into the tarball, and serialised with a lock
+ * directory, so test files running in parallel build once.
+ */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const CACHE = join(ROOT, 'node_modules', '.cache', 'scope-connect-pack')
+const LOCK = join(CACHE, 'lock')
+const LOCK_STALE_MS = 5 * 60_000
+
+/** What the tarball is made from; a change to any of these packs again. */
+const INPUTS = [
+  'package.json',
+  'scripts/build.ts',
+  'README.md',
+  'LICENSE',
+  'src',
+  'machines',
+  'docs',
+]
+
+function hashInputs(): string {
+  const hash = createHash('sha256')
+  const visit = (path: string) => {
+    const full = join(ROOT, path)
+    if (!existsSync(full)) return
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full).sort()) visit(join(path, name))
+    } else {
+      hash.update(path).update('\0').update(readFileSync(full)).update('\0')
+    }
+  }
+  for (const input of INPUTS) visit(input)
+  return hash.digest('hex').slice(0, 16)
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+function withLock<T>(work: () => T): T {
+  mkdirSync(CACHE, { recursive: true })
+  for (;;) {
+    try {
+      mkdirSync(LOCK)
+      break
+    } catch {
+      // Another worker packs; a lock left by a killed run goes stale.
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS) {
+        rmSync(LOCK, { recursive: true, force: true })
+      }
+      sleep(200)
+    }
+  }
+  try {
+    return work()
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true })
+  }
+}
+
+/** Path of `scope-connect-<version>.tgz` as `npm pack` makes it (cached per input hash). */
+export function packTarball(): string {
+  return withLock(() => {
+    const dir = join(CACHE, hashInputs())
+    if (existsSync(dir)) {
+      const cached = readdirSync(dir).find((name) => name.endsWith('.tgz'))
+      if (cached) return join(dir, cached)
+    }
+    for (const old of existsSync(CACHE) ? readdirSync(CACHE) : []) {
+      if (old !== 'lock') rmSync(join(CACHE, old), { recursive: true, force: true })
+    }
+    mkdirSync(dir, { recursive: true })
+    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    const name = out.trim().split('\n').at(-1) ?? ''
+    const tarball = join(dir, name)
+    if (!name.endsWith('.tgz') || !existsSync(tarball)) throw new Error(`npm pack said: ${out}`)
+    return tarball
+  })
+}
+
+/** The file list of a tarball, without the leading `package/`. */
+export function tarballFiles(tarball: string): string[] {
+  return execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.replace(/^package\//, ''))
+}
+
+export interface Consumer {
+  dir: string
+  /** `node_modules/scope-connect` of the consumer. */
+  packageDir: string
+  remove(): void
+}
+
+/**
+ * A fresh project in a temp directory with the tarball unpacked as `node_modules/scope-connect`.
+ * Its dependencies (and `extra` packages, e.g. `typescript`) are linked from the repository's
+ * `node_modules`, at the locked versions: no network, and a dependency missing from the packed
+ * `package.json` fails to resolve, as it would after `npm install`.
+ */
+export function createConsumer(tarball: string, extra: string[] = []): Consumer {
+  const dir = mkdtempSync(join(tmpdir(), 'scope-connect-consumer-'))
+  writeFileSync(join(dir, 'package.json'), '{ "name": "consumer", "private": true }\n')
+  const modules = join(dir, 'node_modules')
+  const packageDir = join(modules, 'scope-connect')
+  mkdirSync(packageDir, { recursive: true })
+  execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components', '1'])
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>
+  }
+  for (const name of [...Object.keys(manifest.dependencies ?? {}), ...extra]) {
+    const source = join(ROOT, 'node_modules', name)
+    if (!existsSync(source)) throw new Error(`${name} is not installed in the repository`)
+    const target = join(modules, name)
+    mkdirSync(dirname(target), { recursive: true })
+    if (!existsSync(target)) symlinkSync(source, target, 'dir')
+  }
+  return { dir, packageDir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
