@@ -1,9 +1,5 @@
 import { Redis } from 'ioredis'
-import {
-  RELAY_ERROR_CODES,
-  RELAY_METHODS,
-  type RelayFetchResult,
-} from 'scope-connect/wire'
+import { RELAY_ERROR_CODES, RELAY_METHODS, type RelayFetchResult } from 'scope-connect/wire'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
 import { createRedisMailbox, type RedisMailbox } from '../../src/relay/mailbox-redis'
@@ -12,7 +8,7 @@ import {
   connectRelay,
   envelope,
   issueRelayToken,
-  RelayCallError,
+  type RelayCallError,
   type RelayTestClient,
   topicFor,
 } from '../support/relay-client'
@@ -97,17 +93,41 @@ describe('relay instances sharing Redis', () => {
     await wallet.request(subscribe, { topic: session })
 
     // The wallet joins the pairing after the proposal was published: the mailbox has it.
-    await dapp.request(publish, { topic: pairing, message: envelope('proposal'), ttl: 300, tag: 1100 })
+    await dapp.request(publish, {
+      topic: pairing,
+      message: envelope('proposal'),
+      ttl: 300,
+      tag: 1100,
+    })
     await wallet.request(subscribe, { topic: pairing })
     const [proposal] = await wallet.waitForPushes(1)
-    expect(proposal!.data).toMatchObject({ topic: pairing, message: envelope('proposal'), tag: 1100 })
+    expect(proposal!.data).toMatchObject({
+      topic: pairing,
+      message: envelope('proposal'),
+      tag: 1100,
+    })
 
-    await wallet.request(publish, { topic: pairing, message: envelope('approve'), ttl: 300, tag: 1101 })
+    await wallet.request(publish, {
+      topic: pairing,
+      message: envelope('approve'),
+      ttl: 300,
+      tag: 1101,
+    })
     expect((await dapp.waitForPushes(1))[0]!.data.message).toBe(envelope('approve'))
 
-    await dapp.request(publish, { topic: session, message: envelope('request'), ttl: 300, tag: 1108 })
+    await dapp.request(publish, {
+      topic: session,
+      message: envelope('request'),
+      ttl: 300,
+      tag: 1108,
+    })
     expect((await wallet.waitForPushes(2))[1]!.data.message).toBe(envelope('request'))
-    await wallet.request(publish, { topic: session, message: envelope('answer'), ttl: 300, tag: 1109 })
+    await wallet.request(publish, {
+      topic: session,
+      message: envelope('answer'),
+      ttl: 300,
+      tag: 1109,
+    })
     expect((await dapp.waitForPushes(2))[1]!.data.message).toBe(envelope('answer'))
 
     // No echo across instances either.
@@ -145,14 +165,21 @@ describe('relay instances sharing Redis', () => {
     const publishers = await Promise.all(instances.map((instance) => connect(instance)))
     const outcomes = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        publishers[i % 2]!.request(publish, { topic, message: envelope(`race-${i}`), ttl: 60, tag: 1 }).then(
+        publishers[i % 2]!.request(publish, {
+          topic,
+          message: envelope(`race-${i}`),
+          ttl: 60,
+          tag: 1,
+        }).then(
           () => 'stored',
           (error: RelayCallError) => error.error.code,
         ),
       ),
     )
     expect(outcomes.filter((o) => o === 'stored')).toHaveLength(MAILBOX_LIMIT)
-    expect(outcomes.filter((o) => o === RELAY_ERROR_CODES.MAILBOX_FULL)).toHaveLength(30 - MAILBOX_LIMIT)
+    expect(outcomes.filter((o) => o === RELAY_ERROR_CODES.MAILBOX_FULL)).toHaveLength(
+      30 - MAILBOX_LIMIT,
+    )
     expect(await admin.hlen(`${PREFIX}relay:mb:${topic}`)).toBe(MAILBOX_LIMIT)
   })
 
@@ -183,12 +210,19 @@ describe('relay instances sharing Redis', () => {
     )
     // Client i is on instance i % 2 and topic floor(i / 2) % 2: every pairing of instance and topic.
     const topicOf = (i: number) => topics[Math.floor(i / 2) % 2]!
-    await Promise.all(subscribers.map((client, i) => client.request(subscribe, { topic: topicOf(i) })))
+    await Promise.all(
+      subscribers.map((client, i) => client.request(subscribe, { topic: topicOf(i) })),
+    )
     const publishers = await Promise.all(instances.map((instance) => connect(instance)))
     for (let n = 0; n < 10; n++) {
       await Promise.all(
         publishers.map((publisher, p) =>
-          publisher.request(publish, { topic: topics[p]!, message: envelope(`iso-${p}-${n}`), ttl: 60, tag: 1 }),
+          publisher.request(publish, {
+            topic: topics[p]!,
+            message: envelope(`iso-${p}-${n}`),
+            ttl: 60,
+            tag: 1,
+          }),
         ),
       )
     }
@@ -241,9 +275,9 @@ describe('relay instances sharing Redis', () => {
         () => 'ok',
         (error: RelayCallError) => error.error.code,
       )
-    expect(await codeOf(dapp.request(publish, { topic, message: envelope('down'), ttl: 60, tag: 1 }))).toBe(
-      RELAY_ERROR_CODES.STORE_UNAVAILABLE,
-    )
+    expect(
+      await codeOf(dapp.request(publish, { topic, message: envelope('down'), ttl: 60, tag: 1 })),
+    ).toBe(RELAY_ERROR_CODES.STORE_UNAVAILABLE)
     expect(await codeOf(dapp.request(subscribe, { topic: topicFor('outage-2') }))).toBe(
       RELAY_ERROR_CODES.STORE_UNAVAILABLE,
     )
@@ -255,7 +289,10 @@ describe('relay instances sharing Redis', () => {
     redis = await startRedis({ port })
     // The instances reconnect in the background (backoff up to 2 s).
     await waitFor(
-      () => codeOf(dapp.request(publish, { topic, message: envelope('back'), ttl: 60, tag: 1 })).then((c) => c === 'ok'),
+      () =>
+        codeOf(dapp.request(publish, { topic, message: envelope('back'), ttl: 60, tag: 1 })).then(
+          (c) => c === 'ok',
+        ),
       'publish to work again',
     )
     await waitFor(async () => (await numsub(topic)) === 1, 'instance b to resubscribe')
@@ -264,6 +301,8 @@ describe('relay instances sharing Redis', () => {
       async () => wallet.pushes.some((push) => push.data.message === envelope('live')),
       'the live message',
     )
-    expect(await dapp.request(subscribe, { topic: topicFor('outage-2') })).toEqual(expect.any(String))
+    expect(await dapp.request(subscribe, { topic: topicFor('outage-2') })).toEqual(
+      expect.any(String),
+    )
   })
 })

@@ -72,6 +72,8 @@ export interface ConnectOptions {
   autoAck?: boolean
   /** Answer WebSocket pings (default true). */
   autoPong?: boolean
+  /** Called with every push as it arrives (after the ack, when acking). */
+  onPush?: (push: Push) => void
 }
 
 export async function connectRelay(
@@ -97,6 +99,7 @@ export async function connectRelay(
       const push = { pushId: frame.id as number, subscriptionId: params.id, data: params.data }
       pushes.push(push)
       if (autoAck) ack(push)
+      options.onPush?.(push)
       for (const wake of pushWaiters.splice(0)) wake()
       return
     }
