@@ -1,6 +1,5 @@
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { PairingFlow } from '../../machines/pairing/pairing.facade'
 import { startTestServer, type TestServer } from '../../server/test/support/server'
 import { isAppError } from '../../src/errors'
 import { parsePairingUri } from '../../src/relay'
@@ -57,9 +56,12 @@ describe('dApp ↔ relay ↔ wallet', () => {
     expect(dapp.actor.getSnapshot().matches({ active: { flow: { paired: 'idle' } } })).toBe(true)
 
     const signature = await dapp.signMessage('Sign in to Example')
-    expect(await recoverMessageAddress({ message: 'Sign in to Example', signature })).toBe(
-      wallet.evm.address,
-    )
+    expect(
+      await recoverMessageAddress({
+        message: 'Sign in to Example',
+        signature: signature as `0x${string}`,
+      }),
+    ).toBe(wallet.evm.address)
 
     const typedSignature = await dapp.signTypedData(typedData)
     const { EIP712Domain: _d, ...types } = typedData.types
@@ -150,5 +152,3 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<vo
     await new Promise((r) => setTimeout(r, 10))
   }
 }
-
-export type { PairingFlow }
