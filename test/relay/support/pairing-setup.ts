@@ -39,7 +39,7 @@ export function dappPairing(
 
 /** The example wallet (scope-connect/wallet + viem key) against the same backend. */
 export function walletSimulator(
-  server: TestServer,
+  server: Pick<TestServer, 'appKey'>,
   overrides: Partial<RelayWalletSimulatorOptions> = {},
 ) {
   return createRelayWalletSimulator({ appKey: server.appKey, WebSocket: WS, ...overrides })
