@@ -24,7 +24,7 @@ export const EVM_NAMESPACES = {
 
 /** A dApp pairing flow against the real server's relay (token from its route, `ws` in Node). */
 export function dappPairing(
-  server: TestServer,
+  server: Pick<TestServer, 'baseUrl' | 'appKey'>,
   overrides: Partial<PairingOptions> = {},
 ): PairingFlow {
   return startPairing({
