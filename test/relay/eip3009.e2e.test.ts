@@ -1,11 +1,4 @@
-import {
-  createPublicClient,
-  createWalletClient,
-  getContract,
-  http,
-  type PublicClient,
-  parseUnits,
-} from 'viem'
+import { createPublicClient, createWalletClient, http, type PublicClient, parseUnits } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
