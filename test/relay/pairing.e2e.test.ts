@@ -145,6 +145,96 @@ describe('dApp ↔ relay ↔ wallet', () => {
   })
 })
 
+describe('wallet rules', () => {
+  const SOLANA = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
+
+  it('solana_signMessage over the relay, verified with ed25519', async () => {
+    const dapp = track(
+      dappPairing(server, {
+        requiredNamespaces: { solana: { chains: [SOLANA], methods: ['solana_signMessage'] } },
+      }),
+    )
+    const wallet = track(walletSimulator(server))
+    await wallet.pairAndApprove(dapp.uri as string)
+    await dapp.approval
+    const signature = await dapp.signSolanaMessage('Sign in with Solana')
+    const { ed25519 } = await import('@noble/curves/ed25519.js')
+    const { base58 } = await import('@scure/base')
+    expect(
+      ed25519.verify(
+        base58.decode(signature),
+        new TextEncoder().encode('Sign in with Solana'),
+        base58.decode(wallet.solanaAddress),
+      ),
+    ).toBe(true)
+  })
+
+  it('refuses accounts, chains and methods outside the session, and methods it does not serve', async () => {
+    const dapp = track(
+      dappPairing(server, {
+        requiredNamespaces: {
+          eip155: { chains: ['eip155:31337'], methods: ['personal_sign', 'eth_signTypedData_v4'] },
+          solana: { chains: [SOLANA], methods: ['solana_signMessage', 'solana_signTransaction'] },
+        },
+      }),
+    )
+    const wallet = track(walletSimulator(server))
+    await wallet.pairAndApprove(dapp.uri as string)
+    await dapp.approval
+    const other = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
+    await expect(dapp.signMessage('x', { address: other })).rejects.toMatchObject({
+      code: 'WALLET_ERROR',
+      backendCode: '4100',
+    })
+    await expect(dapp.signMessage('x', { chainId: 'eip155:1' })).rejects.toMatchObject({
+      code: 'NOT_CONNECTED',
+    })
+    await expect(
+      dapp.request({
+        method: 'personal_sign',
+        params: ['0x00', wallet.evm.address],
+        chainId: 'eip155:1',
+      }),
+    ).rejects.toMatchObject({ code: 'WALLET_ERROR', backendCode: '4100' })
+    await expect(
+      dapp.request({ method: 'solana_signTransaction', params: { transaction: 'AQID' } }),
+    ).rejects.toMatchObject({ code: 'WALLET_ERROR', backendCode: '4200' })
+    await expect(
+      dapp.request({ method: 'eth_sendTransaction', params: [{}] }),
+    ).rejects.toMatchObject({ code: 'INVALID_CONFIG' })
+    expect(wallet.requests.map((r) => r.method)).toEqual(['solana_signTransaction'])
+  })
+
+  it('approve needs every required namespace, with CAIP-10 accounts; a proposal is answered once', async () => {
+    const dapp = track(dappPairing(server))
+    const wallet = track(walletSimulator(server))
+    const proposal = await wallet.wallet.pair(dapp.uri as string)
+    await expect(
+      proposal.approve({
+        namespaces: { solana: { accounts: [`${SOLANA}:${wallet.solanaAddress}`] } },
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_CONFIG' })
+    await expect(
+      proposal.approve({ namespaces: { eip155: { accounts: [wallet.evm.address] } } }),
+    ).rejects.toMatchObject({ code: 'INVALID_CONFIG' })
+    await proposal.approve({
+      namespaces: { eip155: { accounts: [`eip155:31337:${wallet.evm.address}`] } },
+    })
+    await expect(proposal.reject()).rejects.toMatchObject({ code: 'INVALID_CONFIG' })
+    await dapp.approval
+  })
+
+  it('pair() waits for a proposal at most proposalWaitMs, and refuses malformed URIs', async () => {
+    const wallet = track(walletSimulator(server, { proposalWaitMs: 300 }))
+    const { createPairing } = await import('../../src/relay')
+    const lonely = createPairing(`${server.baseUrl.replace('http', 'ws')}/api/v1/connect/relay`)
+    await expect(wallet.wallet.pair(lonely.uri)).rejects.toMatchObject({ code: 'TIMEOUT' })
+    await expect(wallet.wallet.pair('wc:abc@2?relay-protocol=irn')).rejects.toMatchObject({
+      code: 'INVALID_CONFIG',
+    })
+  })
+})
+
 async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
