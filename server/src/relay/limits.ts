@@ -1,6 +1,10 @@
 import { RELAY_HEARTBEAT_MS, RELAY_LIMITS } from 'scope-connect/wire'
 
-/** What one relay instance allows. The protocol's limits (SPEC 5) may be lowered, never raised. */
+/**
+ * What one relay instance allows. The protocol's sizes and counts (SPEC 5) may be lowered, never
+ * raised, since clients size their messages and subscriptions by them; the publish rate is a
+ * policy and may be raised too (clients must not count on more than the default).
+ */
 export interface RelayLimits {
   /** Largest client frame in bytes; a bigger one closes the socket with 1009. */
   maxFrameBytes: number
@@ -44,7 +48,6 @@ const PROTOCOL_MAXIMA = [
   'maxFrameBytes',
   'maxMessageBytes',
   'maxSubscriptionsPerConnection',
-  'publishesPerMinute',
   'mailboxPerTopic',
 ] as const
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
+import { coalesceWrites } from '../store/redis-coalesce'
 import {
   type PublishOutcome,
   type RelayMailbox,
@@ -147,6 +148,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
       .catch(() => {})
       .then(async () => {
         if (wanted.has(channel) && !held.has(channel)) {
+          beforeSubscribe()
           await subscriber.subscribe(channel)
           held.add(channel)
         } else if (!wanted.has(channel) && held.has(channel)) {
@@ -193,6 +195,10 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     },
   )
 
+  // The commands of one event-loop turn leave in one socket write (as in the session store).
+  const beforeCommand = coalesceWrites(commands)
+  const beforeSubscribe = coalesceWrites(subscriber)
+
   const run = async <T>(operation: () => Promise<T>): Promise<T> => {
     try {
       if (firstAttempt) await firstAttempt
@@ -214,6 +220,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
 
     publish(message, limit) {
       return run(async (): Promise<PublishOutcome> => {
+        beforeCommand()
         const [status, existing] = await commands.scRelayPublish(
           mailboxKey(message.topic),
           message.messageId,
@@ -234,6 +241,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
 
     read(topic) {
       return run(async () => {
+        beforeCommand()
         const values = await commands.hvals(mailboxKey(topic))
         const at = now()
         return values

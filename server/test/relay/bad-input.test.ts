@@ -103,6 +103,12 @@ describe('relay: bad input gets the documented error, and the socket stays usabl
     expect(await client.request(ping)).toBe(true)
   })
 
+  it('a text frame that is not UTF-8 is closed 1007 by the WebSocket layer (RFC 6455)', async () => {
+    const client = await connect()
+    client.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false })
+    expect((await client.closed).code).toBe(1007)
+  })
+
   it('unknown methods, including the server-to-client scr_subscription', async () => {
     const client = await connect()
     for (const method of ['scr_nope', 'irn_subscribe', RELAY_METHODS.subscription, '']) {

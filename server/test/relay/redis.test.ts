@@ -248,7 +248,7 @@ describe('relay instances sharing Redis', () => {
     let missed: string | undefined
     for (let attempt = 0; attempt < 10 && !missed; attempt++) {
       await waitFor(async () => (await numsub(topic)) === 1, 'the subscription')
-      await admin.client('KILL', 'TYPE', 'pubsub')
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub')
       const message = envelope(`gap-${attempt}`)
       const before = await numsub(topic)
       await dapp.request(publish, { topic, message, ttl: 60, tag: 1 })
