@@ -37,7 +37,6 @@ export interface PeerRequestOptions {
 }
 
 export interface RelayPeer {
-  readonly relay: RelayClient
   /** Keeps `symKey` for `topic` in the keyring and subscribes to the topic. */
   listen(topic: string, symKey: Uint8Array): Promise<void>
   /** Unsubscribes and forgets the topic's key; its pending requests reject with `ABORTED`. */
@@ -215,7 +214,6 @@ export function createRelayPeer(options: RelayPeerOptions): RelayPeer {
   }
 
   return {
-    relay,
     async listen(topic, symKey) {
       keyring.set(topic, symKey)
       await relay.subscribe(topic)
