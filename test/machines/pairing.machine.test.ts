@@ -35,10 +35,15 @@ function scripted() {
   let relaySendBack: ((event: AnyEventObject) => void) | null = null
   let maintainSendBack: ((event: AnyEventObject) => void) | null = null
   const stopped: string[] = []
+  const record = (name: string, value: unknown) => {
+    inputs[name] = [...(inputs[name] ?? []), value]
+  }
   const promise = (name: string) =>
     fromPromise(({ input }) => {
-      ;(inputs[name] ??= []).push(input)
-      return new Promise((resolve, reject) => (pending[name] ??= []).push({ resolve, reject }))
+      record(name, input)
+      return new Promise((resolve, reject) => {
+        pending[name] = [...(pending[name] ?? []), { resolve, reject }]
+      })
     })
   const machine = pairingMachine.provide({
     actors: {
@@ -49,7 +54,7 @@ function scripted() {
       }),
       maintainSession: fromCallback(({ sendBack, input }) => {
         maintainSendBack = sendBack
-        ;(inputs.maintainSession ??= []).push(input)
+        record('maintainSession', input)
         return () => stopped.push('maintainSession')
       }),
       fetchRelayToken: promise('fetchRelayToken') as never,

@@ -180,8 +180,8 @@ describe('EIP-3009 over the relay, on anvil', () => {
     })
     const signature = await signTypedDataOverRelay(dapp, typedData)
     const sent = wallet.requests.at(-1)
-    expect(sent?.method).toBe('eth_signTypedData_v4')
-    const json = JSON.parse((sent?.params as [string, string])[1])
+    if (sent?.method !== 'eth_signTypedData_v4') throw new Error('expected eth_signTypedData_v4')
+    const json = JSON.parse(sent.params[1])
     expect(json.message.value).toBe((2n ** 200n).toString())
     const { recoverTypedDataAddress } = await import('viem')
     const { EIP712Domain: _d, ...types } = typedData.types
