@@ -176,6 +176,13 @@ function storage(): Storage | null {
 export function createBrowserPairingStore(
   storageKey: string = DEFAULT_PAIRING_STORAGE_KEY,
 ): PairingStore {
+  const clear = () => {
+    try {
+      storage()?.removeItem(storageKey)
+    } catch {
+      // Nothing to do.
+    }
+  }
   return {
     save(state) {
       try {
@@ -187,20 +194,21 @@ export function createBrowserPairingStore(
       }
     },
     load() {
+      let raw: string | null | undefined
       try {
-        const raw = storage()?.getItem(storageKey)
-        return raw == null ? null : (JSON.parse(raw) as PairingPersistedState)
+        raw = storage()?.getItem(storageKey)
       } catch {
-        this.clear()
+        return null
+      }
+      if (raw == null) return null
+      try {
+        return JSON.parse(raw) as PairingPersistedState
+      } catch {
+        log.warn(`discarded a value under ${storageKey} that is not JSON`)
+        clear()
         return null
       }
     },
-    clear() {
-      try {
-        storage()?.removeItem(storageKey)
-      } catch {
-        // Nothing to do.
-      }
-    },
+    clear,
   }
 }
