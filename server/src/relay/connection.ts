@@ -158,10 +158,6 @@ export class RelayConnection {
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(code, reason)
   }
 
-  terminate(): void {
-    this.socket.terminate()
-  }
-
   private onClosed(): void {
     if (this.closed) return
     this.closed = true
@@ -239,7 +235,10 @@ export class RelayConnection {
       case RELAY_METHODS.ping:
         return true
       default:
-        throw new RelayRpcError(RELAY_ERROR_CODES.METHOD_NOT_FOUND, `unknown method ${method}`)
+        throw new RelayRpcError(
+          RELAY_ERROR_CODES.METHOD_NOT_FOUND,
+          `unknown method ${JSON.stringify(method.slice(0, 64))}`,
+        )
     }
   }
 
