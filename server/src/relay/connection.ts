@@ -158,10 +158,6 @@ export class RelayConnection {
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(code, reason)
   }
 
-  terminate(): void {
-    this.socket.terminate()
-  }
-
   private onClosed(): void {
     if (this.closed) return
     this.closed = true
@@ -184,14 +180,13 @@ export class RelayConnection {
           error: new RelayRpcError(RELAY_ERROR_CODES.PARSE_ERROR, 'binary frames are not accepted'),
         } as const)
       : parseFrame(data.toString())
-    if (frame.kind === 'response') {
-      this.onAck(frame.id, frame.ok)
-      return
-    }
+    // Acks of our pushes are free; anything else, a stray answer included, counts as a request.
+    if (frame.kind === 'response' && this.onAck(frame.id, frame.ok)) return
     if (!this.requests.hit(this.deps.now())) {
       this.close(RELAY_CLOSE_CODES.TRY_AGAIN_LATER, 'too many requests; try again later')
       return
     }
+    if (frame.kind === 'response') return // never answered
     if (frame.kind === 'invalid') {
       this.send(errorFrame(frame.id, frame.error))
       return
@@ -240,7 +235,10 @@ export class RelayConnection {
       case RELAY_METHODS.ping:
         return true
       default:
-        throw new RelayRpcError(RELAY_ERROR_CODES.METHOD_NOT_FOUND, `unknown method ${method}`)
+        throw new RelayRpcError(
+          RELAY_ERROR_CODES.METHOD_NOT_FOUND,
+          `unknown method ${JSON.stringify(method.slice(0, 64))}`,
+        )
     }
   }
 
@@ -387,13 +385,15 @@ export class RelayConnection {
     }
   }
 
-  private onAck(pushId: number, ok: boolean): void {
+  /** False when no push awaits this id. */
+  private onAck(pushId: number, ok: boolean): boolean {
     const pending = this.pendingPushes.get(pushId)
-    if (!pending) return
+    if (!pending) return false
     this.pendingPushes.delete(pushId)
     // An error answer leaves the message unacked: offered again at the next subscribe.
     const entry = ok ? this.ledgers.get(pending.topic)?.get(pending.messageId) : undefined
     if (entry) entry.had = true
+    return true
   }
 
   private record(message: StoredMessage, had: boolean): void {

@@ -16,7 +16,7 @@ export interface RelayLimits {
   /** Live messages per topic; one more is a MAILBOX_FULL error. */
   mailboxPerTopic: number
   /**
-   * Client requests of any kind (acks of pushes excepted) per connection in a fixed 60 s window;
+   * Client frames of any kind (acks of pushes that await one excepted) per connection in a fixed 60 s window;
    * one more closes the socket with 1013. Bounds a flood of pings, fetches or garbage frames,
    * which are answered with errors but never close the socket by themselves.
    */

@@ -268,4 +268,14 @@ describe('relay: bad input gets the documented error, and the socket stays usabl
     client.sendRaw('garbage')
     expect((await client.closed).code).toBe(RELAY_CLOSE_CODES.TRY_AGAIN_LATER)
   })
+
+  it('stray answers (to no push) are never answered, and count against the request limit', async () => {
+    const client = await connect()
+    for (let i = 0; i < LIMITS.requestsPerMinute - 1; i++) {
+      client.sendRaw(JSON.stringify({ jsonrpc: '2.0', id: 10_000 + i, result: true }))
+    }
+    expect(await client.request(ping)).toBe(true) // request number requestsPerMinute
+    client.sendRaw(JSON.stringify({ jsonrpc: '2.0', id: 1, result: true }))
+    expect((await client.closed).code).toBe(RELAY_CLOSE_CODES.TRY_AGAIN_LATER)
+  })
 })
