@@ -104,6 +104,25 @@ describe('relay client', () => {
     expect(b.messages).toEqual(['BBBB'])
   })
 
+  it('a topic subscribed while the connection is being set up is subscribed too', async () => {
+    const t1 = topic()
+    const t2 = topic()
+    relay.inject(t1, 'PROPOSAL') // waiting in the mailbox
+    const a = client()
+    let second: Promise<void> | undefined
+    a.c.onMessage((m) => {
+      // Answering a message that arrived mid-setup (as a wallet approving a proposal does).
+      if (m.message === 'PROPOSAL') second = a.c.subscribe(t2)
+    })
+    await Promise.all([a.c.subscribe(t1), settle()])
+    await settle()
+    await second
+    expect(relay.sockets[0]?.subscriptions.has(t2)).toBe(true)
+    relay.inject(t2, 'REQUEST')
+    await settle()
+    expect(a.messages).toEqual(['PROPOSAL', 'REQUEST'])
+  })
+
   it('reconnects with backoff after the relay goes away, resubscribes, fetches, and sends what waited', async () => {
     const t = topic()
     const a = client()

@@ -436,10 +436,16 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     }
   }
 
+  function nextUnsubscribed(): string | undefined {
+    for (const [topic, id] of topics) if (id === null) return topic
+    return undefined
+  }
+
   /** After the socket opened: resubscribe, fetch what waited, send what waited, then online. */
   async function settleConnection(current: WebSocketLike): Promise<void> {
     try {
-      for (const topic of [...topics.keys()]) {
+      // Topics added while this runs (a proposal answered mid-reconnect) are subscribed too.
+      for (let topic = nextUnsubscribed(); topic !== undefined; topic = nextUnsubscribed()) {
         const id = await request<string>(RELAY_METHODS.subscribe, { topic })
         if (topics.has(topic)) topics.set(topic, typeof id === 'string' ? id : String(id))
         await fetchMailbox(topic)
@@ -537,13 +543,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     connect,
     async subscribe(topic) {
       checkTopic(topic)
-      if (topics.has(topic) && topics.get(topic) !== null) return
       if (!topics.has(topic)) topics.set(topic, null)
-      if (status !== 'online') {
-        // settleConnection subscribes every topic before the client reports online.
-        await connect()
-        return
-      }
+      // Connecting subscribes every known topic before the client reports online.
+      if (status !== 'online') await connect()
+      if (!topics.has(topic) || topics.get(topic) !== null) return
       const id = await request<string>(RELAY_METHODS.subscribe, { topic })
       if (topics.has(topic)) topics.set(topic, typeof id === 'string' ? id : String(id))
     },
