@@ -7,6 +7,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 export const alias = {
   'scope-connect/wire': here('./src/wire/index.ts'),
   'scope-connect/machines': here('./machines/index.ts'),
+  'scope-connect/wallet': here('./src/wallet/index.ts'),
+  'scope-connect/qr': here('./src/qr/index.ts'),
   'scope-connect': here('./src/index.ts'),
 }
 

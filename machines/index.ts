@@ -15,6 +15,54 @@ export type {
   ConnectionData,
   WalletWatchEvent,
 } from './connect/connect.types'
+// ---- pairing -------------------------------------------------------------------------------------
+export {
+  createPairingActors,
+  type OutboxEntry,
+  type PairingEnvironment,
+  type PairingOutbox,
+} from './pairing/pairing.actors'
+export {
+  type PairingActor,
+  type PairingConnectionOptions,
+  type PairingFlow,
+  type PairingOptions,
+  type PairingResumeResult,
+  type PairingSnapshot,
+  resumePairing,
+  startPairing,
+} from './pairing/pairing.facade'
+export {
+  PAIRING_MACHINE_VERSION,
+  type PairingMachine,
+  pairingMachine,
+} from './pairing/pairing.machine'
+export {
+  checkRestorablePairing,
+  createBrowserPairingStore,
+  DEFAULT_PAIRING_STORAGE_KEY,
+  PAIRING_STATE_FORMAT,
+  PAIRING_STATE_FORMAT_VERSION,
+  type PairingPersistedState,
+  type PairingRestoreCheck,
+  type PairingStore,
+  persistWhilePaired,
+} from './pairing/pairing.persistence'
+export type {
+  PairedSessionData,
+  PairingContext,
+  PairingEvent,
+  PairingFinalStatus,
+  PairingInput,
+  PairingOutput,
+  PairingRequestRecord,
+  RelayConnectivity,
+} from './pairing/pairing.types'
+export {
+  createMemoryPairingVault,
+  type PairingSecrets,
+  type PairingVault,
+} from './pairing/pairing.vault'
 // ---- session polling -----------------------------------------------------------------------------
 export {
   createMemoryTokenVault,

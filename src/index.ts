@@ -62,6 +62,21 @@ export {
   type WalletConnection,
 } from './connectors'
 export {
+  authorizationOf,
+  type BuildEip3009AuthorizationParams,
+  buildEip3009Authorization,
+  type ContractReader,
+  type Eip3009Authorization,
+  type Eip3009TypedData,
+  type RelaySessionRequester,
+  type SignedTransferAuthorization,
+  type SignTransferAuthorizationParams,
+  type SplitSignature,
+  signTransferAuthorization,
+  signTypedDataOverRelay,
+  splitSignature,
+} from './eip3009'
+export {
   AppError,
   type AppErrorCode,
   type FieldIssue,
@@ -117,6 +132,25 @@ export {
   type SettledNamespace,
   type SettledNamespaces,
 } from './relay'
+export {
+  createRelayClient,
+  createRelayTokenSource,
+  type PublishOptions,
+  type RelayClient,
+  type RelayClientOptions,
+  type RelayStatus,
+  type RelayStatusChange,
+  relayUrlForBaseUrl,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './relay/client'
+export {
+  type PeerMetadata,
+  SESSION_ERROR_CODES,
+  SESSION_METHODS,
+  WALLET_REQUEST_METHODS,
+  type WalletRequest,
+} from './relay/protocol'
 export { GenericWalletSessionClient } from './session/client'
 export { type PollGenericSessionOptions, pollGenericSessionResult } from './session/poll'
 export type {

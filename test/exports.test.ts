@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as machines from '../machines/index'
 import * as api from '../src/index'
+import * as qr from '../src/qr/index'
+import * as wallet from '../src/wallet/index'
 import * as wire from '../src/wire/index'
 
 // The public surface, snapshotted: an API change shows in review as a change to this snapshot.
@@ -11,6 +13,14 @@ describe('public exports', () => {
 
   it('scope-connect/machines', () => {
     expect(Object.keys(machines).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/wallet', () => {
+    expect(Object.keys(wallet).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/qr', () => {
+    expect(Object.keys(qr).sort()).toMatchSnapshot()
   })
 
   it('scope-connect/wire', () => {

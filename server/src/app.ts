@@ -19,6 +19,7 @@ import { registerBalanceRoute } from './routes/balances'
 import { registerCallbackRoutes } from './routes/callbacks'
 import { registerConfigRoute } from './routes/config'
 import { registerHealthRoutes } from './routes/health'
+import { type RelayOptions, registerRelayRoutes } from './routes/relay'
 import { registerSessionRoutes } from './routes/sessions'
 import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
@@ -43,6 +44,8 @@ export interface AppOptions {
   sessionTtlSeconds?: number
   /** Largest accepted body in bytes; default 16 KiB. */
   bodyLimit?: number
+  /** The relay: signing keys, public URL, mailbox (memory by default, Redis to scale out), limits. */
+  relay?: RelayOptions
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024
@@ -85,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routes = trackRoutes(app)
   installErrorHandling(app, routes)
   installCors(app, ctx.projects, routes)
+  await registerRelayRoutes(app, ctx, options.relay)
   registerHealthRoutes(app, ctx)
   registerBalanceRoute(app, ctx)
   registerConfigRoute(app, ctx)

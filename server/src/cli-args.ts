@@ -8,6 +8,10 @@ export interface CliSettings {
   redisUrl?: string
   trustProxy: string[]
   logLevel: string
+  /** `--relay-key`: base64url Ed25519 seeds, comma-separated (parsed by parseRelaySigningKeys). */
+  relayKey?: string
+  publicUrl?: string
+  relayMaxSocketsPerIp?: number
 }
 
 export const SAMPLE_PROJECTS_FILE = fileURLToPath(
@@ -22,6 +26,11 @@ export const USAGE = `scope-connect-server [options]
   --redis-url <url>     REDIS_URL      share sessions and counters through Redis (default: in memory)
   --trust-proxy <list>  TRUST_PROXY    comma list of proxy addresses/CIDRs whose X-Forwarded-For is read
   --log-level <level>   LOG_LEVEL      fatal|error|warn|info|debug|trace|silent (default info)
+  --relay-key <keys>    RELAY_SIGNING_KEY  relay token key: base64url 32-byte Ed25519 seed(s), comma
+                                       list, the first signs (default: generated, with a warning)
+  --public-url <url>    PUBLIC_URL     the server's public base URL (relay token audience; default:
+                                       each request's Host)
+  --relay-max-sockets-per-ip <n>  RELAY_MAX_SOCKETS_PER_IP  open relay sockets per IP (default 200)
   --help                               this text
 `
 
@@ -39,6 +48,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       'redis-url': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'log-level': { type: 'string' },
+      'relay-key': { type: 'string' },
+      'public-url': { type: 'string' },
+      'relay-max-sockets-per-ip': { type: 'string' },
       help: { type: 'boolean' },
     },
   })
@@ -53,6 +65,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
   const redisUrl = values['redis-url'] ?? env.REDIS_URL
+  const relayKey = values['relay-key'] ?? env.RELAY_SIGNING_KEY
+  const publicUrl = values['public-url'] ?? env.PUBLIC_URL
+  const socketsText = values['relay-max-sockets-per-ip'] ?? env.RELAY_MAX_SOCKETS_PER_IP
+  if (socketsText !== undefined && !/^[1-9]\d*$/.test(socketsText)) {
+    throw new Error(`--relay-max-sockets-per-ip: not a positive integer: ${socketsText}`)
+  }
   return {
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -60,5 +78,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     ...(redisUrl ? { redisUrl } : {}),
     trustProxy,
     logLevel,
+    ...(relayKey ? { relayKey } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(socketsText ? { relayMaxSocketsPerIp: Number(socketsText) } : {}),
   }
 }

@@ -1,5 +1,8 @@
 import { parseCli, USAGE } from './cli-args'
 import { loadProjectsFile } from './config/projects'
+import { createMemoryMailbox } from './relay/mailbox-memory'
+import { createRedisMailbox } from './relay/mailbox-redis'
+import { parseRelaySigningKeys } from './relay/token'
 import { startServer } from './server'
 import { createMemoryStore } from './store/memory'
 import { createRedisStore } from './store/redis'
@@ -19,6 +22,10 @@ async function main(): Promise<void> {
   const store: Store = settings.redisUrl
     ? createRedisStore(settings.redisUrl, { log: storeLog })
     : createMemoryStore()
+  const mailbox = settings.redisUrl
+    ? createRedisMailbox(settings.redisUrl, { log: storeLog })
+    : createMemoryMailbox()
+  const closeStores = () => Promise.all([store.close(), mailbox.close()])
   const server = await startServer({
     projects,
     store,
@@ -26,8 +33,16 @@ async function main(): Promise<void> {
     logger: { level: settings.logLevel },
     port: settings.port,
     host: settings.host,
+    relay: {
+      mailbox,
+      ...(settings.relayKey ? { signingKeys: parseRelaySigningKeys(settings.relayKey) } : {}),
+      ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+      ...(settings.relayMaxSocketsPerIp
+        ? { limits: { maxSocketsPerIp: settings.relayMaxSocketsPerIp } }
+        : {}),
+    },
   }).catch(async (error) => {
-    await store.close()
+    await closeStores()
     throw error
   })
   appLog = server.app.log
@@ -38,9 +53,10 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     server.app.log.info({ signal }, 'shutting down')
-    // close() stops accepting and waits for in-flight requests; then the store goes.
+    // close() closes relay sockets (1001), stops accepting and waits for in-flight requests;
+    // then the stores go.
     await server.close()
-    await store.close()
+    await closeStores()
     process.exit(0)
   }
   process.once('SIGINT', () => void stop('SIGINT'))

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify'
+import type { FastifyRequest, FastifyServerOptions } from 'fastify'
 
 /** A pino destination: anything with `write(line)`; tests pass one to read what was logged. */
 export interface LogDestination {
@@ -31,6 +31,22 @@ export const REDACT_PATHS = [
   '*.tokenHash',
 ]
 
+/** Query parameters that carry a credential: the relay token (browsers cannot set WebSocket headers). */
+const SECRET_QUERY = /([?&]token=)[^&#]*/g
+
+/** Fastify's own request serializer, with credentials in the query string replaced. */
+function serializeRequest(request: FastifyRequest) {
+  const version = request.headers?.['accept-version']
+  return {
+    method: request.method,
+    url: request.url.replace(SECRET_QUERY, '$1[redacted]'),
+    version: typeof version === 'string' ? version : undefined,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }
+}
+
 export function loggerOptions(
   options: LoggingOptions | false | undefined,
 ): FastifyServerOptions['logger'] {
@@ -38,6 +54,7 @@ export function loggerOptions(
   return {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
     ...(options.destination ? { stream: options.destination } : {}),
   }
 }

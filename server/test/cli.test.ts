@@ -42,7 +42,7 @@ function listeningUrl(proc: ReturnType<typeof run>): Promise<string> {
 const stop = (child: ChildProcess) => child.kill('SIGTERM')
 
 describe('scope-connect-server CLI', () => {
-  it('starts on the sample project, serves healthz and config, exits 0 on SIGTERM', async () => {
+  it('starts on the sample project, serves healthz and config, warns of the generated relay key, exits 0 on SIGTERM', async () => {
     const proc = run(['--port', '0', '--log-level', 'warn'])
     try {
       const url = await listeningUrl(proc)
@@ -54,6 +54,8 @@ describe('scope-connect-server CLI', () => {
       expect(config.status).toBe(200)
       const body = ConfigResponseSchema.parse(await config.json())
       expect(body.networks.map((n) => n.networkId)).toContain('eip155:31337')
+      // No --relay-key: the relay works on a generated key, and says so.
+      expect(proc.out()).toContain('no relay signing key')
     } finally {
       stop(proc.child)
     }
@@ -100,5 +102,23 @@ describe('scope-connect-server CLI', () => {
     })
     expect(() => parseCli(['--port', 'x'], {})).toThrow('--port')
     expect(() => parseCli(['--bogus'], {})).toThrow()
+  })
+
+  it('parses the relay settings', () => {
+    expect(
+      parseCli(['--relay-key', 'k1', '--relay-max-sockets-per-ip', '50'], {
+        RELAY_SIGNING_KEY: 'k2',
+        PUBLIC_URL: 'https://api.example',
+      }),
+    ).toMatchObject({ relayKey: 'k1', publicUrl: 'https://api.example', relayMaxSocketsPerIp: 50 })
+    expect(parseCli([], {})).not.toHaveProperty('relayKey')
+    expect(() => parseCli(['--relay-max-sockets-per-ip', '0'], {})).toThrow('positive integer')
+  })
+
+  it('refuses to start on a relay key that is not a 32-byte base64url seed', async () => {
+    const proc = run(['--port', '0', '--relay-key', 'too-short'])
+    expect(await proc.exited).toBe(1)
+    expect(proc.err()).toContain('relay signing key 1')
+    expect(proc.err()).not.toContain('too-short')
   })
 })

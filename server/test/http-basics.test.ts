@@ -229,6 +229,8 @@ describe('GET /openapi.json', () => {
         `${prefix}/callback/sign`,
         `${prefix}/callback/transaction`,
         `${prefix}/callback/reject`,
+        `${prefix}/relay/token`,
+        `${prefix}/relay`,
         `${prefix}/openapi.json`,
         '/healthz',
         '/readyz',
@@ -236,6 +238,10 @@ describe('GET /openapi.json', () => {
     )
     expect(Object.keys(doc.components.schemas.ErrorBody?.properties ?? {})).toEqual(['error'])
     expect(doc.components.schemas.SessionResultResponse?.properties).toHaveProperty('expiresAt')
+    expect(Object.keys(doc.components.schemas.RelayTokenResponse?.properties ?? {})).toEqual([
+      'token',
+      'expiresAt',
+    ])
     const balances = doc.paths[`${prefix}/balances`]?.get as { parameters: Array<{ name: string }> }
     expect(balances.parameters.map((p) => p.name)).toEqual([
       'chainId',

@@ -12,7 +12,8 @@ import { PAIRING_TOPIC_PATTERN, pairingError, relayUrlProblem } from './validate
 const CONTEXT = 'Malformed pairing URI'
 const SYM_KEY_PATTERN = /^[0-9a-fA-F]{64}$/
 const VERSION_PATTERN = /^[1-9][0-9]{0,8}$/
-const KNOWN_PARAMS = ['relay-url', 'symKey', 'relay-protocol'] as const
+const KNOWN_PARAMS = ['relay-url', 'symKey', 'relay-protocol', 'expiryTimestamp'] as const
+const EXPIRY_PATTERN = /^(0|[1-9][0-9]{0,14})$/
 type KnownParam = (typeof KNOWN_PARAMS)[number]
 
 function fail(field: string, reason: string): never {
@@ -91,12 +92,18 @@ function parse(uri: unknown): ParsedPairingUri {
   if (symKey === undefined) fail('symKey', 'is missing')
   if (!SYM_KEY_PATTERN.test(symKey)) fail('symKey', 'must be exactly 32 bytes as 64 hex digits')
 
+  const expiry = params.expiryTimestamp
+  if (expiry !== undefined && !EXPIRY_PATTERN.test(expiry)) {
+    fail('expiryTimestamp', 'must be a non-negative decimal integer (Unix seconds)')
+  }
+
   return {
     pairingTopic,
     version,
     relayUrl,
     symKeyP: hexToBytes(symKey.toLowerCase()),
     relayProtocol,
+    ...(expiry === undefined ? {} : { expiryTimestamp: Number(expiry) }),
   }
 }
 
@@ -107,11 +114,12 @@ function parse(uri: unknown): ParsedPairingUri {
  * the topic is 64 lower-case hex digits; the version is `1`; `relay-url` (percent-decoded) begins
  * with `ws://` or `wss://`; `symKey` is 64 hex digits of either case; `relay-protocol` is `scr`.
  * Each known parameter must appear exactly once; unknown parameters are ignored (forward
- * compatibility); a fragment is refused; at most 4096 characters.
+ * compatibility); a fragment is refused; at most 4096 characters. The optional `expiryTimestamp`
+ * (Unix seconds, decimal) is read but not compared with the clock: the wallet decides.
  *
  * @throws AppError `INVALID_CONFIG` for every format violation, with `details[0].field` naming the
  * broken part (`uri`, `scheme`, `fragment`, `query`, `topic`, `version`, `relay-url`, `symKey`,
- * `relay-protocol`). It throws nothing else, for any input. Messages never echo the key.
+ * `relay-protocol`, `expiryTimestamp`). It throws nothing else, for any input. Messages never echo the key.
  */
 export function parsePairingUri(uri: string): ParsedPairingUri {
   try {

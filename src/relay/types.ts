@@ -4,8 +4,10 @@ export interface Pairing {
   pairingTopic: string
   /** The pairing symmetric key, exactly 32 bytes. */
   symKeyP: Uint8Array
-  /** `scope:{pairingTopic}@1?relay-url=…&symKey=…&relay-protocol=scr` */
+  /** `scope:{pairingTopic}@1?relay-url=…&symKey=…&relay-protocol=scr[&expiryTimestamp=…]` */
   uri: string
+  /** Unix seconds, when given to `createPairing`: the wallet refuses the URI after it. */
+  expiryTimestamp?: number
 }
 
 /** What `parsePairingUri` reads out of a pairing URI. */
@@ -20,6 +22,8 @@ export interface ParsedPairingUri {
   symKeyP: Uint8Array
   /** Always `RELAY_PROTOCOL` (`scr`). */
   relayProtocol: string
+  /** Unix seconds, when the URI carries `expiryTimestamp`. */
+  expiryTimestamp?: number
 }
 
 /** One namespace the dApp asks for in its session proposal (no accounts yet). */

@@ -55,8 +55,9 @@ export const RELAY_CLOSE_CODES = {
 } as const
 
 /**
- * Limits of SPEC section 5 (defaults; the server may be configured lower, never higher). Numbers are
- * written as literals: bundlers drop an unused object of literals, not one with arithmetic.
+ * Limits of SPEC section 5 (defaults; the server may be configured lower, never higher, except
+ * `publishesPerMinute`, a rate policy an operator may raise: clients must not count on more).
+ * Numbers are written as literals: bundlers drop an unused object of literals, not one with arithmetic.
  */
 export const RELAY_LIMITS = {
   maxFrameBytes: 131_072, // 128 KiB
@@ -84,13 +85,16 @@ export const RELAY_HEARTBEAT_MS = 30_000
 /** 64 lower-case hex digits: pairing topics and session topics. */
 export const RELAY_TOPIC_PATTERN = /^[0-9a-f]{64}$/
 
-/** One stored or pushed message. `messageId` = hex SHA-256 of `message`. */
+/**
+ * One stored or pushed message. `messageId` = hex SHA-256 of `message` taken as it travels (the
+ * UTF-8 bytes of the base64 text, not the decoded envelope).
+ */
 export interface RelayMessage {
   topic: string
   /** base64 envelope (type byte 0, 12-byte nonce, ChaCha20-Poly1305 ciphertext + tag). */
   message: string
   messageId: string
-  /** ms epoch. */
+  /** ms epoch, on the clock of the instance that took the publish. */
   publishedAt: number
   tag: number
 }

@@ -303,3 +303,25 @@ describe('parsePairingUri', () => {
     expectInvalid(() => parsePairingUri(input as string), 'uri')
   })
 })
+
+describe('expiryTimestamp', () => {
+  const topic = 'a'.repeat(64)
+  const key = new Uint8Array(32).fill(7)
+  const relay = 'wss://relay.example.com/api/v1/connect/relay'
+
+  it('is written when given and read back as a number', () => {
+    const uri = buildPairingUri(topic, key, relay, 1_800_000_000)
+    expect(uri.endsWith('&expiryTimestamp=1800000000')).toBe(true)
+    expect(parsePairingUri(uri).expiryTimestamp).toBe(1_800_000_000)
+    expect('expiryTimestamp' in parsePairingUri(buildPairingUri(topic, key, relay))).toBe(false)
+  })
+
+  it('refuses a value that is not a non-negative decimal integer', () => {
+    expect(() => buildPairingUri(topic, key, relay, -1)).toThrow(/expiryTimestamp/)
+    expect(() => buildPairingUri(topic, key, relay, 1.5)).toThrow(/expiryTimestamp/)
+    const base = buildPairingUri(topic, key, relay)
+    for (const bad of ['abc', '-1', '1.5', '01', '']) {
+      expect(() => parsePairingUri(`${base}&expiryTimestamp=${bad}`)).toThrow(/expiryTimestamp/)
+    }
+  })
+})

@@ -9,7 +9,11 @@ import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
   ErrorBodySchema,
+  RELAY_CLOSE_CODES,
+  RELAY_ERROR_CODES,
+  RELAY_METHODS,
   RejectCallbackSchema,
+  RelayTokenResponseSchema,
   ROUTES,
   SessionIdSchema,
   SessionResultResponseSchema,
@@ -44,6 +48,7 @@ const COMPONENTS = {
   SignCallback: SignCallbackSchema,
   TransactionCallback: TransactionCallbackSchema,
   RejectCallback: RejectCallbackSchema,
+  RelayTokenResponse: RelayTokenResponseSchema,
 } as const
 type ComponentName = keyof typeof COMPONENTS
 
@@ -99,6 +104,20 @@ function callback(summary: string, body: ComponentName): Json {
       responses: { '204': { description: 'recorded' }, ...errors(404, 409, 410, 422) },
     },
   }
+}
+
+/** OpenAPI cannot model a WebSocket; the protocol's names and codes are listed in prose. */
+function relayDescription(): string {
+  const list = (record: Record<string, string | number>) =>
+    Object.entries(record)
+      .map(([name, value]) => `${value} ${name}`)
+      .join(', ')
+  return [
+    'See docs/relay.md.',
+    `Methods: ${Object.values(RELAY_METHODS).join(', ')} (scr_subscription is the server's push; answer it with true).`,
+    `JSON-RPC error codes: ${list(RELAY_ERROR_CODES)}.`,
+    `Close codes: ${list(RELAY_CLOSE_CODES)}.`,
+  ].join(' ')
 }
 
 /** OpenAPI 3.1, built from the same wire schemas that the routes parse with. */
@@ -200,6 +219,51 @@ export function buildOpenApiDocument(): Json {
         'Wallet reports a rejection or failure',
         'RejectCallback',
       ),
+      [p(ROUTES.relayToken)]: {
+        post: {
+          summary: 'A relay token grant: an EdDSA (Ed25519) JWT for the relay WebSocket',
+          description:
+            'No body. `expiresAt` is ms epoch (default lifetime 1 h). Limited per app key like /config.',
+          security: appKey,
+          responses: {
+            '200': {
+              description: 'grant',
+              headers: rateLimitHeaders,
+              ...json('RelayTokenResponse'),
+            },
+            ...errors(401, 403),
+          },
+        },
+      },
+      [p(ROUTES.relay)]: {
+        get: {
+          summary: 'The relay: a WebSocket speaking the "scr" protocol (JSON-RPC 2.0 text frames)',
+          description: relayDescription(),
+          security: [],
+          parameters: [
+            {
+              name: 'token',
+              in: 'query',
+              required: true,
+              description: 'the token of a POST /relay/token grant',
+              schema: { type: 'string' },
+            },
+          ],
+          responses: {
+            '101': { description: 'switching protocols: the relay session' },
+            '401': {
+              description:
+                "INVALID_RELAY_TOKEN (missing, malformed, forged, expired, another relay's)",
+              ...json('ErrorBody'),
+            },
+            '426': { description: 'UPGRADE_REQUIRED (a plain GET)', ...json('ErrorBody') },
+            '429': {
+              description: 'RATE_LIMITED (too many open relay sockets from this IP)',
+              ...json('ErrorBody'),
+            },
+          },
+        },
+      },
       [p('/openapi.json')]: {
         get: {
           summary: 'This document',

@@ -1,0 +1,277 @@
+import { type EventObject, fromCallback, fromPromise } from 'xstate'
+import { AppError } from '../../src/errors/app-error'
+import { createLogger } from '../../src/logging'
+import type { RelayClient, RelayStatusChange } from '../../src/relay/client/relay-client'
+import { deriveSessionKey } from '../../src/relay/crypto/session-key'
+import type { RelayPeer } from '../../src/relay/peer/relay-peer'
+import {
+  SESSION_DELETE_CODES,
+  SESSION_METHODS,
+  type WalletRequestMethod,
+} from '../../src/relay/protocol/methods'
+import {
+  ApproveResultSchema,
+  DeleteParamsSchema,
+  type ProposeParams,
+  WALLET_RESULT_SCHEMAS,
+} from '../../src/relay/protocol/schemas'
+import { RELAY_LIMITS } from '../../src/wire/relay'
+import { toErrorData } from '../shared/error-data'
+import type {
+  ActorTime,
+  ApprovalOutput,
+  AwaitApprovalInput,
+  MaintainSessionInput,
+  PairingEvent,
+  PairingRefInput,
+  RelayConnectivity,
+  SendRequestInput,
+  SettleSessionInput,
+} from './pairing.types'
+import type { PairingSecrets, PairingVault } from './pairing.vault'
+
+const log = createLogger('pairing')
+const PROPOSAL_TIMEOUT_GRACE_MS = 5000
+
+/** A wallet call waiting in the facade's outbox; the machine only sees its id and method. */
+export interface OutboxEntry {
+  method: string
+  params: unknown
+  chainId: string
+  resolve(result: unknown): void
+  reject(error: AppError): void
+}
+
+export interface PairingOutbox {
+  /** Removes and returns the entry (a request is sent once). */
+  take(requestId: string): OutboxEntry | undefined
+}
+
+/** What the pairing actors work with; the facade builds it. */
+export interface PairingEnvironment {
+  relay: RelayClient
+  peer: RelayPeer
+  vault: PairingVault
+  outbox: PairingOutbox
+  /** Close the relay when the flow ends (the facade created it). */
+  ownsRelay: boolean
+  now?: () => number
+}
+
+function secretsOf(vault: PairingVault, pairingId: string): PairingSecrets {
+  const secrets = vault.get(pairingId)
+  if (secrets === undefined) {
+    throw new AppError(
+      'RELAY_ERROR',
+      'The pairing keys are gone (another tab, or a cleared store).',
+    )
+  }
+  return secrets
+}
+
+function sessionTopicOf(secrets: PairingSecrets): string {
+  if (secrets.sessionTopic === null)
+    throw new AppError('NOT_CONNECTED', 'The session is not settled.')
+  return secrets.sessionTopic
+}
+
+const CONNECTIVITY: Record<RelayStatusChange['status'], RelayConnectivity> = {
+  idle: 'connecting',
+  connecting: 'connecting',
+  online: 'online',
+  reconnecting: 'reconnecting',
+  offline: 'offline',
+}
+
+function statusEvent(change: RelayStatusChange): PairingEvent {
+  return {
+    type: 'RELAY.STATUS',
+    status: CONNECTIVITY[change.status],
+    ...(change.error ? { error: toErrorData(change.error, 'RELAY_ERROR') } : {}),
+    ...(change.attempt === undefined ? {} : { attempt: change.attempt }),
+  }
+}
+
+/** Seconds the relay keeps a message that matters until `expiresAt`, within the relay's limits. */
+function ttlUntil(expiresAt: number, now: number): number {
+  const seconds = Math.ceil((expiresAt - now) / 1000)
+  return Math.min(RELAY_LIMITS.maxTtlSeconds, Math.max(RELAY_LIMITS.minTtlSeconds, seconds))
+}
+
+/**
+ * The pairing machine's I/O, bound to a relay client, its peer, the pairing vault and the
+ * facade's request outbox. Every actor reports when it finished (`at`); failures are `AppError`s
+ * whose messages hold no secret.
+ */
+export function createPairingActors(env: PairingEnvironment) {
+  const { relay, peer, vault, outbox } = env
+  const now = env.now ?? Date.now
+
+  return {
+    relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
+      ({ sendBack, receive }) => {
+        const stop = relay.onStatus((change) => sendBack(statusEvent(change)))
+        if (relay.status !== 'idle') sendBack(statusEvent({ status: relay.status }))
+        receive((event) => {
+          if (event.type === 'RECONNECT') relay.reconnect()
+        })
+        return () => {
+          stop()
+          if (env.ownsRelay) {
+            peer.detach()
+            relay.close()
+          }
+        }
+      },
+    ),
+
+    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(async () => {
+      await relay.ensureToken()
+      return { at: now() }
+    }),
+
+    connectRelay: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      const secrets = secretsOf(vault, input.pairingId)
+      await peer.listen(secrets.pairingTopic, secrets.symKeyP)
+      return { at: now() }
+    }),
+
+    awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(async ({ input }) => {
+      const secrets = secretsOf(vault, input.pairingId)
+      const remainingMs = input.proposalExpiresAt - now()
+      if (remainingMs <= 0) throw new AppError('SESSION_EXPIRED', 'The proposal has expired.')
+      const params: ProposeParams = {
+        proposer: { publicKey: secrets.publicKey, metadata: input.metadata },
+        requiredNamespaces: input.requiredNamespaces,
+        expiryTimestamp: Math.floor(input.proposalExpiresAt / 1000),
+      }
+      // The machine's `proposalExpiry` delay decides; this timeout only backs it up.
+      const answer = await peer
+        .request(secrets.pairingTopic, SESSION_METHODS.propose, params, {
+          id: input.proposalId,
+          ttl: ttlUntil(input.proposalExpiresAt, now()),
+          timeoutMs: remainingMs + PROPOSAL_TIMEOUT_GRACE_MS,
+          what: 'the session proposal',
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'TIMEOUT') {
+            throw new AppError('SESSION_EXPIRED', 'The proposal expired without an answer.')
+          }
+          throw error
+        })
+      const approval = ApproveResultSchema.safeParse(answer)
+      if (!approval.success) {
+        throw new AppError(
+          'RELAY_ERROR',
+          'The wallet approved with an answer that does not validate.',
+        )
+      }
+      const missing = Object.keys(input.requiredNamespaces).filter(
+        (name) => !(name in approval.data.namespaces),
+      )
+      if (missing.length > 0) {
+        throw new AppError('WALLET_ERROR', `The wallet approved without ${missing.join(', ')}.`)
+      }
+      return {
+        session: {
+          namespaces: approval.data.namespaces,
+          peer: approval.data.responder,
+          expiresAt: approval.data.expiry * 1000,
+        },
+        at: now(),
+      }
+    }),
+
+    settleSession: fromPromise<ActorTime, SettleSessionInput>(async ({ input }) => {
+      const secrets = secretsOf(vault, input.pairingId)
+      if (secrets.privateKey === null) throw new AppError('RELAY_ERROR', 'The pairing key is gone.')
+      const { symKeyS, topic } = deriveSessionKey(secrets.privateKey, input.peerPublicKey)
+      vault.set(input.pairingId, { ...secrets, privateKey: null, sessionTopic: topic, symKeyS })
+      await peer.listen(topic, symKeyS)
+      // The pairing is used once: its topic and key are no longer needed.
+      await peer.forget(secrets.pairingTopic)
+      return { at: now() }
+    }),
+
+    maintainSession: fromCallback<EventObject, MaintainSessionInput>(({ input, sendBack }) => {
+      const secrets = vault.get(input.pairingId)
+      if (secrets?.sessionTopic == null || secrets.symKeyS === null) {
+        sendBack({ type: 'PEER.DELETED', code: 0, message: 'the session keys are gone' })
+        return () => undefined
+      }
+      const topic = secrets.sessionTopic
+      peer.listen(topic, secrets.symKeyS).catch((error) => log.debug('resubscribe failed', error))
+      const stop = peer.onRequest((request) => {
+        // The dApp serves no wallet calls; only the wallet's delete matters here.
+        if (request.topic !== topic || request.method !== SESSION_METHODS.delete) return
+        const reason = DeleteParamsSchema.safeParse(request.params)
+        peer.respond(request, { result: true }).catch(() => undefined)
+        sendBack({
+          type: 'PEER.DELETED',
+          code: reason.success ? reason.data.code : SESSION_DELETE_CODES.USER_DISCONNECTED,
+          message: reason.success ? reason.data.message : 'deleted',
+        })
+      })
+      const timer = setTimeout(
+        () => sendBack({ type: 'SESSION.EXPIRED', at: now() }),
+        Math.max(0, input.expiresAt - now()),
+      )
+      return () => {
+        stop()
+        clearTimeout(timer)
+      }
+    }),
+
+    sendRequest: fromPromise<ActorTime, SendRequestInput>(async ({ input }) => {
+      const entry = outbox.take(input.requestId)
+      if (entry === undefined) {
+        throw new AppError('RELAY_ERROR', 'The request is no longer known (page reloaded?).')
+      }
+      try {
+        const topic = sessionTopicOf(secretsOf(vault, input.pairingId))
+        const result = await peer.request(
+          topic,
+          SESSION_METHODS.request,
+          { chainId: entry.chainId, request: { method: entry.method, params: entry.params } },
+          { what: entry.method },
+        )
+        const schema = WALLET_RESULT_SCHEMAS[entry.method as WalletRequestMethod]
+        if (schema !== undefined && !schema.safeParse(result).success) {
+          throw new AppError(
+            'WALLET_ERROR',
+            `The wallet answered ${entry.method} with a bad result.`,
+          )
+        }
+        entry.resolve(result)
+        return { at: now() }
+      } catch (error) {
+        const appError =
+          error instanceof AppError
+            ? error
+            : new AppError('RELAY_ERROR', `${entry.method} failed.`, { cause: error })
+        entry.reject(appError)
+        throw appError
+      }
+    }),
+
+    pingPeer: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      const topic = sessionTopicOf(secretsOf(vault, input.pairingId))
+      await peer.request(topic, SESSION_METHODS.ping, {}, { what: 'the ping', timeoutMs: 30_000 })
+      return { at: now() }
+    }),
+
+    deleteSession: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      const secrets = vault.get(input.pairingId)
+      if (secrets?.sessionTopic) {
+        await peer
+          .notify(secrets.sessionTopic, SESSION_METHODS.delete, {
+            code: SESSION_DELETE_CODES.USER_DISCONNECTED,
+            message: 'User disconnected.',
+          })
+          .catch((error) => log.debug('the delete could not be sent', error))
+        await peer.forget(secrets.sessionTopic)
+      }
+      return { at: now() }
+    }),
+  }
+}

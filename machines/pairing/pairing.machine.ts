@@ -1,0 +1,386 @@
+import {
+  assign,
+  type DoneActorEvent,
+  type ErrorActorEvent,
+  type EventObject,
+  fromCallback,
+  fromPromise,
+  sendTo,
+  setup,
+} from 'xstate'
+import type { AppErrorCode } from '../../src/errors/app-error'
+import { toErrorData } from '../shared/error-data'
+import {
+  type ActorTime,
+  type ApprovalOutput,
+  type AwaitApprovalInput,
+  type MaintainSessionInput,
+  PAIRING_RESUMABLE_TAG,
+  type PairingContext,
+  type PairingEvent,
+  type PairingFinalStatus,
+  type PairingInput,
+  type PairingOutput,
+  type PairingRefInput,
+  type RelayConnectivity,
+  type SendRequestInput,
+  type SettleSessionInput,
+} from './pairing.types'
+
+/** Bump when a change makes older persisted snapshots unsafe to restore. */
+export const PAIRING_MACHINE_VERSION = 1
+
+const notProvided = (name: string) =>
+  fromPromise<never, unknown>(async () => {
+    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
+  })
+const notProvidedCallback = (name: string) =>
+  fromCallback(() => {
+    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
+  })
+
+type AnyEvent = PairingEvent | { type: string }
+const doneOutput = <T>(event: AnyEvent) => (event as DoneActorEvent<T>).output
+const actorError = (event: AnyEvent) => (event as ErrorActorEvent).error
+/** When an actor's answer (or failure) was observed, if it says. */
+const observedAt = (event: AnyEvent, fallback: number): number => {
+  const e = event as Partial<DoneActorEvent<{ at?: unknown }> & ErrorActorEvent> & { at?: unknown }
+  const at = e.output?.at ?? (e.error as { at?: unknown } | undefined)?.at ?? e.at
+  return typeof at === 'number' ? at : fallback
+}
+
+/** A failed actor whose error has `code` ends in `target`, keeping the error. */
+const endOnCode = (code: AppErrorCode, target: string) =>
+  ({
+    guard: { type: 'failedWith', params: { code } },
+    target,
+    actions: 'storeError',
+  }) as const
+
+const toStatus = (status: RelayConnectivity, target: string) =>
+  ({ guard: { type: 'relayStatusIs', params: { status } }, target }) as const
+
+/**
+ * The dApp side of relay pairing. Two regions while active: the flow (token → relay → proposal
+ * answered → keys settled → paired, with requests, pings and delete) and the relay's connectivity
+ * (connecting / online / reconnecting / offline, fed by the `relayConnection` actor). Pure: every
+ * actor is provided by name (see `createPairingActors`); no secret enters context — topics and keys
+ * live in the pairing vault under `pairingId`. Only `paired.idle` is tagged `resumable`.
+ */
+export const pairingMachine = setup({
+  types: {
+    context: {} as PairingContext,
+    events: {} as PairingEvent,
+    input: {} as PairingInput,
+    output: {} as PairingOutput,
+    tags: {} as typeof PAIRING_RESUMABLE_TAG,
+  },
+  actors: {
+    /** Owns the relay connection while the flow is active; reports its status, closes it at the end. */
+    relayConnection: notProvidedCallback('relayConnection') as unknown as ReturnType<
+      typeof fromCallback<{ type: 'RECONNECT' }, PairingRefInput>
+    >,
+    fetchRelayToken: notProvided('fetchRelayToken') as unknown as ReturnType<
+      typeof fromPromise<ActorTime, PairingRefInput>
+    >,
+    connectRelay: notProvided('connectRelay') as unknown as ReturnType<
+      typeof fromPromise<ActorTime, PairingRefInput>
+    >,
+    /** Publishes the proposal on the pairing topic and waits for the wallet's answer. */
+    awaitApproval: notProvided('awaitApproval') as unknown as ReturnType<
+      typeof fromPromise<ApprovalOutput, AwaitApprovalInput>
+    >,
+    /** Derives the session key and topic, subscribes to the topic, forgets the pairing. */
+    settleSession: notProvided('settleSession') as unknown as ReturnType<
+      typeof fromPromise<ActorTime, SettleSessionInput>
+    >,
+    /** Keeps the session topic subscribed; reports the wallet's delete and the session's expiry. */
+    maintainSession: notProvidedCallback('maintainSession') as unknown as ReturnType<
+      typeof fromCallback<EventObject, MaintainSessionInput>
+    >,
+    sendRequest: notProvided('sendRequest') as unknown as ReturnType<
+      typeof fromPromise<ActorTime, SendRequestInput>
+    >,
+    pingPeer: notProvided('pingPeer') as unknown as ReturnType<
+      typeof fromPromise<ActorTime, PairingRefInput>
+    >,
+    deleteSession: notProvided('deleteSession') as unknown as ReturnType<
+      typeof fromPromise<ActorTime, PairingRefInput>
+    >,
+  },
+  guards: {
+    failedWith: ({ event }, params: { code: AppErrorCode }) =>
+      toErrorData(actorError(event), 'RELAY_ERROR').code === params.code,
+    relayStatusIs: ({ event }, params: { status: RelayConnectivity }) =>
+      event.type === 'RELAY.STATUS' && event.status === params.status,
+  },
+  actions: {
+    recordClock: assign({
+      clock: ({ context, event }) => Math.max(context.clock, observedAt(event, context.clock)),
+    }),
+    storeApproval: assign(({ context, event }) => {
+      const { session, at } = doneOutput<ApprovalOutput>(event)
+      return { session, clock: Math.max(context.clock, at) }
+    }),
+    storeError: assign(({ context, event }) => ({
+      error: toErrorData(actorError(event), 'RELAY_ERROR'),
+      clock: Math.max(context.clock, observedAt(event, context.clock)),
+    })),
+    assignProposalExpired: assign({
+      error: {
+        code: 'SESSION_EXPIRED' as const,
+        message: 'The wallet did not answer the proposal before it expired.',
+      },
+    }),
+    assignSessionExpired: assign({
+      error: { code: 'SESSION_EXPIRED' as const, message: 'The relay session reached its expiry.' },
+    }),
+    assignPeerDeleted: assign(({ event }) => ({
+      error:
+        event.type === 'PEER.DELETED'
+          ? {
+              code: 'NOT_CONNECTED' as const,
+              message: `The wallet ended the session: ${event.message}`,
+            }
+          : null,
+    })),
+    assignCancelled: assign({
+      error: { code: 'ABORTED' as const, message: 'Pairing was cancelled.' },
+    }),
+    storeRequest: assign({
+      request: ({ event }) =>
+        event.type === 'REQUEST' ? { requestId: event.requestId, method: event.method } : null,
+    }),
+    recordAnswered: assign(({ context, event }) => {
+      const at = observedAt(event, context.clock)
+      return {
+        clock: Math.max(context.clock, at),
+        request: null,
+        lastRequest:
+          context.request === null
+            ? null
+            : { ...context.request, status: 'answered' as const, error: null, at },
+      }
+    }),
+    recordRequestFailed: assign(({ context, event }) => {
+      const at = observedAt(event, context.clock)
+      return {
+        clock: Math.max(context.clock, at),
+        request: null,
+        lastRequest:
+          context.request === null
+            ? null
+            : {
+                ...context.request,
+                status: 'failed' as const,
+                error: toErrorData(actorError(event), 'RELAY_ERROR'),
+                at,
+              },
+      }
+    }),
+    recordPing: assign(({ context, event }) => {
+      const at = observedAt(event, context.clock)
+      return { clock: Math.max(context.clock, at), lastPingAt: at }
+    }),
+    recordRelayStatus: assign({
+      relayError: ({ event }) =>
+        event.type === 'RELAY.STATUS' && event.status !== 'online' && event.error
+          ? event.error
+          : null,
+    }),
+    forwardReconnect: sendTo('relayConnection', { type: 'RECONNECT' }),
+    markOutcome: assign({
+      outcome: (_, params: { status: PairingFinalStatus }) => params.status,
+    }),
+  },
+  delays: {
+    /** Until the proposal's absolute expiry, from the latest observed time. */
+    proposalExpiry: ({ context }) => Math.max(0, context.proposalExpiresAt - context.clock),
+  },
+}).createMachine({
+  id: 'pairing',
+  initial: 'active',
+  context: ({ input }) => ({
+    pairingId: input.pairingId,
+    proposalId: input.proposalId,
+    relayUrl: input.relayUrl,
+    requiredNamespaces: input.requiredNamespaces,
+    metadata: input.metadata,
+    proposalExpiresAt: input.proposalExpiresAt,
+    clock: input.startedAt,
+    session: null,
+    request: null,
+    lastRequest: null,
+    lastPingAt: null,
+    relayError: null,
+    error: null,
+    outcome: null,
+  }),
+  states: {
+    active: {
+      type: 'parallel',
+      invoke: {
+        id: 'relayConnection',
+        src: 'relayConnection',
+        input: ({ context }) => ({ pairingId: context.pairingId }),
+      },
+      on: { CANCEL: { target: 'cancelled', actions: 'assignCancelled' } },
+      states: {
+        flow: {
+          initial: 'requestingToken',
+          states: {
+            requestingToken: {
+              invoke: {
+                id: 'fetchRelayToken',
+                src: 'fetchRelayToken',
+                input: ({ context }) => ({ pairingId: context.pairingId }),
+                onDone: { target: 'connectingRelay', actions: 'recordClock' },
+                onError: { target: '#pairing.failed', actions: 'storeError' },
+              },
+            },
+            connectingRelay: {
+              invoke: {
+                id: 'connectRelay',
+                src: 'connectRelay',
+                input: ({ context }) => ({ pairingId: context.pairingId }),
+                onDone: { target: 'awaitingApproval', actions: 'recordClock' },
+                onError: { target: '#pairing.failed', actions: 'storeError' },
+              },
+            },
+            awaitingApproval: {
+              description: 'The proposal is on the relay: show the URI until the wallet answers.',
+              invoke: {
+                id: 'awaitApproval',
+                src: 'awaitApproval',
+                input: ({ context }) => ({
+                  pairingId: context.pairingId,
+                  proposalId: context.proposalId,
+                  requiredNamespaces: context.requiredNamespaces,
+                  metadata: context.metadata,
+                  proposalExpiresAt: context.proposalExpiresAt,
+                }),
+                onDone: { target: 'settlingKeys', actions: 'storeApproval' },
+                onError: [
+                  endOnCode('USER_REJECTED', '#pairing.rejected'),
+                  endOnCode('SESSION_EXPIRED', '#pairing.expired'),
+                  { target: '#pairing.failed', actions: 'storeError' },
+                ],
+              },
+              after: {
+                proposalExpiry: { target: '#pairing.expired', actions: 'assignProposalExpired' },
+              },
+            },
+            settlingKeys: {
+              invoke: {
+                id: 'settleSession',
+                src: 'settleSession',
+                input: ({ context }) => ({
+                  pairingId: context.pairingId,
+                  peerPublicKey: context.session?.peer.publicKey ?? '',
+                }),
+                onDone: { target: 'paired', actions: 'recordClock' },
+                onError: { target: '#pairing.failed', actions: 'storeError' },
+              },
+            },
+            paired: {
+              description: 'Settled: requests, pings and delete travel on the session topic.',
+              invoke: {
+                id: 'maintainSession',
+                src: 'maintainSession',
+                input: ({ context }) => ({
+                  pairingId: context.pairingId,
+                  expiresAt: context.session?.expiresAt ?? 0,
+                }),
+              },
+              on: {
+                'PEER.DELETED': { target: '#pairing.disconnected', actions: 'assignPeerDeleted' },
+                'SESSION.EXPIRED': {
+                  target: '#pairing.expired',
+                  actions: ['recordClock', 'assignSessionExpired'],
+                },
+              },
+              initial: 'idle',
+              states: {
+                idle: {
+                  tags: [PAIRING_RESUMABLE_TAG],
+                  on: {
+                    REQUEST: { target: 'requesting', actions: 'storeRequest' },
+                    PING: 'pinging',
+                    DISCONNECT: 'deleting',
+                  },
+                },
+                requesting: {
+                  invoke: {
+                    id: 'sendRequest',
+                    src: 'sendRequest',
+                    input: ({ context }) => ({
+                      pairingId: context.pairingId,
+                      requestId: context.request?.requestId ?? '',
+                    }),
+                    onDone: { target: 'idle', actions: 'recordAnswered' },
+                    onError: { target: 'idle', actions: 'recordRequestFailed' },
+                  },
+                  on: { DISCONNECT: 'deleting' },
+                },
+                pinging: {
+                  invoke: {
+                    id: 'pingPeer',
+                    src: 'pingPeer',
+                    input: ({ context }) => ({ pairingId: context.pairingId }),
+                    onDone: { target: 'idle', actions: 'recordPing' },
+                    onError: { target: 'idle', actions: 'recordClock' },
+                  },
+                  on: { DISCONNECT: 'deleting' },
+                },
+                deleting: {
+                  invoke: {
+                    id: 'deleteSession',
+                    src: 'deleteSession',
+                    input: ({ context }) => ({ pairingId: context.pairingId }),
+                    onDone: { target: '#pairing.disconnected', actions: 'recordClock' },
+                    onError: { target: '#pairing.disconnected', actions: 'recordClock' },
+                  },
+                },
+              },
+            },
+          },
+        },
+        connectivity: {
+          initial: 'connecting',
+          on: {
+            'RELAY.STATUS': [
+              { ...toStatus('online', '.online'), actions: 'recordRelayStatus' },
+              { ...toStatus('reconnecting', '.reconnecting'), actions: 'recordRelayStatus' },
+              { ...toStatus('offline', '.offline'), actions: 'recordRelayStatus' },
+              { ...toStatus('connecting', '.connecting'), actions: 'recordRelayStatus' },
+            ],
+          },
+          states: {
+            connecting: {},
+            online: {},
+            reconnecting: {},
+            offline: {
+              description: 'The relay client gave up; RECONNECT tries again.',
+              on: { RECONNECT: { actions: 'forwardReconnect' } },
+            },
+          },
+        },
+      },
+    },
+    rejected: { type: 'final', entry: { type: 'markOutcome', params: { status: 'rejected' } } },
+    expired: { type: 'final', entry: { type: 'markOutcome', params: { status: 'expired' } } },
+    failed: { type: 'final', entry: { type: 'markOutcome', params: { status: 'failed' } } },
+    disconnected: {
+      type: 'final',
+      entry: { type: 'markOutcome', params: { status: 'disconnected' } },
+    },
+    cancelled: { type: 'final', entry: { type: 'markOutcome', params: { status: 'cancelled' } } },
+  },
+  output: ({ context }) => ({
+    status: context.outcome ?? 'failed',
+    session: context.session,
+    error: context.error,
+  }),
+})
+
+export type PairingMachine = typeof pairingMachine

@@ -1,0 +1,214 @@
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
+import type { AnyActorRef, Snapshot } from 'xstate'
+import * as z from 'zod/mini'
+import { createLogger } from '../../src/logging'
+import { PeerMetadataSchema, SettledNamespacesSchema } from '../../src/relay/protocol/schemas'
+import { PAIRING_MACHINE_VERSION } from './pairing.machine'
+import { PAIRING_RESUMABLE_TAG } from './pairing.types'
+import type { PairingSecrets, PairingVault } from './pairing.vault'
+
+/** The `format` tag of the persisted envelope. */
+export const PAIRING_STATE_FORMAT = 'scope-connect/pairing'
+/** The version of the envelope's own shape (not of the machine). */
+export const PAIRING_STATE_FORMAT_VERSION = 1
+/** The localStorage key `createBrowserPairingStore` uses by default. */
+export const DEFAULT_PAIRING_STORAGE_KEY = 'scope-connect:pairing'
+
+const HEX32 = z.string().check(z.regex(/^[0-9a-f]{64}$/))
+
+/**
+ * The versioned envelope of a settled session. `secrets` holds the session topic and key (hex),
+ * beside — never inside — the machine snapshot: like the universal-link store's session token, it
+ * must never be copied to logs or analytics.
+ */
+export interface PairingPersistedState {
+  format: typeof PAIRING_STATE_FORMAT
+  formatVersion: typeof PAIRING_STATE_FORMAT_VERSION
+  machineVersion: number
+  /** ms since the epoch. */
+  savedAt: number
+  /** ms since the epoch: the session's expiry; past it the record is discarded. */
+  expiresAt: number
+  /** `actor.getPersistedSnapshot()`, JSON-safe, secret-free. */
+  snapshot: unknown
+  secrets: { pairingId: string; sessionTopic: string; symKeyS: string; publicKey: string }
+}
+
+/** Where a settled pairing survives a reload. Must not throw. */
+export interface PairingStore {
+  save(state: PairingPersistedState): void
+  load(): PairingPersistedState | null
+  clear(): void
+}
+
+const EnvelopeSchema = z.object({
+  format: z.literal(PAIRING_STATE_FORMAT),
+  formatVersion: z.literal(PAIRING_STATE_FORMAT_VERSION),
+  machineVersion: z.int().check(z.gte(0)),
+  savedAt: z.int().check(z.gte(0)),
+  expiresAt: z.int().check(z.gte(0)),
+  snapshot: z.record(z.string(), z.unknown()),
+  secrets: z.object({
+    pairingId: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
+    sessionTopic: HEX32,
+    symKeyS: HEX32,
+    publicKey: HEX32,
+  }),
+})
+
+/** The parts of a persisted snapshot that must be right before XState is handed it. */
+const ResumableSnapshotSchema = z.object({
+  status: z.literal('active'),
+  value: z.object({
+    active: z.object({
+      flow: z.object({ paired: z.literal('idle') }),
+      connectivity: z.enum(['connecting', 'online', 'reconnecting', 'offline']),
+    }),
+  }),
+  context: z.object({
+    pairingId: z.string(),
+    session: z.object({
+      namespaces: SettledNamespacesSchema,
+      peer: z.object({ publicKey: HEX32, metadata: PeerMetadataSchema }),
+      expiresAt: z.int(),
+    }),
+  }),
+})
+
+export type PairingRestoreCheck =
+  | { ok: true; snapshot: Snapshot<unknown>; pairingId: string; secrets: PairingSecrets }
+  | { ok: false; reason: string }
+
+/**
+ * Decides whether a stored value can be rehydrated — the same rules as the universal-link flow:
+ * the envelope's format and version, the machine version, the expiry, and the snapshot itself (in
+ * the resumable `paired.idle`, for the same pairing as the keys). Never throws.
+ */
+export function checkRestorablePairing(value: unknown, now = Date.now()): PairingRestoreCheck {
+  const envelope = EnvelopeSchema.safeParse(value)
+  if (!envelope.success) return { ok: false, reason: 'the stored record is not a valid envelope' }
+  const state = envelope.data
+  if (state.machineVersion !== PAIRING_MACHINE_VERSION) {
+    return {
+      ok: false,
+      reason: `machine version ${state.machineVersion} is not ${PAIRING_MACHINE_VERSION}`,
+    }
+  }
+  if (state.expiresAt <= now) return { ok: false, reason: 'the stored session has expired' }
+  const snapshot = ResumableSnapshotSchema.safeParse(state.snapshot)
+  if (!snapshot.success) return { ok: false, reason: 'the snapshot is not in a resumable state' }
+  if (snapshot.data.context.pairingId !== state.secrets.pairingId) {
+    return { ok: false, reason: 'the keys belong to another pairing' }
+  }
+  if (snapshot.data.context.session.expiresAt <= now) {
+    return { ok: false, reason: 'the session has expired' }
+  }
+  return {
+    ok: true,
+    snapshot: state.snapshot as Snapshot<unknown>,
+    pairingId: state.secrets.pairingId,
+    secrets: {
+      pairingTopic: '',
+      symKeyP: new Uint8Array(0),
+      privateKey: null,
+      publicKey: state.secrets.publicKey,
+      uri: '',
+      sessionTopic: state.secrets.sessionTopic,
+      symKeyS: hexToBytes(state.secrets.symKeyS),
+    },
+  }
+}
+
+/**
+ * Saves the actor's persisted snapshot (and the session's keys from the vault) on every change in
+ * a `resumable` state, and clears the store when the actor stops (final state, error).
+ */
+export function persistWhilePaired(
+  actor: AnyActorRef,
+  store: PairingStore,
+  vault: PairingVault,
+  now: () => number = Date.now,
+): () => void {
+  const subscription = actor.subscribe({
+    next(snapshot) {
+      if (snapshot.status !== 'active') return store.clear()
+      if (!snapshot.hasTag(PAIRING_RESUMABLE_TAG)) return
+      const persisted = actor.getPersistedSnapshot() as Snapshot<unknown> & {
+        context: { pairingId: string; session: { expiresAt: number } }
+      }
+      const secrets = vault.get(persisted.context.pairingId)
+      if (!secrets?.sessionTopic || !secrets.symKeyS) return
+      store.save({
+        format: PAIRING_STATE_FORMAT,
+        formatVersion: PAIRING_STATE_FORMAT_VERSION,
+        machineVersion: PAIRING_MACHINE_VERSION,
+        savedAt: now(),
+        expiresAt: persisted.context.session.expiresAt,
+        snapshot: persisted,
+        secrets: {
+          pairingId: persisted.context.pairingId,
+          sessionTopic: secrets.sessionTopic,
+          symKeyS: bytesToHex(secrets.symKeyS),
+          publicKey: secrets.publicKey,
+        },
+      })
+    },
+    error: () => store.clear(),
+  })
+  return () => subscription.unsubscribe()
+}
+
+const log = createLogger('pairing-store')
+
+function storage(): Storage | null {
+  try {
+    const candidate = (globalThis as { localStorage?: Storage }).localStorage
+    return candidate && typeof candidate.getItem === 'function' ? candidate : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * A `PairingStore` on browser `localStorage` (nothing, safely, in SSR or without storage). A value
+ * that is not JSON is removed; `checkRestorablePairing` judges the rest. Logs only what it did.
+ */
+export function createBrowserPairingStore(
+  storageKey: string = DEFAULT_PAIRING_STORAGE_KEY,
+): PairingStore {
+  const clear = () => {
+    try {
+      storage()?.removeItem(storageKey)
+    } catch {
+      // Nothing to do.
+    }
+  }
+  return {
+    save(state) {
+      try {
+        storage()?.setItem(storageKey, JSON.stringify(state))
+      } catch (error) {
+        log.warn(`could not save the pairing under ${storageKey}`, {
+          reason: error instanceof Error ? error.name : typeof error,
+        })
+      }
+    },
+    load() {
+      let raw: string | null | undefined
+      try {
+        raw = storage()?.getItem(storageKey)
+      } catch {
+        return null
+      }
+      if (raw == null) return null
+      try {
+        return JSON.parse(raw) as PairingPersistedState
+      } catch {
+        log.warn(`discarded a value under ${storageKey} that is not JSON`)
+        clear()
+        return null
+      }
+    },
+    clear,
+  }
+}

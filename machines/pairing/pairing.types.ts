@@ -1,0 +1,132 @@
+import type { PeerMetadata } from '../../src/relay/protocol/schemas'
+import type { CaipNamespaces, SettledNamespaces } from '../../src/relay/types'
+import type { ErrorData } from '../shared/error-data'
+
+/**
+ * What the pairing machine starts from. No secret: the pairing topic, the keys and the URI live in
+ * the pairing vault under `pairingId`, a local handle (the topics are secrets too).
+ */
+export interface PairingInput {
+  /** The vault record of this pairing (random, local). */
+  pairingId: string
+  /** The proposal's JSON-RPC id (chosen by the facade, so a republished proposal is the same one). */
+  proposalId: number
+  relayUrl: string
+  requiredNamespaces: CaipNamespaces
+  metadata: PeerMetadata
+  /** ms since the epoch: the wallet must answer before it. */
+  proposalExpiresAt: number
+  /** ms since the epoch. */
+  startedAt: number
+}
+
+/** The settled session as the machine knows it: public facts only. */
+export interface PairedSessionData {
+  namespaces: SettledNamespaces
+  /** The wallet: its X25519 public key and metadata. */
+  peer: { publicKey: string; metadata: PeerMetadata }
+  /** ms since the epoch (7 days by default). */
+  expiresAt: number
+}
+
+export type RelayConnectivity = 'connecting' | 'online' | 'reconnecting' | 'offline'
+
+/** The request in flight: its handle in the facade's outbox and its method (never params or result). */
+export interface PairingRequestRef {
+  requestId: string
+  method: string
+}
+
+export interface PairingRequestRecord extends PairingRequestRef {
+  status: 'answered' | 'failed'
+  error: ErrorData | null
+  at: number
+}
+
+export type PairingFinalStatus = 'rejected' | 'expired' | 'failed' | 'disconnected' | 'cancelled'
+
+export interface PairingContext {
+  pairingId: string
+  proposalId: number
+  relayUrl: string
+  requiredNamespaces: CaipNamespaces
+  metadata: PeerMetadata
+  proposalExpiresAt: number
+  /** The latest time an actor reported (the machine reads no clock itself). */
+  clock: number
+  session: PairedSessionData | null
+  request: PairingRequestRef | null
+  lastRequest: PairingRequestRecord | null
+  lastPingAt: number | null
+  /** The relay's last connectivity problem (cleared when online). */
+  relayError: ErrorData | null
+  error: ErrorData | null
+  outcome: PairingFinalStatus | null
+}
+
+export type PairingEvent =
+  /** From the `relayConnection` actor. */
+  | {
+      type: 'RELAY.STATUS'
+      status: RelayConnectivity
+      error?: ErrorData
+      attempt?: number
+    }
+  /** Offline: try the relay again. */
+  | { type: 'RECONNECT' }
+  /** Paired: send the request `requestId` of the facade's outbox. */
+  | { type: 'REQUEST'; requestId: string; method: string }
+  | { type: 'PING' }
+  /** Paired: end the session (tells the wallet). */
+  | { type: 'DISCONNECT' }
+  /** Give up (any time before a final state). */
+  | { type: 'CANCEL' }
+  /** From `maintainSession`: the wallet deleted the session. */
+  | { type: 'PEER.DELETED'; code: number; message: string }
+  /** From `maintainSession`: the session reached its expiry. */
+  | { type: 'SESSION.EXPIRED'; at: number }
+
+/** What the promise actors report: when they finished. */
+export interface ActorTime {
+  at: number
+}
+
+export interface ApprovalOutput extends ActorTime {
+  session: PairedSessionData
+}
+
+export interface PairingRefInput {
+  pairingId: string
+}
+
+export interface AwaitApprovalInput {
+  pairingId: string
+  proposalId: number
+  requiredNamespaces: CaipNamespaces
+  metadata: PeerMetadata
+  proposalExpiresAt: number
+}
+
+export interface SettleSessionInput {
+  pairingId: string
+  peerPublicKey: string
+}
+
+export interface MaintainSessionInput {
+  pairingId: string
+  expiresAt: number
+}
+
+export interface SendRequestInput {
+  pairingId: string
+  requestId: string
+}
+
+export interface PairingOutput {
+  status: PairingFinalStatus
+  session: PairedSessionData | null
+  error: ErrorData | null
+}
+
+/** Tag of the states whose persisted snapshot may be restored after a reload. */
+export const PAIRING_RESUMABLE_TAG = 'resumable'

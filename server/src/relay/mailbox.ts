@@ -1,0 +1,47 @@
+import type { RelayMessage } from 'scope-connect/wire'
+
+/** A message as the mailbox keeps it: the wire message and the moment its ttl runs out. */
+export interface StoredMessage extends RelayMessage {
+  /** ms epoch: `publishedAt + ttl × 1000`. */
+  expiresAt: number
+}
+
+/**
+ * `stored`: new in the mailbox. `duplicate`: the topic already holds a message with this id (the
+ * stored one is fanned out again, so a publisher retrying after a lost answer reaches everyone).
+ * `full`: the topic holds `limit` live messages; nothing was stored or sent.
+ */
+export type PublishOutcome =
+  | { status: 'stored'; message: StoredMessage }
+  | { status: 'duplicate'; message: StoredMessage }
+  | { status: 'full' }
+
+/** Raised when the shared backend (Redis) does not answer; the request gets STORE_UNAVAILABLE. */
+export class RelayStoreUnavailableError extends Error {
+  override readonly name = 'RelayStoreUnavailableError'
+}
+
+/**
+ * The mailbox of every topic and the fan-out between relay instances. The in-process one has a
+ * single instance, so its fan-out is the hub's own; the Redis one publishes on a channel per
+ * topic that every instance with a local subscriber listens on.
+ */
+export interface RelayMailbox {
+  readonly kind: 'memory' | 'redis'
+  /**
+   * Stores the message unless its topic is full, atomically with the full check, and sends it to
+   * the other instances listening on the topic. The caller delivers it to its own subscribers.
+   */
+  publish(message: StoredMessage, limit: number): Promise<PublishOutcome>
+  /** The topic's live messages (expiry checked on read), oldest first. */
+  read(topic: string): Promise<StoredMessage[]>
+  /** Receive other instances' publishes on `topic` (resolves once listening) / stop. */
+  listen(topic: string): Promise<void>
+  unlisten(topic: string): Promise<void>
+  /**
+   * `onRemote`: a message another instance published. `onResync`: the fan-out was lost for a
+   * while and is back; messages published meanwhile are only in the mailboxes.
+   */
+  setHandlers(handlers: { onRemote(message: StoredMessage): void; onResync(): void }): void
+  close(): Promise<void>
+}

@@ -1,0 +1,343 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { type AnyEventObject, createActor, fromCallback, fromPromise } from 'xstate'
+import { pairingMachine } from '../../machines/pairing/pairing.machine'
+import type {
+  ActorTime,
+  ApprovalOutput,
+  PairedSessionData,
+  PairingInput,
+} from '../../machines/pairing/pairing.types'
+import { AppError } from '../../src/errors'
+
+const T = Date.parse('2026-11-23T10:00:00Z')
+const input: PairingInput = {
+  pairingId: 'ab'.repeat(16),
+  proposalId: T * 1000 + 7,
+  relayUrl: 'wss://relay.example/api/v1/connect/relay',
+  requiredNamespaces: { eip155: { chains: ['eip155:1'], methods: ['personal_sign'] } },
+  metadata: { name: 'dApp', url: 'https://dapp.example' },
+  proposalExpiresAt: T + 300_000,
+  startedAt: T,
+}
+const session: PairedSessionData = {
+  namespaces: { eip155: { accounts: ['eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] } },
+  peer: { publicKey: 'cd'.repeat(32), metadata: { name: 'Wallet', url: 'https://w.example' } },
+  expiresAt: T + 7 * 86_400_000,
+}
+
+type Deferred<T> = { resolve: (value: T) => void; reject: (error: unknown) => void }
+
+/** Every promise actor waits for the test; callback actors record what they receive. */
+function scripted() {
+  const pending: Record<string, Array<Deferred<unknown>>> = {}
+  const inputs: Record<string, unknown[]> = {}
+  const relayEvents: AnyEventObject[] = []
+  let relaySendBack: ((event: AnyEventObject) => void) | null = null
+  let maintainSendBack: ((event: AnyEventObject) => void) | null = null
+  const stopped: string[] = []
+  const record = (name: string, value: unknown) => {
+    inputs[name] = [...(inputs[name] ?? []), value]
+  }
+  const promise = (name: string) =>
+    fromPromise(({ input }) => {
+      record(name, input)
+      return new Promise((resolve, reject) => {
+        pending[name] = [...(pending[name] ?? []), { resolve, reject }]
+      })
+    })
+  const machine = pairingMachine.provide({
+    actors: {
+      relayConnection: fromCallback(({ sendBack, receive }) => {
+        relaySendBack = sendBack
+        receive((event) => relayEvents.push(event))
+        return () => stopped.push('relayConnection')
+      }),
+      maintainSession: fromCallback(({ sendBack, input }) => {
+        maintainSendBack = sendBack
+        record('maintainSession', input)
+        return () => stopped.push('maintainSession')
+      }),
+      fetchRelayToken: promise('fetchRelayToken') as never,
+      connectRelay: promise('connectRelay') as never,
+      awaitApproval: promise('awaitApproval') as never,
+      settleSession: promise('settleSession') as never,
+      sendRequest: promise('sendRequest') as never,
+      pingPeer: promise('pingPeer') as never,
+      deleteSession: promise('deleteSession') as never,
+    },
+  })
+  const actor = createActor(machine, { input })
+  const settle = async (name: string, outcome: unknown, fail = false) => {
+    await vi.advanceTimersByTimeAsync(0)
+    const next = pending[name]?.shift()
+    if (!next) throw new Error(`${name} is not running`)
+    if (fail) next.reject(outcome)
+    else next.resolve(outcome)
+    await vi.advanceTimersByTimeAsync(0)
+  }
+  return {
+    actor,
+    inputs,
+    relayEvents,
+    stopped,
+    settle,
+    relay: (event: AnyEventObject) => relaySendBack?.(event),
+    maintain: (event: AnyEventObject) => maintainSendBack?.(event),
+    running: (name: string) => (pending[name]?.length ?? 0) > 0,
+  }
+}
+
+const at = (offset: number): ActorTime => ({ at: T + offset })
+const approval = (offset = 100): ApprovalOutput => ({ session, at: T + offset })
+
+async function toPaired(s: ReturnType<typeof scripted>) {
+  s.actor.start()
+  await s.settle('fetchRelayToken', at(10))
+  await s.settle('connectRelay', at(20))
+  await s.settle('awaitApproval', approval())
+  await s.settle('settleSession', at(120))
+}
+
+const flow = (s: ReturnType<typeof scripted>) =>
+  (s.actor.getSnapshot().value as { active?: { flow: unknown } }).active?.flow ??
+  s.actor.getSnapshot().value
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: T })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('pairing machine', () => {
+  it('token → relay → approval → keys → paired, with the approval in context and no secret', async () => {
+    const s = scripted()
+    s.actor.start()
+    expect(flow(s)).toBe('requestingToken')
+    await s.settle('fetchRelayToken', at(10))
+    expect(flow(s)).toBe('connectingRelay')
+    await s.settle('connectRelay', at(20))
+    expect(flow(s)).toBe('awaitingApproval')
+    expect(s.inputs.awaitApproval?.[0]).toEqual({
+      pairingId: input.pairingId,
+      proposalId: input.proposalId,
+      requiredNamespaces: input.requiredNamespaces,
+      metadata: input.metadata,
+      proposalExpiresAt: input.proposalExpiresAt,
+    })
+    await s.settle('awaitApproval', approval())
+    expect(flow(s)).toBe('settlingKeys')
+    expect(s.inputs.settleSession?.[0]).toEqual({
+      pairingId: input.pairingId,
+      peerPublicKey: session.peer.publicKey,
+    })
+    await s.settle('settleSession', at(120))
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    const snapshot = s.actor.getSnapshot()
+    expect(snapshot.context.session).toEqual(session)
+    expect(snapshot.context.clock).toBe(T + 120)
+    expect(snapshot.hasTag('resumable')).toBe(true)
+    expect(s.inputs.maintainSession?.[0]).toEqual({
+      pairingId: input.pairingId,
+      expiresAt: session.expiresAt,
+    })
+    expect(JSON.parse(JSON.stringify(snapshot.context))).toEqual(snapshot.context)
+  })
+
+  it('only paired.idle is resumable', async () => {
+    const s = scripted()
+    s.actor.start()
+    expect(s.actor.getSnapshot().hasTag('resumable')).toBe(false)
+    await s.settle('fetchRelayToken', at(10))
+    await s.settle('connectRelay', at(20))
+    expect(s.actor.getSnapshot().hasTag('resumable')).toBe(false)
+    await s.settle('awaitApproval', approval())
+    expect(s.actor.getSnapshot().hasTag('resumable')).toBe(false)
+    await s.settle('settleSession', at(120))
+    expect(s.actor.getSnapshot().hasTag('resumable')).toBe(true)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    expect(s.actor.getSnapshot().hasTag('resumable')).toBe(false)
+  })
+
+  it.each([
+    ['fetchRelayToken', 0],
+    ['connectRelay', 1],
+    ['settleSession', 3],
+  ])('a failing %s ends in failed with its error', async (name, step) => {
+    const s = scripted()
+    s.actor.start()
+    const steps: Array<[string, unknown]> = [
+      ['fetchRelayToken', at(10)],
+      ['connectRelay', at(20)],
+      ['awaitApproval', approval()],
+    ]
+    for (const [actorName, output] of steps.slice(0, step)) await s.settle(actorName, output)
+    await s.settle(name, new AppError('BACKEND_ERROR', 'HTTP 401', { status: 401 }), true)
+    expect(s.actor.getSnapshot().value).toBe('failed')
+    expect(s.actor.getSnapshot().output).toEqual({
+      status: 'failed',
+      session: step === 3 ? session : null,
+      error: { code: 'BACKEND_ERROR', message: 'HTTP 401', status: 401 },
+    })
+    expect(s.stopped).toContain('relayConnection')
+  })
+
+  it.each([
+    ['USER_REJECTED', 'rejected'],
+    ['SESSION_EXPIRED', 'expired'],
+    ['RELAY_ERROR', 'failed'],
+    ['WALLET_ERROR', 'failed'],
+  ])('the wallet answers the proposal with %s: %s', async (code, target) => {
+    const s = scripted()
+    s.actor.start()
+    await s.settle('fetchRelayToken', at(10))
+    await s.settle('connectRelay', at(20))
+    await s.settle('awaitApproval', new AppError(code as never, 'no'), true)
+    expect(s.actor.getSnapshot().value).toBe(target)
+    expect(s.actor.getSnapshot().output).toMatchObject({ status: target, error: { code } })
+  })
+
+  it('the proposal expires by the named delay, measured from the last observed time', async () => {
+    const s = scripted()
+    s.actor.start()
+    await s.settle('fetchRelayToken', at(10))
+    await s.settle('connectRelay', at(60_000)) // clock: T + 60 s → 240 s left
+    expect(flow(s)).toBe('awaitingApproval')
+    await vi.advanceTimersByTimeAsync(239_999)
+    expect(flow(s)).toBe('awaitingApproval')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(s.actor.getSnapshot().value).toBe('expired')
+    expect(s.actor.getSnapshot().context.error).toEqual({
+      code: 'SESSION_EXPIRED',
+      message: 'The wallet did not answer the proposal before it expired.',
+    })
+  })
+
+  it('paired: a request goes out by id and is recorded answered or failed, never its result', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    expect(s.actor.getSnapshot().context.request).toEqual({
+      requestId: 'r1',
+      method: 'personal_sign',
+    })
+    expect(s.inputs.sendRequest?.[0]).toEqual({ pairingId: input.pairingId, requestId: 'r1' })
+    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' }) // busy: ignored
+    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r1')
+    await s.settle('sendRequest', at(500))
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.request).toBeNull()
+    expect(s.actor.getSnapshot().context.lastRequest).toEqual({
+      requestId: 'r1',
+      method: 'personal_sign',
+      status: 'answered',
+      error: null,
+      at: T + 500,
+    })
+    s.actor.send({ type: 'REQUEST', requestId: 'r3', method: 'eth_signTypedData_v4' })
+    await s.settle('sendRequest', new AppError('USER_REJECTED', 'declined'), true)
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastRequest).toMatchObject({
+      requestId: 'r3',
+      status: 'failed',
+      error: { code: 'USER_REJECTED', message: 'declined' },
+    })
+  })
+
+  it('paired: pings record their time; a failed ping does not', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'PING' })
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    await s.settle('pingPeer', at(900))
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastPingAt).toBe(T + 900)
+    s.actor.send({ type: 'PING' })
+    await s.settle('pingPeer', new AppError('TIMEOUT', 'no answer'), true)
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastPingAt).toBe(T + 900)
+  })
+
+  it.each(['idle', 'requesting', 'pinging'])(
+    'DISCONNECT from %s deletes, then disconnected',
+    async (from) => {
+      const s = scripted()
+      await toPaired(s)
+      if (from === 'requesting')
+        s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+      if (from === 'pinging') s.actor.send({ type: 'PING' })
+      expect(flow(s)).toEqual({ paired: from })
+      s.actor.send({ type: 'DISCONNECT' })
+      expect(flow(s)).toEqual({ paired: 'deleting' })
+      await s.settle('deleteSession', at(1000), from === 'pinging')
+      expect(s.actor.getSnapshot().value).toBe('disconnected')
+      expect(s.actor.getSnapshot().output?.status).toBe('disconnected')
+      expect(s.stopped).toEqual(expect.arrayContaining(['maintainSession', 'relayConnection']))
+    },
+  )
+
+  it('paired: the wallet deleting the session ends it (NOT_CONNECTED), as does its expiry', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.maintain({ type: 'PEER.DELETED', code: 6000, message: 'User disconnected.' })
+    expect(s.actor.getSnapshot().value).toBe('disconnected')
+    expect(s.actor.getSnapshot().context.error).toEqual({
+      code: 'NOT_CONNECTED',
+      message: 'The wallet ended the session: User disconnected.',
+    })
+    const e = scripted()
+    await toPaired(e)
+    e.maintain({ type: 'SESSION.EXPIRED', at: session.expiresAt })
+    expect(e.actor.getSnapshot().value).toBe('expired')
+    expect(e.actor.getSnapshot().context.clock).toBe(session.expiresAt)
+    expect(e.actor.getSnapshot().context.error?.code).toBe('SESSION_EXPIRED')
+  })
+
+  it('CANCEL ends any active state in cancelled (ABORTED); requests before pairing are ignored', async () => {
+    const s = scripted()
+    s.actor.start()
+    await s.settle('fetchRelayToken', at(10))
+    await s.settle('connectRelay', at(20))
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    s.actor.send({ type: 'PING' })
+    s.actor.send({ type: 'DISCONNECT' })
+    expect(flow(s)).toBe('awaitingApproval')
+    s.actor.send({ type: 'CANCEL' })
+    expect(s.actor.getSnapshot().value).toBe('cancelled')
+    expect(s.actor.getSnapshot().context.error?.code).toBe('ABORTED')
+    const p = scripted()
+    await toPaired(p)
+    p.actor.send({ type: 'CANCEL' })
+    expect(p.actor.getSnapshot().output).toMatchObject({ status: 'cancelled', session })
+  })
+
+  it('connectivity follows the relay: connecting, online, reconnecting, offline; RECONNECT only from offline', async () => {
+    const s = scripted()
+    s.actor.start()
+    const region = () =>
+      (s.actor.getSnapshot().value as { active: { connectivity: string } }).active.connectivity
+    expect(region()).toBe('connecting')
+    s.relay({ type: 'RELAY.STATUS', status: 'online' })
+    expect(region()).toBe('online')
+    s.actor.send({ type: 'RECONNECT' })
+    expect(s.relayEvents).toEqual([])
+    const error = { code: 'RELAY_ERROR', message: 'closed (1006)' }
+    s.relay({ type: 'RELAY.STATUS', status: 'reconnecting', error, attempt: 1 })
+    expect(region()).toBe('reconnecting')
+    expect(s.actor.getSnapshot().context.relayError).toEqual(error)
+    s.actor.send({ type: 'RECONNECT' })
+    expect(s.relayEvents).toEqual([])
+    s.relay({ type: 'RELAY.STATUS', status: 'offline', error })
+    expect(region()).toBe('offline')
+    s.actor.send({ type: 'RECONNECT' })
+    expect(s.relayEvents).toEqual([{ type: 'RECONNECT' }])
+    s.relay({ type: 'RELAY.STATUS', status: 'connecting' })
+    expect(region()).toBe('connecting')
+    s.relay({ type: 'RELAY.STATUS', status: 'online' })
+    expect(region()).toBe('online')
+    expect(s.actor.getSnapshot().context.relayError).toBeNull()
+    // The flow is independent of the connectivity region.
+    expect(flow(s)).toBe('requestingToken')
+  })
+})

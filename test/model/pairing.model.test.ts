@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { pairingMachine } from '../../machines/pairing/pairing.machine'
+import { afterEvents, coverageRow, explore } from './support/coverage'
+
+const T = Date.parse('2026-11-23T10:00:00Z')
+const session = {
+  namespaces: { eip155: { accounts: ['eip155:1:0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] } },
+  peer: { publicKey: 'cd'.repeat(32), metadata: { name: 'Wallet', url: 'https://w.example' } },
+  expiresAt: T + 7 * 86_400_000,
+}
+const input = {
+  pairingId: 'ab'.repeat(16),
+  proposalId: T * 1000,
+  relayUrl: 'wss://relay.example/api/v1/connect/relay',
+  requiredNamespaces: { eip155: { chains: ['eip155:1'] } },
+  metadata: { name: 'dApp', url: 'https://dapp.example' },
+  proposalExpiresAt: T + 300_000,
+  startedAt: T,
+}
+const done = (id: string, output: unknown) => ({ type: `xstate.done.actor.${id}`, output })
+const fail = (id: string, code: string) => ({
+  type: `xstate.error.actor.${id}`,
+  error: { code, message: code },
+})
+
+const events: AnyEventObject[] = [
+  ...afterEvents(pairingMachine),
+  { type: 'CANCEL' },
+  { type: 'RECONNECT' },
+  { type: 'REQUEST', requestId: 'r1', method: 'personal_sign' },
+  { type: 'PING' },
+  { type: 'DISCONNECT' },
+  { type: 'PEER.DELETED', code: 6000, message: 'bye' },
+  { type: 'SESSION.EXPIRED', at: session.expiresAt },
+  ...(['connecting', 'online', 'reconnecting', 'offline'] as const).map((status) => ({
+    type: 'RELAY.STATUS',
+    status,
+  })),
+  ...[
+    'fetchRelayToken',
+    'connectRelay',
+    'settleSession',
+    'sendRequest',
+    'pingPeer',
+    'deleteSession',
+  ].flatMap((id) => [done(id, { at: T + 1 }), fail(id, 'RELAY_ERROR')]),
+  done('awaitApproval', { session, at: T + 2 }),
+  ...['USER_REJECTED', 'SESSION_EXPIRED', 'RELAY_ERROR'].map((code) => fail('awaitApproval', code)),
+]
+
+const serialize = (s: AnyMachineSnapshot) =>
+  JSON.stringify({
+    value: s.value,
+    status: s.status,
+    error: (s.context as { error?: { code: string } | null }).error?.code ?? null,
+    request: (s.context as { request?: unknown }).request ? 1 : 0,
+    session: (s.context as { session?: unknown }).session ? 1 : 0,
+  })
+
+describe('pairing model', () => {
+  const exploration = explore(pairingMachine, [{ name: 'default', input }], () => events, serialize)
+  const row = coverageRow('pairing', exploration)
+
+  it('reaches 100 % of states and transitions', () => {
+    expect(row.missingStates).toEqual([])
+    expect(row.missingTransitions).toEqual([])
+  })
+
+  it('every reachable state keeps a JSON-safe, secret-free context and its invariants', () => {
+    for (const { path } of exploration.paths) {
+      const s = path.state
+      expect(JSON.parse(JSON.stringify(s.context))).toEqual(s.context)
+      expect(JSON.stringify(s.context)).not.toMatch(/symKey|privateKey|[0-9a-f]{64}(?!")/)
+      if (s.hasTag('resumable')) {
+        expect(s.matches({ active: { flow: { paired: 'idle' } } })).toBe(true)
+        expect(s.context.session).not.toBeNull()
+      }
+      if (s.matches({ active: { flow: 'paired' } })) expect(s.context.session).not.toBeNull()
+      if (s.status === 'done') {
+        expect(s.output.status).toBe(s.value)
+        if (s.value === 'rejected') expect(s.context.error?.code).toBe('USER_REJECTED')
+        if (s.value === 'expired') expect(s.context.error?.code).toBe('SESSION_EXPIRED')
+        if (s.value === 'cancelled') expect(s.context.error?.code).toBe('ABORTED')
+      }
+    }
+  })
+})

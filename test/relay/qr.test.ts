@@ -1,0 +1,50 @@
+import { encode } from 'uqr'
+import { describe, expect, it } from 'vitest'
+import { isAppError } from '../../src/errors'
+import { pairingQrSvg } from '../../src/qr'
+import { createPairing } from '../../src/relay'
+
+describe('pairingQrSvg', () => {
+  const { uri } = createPairing('wss://relay.example.com/api/v1/connect/relay', {
+    expiryTimestamp: 1_800_000_000,
+  })
+
+  it('renders the URI as an SVG whose modules are the QR code of the URI', () => {
+    const svg = pairingQrSvg(uri)
+    expect(svg.startsWith('<svg')).toBe(true)
+    const { size, data } = encode(uri, { ecc: 'L', border: 2 })
+    expect(svg).toContain(`viewBox="0 0 ${size * 8} ${size * 8}"`)
+    const dark = data.flat().filter(Boolean).length
+    expect(dark).toBeGreaterThan(100)
+    expect(svg).not.toContain(uri) // the key travels only inside the code
+  })
+
+  it('takes colours, size and error correction', () => {
+    const svg = pairingQrSvg(uri, {
+      foreground: '#112233',
+      background: 'ivory',
+      pixelSize: 4,
+      ecc: 'M',
+    })
+    expect(svg).toContain('#112233')
+    expect(svg).toContain('ivory')
+    expect(pairingQrSvg(uri, { ecc: 'H' }).length).toBeGreaterThan(pairingQrSvg(uri).length)
+  })
+
+  it('refuses markup in colours, bad sizes and empty or huge input', () => {
+    for (const bad of [
+      () => pairingQrSvg(uri, { foreground: 'red" onload="alert(1)' }),
+      () => pairingQrSvg(uri, { pixelSize: 0 }),
+      () => pairingQrSvg(uri, { border: -1 }),
+      () => pairingQrSvg(''),
+      () => pairingQrSvg('x'.repeat(4097)),
+    ]) {
+      try {
+        bad()
+        throw new Error('accepted')
+      } catch (error) {
+        expect(isAppError(error, 'INVALID_CONFIG')).toBe(true)
+      }
+    }
+  })
+})
