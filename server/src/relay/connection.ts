@@ -337,9 +337,9 @@ export class RelayConnection {
         `the topic's mailbox holds ${this.deps.limits.mailboxPerTopic} messages; retry after some expire`,
       )
     }
+    // No echo: the publisher has its own message, so it is never pushed to this connection.
     this.record(outcome.message, true)
-    // No echo: the publisher's own subscription is skipped.
-    this.deps.hub.deliver(outcome.message, this.subscriptions.get(params.topic))
+    this.deps.hub.deliver(outcome.message)
     return true
   }
 

@@ -62,13 +62,11 @@ export class RelayHub {
     void this.mailbox.unlisten(topic).catch(() => {})
   }
 
-  /** Offers the message to every local subscriber of its topic but `except` (the publisher's). */
-  deliver(message: StoredMessage, except?: TopicSubscriber): void {
+  /** Offers the message to every local subscriber of its topic (each skips what it has). */
+  deliver(message: StoredMessage): void {
     const entry = this.topics.get(message.topic)
     if (!entry) return
-    for (const subscriber of entry.subscribers) {
-      if (subscriber !== except) subscriber.offer(message)
-    }
+    for (const subscriber of entry.subscribers) subscriber.offer(message)
   }
 
   /** Local topics and subscriptions, for tests and metrics. */

@@ -74,18 +74,14 @@ interface ScriptCommands {
   scRelayPublish(key: string, ...args: string[]): Promise<[number, string?]>
 }
 
-type StoredValue = Omit<StoredMessage, 'topic'>
+/**
+ * The stored JSON: `expiresAt` first (the script reads it), and `seq`, this instance's publish
+ * counter, which orders messages of one instance published in the same millisecond (a hash keeps
+ * no insertion order).
+ */
+type StoredValue = Omit<StoredMessage, 'topic'> & { seq: number }
 
-const encodeValue = (message: StoredMessage): string =>
-  JSON.stringify({
-    expiresAt: message.expiresAt,
-    publishedAt: message.publishedAt,
-    tag: message.tag,
-    messageId: message.messageId,
-    message: message.message,
-  } satisfies StoredValue)
-
-const decodeValue = (topic: string, value: string): StoredMessage => ({
+const decodeValue = (topic: string, value: string): StoredMessage & { seq: number } => ({
   topic,
   ...(JSON.parse(value) as StoredValue),
 })
@@ -117,6 +113,17 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
   const commands = connect() as Redis & ScriptCommands
   const subscriber = connect()
   commands.defineCommand('scRelayPublish', { numberOfKeys: 1, lua: PUBLISH_LUA })
+
+  let seq = 0
+  const encodeValue = (message: StoredMessage): string =>
+    JSON.stringify({
+      expiresAt: message.expiresAt,
+      publishedAt: message.publishedAt,
+      seq: seq++,
+      tag: message.tag,
+      messageId: message.messageId,
+      message: message.message,
+    } satisfies StoredValue)
 
   const mailboxKey = (topic: string) => `${keyPrefix}relay:mb:${topic}`
   const channelPrefix = `${keyPrefix}relay:ch:`
@@ -247,7 +254,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
         return values
           .map((value) => decodeValue(topic, value))
           .filter((message) => message.expiresAt > at)
-          .sort((a, b) => a.publishedAt - b.publishedAt)
+          .sort((a, b) => a.publishedAt - b.publishedAt || a.seq - b.seq)
       })
     },
 

@@ -15,7 +15,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('relay socket lifecycle', () => {
   it('closes a socket with 4001 when its token expires; a fresh grant connects again', async () => {
-    const server = await startTestServer({ relay: { tokenTtlSeconds: 1 } })
+    // iat is whole seconds, so a 3 s grant has between 2 and 3 s left: time enough to connect.
+    const server = await startTestServer({ relay: { tokenTtlSeconds: 3 } })
     try {
       const client = await connectRelay(server.baseUrl)
       expect(await client.request(RELAY_METHODS.ping)).toBe(true)

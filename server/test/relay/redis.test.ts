@@ -55,7 +55,8 @@ describe('relay instances sharing Redis', () => {
     return Number(reply[1])
   }
   const waitFor = async (check: () => Promise<boolean>, what: string) => {
-    for (let i = 0; i < 200; i++) {
+    // Generous: the machine may be busy, and reconnects back off up to 2 s.
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
       if (await check()) return
       await sleep(25)
     }

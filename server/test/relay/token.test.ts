@@ -275,7 +275,7 @@ describe('GET /relay upgrade', () => {
     await open[0]!.closed
     // The server side sees the close a moment later.
     let client: Awaited<ReturnType<typeof connectRelay>> | undefined
-    for (let attempt = 0; attempt < 50 && !client; attempt++) {
+    for (let attempt = 0; attempt < 250 && !client; attempt++) {
       client = await connectRelay(host, { token }).catch(async () => {
         await new Promise((resolve) => setTimeout(resolve, 20))
         return undefined
