@@ -5,7 +5,8 @@ import { type ContractReader, readContract } from './contract-reader'
 import type { Eip3009Authorization, Eip3009TypedData } from './types'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-const MAX_UINT256 = 2n ** 256n - 1n
+// 2^256 - 1, written out: a bundler keeps an unused constant computed with `**`.
+const MAX_UINT256 = 0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffn
 /** Default validity: one hour from now. */
 export const DEFAULT_AUTHORIZATION_VALIDITY_SECONDS = 3600
 

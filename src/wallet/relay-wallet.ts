@@ -31,7 +31,7 @@ import type {
   WalletSessionRequest,
 } from './types'
 
-const log = createLogger('wallet')
+const log = /* @__PURE__ */ createLogger('wallet')
 
 export interface RelayWallet {
   /**

@@ -9,6 +9,7 @@ import {
   RELAY_METHODS,
   RELAY_TOPIC_PATTERN,
   type RelayMessage,
+  type RelayMethod,
 } from '../../wire/relay'
 import { relayTokenExpired } from '../relay-token'
 import type { RelayTokenGrant } from '../types'
@@ -16,7 +17,7 @@ import { relayUrlProblem } from '../validate'
 import { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectDelay } from './backoff'
 import { WEBSOCKET_OPEN, type WebSocketConstructor, type WebSocketLike } from './websocket'
 
-const log = createLogger('relay')
+const log = /* @__PURE__ */ createLogger('relay')
 
 /**
  * `connecting`: first connection; `online`: connected and every topic subscribed;
@@ -84,34 +85,39 @@ export interface RelayClient {
   close(): void
 }
 
-const RelayMessageSchema = z.object({
-  topic: z.string().check(z.regex(RELAY_TOPIC_PATTERN)),
-  message: z.string(),
-  messageId: z.string(),
-  publishedAt: z.number(),
-  tag: z.int(),
+const RelayMessageSchema = /* @__PURE__ */ z.object({
+  topic: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(RELAY_TOPIC_PATTERN)),
+  message: /* @__PURE__ */ z.string(),
+  messageId: /* @__PURE__ */ z.string(),
+  publishedAt: /* @__PURE__ */ z.number(),
+  tag: /* @__PURE__ */ z.int(),
 })
-const SubscriptionPushSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: z.union([z.int(), z.string()]),
-  method: z.literal(RELAY_METHODS.subscription),
-  params: z.object({ id: z.string(), data: RelayMessageSchema }),
+const SubscriptionPushSchema = /* @__PURE__ */ z.object({
+  jsonrpc: /* @__PURE__ */ z.literal('2.0'),
+  id: /* @__PURE__ */ z.union([/* @__PURE__ */ z.int(), /* @__PURE__ */ z.string()]),
+  method: /* @__PURE__ */ z.literal('scr_subscription' satisfies RelayMethod),
+  params: /* @__PURE__ */ z.object({ id: /* @__PURE__ */ z.string(), data: RelayMessageSchema }),
 })
-const ResponseSchema = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: z.int(),
-  result: z.optional(z.unknown()),
-  error: z.optional(z.object({ code: z.int(), message: z.string() })),
+const ResponseSchema = /* @__PURE__ */ z.object({
+  jsonrpc: /* @__PURE__ */ z.literal('2.0'),
+  id: /* @__PURE__ */ z.int(),
+  result: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.unknown()),
+  error: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z.object({
+      code: /* @__PURE__ */ z.int(),
+      message: /* @__PURE__ */ z.string(),
+    }),
+  ),
 })
-const FetchResultSchema = z.object({
-  messages: z.array(RelayMessageSchema),
-  hasMore: z.boolean(),
+const FetchResultSchema = /* @__PURE__ */ z.object({
+  messages: /* @__PURE__ */ z.array(RelayMessageSchema),
+  hasMore: /* @__PURE__ */ z.boolean(),
 })
 
 /** Each fetch of a topic's mailbox after a reconnect reads at most this many pages. */
 const MAX_FETCH_PAGES = 10
 /** Dedupe memory: message ids are kept at most this long (the longest relay TTL, 7 days)… */
-const SEEN_MAX_AGE_MS = 7 * 24 * 3600 * 1000
+const SEEN_MAX_AGE_MS = 604_800_000
 /** …and at most this many (oldest forgotten first). */
 const SEEN_MAX_ENTRIES = 10_000
 
@@ -120,8 +126,8 @@ export function relayMessageId(message: string): string {
   return bytesToHex(sha256(utf8ToBytes(message)))
 }
 
-const ERROR_NAMES = new Map<number, string>(
-  Object.entries(RELAY_ERROR_CODES).map(([name, code]) => [code, name]),
+const ERROR_NAMES = /* @__PURE__ */ new Map<number, string>(
+  /* @__PURE__ */ Object.entries(RELAY_ERROR_CODES).map(([name, code]) => [code, name]),
 )
 
 function relayError(message: string, options: { code?: number; cause?: unknown } = {}): AppError {

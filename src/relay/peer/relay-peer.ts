@@ -15,7 +15,7 @@ import type { RelayKeyring } from './keyring'
 import { tagOf, ttlOf } from './message-tags'
 import { appErrorOfResponse } from './response-error'
 
-const log = createLogger('relay-peer')
+const log = /* @__PURE__ */ createLogger('relay-peer')
 
 /** A request that arrived on a topic, decrypted, validated as JSON-RPC and not a replay. */
 export interface IncomingRequest {

@@ -5,29 +5,31 @@ import * as z from 'zod/mini'
  * plus three random digits, so the receiver can tell an old message from a fresh one (replay window).
  */
 
-const ID = z.int().check(z.gte(0))
+const ID = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(0))
 
-export const JsonRpcRequestSchema = z.object({
-  jsonrpc: z.literal('2.0'),
+export const JsonRpcRequestSchema = /* @__PURE__ */ z.object({
+  jsonrpc: /* @__PURE__ */ z.literal('2.0'),
   id: ID,
-  method: z.string().check(z.minLength(1), z.maxLength(64)),
-  params: z.unknown(),
+  method: /* @__PURE__ */ z
+    .string()
+    .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64)),
+  params: /* @__PURE__ */ z.unknown(),
 })
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>
 
-export const JsonRpcErrorSchema = z.object({
-  code: z.int(),
-  message: z.string().check(z.maxLength(1024)),
+export const JsonRpcErrorSchema = /* @__PURE__ */ z.object({
+  code: /* @__PURE__ */ z.int(),
+  message: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(1024)),
 })
 export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>
 
-export const JsonRpcResultSchema = z.object({
-  jsonrpc: z.literal('2.0'),
+export const JsonRpcResultSchema = /* @__PURE__ */ z.object({
+  jsonrpc: /* @__PURE__ */ z.literal('2.0'),
   id: ID,
-  result: z.unknown(),
+  result: /* @__PURE__ */ z.unknown(),
 })
-export const JsonRpcErrorResponseSchema = z.object({
-  jsonrpc: z.literal('2.0'),
+export const JsonRpcErrorResponseSchema = /* @__PURE__ */ z.object({
+  jsonrpc: /* @__PURE__ */ z.literal('2.0'),
   id: ID,
   error: JsonRpcErrorSchema,
 })

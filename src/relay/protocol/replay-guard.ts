@@ -1,7 +1,7 @@
 import { payloadTime } from './json-rpc'
 
 /** Requests whose id says they were sent more than this long ago (or ahead) are refused. */
-export const REPLAY_WINDOW_MS = 10 * 60_000
+export const REPLAY_WINDOW_MS = 600_000 // 10 min
 
 export type ReplayVerdict = 'fresh' | 'replayed' | 'stale'
 
