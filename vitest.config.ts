@@ -5,6 +5,8 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 // The library is tested from source: the same aliases as tsconfig "paths".
 export const alias = {
+  'scope-connect/client': here('./src/client/index.ts'),
+  'scope-connect/connectors': here('./src/connectors/index.ts'),
   'scope-connect/wire': here('./src/wire/index.ts'),
   'scope-connect/machines': here('./machines/index.ts'),
   'scope-connect/wallet': here('./src/wallet/index.ts'),

@@ -13,6 +13,7 @@ import {
 import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
+import { GenericWalletSessionClient } from '../src/session/client'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { type RunningAnvil, startAnvil } from './support/anvil'
@@ -55,7 +56,7 @@ async function clientWithWallet(): Promise<{ client: Client; wallet: TestEip1193
 describe('Client with an EIP-1193 wallet on a real viem account and anvil', () => {
   it('selects the custom connector, connects, follows account switches and disconnects', async () => {
     const { client, wallet } = await clientWithWallet()
-    const connector = client.selectWallet('metamask', { namespace: 'eip155' })
+    const connector = await client.selectWallet('metamask', { namespace: 'eip155' })
     expect(connector.id).toBe('metamask')
     const states: string[] = []
     client.connectActor.subscribe((s) => states.push(String(s.value)))
@@ -84,7 +85,7 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
 
   it('signs a message the account really signed, and keeps a user rejection apart', async () => {
     const { client, wallet } = await clientWithWallet()
-    client.selectWallet('metamask', { namespace: 'eip155' })
+    await client.selectWallet('metamask', { namespace: 'eip155' })
     await client.connect()
     const signature = (await client.signMessage('Sign in to Example')) as Hex
     const address = wallet.accounts[0]?.address as Hex
@@ -97,12 +98,13 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
 
   it('signs the session envelope and the server verify route records the session as signed', async () => {
     const { client, wallet } = await clientWithWallet()
-    const connector = client.selectWallet('metamask', { namespace: 'eip155' })
+    const connector = await client.selectWallet('metamask', { namespace: 'eip155' })
     const connection = await client.connect()
-    const session = await client.sessions.createSession('eip155:31337', { intent: 'sign' })
+    const sessions = new GenericWalletSessionClient(server.baseUrl, server.appKey)
+    const session = await sessions.createSession('eip155:31337', { intent: 'sign' })
     const actor = createSignActor(connector, {
       input: sessionSignInput(session, connection.accounts[0] ?? ''),
-      verifier: { client: client.sessions, sessionToken: session.sessionToken },
+      verifier: { client: sessions, sessionToken: session.sessionToken },
     }).start()
     actor.send({ type: 'SIGN' })
     const done = await waitFor(actor, (s) => s.status === 'done')
@@ -110,13 +112,13 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
     expect(done.output?.verification?.walletAddress?.toLowerCase()).toBe(
       wallet.accounts[0]?.address.toLowerCase(),
     )
-    const result = await client.sessions.getResult(session.sessionId, session.sessionToken)
+    const result = await sessions.getResult(session.sessionId, session.sessionToken)
     expect(result.status).toBe('signed')
   })
 
   it('signing before connecting is NOT_CONNECTED; signTransaction on EVM is UNSUPPORTED_CHAIN', async () => {
     const { client } = await clientWithWallet()
-    client.selectWallet('metamask', { namespace: 'eip155' })
+    await client.selectWallet('metamask', { namespace: 'eip155' })
     expect(
       isAppError(await client.signMessage('x').catch((e: unknown) => e), 'NOT_CONNECTED'),
     ).toBe(true)
@@ -157,11 +159,11 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
 
   it('unknown wallets and unsupported namespaces are typed errors', async () => {
     const { client } = await clientWithWallet()
-    expect(() => client.selectWallet('no-such-wallet', { namespace: 'eip155' })).toThrow(
+    await expect(client.selectWallet('no-such-wallet', { namespace: 'eip155' })).rejects.toThrow(
       expect.objectContaining({ code: 'WALLET_NOT_FOUND' }),
     )
-    expect(() => client.selectWallet('phantom', { namespace: 'eip155' })).not.toThrow()
-    expect(() => client.selectWallet('solflare', { namespace: 'eip155' })).toThrow(
+    await expect(client.selectWallet('phantom', { namespace: 'eip155' })).resolves.toBeDefined()
+    await expect(client.selectWallet('solflare', { namespace: 'eip155' })).rejects.toThrow(
       expect.objectContaining({ code: 'UNSUPPORTED_CHAIN' }),
     )
   })
@@ -210,7 +212,7 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     } as const
 
     const before = new Client(options)
-    before.selectWallet('phantom', { namespace: 'solana' })
+    await before.selectWallet('phantom', { namespace: 'solana' })
     void before.connect().catch(() => {})
     for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
     expect(new URL(links[0] ?? '').origin).toBe('https://phantom.app')

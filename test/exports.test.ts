@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as machines from '../machines/index'
+import * as client from '../src/client/index'
+import * as connectors from '../src/connectors/index'
 import * as api from '../src/index'
 import * as qr from '../src/qr/index'
 import * as wallet from '../src/wallet/index'
@@ -9,6 +11,14 @@ import * as wire from '../src/wire/index'
 describe('public exports', () => {
   it('scope-connect', () => {
     expect(Object.keys(api).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/client', () => {
+    expect(Object.keys(client).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/connectors', () => {
+    expect(Object.keys(connectors).sort()).toMatchSnapshot()
   })
 
   it('scope-connect/machines', () => {

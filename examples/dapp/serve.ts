@@ -16,6 +16,8 @@ import { build } from 'esbuild'
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 const ALIAS = {
+  'scope-connect/client': here('../../src/client/index.ts'),
+  'scope-connect/connectors': here('../../src/connectors/index.ts'),
   'scope-connect/wire': here('../../src/wire/index.ts'),
   'scope-connect/machines': here('../../machines/index.ts'),
   'scope-connect': here('../../src/index.ts'),

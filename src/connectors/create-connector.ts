@@ -1,6 +1,9 @@
-import { AppError } from '../errors'
-import { walletSupportsMobileOn, walletSupportsNamespace } from '../registry'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
+import {
+  connectorKindForWallet,
+  missingUniversalLinkFactory,
+  solanaInjectedOptions,
+} from './connector-kind'
 import { Eip6963Connector } from './eip6963'
 import { InjectedConnector } from './injected'
 import { MetaMaskSdkConnector, type MetaMaskSdkOptions } from './metamask-sdk'
@@ -45,36 +48,17 @@ export function createConnectorForWallet(
   namespace: ChainNamespace,
   options: CreateConnectorOptions = {},
 ): IWalletConnector {
-  if (!walletSupportsNamespace(info, namespace)) {
-    throw new AppError('UNSUPPORTED_CHAIN', `${info.name} does not support ${namespace}.`)
+  switch (connectorKindForWallet(info, namespace, options.mobile ?? false)) {
+    case 'solana-injected':
+      return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
+    case 'eip6963':
+      return new Eip6963Connector(info.rdns ?? '', { timeoutMs: options.eip6963TimeoutMs })
+    case 'injected':
+      return new InjectedConnector(undefined, { walletId: info.id })
+    case 'metamask-sdk':
+      return new MetaMaskSdkConnector(options.metaMaskSdk)
+    case 'universal-link':
+      if (!options.universalLink) throw missingUniversalLinkFactory(info)
+      return options.universalLink(info)
   }
-  if (!options.mobile) {
-    if (namespace === 'solana') {
-      return new SolanaInjectedConnector({
-        walletId: info.id,
-        walletName: info.injected?.walletStandardName ?? info.name,
-        ...(options.solanaChainId ? { chainId: options.solanaChainId } : {}),
-      })
-    }
-    return info.rdns
-      ? new Eip6963Connector(info.rdns, { timeoutMs: options.eip6963TimeoutMs })
-      : new InjectedConnector(undefined, { walletId: info.id })
-  }
-  if (namespace === 'eip155') {
-    if (info.id === 'metamask') return new MetaMaskSdkConnector(options.metaMaskSdk)
-    throw new AppError(
-      'WALLET_UNAVAILABLE',
-      `${info.name} has no mobile EVM connector; pair it over the relay instead.`,
-    )
-  }
-  if (!walletSupportsMobileOn(info, 'solana')) {
-    throw new AppError('WALLET_UNAVAILABLE', `${info.name} has no Solana universal link.`)
-  }
-  if (!options.universalLink) {
-    throw new AppError(
-      'WALLET_UNAVAILABLE',
-      `Connecting ${info.name} on mobile needs options.universalLink (a UniversalLinkConnector factory).`,
-    )
-  }
-  return options.universalLink(info)
 }

@@ -1,5 +1,20 @@
-/** Connectors: the `IWalletConnector` contract and the built-in EVM and Solana connectors. */
+/**
+ * `scope-connect/connectors`: the built-in EVM and Solana connectors, EIP-6963 discovery, the
+ * universal-link connector and the factories `Client.selectWallet` uses. Apps that go through the
+ * `Client` never import this entry: `selectWallet` loads the one connector it picks on demand.
+ */
+
+export {
+  UniversalLinkConnector,
+  type UniversalLinkConnectorOptions,
+  type UniversalLinkResumeResult,
+} from '../universal-link/connector'
 export { toEip155ChainId, toHexChainId } from './chain-id'
+export {
+  type ConnectorKind,
+  connectorKindForWallet,
+  solanaInjectedOptions,
+} from './connector-kind'
 export {
   type CreateConnectorOptions,
   createConnectorForWallet,
@@ -15,6 +30,7 @@ export {
   listEip6963Providers,
 } from './eip6963-discovery'
 export { InjectedConnector, type InjectedConnectorOptions, isEip1193Provider } from './injected'
+export { type LoadConnectorOptions, loadConnectorForWallet } from './load-connector'
 export {
   createMetaMaskSdkProviderGetter,
   MetaMaskSdkConnector,

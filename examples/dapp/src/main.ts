@@ -1,10 +1,6 @@
-import {
-  Client,
-  createBrowserUniversalLinkStore,
-  Eip6963Connector,
-  isAppError,
-  listEip6963Providers,
-} from 'scope-connect'
+import { createBrowserUniversalLinkStore, isAppError } from 'scope-connect'
+import { Client } from 'scope-connect/client'
+import { Eip6963Connector, listEip6963Providers } from 'scope-connect/connectors'
 
 // The page a dApp team would write: discover EIP-6963 wallets, connect one through the Client
 // (custom connectors option), sign, and show the connect actor's state as it changes.
@@ -38,7 +34,7 @@ async function connect(rdns: string) {
     connectors: [connector],
     mobile: false,
   })
-  custom.selectWallet(connector.id, { namespace: 'eip155' })
+  await custom.selectWallet(connector.id, { namespace: 'eip155' })
   custom.connectActor.subscribe((s) => {
     $('status').textContent = String(s.value)
   })

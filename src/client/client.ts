@@ -1,28 +1,24 @@
 import { waitFor } from 'xstate'
-import { type ConnectActor, createConnectActor } from '../machines/connect/connect.facade'
-import { toAppError } from '../machines/shared/error-data'
-import type { InspectionOptions } from '../machines/shared/inspect'
-import { personalSignRequest } from '../machines/sign/sign.actors'
-import { createSignActor } from '../machines/sign/sign.facade'
+import { type ConnectActor, createConnectActor } from '../../machines/connect/connect.facade'
+import { toAppError } from '../../machines/shared/error-data'
+import type { InspectionOptions } from '../../machines/shared/inspect'
+import { personalSignRequest } from '../../machines/sign/sign.actors'
+import { createSignActor } from '../../machines/sign/sign.facade'
 import {
   type BalanceReader,
   createBalanceReader,
   type TokenBalance,
   type TokenBalanceQuery,
-} from './balance'
-import { type ConnectConfig, type ConnectConfigClient, createConnectConfigClient } from './config'
-import { createConnectorForWallet } from './connectors/create-connector'
-import { InjectedConnector } from './connectors/injected'
-import type { MetaMaskSdkOptions } from './connectors/metamask-sdk'
-import type { IWalletConnector, WalletConnection } from './connectors/types'
-import { AppError } from './errors/app-error'
-import { getWalletInfo, walletIdForConnectorId } from './registry'
-import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from './registry/types'
-import { GenericWalletSessionClient } from './session/client'
-import { createBrowserUniversalLinkStore } from './universal-link/browser-store'
-import { UniversalLinkConnector, type UniversalLinkResumeResult } from './universal-link/connector'
-import { SOLANA_SIGN_TRANSACTION_METHOD } from './universal-link/params'
-import type { UniversalLinkStore } from './universal-link/store'
+} from '../balance'
+import { type ConnectConfig, type ConnectConfigClient, createConnectConfigClient } from '../config'
+import { loadConnectorForWallet } from '../connectors/load-connector'
+import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
+import type { IWalletConnector, WalletConnection } from '../connectors/types'
+import { AppError } from '../errors/app-error'
+import { getWalletInfo, walletIdForConnectorId } from '../registry'
+import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from '../registry/types'
+import type { UniversalLinkConnector, UniversalLinkResumeResult } from '../universal-link/connector'
+import type { UniversalLinkStore } from '../universal-link/store'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, inspection. */
 export interface ClientOptions extends InspectionOptions {
@@ -61,9 +57,8 @@ function detectMobile(): boolean {
  */
 export class Client {
   readonly #options: ClientOptions
-  readonly #session: GenericWalletSessionClient
   readonly #listeners = new Set<(actor: ConnectActor) => void>()
-  #config: ConnectConfigClient | null = null
+  readonly #config: ConnectConfigClient
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
   #actor: ConnectActor | null = null
@@ -71,19 +66,18 @@ export class Client {
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
     this.#options = options
-    this.#session = new GenericWalletSessionClient(options.baseUrl, options.appKey, {
-      ...(options.fetchImpl ? { fetchImpl: options.fetchImpl } : {}),
-    })
+    // Validates the options; the session client loads with the universal-link flow that needs it
+    // (apps that record sessions themselves create a `GenericWalletSessionClient`).
+    this.#config = createConnectConfigClient(this.#httpOptions())
   }
 
-  /** The backend session client (generic sessions, callbacks, verification). */
-  get sessions(): GenericWalletSessionClient {
-    return this.#session
-  }
-
-  /** The connect actor of the selected connector (created by `selectWallet` or `connect`). */
+  /**
+   * The connect actor of the selected connector (created by `selectWallet`, or by `connect` when
+   * nothing was selected). @throws `WALLET_NOT_FOUND` before either.
+   */
   get connectActor(): ConnectActor {
-    return this.#actor ?? this.#use(this.#options.connectors?.[0] ?? new InjectedConnector())
+    if (this.#actor) return this.#actor
+    throw new AppError('WALLET_NOT_FOUND', 'No wallet selected yet: call selectWallet or connect.')
   }
 
   /** The selected connector, if any. */
@@ -91,26 +85,30 @@ export class Client {
     return this.#connector
   }
 
-  /** Calls `listener` with the connect actor now and whenever `selectWallet` replaces it. */
+  /** Calls `listener` with the connect actor (now, if one exists) and whenever `selectWallet` replaces it. */
   subscribe(listener: (actor: ConnectActor) => void): () => void {
     this.#listeners.add(listener)
-    listener(this.connectActor)
+    if (this.#actor) listener(this.#actor)
     return () => this.#listeners.delete(listener)
   }
 
   /**
    * Chooses the connector for a wallet: a custom connector with that id first; else, on desktop,
    * EIP-6963 / injected (EVM) or the Wallet Standard (Solana); on mobile, the MetaMask SDK (EVM) or
-   * the universal link (Solana).
+   * the universal link (Solana). The built-in connector's code is loaded on demand (a dynamic
+   * import), so the `Client` bundle carries none of them up front.
    * @throws `WALLET_NOT_FOUND` (unknown wallet), `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`.
    */
-  selectWallet(walletId: WalletId, options: { namespace: ChainNamespace }): IWalletConnector {
+  async selectWallet(
+    walletId: WalletId,
+    options: { namespace: ChainNamespace },
+  ): Promise<IWalletConnector> {
     const custom = this.#options.connectors?.find(
       (c) => c.id === walletId || walletIdForConnectorId(c.id) === walletId,
     )
     if (custom) return this.#useAndReturn(custom)
     const info = getWalletInfo(walletId)
-    const connector = createConnectorForWallet(info, options.namespace, {
+    const connector = await loadConnectorForWallet(info, options.namespace, {
       mobile: this.#options.mobile ?? detectMobile(),
       universalLink: (wallet) => this.#universalLinkConnector(wallet),
       ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
@@ -125,7 +123,7 @@ export class Client {
    * universal-link codes (`SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`) otherwise.
    */
   async connect(): Promise<WalletConnection> {
-    const actor = this.connectActor
+    const actor = this.#actor ?? (await this.#selectDefault())
     if (!actor.getSnapshot().matches('connected')) {
       if (actor.getSnapshot().matches('idle')) actor.send({ type: 'CONNECT' })
       else actor.send({ type: 'RETRY' })
@@ -202,7 +200,10 @@ export class Client {
     if (connection.namespace !== 'solana') {
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
     }
-    return connector.request<T>({ method: SOLANA_SIGN_TRANSACTION_METHOD, params: { transaction } })
+    return connector.request<T>({
+      method: 'solana_signTransaction' /* SOLANA_SIGN_TRANSACTION_METHOD */,
+      params: { transaction },
+    })
   }
 
   /**
@@ -210,7 +211,7 @@ export class Client {
    * rehydrates the persisted machine snapshot and, once connected, the connect actor follows.
    */
   async resume(): Promise<UniversalLinkResumeResult> {
-    const store = this.#store()
+    const store = await this.#store()
     const stored = store.load()
     if (stored === null)
       return { status: 'none', connection: null, signature: null, txSignature: null, error: null }
@@ -228,7 +229,7 @@ export class Client {
       }
     }
     const info = getWalletInfo(walletId)
-    const connector = this.#universalLinkConnector(info)
+    const connector = await this.#universalLinkConnector(info)
     this.#useAndReturn(connector)
     const result = await connector.rehydrate(stored)
     if (result.status === 'connected') await this.connect()
@@ -237,7 +238,6 @@ export class Client {
 
   /** The project's enabled networks and wallets. @throws `RPC_ERROR`. */
   loadConfig(): Promise<ConnectConfig> {
-    this.#config ??= createConnectConfigClient(this.#httpOptions())
     return this.#config.fetchConfig()
   }
 
@@ -260,19 +260,34 @@ export class Client {
     }
   }
 
-  #store(): UniversalLinkStore {
-    return this.#options.universalLink?.store ?? createBrowserUniversalLinkStore()
+  async #store(): Promise<UniversalLinkStore> {
+    const store = this.#options.universalLink?.store
+    return (
+      store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
+    )
   }
 
-  #universalLinkConnector(info: SupportWalletInfo): UniversalLinkConnector {
+  /** Without a selection, `connect` uses the first custom connector, else the injected wallet. */
+  async #selectDefault(): Promise<ConnectActor> {
+    const custom = this.#options.connectors?.[0]
+    if (custom) return this.#use(custom)
+    const { InjectedConnector } = await import('../connectors/lazy/injected')
+    return this.#use(new InjectedConnector())
+  }
+
+  async #universalLinkConnector(info: SupportWalletInfo): Promise<UniversalLinkConnector> {
     const link = this.#options.universalLink ?? {}
     if (!info.mobile)
       throw new AppError('WALLET_UNAVAILABLE', `${info.name} has no universal link.`)
+    const { UniversalLinkConnector, GenericWalletSessionClient } = await import(
+      '../universal-link/lazy/connector'
+    )
+    const { baseUrl, appKey, fetchImpl } = this.#options
     return new UniversalLinkConnector({
       walletId: info.id,
       universalLink: info.mobile.universalLink,
-      session: this.#session,
-      store: this.#store(),
+      session: new GenericWalletSessionClient(baseUrl, appKey, fetchImpl ? { fetchImpl } : {}),
+      store: await this.#store(),
       ...(this.#options.solanaChainId ? { chainId: this.#options.solanaChainId } : {}),
       ...(link.openLink ? { openLink: link.openLink } : {}),
       ...(link.returnUrl ? { returnUrl: link.returnUrl } : {}),

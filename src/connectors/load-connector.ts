@@ -1,0 +1,48 @@
+import type { ChainNamespace, SupportWalletInfo } from '../registry/types'
+import {
+  connectorKindForWallet,
+  missingUniversalLinkFactory,
+  solanaInjectedOptions,
+} from './connector-kind'
+import type { CreateConnectorOptions } from './create-connector'
+import type { IWalletConnector } from './types'
+
+/** Options of `loadConnectorForWallet`: those of `createConnectorForWallet`, the universal link async. */
+export interface LoadConnectorOptions extends Omit<CreateConnectorOptions, 'universalLink'> {
+  /** Builds (and may load) the universal-link connector for a mobile Solana wallet. */
+  universalLink?: (info: SupportWalletInfo) => Promise<IWalletConnector>
+}
+
+/**
+ * `createConnectorForWallet` with each connector's code loaded by dynamic import: an app bundles the
+ * `Client` up front and fetches only the chunk of the connector kind `selectWallet` picks (EIP-6963 /
+ * injected, Wallet Standard, MetaMask SDK, universal link). Same choice, same errors.
+ * @throws {AppError} `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE` as `createConnectorForWallet`.
+ */
+export async function loadConnectorForWallet(
+  info: SupportWalletInfo,
+  namespace: ChainNamespace,
+  options: LoadConnectorOptions = {},
+): Promise<IWalletConnector> {
+  switch (connectorKindForWallet(info, namespace, options.mobile ?? false)) {
+    case 'solana-injected': {
+      const { SolanaInjectedConnector } = await import('./lazy/solana-injected')
+      return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
+    }
+    case 'eip6963': {
+      const { Eip6963Connector } = await import('./lazy/eip6963')
+      return new Eip6963Connector(info.rdns ?? '', { timeoutMs: options.eip6963TimeoutMs })
+    }
+    case 'injected': {
+      const { InjectedConnector } = await import('./lazy/injected')
+      return new InjectedConnector(undefined, { walletId: info.id })
+    }
+    case 'metamask-sdk': {
+      const { MetaMaskSdkConnector } = await import('./lazy/metamask-sdk')
+      return new MetaMaskSdkConnector(options.metaMaskSdk)
+    }
+    case 'universal-link':
+      if (!options.universalLink) throw missingUniversalLinkFactory(info)
+      return options.universalLink(info)
+  }
+}
