@@ -178,6 +178,14 @@ frozen tables and indexes, the loggers) is marked \`/* @__PURE__ */\`, so with
 \`test/package/side-effects.test.ts\` checks that no module of the packed \`dist/\` keeps any code of
 its own when imported for nothing.
 
+Why the \`Client\` and the connectors have entries of their own (\`scope-connect/client\`,
+\`scope-connect/connectors\`): \`selectWallet\` loads the connector it picks with \`import()\`, and
+esbuild with code splitting stops honouring \`"sideEffects": false\` as soon as a build holds an
+\`import()\` (evanw/esbuild#1110): every module the entry reaches whose code a lazy chunk also uses
+is then loaded up front. Kept out of the root entry, that import cannot cost \`isAppError\` users
+anything; an app that uses the \`Client\` and root functions together pays it with esbuild (the
+"typical app" row) but not with Rollup. wagmi meets the same behaviour (its esbuild figure below).
+
 ### Connector chunks of the \`Client\`
 
 ${lazyTable(client)}

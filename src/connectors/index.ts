@@ -30,7 +30,6 @@ export {
   listEip6963Providers,
 } from './eip6963-discovery'
 export { InjectedConnector, type InjectedConnectorOptions, isEip1193Provider } from './injected'
-export { type LoadConnectorOptions, loadConnectorForWallet } from './load-connector'
 export {
   createMetaMaskSdkProviderGetter,
   MetaMaskSdkConnector,

@@ -10,6 +10,7 @@ const MAX_UINT256 = 0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffff
 /** Default validity: one hour from now. */
 export const DEFAULT_AUTHORIZATION_VALIDITY_SECONDS = 3600
 
+/** Parameters of `buildEip3009Authorization`: token, chain, payer, payee, value, validity window, nonce and the contract reader for the token's EIP-712 domain. */
 export interface BuildEip3009AuthorizationParams {
   /** The EIP-3009 token contract (the domain's `verifyingContract`). */
   token: string

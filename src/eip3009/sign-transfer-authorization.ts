@@ -11,11 +11,13 @@ import {
 import { splitSignature } from './split-signature'
 import type { Eip3009Authorization, Eip3009TypedData, SplitSignature } from './types'
 
+/** Parameters of `signTransferAuthorization`: those of `buildEip3009Authorization`, `from` optional (default the session's first account on the chain). */
 export type SignTransferAuthorizationParams = Omit<BuildEip3009AuthorizationParams, 'from'> & {
   /** Default: the session's first account on `chainId`. */
   from?: string
 }
 
+/** What `signTransferAuthorization` returns: the authorization, the 65-byte signature and its `v`, `r`, `s` for `transferWithAuthorization`. */
 export interface SignedTransferAuthorization extends SplitSignature {
   /** 65 bytes `r ‖ s ‖ v`, 0x-hex. */
   signature: string

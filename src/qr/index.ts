@@ -5,6 +5,7 @@
 import { renderSVG } from 'uqr'
 import { AppError } from '../errors/app-error'
 
+/** Options of `pairingQrSvg`: error correction, module size, quiet zone and colours. */
 export interface PairingQrOptions {
   /** Error correction: `L` (default, smallest code), `M`, `Q`, `H`. */
   ecc?: 'L' | 'M' | 'Q' | 'H'

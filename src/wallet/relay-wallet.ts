@@ -33,6 +33,7 @@ import type {
 
 const log = /* @__PURE__ */ createLogger('wallet')
 
+/** The wallet provider's relay client (`createRelayWallet`): pair from a URI, answer requests, ping, disconnect. See docs/wallet.md. */
 export interface RelayWallet {
   /**
    * Reads a pairing URI (QR code or deep link), connects to its relay and waits for the dApp's

@@ -4,6 +4,7 @@ import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { PeerMetadata, WalletRequest } from '../relay/protocol/schemas'
 import type { CaipNamespaces, RelayTokenGrant, SettledNamespaces } from '../relay/types'
 
+/** Options of `createRelayWallet`: the wallet's metadata, its app key or token source, the WebSocket implementation, timeouts. */
 export interface RelayWalletOptions {
   /** How the wallet presents itself to dApps (name, url, icons). */
   metadata: PeerMetadata

@@ -27,25 +27,28 @@ export const wallet = new SolanaInjectedConnector({ walletId: 'phantom' })
 `
 
 const ESM_IMPORTS = `import {
-  Client,
   createBalanceReader,
   createBrowserUniversalLinkStore,
-  InjectedConnector,
   isAppError,
-  SolanaInjectedConnector,
   type TokenBalance,
   type UniversalLinkStore,
   type WalletConnection,
 } from 'scope-connect'
+import { Client } from 'scope-connect/client'
+import { InjectedConnector, SolanaInjectedConnector } from 'scope-connect/connectors'
 import { createConnectActor } from 'scope-connect/machines'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 `
 
 /** The same program as a CommonJS module (`import x = require()` is what `.cts` compiles to). */
 const CJS_IMPORTS = `import scope = require('scope-connect')
+import clientEntry = require('scope-connect/client')
+import connectors = require('scope-connect/connectors')
 import machines = require('scope-connect/machines')
 import wire = require('scope-connect/wire')
-const { Client, createBalanceReader, createBrowserUniversalLinkStore, InjectedConnector, isAppError, SolanaInjectedConnector } = scope
+const { createBalanceReader, createBrowserUniversalLinkStore, isAppError } = scope
+const { Client } = clientEntry
+const { InjectedConnector, SolanaInjectedConnector } = connectors
 const { createConnectActor } = machines
 const { ConfigResponseSchema } = wire
 type TokenBalance = scope.TokenBalance

@@ -26,6 +26,7 @@ const log = /* @__PURE__ */ createLogger('relay')
  */
 export type RelayStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'offline'
 
+/** A change of the relay connection's status, as `onStatus` listeners get it. */
 export interface RelayStatusChange {
   status: RelayStatus
   /** Why the client is reconnecting or offline. */
@@ -34,6 +35,7 @@ export interface RelayStatusChange {
   attempt?: number
 }
 
+/** Options of `createRelayClient`: relay URL, token source, WebSocket implementation, backoff and clock. */
 export interface RelayClientOptions {
   /** `ws://` or `wss://` URL of the relay route; the token goes into its `token` query parameter. */
   relayUrl: string
@@ -51,6 +53,7 @@ export interface RelayClientOptions {
   random?: () => number
 }
 
+/** Options of `RelayClient.publish`: the message tag and its TTL on the relay. */
 export interface PublishOptions {
   /** Seconds the relay keeps the message (10..604800). */
   ttl: number
@@ -58,6 +61,7 @@ export interface PublishOptions {
   tag: number
 }
 
+/** A connection to the relay (`createRelayClient`): subscribe, publish, fetch the mailbox, follow the status; reconnects and resubscribes by itself. */
 export interface RelayClient {
   readonly status: RelayStatus
   /** Fetches a token grant now unless the cached one is still good. */

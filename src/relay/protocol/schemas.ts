@@ -136,6 +136,7 @@ export const WalletRequestSchema = /* @__PURE__ */ z.discriminatedUnion('method'
     params: SolanaSignTransactionParamsSchema,
   }),
 ])
+/** A wallet call carried over a paired session: `personal_sign`, `eth_signTypedData_v4`, `solana_signMessage` or `solana_signTransaction`, with its params. */
 export type WalletRequest = z.infer<typeof WalletRequestSchema>
 
 /** `scr_sessionRequest` params: the chain it is meant for and the wallet call. */
