@@ -1,9 +1,11 @@
 import { waitFor } from 'xstate'
 import { type ConnectActor, createConnectActor } from '../../machines/connect/connect.facade'
+import type { PairingFlow } from '../../machines/pairing/pairing.facade'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { personalSignRequest } from '../../machines/sign/sign.actors'
 import { createSignActor } from '../../machines/sign/sign.facade'
+import type { SignRequest } from '../../machines/sign/sign.types'
 import {
   type BalanceReader,
   createBalanceReader,
@@ -17,8 +19,11 @@ import type { IWalletConnector, WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from '../registry/types'
+import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { UniversalLinkConnector, UniversalLinkResumeResult } from '../universal-link/connector'
 import type { UniversalLinkStore } from '../universal-link/store'
+import { type ClientPairOptions, pairedConnection, startClientPairing } from './pairing'
+import { typedDataRequest } from './requests'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, inspection. */
 export interface ClientOptions extends InspectionOptions {
@@ -42,6 +47,14 @@ export interface ClientOptions extends InspectionOptions {
     pollIntervalMs?: readonly [number, number] | number
   }
   metaMaskSdk?: MetaMaskSdkOptions
+  /** The relay for `pair()`; default the backend's relay route (`relayUrlForBaseUrl(baseUrl)`). */
+  relayUrl?: string
+  /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
+  WebSocket?: WebSocketConstructor
+}
+
+function evmOnly(): AppError {
+  return new AppError('UNSUPPORTED_CHAIN', 'signTypedData is for EVM (eip155) connections.')
 }
 
 function detectMobile(): boolean {
@@ -62,6 +75,7 @@ export class Client {
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
   #actor: ConnectActor | null = null
+  #pairing: PairingFlow | null = null
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
@@ -140,10 +154,30 @@ export class Client {
     )
   }
 
-  /** The current connection, or null. */
+  /**
+   * Pairs a wallet over the relay (QR code or deep link), end-to-end encrypted. Resolves once the
+   * pairing URI exists (show `flow.uri` as a QR code: `pairingQrSvg` from `scope-connect/qr`);
+   * `flow.approval` settles when the wallet answers, and from then on `getConnection`,
+   * `signMessage` and `signTypedData` go over the paired session. The relay code loads on first use.
+   * A new `pair()` stops the previous pairing. @throws `INVALID_CONFIG` (no metadata outside a page).
+   */
+  async pair(options: ClientPairOptions = {}): Promise<PairingFlow> {
+    this.#pairing?.stop()
+    const { baseUrl, appKey, relayUrl, WebSocket, fetchImpl } = this.#options
+    const flow = await startClientPairing(
+      { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, ...this.#inspection() },
+      options,
+    )
+    this.#pairing = flow
+    return flow
+  }
+
+  /** The current connection (a connector's, else a settled pairing's), or null. */
   getConnection(): WalletConnection | null {
     const connection = this.#actor?.getSnapshot().context.connection
-    if (!connection || !this.#actor?.getSnapshot().matches('connected')) return null
+    if (!connection || !this.#actor?.getSnapshot().matches('connected')) {
+      return this.#pairing ? pairedConnection(this.#pairing) : null
+    }
     return {
       ...connection,
       walletId: connection.walletId ?? undefined,
@@ -151,7 +185,12 @@ export class Client {
     }
   }
 
+  /** Disconnects the connected wallet, and ends a paired relay session (the wallet is told). */
   async disconnect(): Promise<void> {
+    const pairing = this.#pairing
+    this.#pairing = null
+    if (pairing?.session) await pairing.disconnect()
+    else pairing?.stop()
     const actor = this.#actor
     if (!actor?.getSnapshot().matches('connected')) return
     actor.send({ type: 'DISCONNECT' })
@@ -167,11 +206,37 @@ export class Client {
    * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`.
    */
   async signMessage(message: string): Promise<string> {
+    const paired = this.#pairedFlow()
+    if (paired) {
+      return paired.connection.namespace === 'eip155'
+        ? paired.flow.signMessage(message)
+        : paired.flow.signSolanaMessage(message)
+    }
     const { connector, connection } = this.#connected()
     const request =
       connection.namespace === 'eip155'
         ? personalSignRequest(message, connection.accounts[0] ?? '')
         : { method: 'solana_signMessage', params: { message } }
+    return this.#sign(connector, request)
+  }
+
+  /**
+   * EVM only: `eth_signTypedData_v4` of EIP-712 typed data (`{ domain, types, primaryType, message }`;
+   * bigints travel as decimal strings), with the connected wallet or over a paired session.
+   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on Solana, `USER_REJECTED`, `WALLET_ERROR`.
+   */
+  async signTypedData(typedData: object): Promise<string> {
+    const paired = this.#pairedFlow()
+    if (paired) {
+      if (paired.connection.namespace !== 'eip155') throw evmOnly()
+      return paired.flow.signTypedData(typedData)
+    }
+    const { connector, connection } = this.#connected()
+    if (connection.namespace !== 'eip155') throw evmOnly()
+    return this.#sign(connector, typedDataRequest(typedData, connection.accounts[0] ?? ''))
+  }
+
+  async #sign(connector: IWalletConnector, request: SignRequest): Promise<string> {
     const actor = createSignActor(connector, { input: { request }, ...this.#inspection() }).start()
     actor.send({ type: 'SIGN' })
     const snapshot = await waitFor(
@@ -295,6 +360,13 @@ export class Client {
       ...(link.pollIntervalMs === undefined ? {} : { pollIntervalMs: link.pollIntervalMs }),
       ...this.#inspection(),
     })
+  }
+
+  /** The settled pairing, when no connector is connected (a connector's connection comes first). */
+  #pairedFlow(): { flow: PairingFlow; connection: WalletConnection } | null {
+    if (this.#actor?.getSnapshot().matches('connected') || !this.#pairing) return null
+    const connection = pairedConnection(this.#pairing)
+    return connection ? { flow: this.#pairing, connection } : null
   }
 
   #connected(): { connector: IWalletConnector; connection: WalletConnection } {
