@@ -3,27 +3,21 @@ import { type ConnectActor, createConnectActor } from '../../machines/connect/co
 import type { PairingFlow } from '../../machines/pairing/pairing.facade'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
-import { personalSignRequest } from '../../machines/sign/sign.actors'
-import { createSignActor } from '../../machines/sign/sign.facade'
-import type { SignRequest } from '../../machines/sign/sign.types'
-import {
-  type BalanceReader,
-  createBalanceReader,
-  type TokenBalance,
-  type TokenBalanceQuery,
-} from '../balance'
-import { type ConnectConfig, type ConnectConfigClient, createConnectConfigClient } from '../config'
+import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
+import type { ConnectConfig, ConnectConfigClient } from '../config'
 import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
+import { normalizeBaseUrl } from '../http/base-url'
+import { requireNonEmpty, resolveFetch } from '../http/options'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { UniversalLinkConnector, UniversalLinkResumeResult } from '../universal-link/connector'
 import type { UniversalLinkStore } from '../universal-link/store'
 import { type ClientPairOptions, pairedConnection, startClientPairing } from './pairing'
-import { typedDataRequest } from './requests'
+import type { ClientSignPayload } from './sign'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, inspection. */
 export interface ClientOptions extends InspectionOptions {
@@ -71,7 +65,7 @@ function detectMobile(): boolean {
 export class Client {
   readonly #options: ClientOptions
   readonly #listeners = new Set<(actor: ConnectActor) => void>()
-  readonly #config: ConnectConfigClient
+  #config: ConnectConfigClient | null = null
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
   #actor: ConnectActor | null = null
@@ -80,9 +74,12 @@ export class Client {
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
     this.#options = options
-    // Validates the options; the session client loads with the universal-link flow that needs it
-    // (apps that record sessions themselves create a `GenericWalletSessionClient`).
-    this.#config = createConnectConfigClient(this.#httpOptions())
+    // Checked here, used later: the HTTP clients (ky, the response schemas) load on first use, the
+    // session client with the universal-link flow (apps that record sessions themselves create a
+    // `GenericWalletSessionClient`).
+    normalizeBaseUrl(options.baseUrl)
+    requireNonEmpty(options.appKey, 'appKey')
+    resolveFetch(options.fetchImpl)
   }
 
   /**
@@ -212,12 +209,7 @@ export class Client {
         ? paired.flow.signMessage(message)
         : paired.flow.signSolanaMessage(message)
     }
-    const { connector, connection } = this.#connected()
-    const request =
-      connection.namespace === 'eip155'
-        ? personalSignRequest(message, connection.accounts[0] ?? '')
-        : { method: 'solana_signMessage', params: { message } }
-    return this.#sign(connector, request)
+    return this.#sign({ message })
   }
 
   /**
@@ -231,26 +223,14 @@ export class Client {
       if (paired.connection.namespace !== 'eip155') throw evmOnly()
       return paired.flow.signTypedData(typedData)
     }
-    const { connector, connection } = this.#connected()
-    if (connection.namespace !== 'eip155') throw evmOnly()
-    return this.#sign(connector, typedDataRequest(typedData, connection.accounts[0] ?? ''))
+    if (this.#connected().connection.namespace !== 'eip155') throw evmOnly()
+    return this.#sign({ typedData })
   }
 
-  async #sign(connector: IWalletConnector, request: SignRequest): Promise<string> {
-    const actor = createSignActor(connector, { input: { request }, ...this.#inspection() }).start()
-    actor.send({ type: 'SIGN' })
-    const snapshot = await waitFor(
-      actor,
-      (s) => s.status !== 'active' || s.matches('rejected') || s.matches('failed'),
-      {
-        timeout: Number.POSITIVE_INFINITY,
-      },
-    )
-    actor.stop()
-    if (snapshot.status === 'done' && snapshot.output) return snapshot.output.signature
-    throw toAppError(
-      snapshot.context.error ?? { code: 'WALLET_ERROR', message: 'The wallet did not sign.' },
-    )
+  async #sign(payload: ClientSignPayload): Promise<string> {
+    const { connector, connection } = this.#connected()
+    const { signRequestFor, signWithConnector } = await import('./sign')
+    return signWithConnector(connector, signRequestFor(payload, connection), this.#inspection())
   }
 
   /**
@@ -301,14 +281,18 @@ export class Client {
     return result
   }
 
-  /** The project's enabled networks and wallets. @throws `RPC_ERROR`. */
-  loadConfig(): Promise<ConnectConfig> {
+  /** The project's enabled networks and wallets (the reader loads on first use). @throws `RPC_ERROR`. */
+  async loadConfig(): Promise<ConnectConfig> {
+    this.#config ??= (await import('../config')).createConnectConfigClient(this.#httpOptions())
     return this.#config.fetchConfig()
   }
 
-  /** A token balance read by the backend. @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
-  getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
-    this.#balances ??= createBalanceReader(this.#httpOptions())
+  /**
+   * A token balance read by the backend (the reader loads on first use).
+   * @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`.
+   */
+  async getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
+    this.#balances ??= (await import('../balance')).createBalanceReader(this.#httpOptions())
     return this.#balances.getBalance(query)
   }
 

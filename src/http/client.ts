@@ -10,13 +10,14 @@ import {
   type HttpErrorCode,
   type HttpFailureInfo,
 } from './errors'
+import { type FetchLike, requireNonEmpty, resolveFetch } from './options'
+
+export { type FetchLike, requireNonEmpty, resolveFetch }
 
 const log = /* @__PURE__ */ createLogger('http')
 
 /** Default time a request may take before it fails (the machines decide about retries). */
 export const DEFAULT_TIMEOUT_MS = 10_000
-
-export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>
 
 export interface HttpClientConfig {
   /** Already normalised (see `normalizeBaseUrl`). */
@@ -48,32 +49,6 @@ export interface HttpClient {
   json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.infer<S>>
   /** Sends the request and ignores the 2xx body (204 routes). */
   send(request: HttpRequest): Promise<void>
-}
-
-/**
- * The fetch to use: `fetchImpl`, else the global one (looked up at call time, so test doubles
- * installed later still apply). Throws `INVALID_CONFIG` when neither exists.
- */
-export function resolveFetch(fetchImpl: unknown): FetchLike {
-  if (fetchImpl !== undefined && typeof fetchImpl !== 'function') {
-    throw new AppError('INVALID_CONFIG', 'fetchImpl must be a function.')
-  }
-  if (typeof fetchImpl === 'function') return fetchImpl as FetchLike
-  if (typeof globalThis.fetch !== 'function') {
-    throw new AppError(
-      'INVALID_CONFIG',
-      'No fetch is available: pass fetchImpl or run where globalThis.fetch exists.',
-    )
-  }
-  return (input, init) => globalThis.fetch(input, init)
-}
-
-/** Throws `INVALID_CONFIG` unless `value` is a non-empty string. */
-export function requireNonEmpty(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new AppError('INVALID_CONFIG', `${name} is required.`)
-  }
-  return value
 }
 
 /**
