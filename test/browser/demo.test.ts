@@ -29,14 +29,15 @@ let browser: Browser
 
 /** Resolves with the URLs once the demo printed them; rejects if it exits first. */
 function startDemo(): Promise<typeof urls> {
+  // Ports 0 and DEV_CHAIN_PORT=0 only so parallel runs do not collide; the rest is the command.
   demo = spawn(
-    'node_modules/.bin/tsx',
-    ['scripts/demo.ts', '--port', '0', '--dapp-port', '0', '--wallet-port', '0'],
+    'npm',
+    ['run', 'demo', '--', '--port', '0', '--dapp-port', '0', '--wallet-port', '0'],
     {
       cwd: ROOT,
       env: { ...process.env, DEV_CHAIN_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group: tsx, node and anvil stop together
+      detached: true, // its own process group: npm, tsx, node and anvil stop together
     },
   )
   return new Promise((resolve, reject) => {
