@@ -221,3 +221,42 @@ describe('npm run demo in Chromium', () => {
     await dapp.close()
   })
 })
+
+describe('npm run demo in Chromium: the user says no', () => {
+  it('a universal link rejected on the wallet page: resume() reports USER_REJECTED', async () => {
+    const page = await openDapp()
+    await page.click('#ul-connect')
+    await page.waitForURL((url) => url.href.startsWith(urls.wallet), { timeout: 20_000 })
+    await page.click('#link-reject')
+    await page.waitForURL((url) => url.href.startsWith(urls.dapp), { timeout: 20_000 })
+    expect(await textOf(page, 'ul-status', /^rejected/)).toBe('rejected: USER_REJECTED')
+    expect(await page.textContent('#ul-account')).toBe('')
+    await page.close()
+  })
+
+  it('a rejected request and a rejected proposal reach the dApp page as USER_REJECTED', async () => {
+    const dapp = await openDapp()
+    const wallet = await browser.newPage()
+    await wallet.goto(urls.wallet)
+
+    await dapp.click('#pair')
+    await wallet.fill('#pair-uri', await textOf(dapp, 'pair-uri', /^scope:/))
+    await wallet.click('#pair')
+    await wallet.click('#proposal-approve')
+    expect(await textOf(dapp, 'pair-account', /^0x/)).toBe(RELAY_WALLET.address)
+    await dapp.click('#pair-sign')
+    await wallet.click('#requests button.reject')
+    expect(await textOf(dapp, 'pair-signature', /^error/)).toBe('error: USER_REJECTED')
+
+    // A second pairing, whose proposal the wallet rejects.
+    await dapp.click('#pair')
+    await wallet.fill('#pair-uri', await textOf(dapp, 'pair-uri', /^scope:/))
+    await wallet.click('#pair')
+    await textOf(wallet, 'pair-status', 'the dApp asks to connect')
+    await wallet.click('#proposal-reject')
+    expect(await textOf(dapp, 'pair-status', /^error/)).toBe('error: USER_REJECTED')
+    expect(await dapp.textContent('#pair-account')).toBe('')
+    await wallet.close()
+    await dapp.close()
+  })
+})

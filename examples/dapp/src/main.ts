@@ -1,5 +1,5 @@
 import { createBrowserUniversalLinkStore } from 'scope-connect'
-import { readConfig } from './config'
+import { $, readConfig } from './config'
 import { showWallets } from './desktop'
 import { setUpPairing } from './pairing'
 import { setUpUniversalLink } from './universal-link'
@@ -7,6 +7,10 @@ import { setUpUniversalLink } from './universal-link'
 // The page a dApp team would write, in three flows: a desktop browser wallet (EIP-6963), the mobile
 // universal-link round trip with its reload, and QR pairing over the relay.
 const config = readConfig()
+if (config.walletUrl) {
+  $<HTMLAnchorElement>('wallet-link').href = config.walletUrl
+  $('wallet-link-text').hidden = false
+}
 const pairing = setUpPairing(config)
 const mobile = setUpUniversalLink(config)
 

@@ -36,7 +36,8 @@ export function setUpPairing(config: DappConfig): { current(): PairingFlow | nul
     $('pair-qr').innerHTML = pairingQrSvg(started.uri ?? '')
     $<HTMLTextAreaElement>('pair-uri').value = started.uri ?? ''
     started.actor.subscribe((s) => {
-      $('pair-status').textContent = s.status === 'active' ? flowState(s.value) : String(s.value)
+      // A flow that ended is reported by the approval's error below.
+      if (s.status === 'active') $('pair-status').textContent = flowState(s.value)
     })
     try {
       const session = await started.approval
