@@ -8,8 +8,12 @@ import { setUpUniversalLink } from './universal-link'
 // universal-link round trip with its reload, and QR pairing over the relay.
 const config = readConfig()
 if (config.walletUrl) {
-  $<HTMLAnchorElement>('wallet-link').href = config.walletUrl
-  $('wallet-link-text').hidden = false
+  const link = Object.assign(document.createElement('a'), {
+    href: config.walletUrl,
+    target: '_blank',
+    textContent: 'wallet simulator',
+  })
+  $('wallet-link').append(" (the demo's ", link, ')')
 }
 const pairing = setUpPairing(config)
 const mobile = setUpUniversalLink(config)
