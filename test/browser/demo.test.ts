@@ -188,7 +188,7 @@ describe('npm run demo in Chromium', () => {
     await page.close()
   })
 
-  it('3. QR pairing: the wallet page pairs from the pasted URI, approves and answers personal_sign', async () => {
+  it('3. QR pairing: the wallet page pairs from the pasted URI, approves and answers personal_sign; the session survives a reload', async () => {
     const dapp = await openDapp()
     await dapp.click('#pair')
     const uri = await textOf(dapp, 'pair-uri', /^scope:[0-9a-f]{64}@1\?/)
@@ -217,6 +217,30 @@ describe('npm run demo in Chromium', () => {
       }),
     ).toBe(true)
     expect(await wallet.textContent('#requests')).toContain('personal_sign: "Hello over the relay"')
+
+    // The session survives a reload of the dApp page (resumePairing from localStorage).
+    await dapp.reload()
+    await textOf(dapp, 'pair-status', 'paired')
+    expect(await textOf(dapp, 'pair-account', /^0x/)).toBe(RELAY_WALLET.address)
+    expect(await dapp.inputValue('#pair-uri')).toBe('')
+    await dapp.click('#pair-sign')
+    await wallet.click('#requests li:nth-child(2) button.approve')
+    const again = (await textOf(dapp, 'pair-signature', /^0x[0-9a-f]{130}$/)) as Hex
+    expect(
+      await verifyMessage({
+        address: RELAY_WALLET.address,
+        message: 'Hello over the relay',
+        signature: again,
+      }),
+    ).toBe(true)
+
+    // Disconnect tells the wallet, and a reload finds nothing to restore.
+    await dapp.click('#pair-disconnect')
+    await textOf(dapp, 'pair-status', 'disconnected')
+    await textOf(wallet, 'pair-status', 'the dApp ended the session')
+    await dapp.reload()
+    await textOf(dapp, 'status', 'ready')
+    expect(await dapp.textContent('#pair-status')).toBe('idle')
     await wallet.close()
     await dapp.close()
   })
