@@ -1,62 +1,85 @@
 /**
- * Serves the example dApp page by hand: `npm run example:dapp` (or `npx tsx examples/dapp/serve.ts
+ * Serves the example dApp page: `npm run example:dapp` (or `npx tsx examples/dapp/serve.ts
  * [--port 5173]`), then open the printed URL in a browser with a wallet extension (MetaMask,
- * Rabby…). The page's script is bundled with esbuild on every load, with `scope-connect` resolved
- * to the library sources, so an edit shows on reload. The page talks to the backend of
- * `npm start` (http://127.0.0.1:8787, app key `sample-app-key`); `?backend=…&appKey=…` on the
- * page URL points it elsewhere.
+ * Rabby…). `npm run demo` serves it too, with the wallet simulator beside it. The page's script is
+ * bundled with esbuild when the server starts, with `scope-connect` resolved to the library
+ * sources. The page talks to the backend of `npm start` (http://127.0.0.1:8787, app key
+ * `sample-app-key`) unless told otherwise (options, or `?backend=…&appKey=…` on the page URL).
  */
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { build } from 'esbuild'
+import { bundleBrowserScript, withConfig } from '../wallet-simulator/serve'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-const ALIAS = {
-  'scope-connect/client': here('../../src/client/index.ts'),
-  'scope-connect/connectors': here('../../src/connectors/index.ts'),
-  'scope-connect/wire': here('../../src/wire/index.ts'),
-  'scope-connect/machines': here('../../machines/index.ts'),
-  'scope-connect': here('../../src/index.ts'),
+/** Options of `serveDapp`: what the page is told, and whether it gets the simulator's key wallet. */
+export interface DappPageOptions {
+  /** The backend base URL (default `http://127.0.0.1:8787`). */
+  backend?: string
+  /** The project's app key (default `sample-app-key`). */
+  appKey?: string
+  /**
+   * The wallet simulator page: when set, the universal-link flow opens it instead of the wallet's
+   * real universal link (the demo's stand-in for a wallet app on a phone).
+   */
+  walletUrl?: string
+  /**
+   * Put the wallet simulator's injected EIP-1193 wallet (anvil's first dev account, announced by
+   * EIP-6963) into the page, as a browser extension would be. Default false.
+   */
+  injectTestWallet?: boolean
 }
 
 /** The page's script, bundled for the browser. */
-export async function bundleDappScript(): Promise<string> {
-  const result = await build({
-    entryPoints: [here('./src/main.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    alias: ALIAS,
-    logLevel: 'silent',
-  })
-  return result.outputFiles[0]?.text ?? ''
+export function bundleDappScript(): Promise<string> {
+  return bundleBrowserScript(here('./src/main.ts'))
 }
 
-/** Serves `/` (index.html) and `/main.js` on 127.0.0.1:`port` (0: a free port). */
-export async function serveDapp(port: number): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (request, response) => {
+/**
+ * Serves `/` (index.html, with the options as its config), `/main.js` and, with
+ * `injectTestWallet`, `/test-wallet.js` on 127.0.0.1:`port` (0: a free port). Bundles the scripts
+ * first; rejects if they do not build or the port is taken.
+ */
+export async function serveDapp(
+  port: number,
+  options: DappPageOptions = {},
+): Promise<{ url: string; server: Server }> {
+  const scripts = new Map([['/main.js', await bundleDappScript()]])
+  let html = await readFile(here('./index.html'), 'utf8')
+  if (options.injectTestWallet) {
+    scripts.set(
+      '/test-wallet.js',
+      await bundleBrowserScript(here('../wallet-simulator/src/injected-entry.ts')),
+    )
+    // Before the page's own script: modules run in document order.
+    html = html.replace(
+      '<script type="module" src="./main.js">',
+      '<script type="module" src="./test-wallet.js"></script>\n    <script type="module" src="./main.js">',
+    )
+  }
+  html = withConfig(html, {
+    backend: options.backend ?? 'http://127.0.0.1:8787',
+    appKey: options.appKey ?? 'sample-app-key',
+    walletUrl: options.walletUrl ?? null,
+  })
+  const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    try {
-      if (path === '/' || path === '/index.html') {
-        const html = await readFile(here('./index.html'), 'utf8')
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-      } else if (path === '/main.js') {
-        const script = await bundleDappScript()
-        response.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
-      } else {
-        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-      }
-    } catch (error) {
-      response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error))
+    const script = scripts.get(path)
+    if (path === '/' || path === '/index.html') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
+    } else if (script !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
+    } else {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
     }
   })
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', resolve)
+  })
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server }
 }
 

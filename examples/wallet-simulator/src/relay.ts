@@ -24,8 +24,8 @@ export interface RelayWalletSimulatorOptions extends Omit<RelayWalletOptions, 'm
   /** 32-byte ed25519 secret key; a fresh one when absent. */
   solanaSecretKey?: Uint8Array
   metadata?: PeerMetadata
-  /** The user's answer to each request; default approve. */
-  decide?: (request: WalletSessionRequest) => 'approve' | 'reject'
+  /** The user's answer to each request (may wait for a click); default approve. */
+  decide?: (request: WalletSessionRequest) => 'approve' | 'reject' | Promise<'approve' | 'reject'>
 }
 
 export interface RelayWalletSimulator {
@@ -36,6 +36,8 @@ export interface RelayWalletSimulator {
   requests: WalletSessionRequest[]
   /** Pairs and approves the proposal with its accounts on the required chains. */
   pairAndApprove(uri: string): Promise<{ proposal: SessionProposal; session: WalletSession }>
+  /** Approves a proposal (from `wallet.pair(uri)`) with its accounts on the required chains. */
+  approve(proposal: SessionProposal): Promise<WalletSession>
   close(): void
 }
 
@@ -55,7 +57,7 @@ export function createRelayWalletSimulator(
 
   wallet.onRequest(async (request) => {
     requests.push(request)
-    if ((options.decide?.(request) ?? 'approve') === 'reject') {
+    if (((await options.decide?.(request)) ?? 'approve') === 'reject') {
       throw { code: 4001, message: 'User rejected the request.' }
     }
     switch (request.method) {
@@ -75,6 +77,23 @@ export function createRelayWalletSimulator(
     }
   })
 
+  async function approve(proposal: SessionProposal): Promise<WalletSession> {
+    const namespaces: Record<
+      string,
+      { accounts: string[]; methods?: string[]; chains?: string[] }
+    > = {}
+    for (const [name, wanted] of Object.entries(proposal.requiredNamespaces)) {
+      const chains = wanted.chains ?? []
+      const address = name === 'solana' ? solanaAddress : evm.address
+      namespaces[name] = {
+        chains,
+        accounts: chains.map((chain) => `${chain}:${address}`),
+        ...(wanted.methods ? { methods: wanted.methods } : {}),
+      }
+    }
+    return proposal.approve({ namespaces })
+  }
+
   return {
     wallet,
     evm,
@@ -82,22 +101,9 @@ export function createRelayWalletSimulator(
     requests,
     async pairAndApprove(uri) {
       const proposal = await wallet.pair(uri)
-      const namespaces: Record<
-        string,
-        { accounts: string[]; methods?: string[]; chains?: string[] }
-      > = {}
-      for (const [name, wanted] of Object.entries(proposal.requiredNamespaces)) {
-        const chains = wanted.chains ?? []
-        const address = name === 'solana' ? solanaAddress : evm.address
-        namespaces[name] = {
-          chains,
-          accounts: chains.map((chain) => `${chain}:${address}`),
-          ...(wanted.methods ? { methods: wanted.methods } : {}),
-        }
-      }
-      const session = await proposal.approve({ namespaces })
-      return { proposal, session }
+      return { proposal, session: await approve(proposal) }
     },
+    approve,
     close: () => wallet.close(),
   }
 }

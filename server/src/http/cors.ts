@@ -44,7 +44,10 @@ export function installCors(
         )
       }
       reply.header('access-control-allow-methods', [...methods, 'OPTIONS'].join(', '))
-      reply.header('access-control-allow-headers', 'content-type, x-app-key, authorization')
+      reply.header(
+        'access-control-allow-headers',
+        'content-type, x-app-key, authorization, x-session-nonce',
+      )
       reply.header('access-control-max-age', '600')
     }
     reply.header('allow', [...methods, 'OPTIONS'].join(', '))
