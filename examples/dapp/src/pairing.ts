@@ -1,16 +1,19 @@
 import { isAppError } from 'scope-connect'
-import {
-  createBrowserPairingStore,
-  type PairingFlow,
-  resumePairing,
-  startPairing,
-} from 'scope-connect/machines'
+import { Client } from 'scope-connect/client'
+import { createBrowserPairingStore, type PairingFlow, resumePairing } from 'scope-connect/machines'
 import { pairingQrSvg } from 'scope-connect/qr'
 import { $, type DappConfig } from './config'
 
 // Flow 3, QR pairing over the relay: show the pairing URI as a QR code (and as text), wait for the
 // wallet to approve, then ask it for a personal_sign over the end-to-end encrypted session. The
 // settled session is kept in localStorage and restored after a reload (`resumePairing`).
+// A new pairing goes through `Client.pair()`; the Client then signs over the paired session.
+
+/** How the page signs and ends a session: through the Client, or on a restored flow. */
+interface SessionControls {
+  signMessage(message: string): Promise<string>
+  disconnect(): Promise<void>
+}
 
 function flowState(value: unknown): string {
   const flow = (value as { active?: { flow?: unknown } }).active?.flow
@@ -24,7 +27,7 @@ function showError(id: string, error: unknown) {
 }
 
 /** Follows the flow's state on the page; once paired, shows the account and arms the buttons. */
-async function follow(flow: PairingFlow) {
+async function follow(flow: PairingFlow, controls: SessionControls) {
   const sign = $<HTMLButtonElement>('pair-sign')
   const disconnect = $<HTMLButtonElement>('pair-disconnect')
   flow.actor.subscribe((s) => {
@@ -42,7 +45,7 @@ async function follow(flow: PairingFlow) {
     sign.onclick = async () => {
       $('pair-signature').textContent = 'waiting for the wallet…'
       try {
-        $('pair-signature').textContent = await flow.signMessage('Hello over the relay')
+        $('pair-signature').textContent = await controls.signMessage('Hello over the relay')
       } catch (error) {
         showError('pair-signature', error)
       }
@@ -50,7 +53,7 @@ async function follow(flow: PairingFlow) {
     disconnect.onclick = async () => {
       sign.disabled = true
       disconnect.disabled = true
-      await flow.disconnect()
+      await controls.disconnect()
       $('pair-status').textContent = 'disconnected'
       $('pair-account').textContent = ''
     }
@@ -65,30 +68,28 @@ export function setUpPairing(config: DappConfig): { current(): PairingFlow | nul
   const store = createBrowserPairingStore()
   let flow: PairingFlow | null = null
 
-  $('pair').onclick = () => {
+  const client = new Client(connection)
+  $('pair').onclick = async () => {
     flow?.stop()
     store.clear()
     $<HTMLButtonElement>('pair-sign').disabled = true
     $<HTMLButtonElement>('pair-disconnect').disabled = true
-    flow = startPairing({
-      ...connection,
-      store,
-      requiredNamespaces: {
-        eip155: { chains: ['eip155:31337'], methods: ['personal_sign', 'eth_signTypedData_v4'] },
-      },
+    flow = await client.pair({
+      chains: ['eip155:31337'],
       metadata: { name: 'scope-connect example dApp', url: location.origin },
+      store,
     })
     $('pair-account').textContent = ''
     $('pair-signature').textContent = ''
     $('pair-qr').innerHTML = pairingQrSvg(flow.uri ?? '')
     $<HTMLTextAreaElement>('pair-uri').value = flow.uri ?? ''
-    void follow(flow)
+    void follow(flow, client)
   }
 
   const resumed = resumePairing({ ...connection, store })
   if (resumed.status === 'resumed') {
     flow = resumed.flow
-    void follow(flow)
+    void follow(flow, resumed.flow)
   } else if (resumed.status === 'discarded') {
     $('pair-status').textContent = `discarded: ${resumed.reason}`
   }
