@@ -75,7 +75,10 @@ const PROJECTS: ProjectsConfig = {
       appKeys: [APP_KEY],
       networks: [{ chainId: 'eip155:1' }],
       wallets: [],
-      rateLimits: { appKey: { limit: 1_000_000, windowSeconds: 60 } },
+      rateLimits: {
+        appKey: { limit: 1_000_000, windowSeconds: 60 },
+        project: { limit: 1_000_000, windowSeconds: 60 },
+      },
     },
   ],
 }
@@ -136,6 +139,8 @@ async function serveRelay(redisUrl: string | undefined): Promise<number> {
     projects: PROJECTS,
     port: 0,
     logger: false,
+    // Every bench socket comes from 127.0.0.1: lift the per-IP connection cap with the relay's.
+    http: { maxConnectionsPerIp: 1_000_000 },
     relay: {
       ...(mailbox ? { mailbox } : {}),
       signingKeys: [Buffer.from(SIGNING_KEY, 'base64url')],

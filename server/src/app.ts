@@ -4,8 +4,15 @@ import { createProjectIndex } from './config/project-index'
 import { parseProjectsConfig } from './config/projects'
 import type { ProjectsConfig } from './config/projects-schema'
 import type { AppContext } from './context'
+import {
+  type ConnectionCap,
+  type HttpLimits,
+  installConnectionCap,
+  resolveHttpLimits,
+} from './http/connection-limits'
 import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
+import { installAuthFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
 import { type LoggingOptions, loggerOptions } from './logging'
 import { registerOpenApiRoute } from './openapi/route'
@@ -46,6 +53,8 @@ export interface AppOptions {
   bodyLimit?: number
   /** The relay: signing keys, public URL, mailbox (memory by default, Redis to scale out), limits. */
   relay?: RelayOptions
+  /** Request/header/keep-alive timeouts and the per-IP connection cap (`DEFAULT_HTTP_LIMITS`). */
+  http?: Partial<HttpLimits>
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024
@@ -60,9 +69,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const chains =
     options.chains ?? createChainRegistry(config.projects.flatMap((project) => project.networks))
 
+  const httpLimits = resolveHttpLimits(options.http)
+
   const app = Fastify({
     logger: loggerOptions(options.logger),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Fastify's defaults never cut a request that trickles its body (requestTimeout 0).
+    requestTimeout: httpLimits.requestTimeoutMs,
+    keepAliveTimeout: httpLimits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: httpLimits.headersTimeoutMs,
+      requestTimeout: httpLimits.requestTimeoutMs,
+      connectionsCheckingInterval: httpLimits.timeoutCheckIntervalMs,
+    },
     // Fastify must not trust X-Forwarded-For itself; the callback routes resolve the caller.
     trustProxy: false,
     frameworkErrors: frameworkErrorHandler,
@@ -71,8 +90,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Only JSON bodies: text/plain would reach the schemas as a string instead of a 415.
   app.removeContentTypeParser('text/plain')
 
+  const connections: ConnectionCap = installConnectionCap(
+    app.server,
+    httpLimits.maxConnectionsPerIp,
+    trustProxy,
+  )
   const projects = createProjectIndex(config)
   const ctx: AppContext = {
+    connections,
     projects,
     store,
     chains,
@@ -82,12 +107,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
     sessionTtlMs: (options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS) * 1000,
     callbackIpPolicy: { ...DEFAULT_RATE_LIMITS.callbackIp, ...config.rateLimits?.callbackIp },
+    authFailurePolicy: {
+      ...DEFAULT_RATE_LIMITS.authFailureIp,
+      ...config.rateLimits?.authFailureIp,
+    },
     trustProxy,
   }
 
   const routes = trackRoutes(app)
   installErrorHandling(app, routes)
   installCors(app, ctx.projects, routes)
+  installAuthFailureLimit(app, ctx)
   await registerRelayRoutes(app, ctx, options.relay)
   registerHealthRoutes(app, ctx)
   registerBalanceRoute(app, ctx)

@@ -12,6 +12,13 @@ export interface CliSettings {
   relayKey?: string
   publicUrl?: string
   relayMaxSocketsPerIp?: number
+  /** `--request-timeout` etc.: HTTP timeouts and the per-IP connection cap (`HttpLimits`). */
+  http: {
+    requestTimeoutMs?: number
+    headersTimeoutMs?: number
+    keepAliveTimeoutMs?: number
+    maxConnectionsPerIp?: number
+  }
 }
 
 export const SAMPLE_PROJECTS_FILE = fileURLToPath(
@@ -31,6 +38,11 @@ export const USAGE = `scope-connect-server [options]
   --public-url <url>    PUBLIC_URL     the server's public base URL (relay token audience; default:
                                        each request's Host)
   --relay-max-sockets-per-ip <n>  RELAY_MAX_SOCKETS_PER_IP  open relay sockets per IP (default 200)
+  --request-timeout <ms>     REQUEST_TIMEOUT_MS     a whole request, headers and body (default 20000)
+  --headers-timeout <ms>     HEADERS_TIMEOUT_MS     a request's headers (default 10000)
+  --keep-alive-timeout <ms>  KEEP_ALIVE_TIMEOUT_MS  an idle keep-alive connection (default 72000)
+  --max-connections-per-ip <n>  MAX_CONNECTIONS_PER_IP  open connections per client IP, IPv6 per
+                                       /64; trusted proxies exempt (default 512)
   --help                               this text
 `
 
@@ -51,6 +63,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       'relay-key': { type: 'string' },
       'public-url': { type: 'string' },
       'relay-max-sockets-per-ip': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'headers-timeout': { type: 'string' },
+      'keep-alive-timeout': { type: 'string' },
+      'max-connections-per-ip': { type: 'string' },
       help: { type: 'boolean' },
     },
   })
@@ -71,8 +87,35 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
   if (socketsText !== undefined && !/^[1-9]\d*$/.test(socketsText)) {
     throw new Error(`--relay-max-sockets-per-ip: not a positive integer: ${socketsText}`)
   }
+  const positive = (flag: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined
+    if (!/^[1-9]\d*$/.test(text)) throw new Error(`--${flag}: not a positive integer: ${text}`)
+    return Number(text)
+  }
+  const httpEntries = {
+    requestTimeoutMs: positive(
+      'request-timeout',
+      values['request-timeout'] ?? env.REQUEST_TIMEOUT_MS,
+    ),
+    headersTimeoutMs: positive(
+      'headers-timeout',
+      values['headers-timeout'] ?? env.HEADERS_TIMEOUT_MS,
+    ),
+    keepAliveTimeoutMs: positive(
+      'keep-alive-timeout',
+      values['keep-alive-timeout'] ?? env.KEEP_ALIVE_TIMEOUT_MS,
+    ),
+    maxConnectionsPerIp: positive(
+      'max-connections-per-ip',
+      values['max-connections-per-ip'] ?? env.MAX_CONNECTIONS_PER_IP,
+    ),
+  }
+  const http = Object.fromEntries(
+    Object.entries(httpEntries).filter(([, value]) => value !== undefined),
+  ) as CliSettings['http']
   return {
     port,
+    http,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     projectsFile: values.projects ?? env.PROJECTS_FILE ?? SAMPLE_PROJECTS_FILE,
     ...(redisUrl ? { redisUrl } : {}),

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     logger: { level: settings.logLevel },
     port: settings.port,
     host: settings.host,
+    http: settings.http,
     relay: {
       mailbox,
       ...(settings.relayKey ? { signingKeys: parseRelaySigningKeys(settings.relayKey) } : {}),

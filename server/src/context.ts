@@ -1,6 +1,7 @@
 import type { ChainRegistry } from './chains'
 import type { ProjectIndex } from './config/project-index'
 import type { ProjectConfig } from './config/projects-schema'
+import type { ConnectionCap } from './http/connection-limits'
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimitPolicy } from './rate-limit'
 import type { PollWindows } from './sessions/poll-windows'
 import type { Store } from './store/types'
@@ -22,6 +23,10 @@ export interface AppContext {
   sessionTtlMs: number
   /** Server-wide: callbacks carry no credential that names a project. */
   callbackIpPolicy: RateLimitPolicy
+  /** Server-wide: failed authentication per caller IP (no project is known yet). */
+  authFailurePolicy: RateLimitPolicy
+  /** The per-IP connection cap of the HTTP server (its refusals are reported by /healthz). */
+  connections: ConnectionCap
   /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty: the socket peer is the caller. */
   trustProxy: readonly string[]
 }
@@ -40,7 +45,7 @@ export function policyFor(project: ProjectConfig, group: PolicyGroup): RateLimit
   return byGroup[group]
 }
 
-type PolicyGroup = 'appKey' | 'session'
+type PolicyGroup = 'appKey' | 'project' | 'session'
 
 // One policy object per project and group, built on first use: every request asks, and a fresh
 // object each time would also defeat the limiter's once-per-policy validation.

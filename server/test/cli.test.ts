@@ -115,6 +115,26 @@ describe('scope-connect-server CLI', () => {
     expect(() => parseCli(['--relay-max-sockets-per-ip', '0'], {})).toThrow('positive integer')
   })
 
+  it('parses the HTTP timeouts and the per-IP connection cap', () => {
+    expect(parseCli([], {})).toMatchObject({ http: {} })
+    expect(
+      parseCli(['--request-timeout', '15000', '--max-connections-per-ip', '64'], {
+        HEADERS_TIMEOUT_MS: '5000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+        REQUEST_TIMEOUT_MS: '1',
+      }),
+    ).toMatchObject({
+      http: {
+        requestTimeoutMs: 15_000,
+        headersTimeoutMs: 5_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnectionsPerIp: 64,
+      },
+    })
+    expect(() => parseCli(['--request-timeout', '0'], {})).toThrow('--request-timeout')
+    expect(() => parseCli(['--max-connections-per-ip', 'many'], {})).toThrow('positive integer')
+  })
+
   it('refuses to start on a relay key that is not a 32-byte base64url seed', async () => {
     const proc = run(['--port', '0', '--relay-key', 'too-short'])
     expect(await proc.exited).toBe(1)

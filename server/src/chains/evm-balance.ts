@@ -1,4 +1,12 @@
-import { type Address, erc20Abi, isAddress, type PublicClient } from 'viem'
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  erc20Abi,
+  isAddress,
+  type PublicClient,
+} from 'viem'
 import { checkDecimals } from './decimals'
 import {
   type BalanceReadRequest,
@@ -32,7 +40,7 @@ export async function readEvmBalance(
       const raw = await client.getBalance({ address: account, blockNumber })
       return { raw, decimals: decimals ?? NATIVE_DECIMALS, blockNumber }
     }
-    const [raw, tokenDecimals] = await Promise.all([
+    const [raw, tokenDecimals] = await Promise.allSettled([
       client.readContract({
         address: token,
         abi: erc20Abi,
@@ -48,10 +56,43 @@ export async function readEvmBalance(
           blockNumber,
         }),
     ])
-    return { raw, decimals: tokenDecimals, blockNumber }
+    if (raw.status === 'fulfilled' && tokenDecimals.status === 'fulfilled') {
+      return { raw: raw.value, decimals: tokenDecimals.value, blockNumber }
+    }
+    const failure =
+      raw.status === 'rejected' ? raw.reason : (tokenDecimals as PromiseRejectedResult).reason
+    if (!isContractFailure(failure)) throw failure
+    // The call reached the chain and the token answered nothing or reverted: the caller's input.
+    const code = await client.getCode({ address: token, blockNumber })
+    if (code === undefined || code === '0x') {
+      throw new ChainInputError(
+        `tokenAddress is not a contract on ${request.chainId} (no code at ${token})`,
+      )
+    }
+    if (raw.status === 'rejected') {
+      throw new ChainInputError(
+        `tokenAddress is not an ERC-20 token: balanceOf(address) failed at ${token}`,
+      )
+    }
+    throw new ChainInputError(
+      `tokenAddress has no decimals(): pass decimals (0..255) with the query for ${token}`,
+    )
   } catch (error) {
+    if (error instanceof ChainInputError) throw error
     throw toUpstreamError(error)
   }
+}
+
+/** A call the node ran: the contract returned no data ("0x") or reverted. Not a transport error. */
+function isContractFailure(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    error.walk(
+      (cause) =>
+        cause instanceof ContractFunctionZeroDataError ||
+        cause instanceof ContractFunctionRevertedError,
+    ) !== null
+  )
 }
 
 function checkAddress(value: string, field: string): Address {

@@ -9,7 +9,7 @@ export interface EvmAdapterOptions {
   chainId: string
   /** Needed for balances and for contract-wallet (ERC-1271/6492) signatures. */
   rpcUrl?: string
-  /** Per HTTP request; default 10 s. */
+  /** Per HTTP request; default `DEFAULT_TIMEOUT_MS` (3 s). */
   timeoutMs?: number
   fetch?: typeof fetch
 }

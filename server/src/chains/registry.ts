@@ -1,8 +1,9 @@
 import { parseCaip2 } from './caip'
 import { createCoalescer } from './coalesce'
+import { DEFAULT_READ_BUDGET_MS } from './defaults'
 import { createEvmAdapter } from './evm'
 import { createSolanaAdapter } from './solana'
-import type { BalanceReadRequest, ChainAdapter } from './types'
+import { type BalanceReadRequest, type ChainAdapter, UpstreamError } from './types'
 
 export interface NetworkConfig {
   chainId: string
@@ -10,8 +11,13 @@ export interface NetworkConfig {
 }
 
 export interface ChainRegistryOptions {
-  /** Per upstream request. */
+  /** Per upstream request; default `DEFAULT_TIMEOUT_MS` (3 s). */
   timeoutMs?: number
+  /**
+   * A whole balance read, every upstream request and retry included; default
+   * `DEFAULT_READ_BUDGET_MS` (6 s, under the 10 s shutdown grace). Past it: UpstreamError.
+   */
+  readBudgetMs?: number
   fetch?: typeof fetch
 }
 
@@ -30,6 +36,8 @@ export function createChainRegistry(
   options: ChainRegistryOptions = {},
 ): ChainRegistry {
   const rpcUrls = collectRpcUrls(networks)
+  const budgetMs = options.readBudgetMs ?? DEFAULT_READ_BUDGET_MS
+  const { readBudgetMs: _budget, ...adapterOptions } = options
   const coalesce = createCoalescer()
   const adapters = new Map<string, ChainAdapter>()
   for (const [chainId, rpcUrl] of rpcUrls) {
@@ -39,14 +47,14 @@ export function createChainRegistry(
         `unsupported chain ${JSON.stringify(chainId)}: namespace must be eip155 or solana`,
       )
     }
-    const adapter = FACTORIES[namespace]({ chainId, rpcUrl, ...options })
+    const adapter = FACTORIES[namespace]({ chainId, rpcUrl, ...adapterOptions })
     adapters.set(chainId, {
       namespace: adapter.namespace,
       isValidAddress: (address) => adapter.isValidAddress(address),
-      verifySignature: (check) => adapter.verifySignature(check),
+      verifySignature: (check) => withinBudget(adapter.verifySignature(check), budgetMs, chainId),
       readBalance: (request) =>
         coalesce(balanceKey(adapter.namespace, chainId, request), () =>
-          adapter.readBalance({ ...request, chainId }),
+          withinBudget(adapter.readBalance({ ...request, chainId }), budgetMs, chainId),
         ),
     })
   }
@@ -76,4 +84,16 @@ function balanceKey(namespace: string, chainId: string, request: BalanceReadRequ
     fold(request.account),
     request.decimals ?? null,
   ])
+}
+
+/** Rejects with UpstreamError once `budgetMs` pass; the read itself is left to its own timeouts. */
+function withinBudget<T>(read: Promise<T>, budgetMs: number, chainId: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new UpstreamError(`${chainId} RPC: call timed out after ${budgetMs} ms`)),
+      budgetMs,
+    )
+  })
+  return Promise.race([read, deadline]).finally(() => clearTimeout(timer))
 }

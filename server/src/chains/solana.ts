@@ -10,7 +10,7 @@ export interface SolanaAdapterOptions {
   chainId: string
   /** Needed for balances only; signatures are checked offline. */
   rpcUrl?: string
-  /** Per JSON-RPC request; default 10 s. */
+  /** Per JSON-RPC request; default `DEFAULT_TIMEOUT_MS` (3 s). */
   timeoutMs?: number
   fetch?: typeof fetch
 }

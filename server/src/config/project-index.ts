@@ -27,6 +27,10 @@ export const hasChain = (project: ProjectConfig, chainId: string): boolean =>
 export const hasWallet = (project: ProjectConfig, walletSlug: string): boolean =>
   project.wallets.includes(walletSlug)
 
-/** A project without `allowedOrigins` accepts every origin. */
+/**
+ * A project without `allowedOrigins` accepts every origin but `null`; the opaque origin `null`
+ * (sandboxed iframes, `data:`/`file:` pages) is never accepted, since any site can produce it.
+ */
 export const allowsOrigin = (project: ProjectConfig, origin: string): boolean =>
-  project.allowedOrigins === undefined || project.allowedOrigins.includes(origin)
+  origin !== 'null' &&
+  (project.allowedOrigins === undefined || project.allowedOrigins.includes(origin))

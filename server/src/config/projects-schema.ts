@@ -21,10 +21,14 @@ export const ProjectSchema = z.strictObject({
   wallets: z.array(WalletSlugSchema),
   /** Absent: every origin may call. Present: only these exact origins (`https://app.example`). */
   allowedOrigins: z.optional(z.array(z.string())),
-  /** Per project: the app-key group (balances, config, sessions, relay token) and per-session routes. */
+  /**
+   * Per project: the app-key group (balances, config, sessions, relay token) per caller IP, the
+   * same routes' project-wide ceiling, and the per-session routes.
+   */
   rateLimits: z.optional(
     z.strictObject({
       appKey: z.optional(RateLimitPolicySchema),
+      project: z.optional(RateLimitPolicySchema),
       session: z.optional(RateLimitPolicySchema),
     }),
   ),
@@ -32,8 +36,16 @@ export const ProjectSchema = z.strictObject({
 export type ProjectConfig = z.infer<typeof ProjectSchema>
 
 export const ProjectsFileSchema = z.strictObject({
-  /** Callbacks carry no credential, so their per-IP limit is one server-wide policy. */
-  rateLimits: z.optional(z.strictObject({ callbackIp: z.optional(RateLimitPolicySchema) })),
+  /**
+   * Callbacks carry no credential, and a failed authentication names no project, so their per-IP
+   * limits are server-wide policies.
+   */
+  rateLimits: z.optional(
+    z.strictObject({
+      callbackIp: z.optional(RateLimitPolicySchema),
+      authFailureIp: z.optional(RateLimitPolicySchema),
+    }),
+  ),
   projects: z.array(ProjectSchema).check(z.minLength(1)),
 })
 export type ProjectsConfig = z.infer<typeof ProjectsFileSchema>

@@ -6,12 +6,15 @@ import { sendApiError } from './error-handler'
 import type { RouteTable } from './route-table'
 
 const CALLBACKS = `${API_PREFIX}/callback/`
-const EXPOSED = 'retry-after, ratelimit, ratelimit-policy'
+const EXPOSED = 'retry-after, ratelimit, ratelimit-policy, etag, x-long-poll-max-ms'
+const ALLOWED_HEADERS = 'content-type, x-app-key, authorization, x-session-nonce, if-none-match'
 
 /**
  * Browser access. Before the credential is read the project is unknown, so CORS headers go to an
  * origin that some project allows (any origin on the wallet callbacks); the per-project list is
  * enforced with 403 ORIGIN_NOT_ALLOWED once the app key or session names the project.
+ * `Origin: null` (sandboxed iframes, `data:` and `file:` pages, some redirects: any site can
+ * produce one) is never allowed, on any route, whatever the project lists.
  */
 export function installCors(
   app: FastifyInstance,
@@ -19,7 +22,8 @@ export function installCors(
   routes: RouteTable,
 ): void {
   const originOk = (url: string, origin: string) =>
-    url.startsWith(CALLBACKS) || projects.all().some((p) => allowsOrigin(p, origin))
+    origin !== 'null' &&
+    (url.startsWith(CALLBACKS) || projects.all().some((p) => allowsOrigin(p, origin)))
 
   // Callback style, not async: this runs on every request, and an async hook costs a promise each.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
@@ -44,10 +48,7 @@ export function installCors(
         )
       }
       reply.header('access-control-allow-methods', [...methods, 'OPTIONS'].join(', '))
-      reply.header(
-        'access-control-allow-headers',
-        'content-type, x-app-key, authorization, x-session-nonce',
-      )
+      reply.header('access-control-allow-headers', ALLOWED_HEADERS)
       reply.header('access-control-max-age', '600')
     }
     reply.header('allow', [...methods, 'OPTIONS'].join(', '))

@@ -1,6 +1,14 @@
-import type { FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ProjectConfig } from '../config/projects-schema'
+import { type AppContext, policyFor } from '../context'
 import { ApiError } from '../errors'
-import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '../rate-limit'
+import {
+  clientIpKey,
+  type RateLimitDecision,
+  type RateLimiter,
+  type RateLimitPolicy,
+  resolveClientIp,
+} from '../rate-limit'
 
 /**
  * Counts one hit for `key` under `policy` (the limiter prefixes the policy name); sets the
@@ -15,22 +23,107 @@ export async function enforceRateLimit(
   applyRateLimit(reply, policy, await limiter.check(key, policy))
 }
 
-/** Sets the decision's RateLimit headers, or throws 429 RATE_LIMITED (with Retry-After) when refused. */
+/**
+ * The caller's rate-limit key: its IP (IPv6 masked to /64), read from X-Forwarded-For only when
+ * the socket peer is one of `ctx.trustProxy`.
+ */
+export function callerKey(ctx: Pick<AppContext, 'trustProxy'>, request: FastifyRequest): string {
+  return clientIpKey(
+    resolveClientIp(
+      request.socket.remoteAddress,
+      request.headers['x-forwarded-for'],
+      ctx.trustProxy,
+    ),
+  )
+}
+
+/**
+ * The app-key routes (balances, config, session creation, relay token), SPEC 4: first the
+ * caller's own window, one per (app key, caller IP), then the project-wide ceiling. A caller
+ * refused by its own window spends nothing of the ceiling, so one client cannot lock the project
+ * out. A 429 names the refusing window (`appkey` or `project`) in `RateLimit-Policy`.
+ */
+export async function enforceAppKeyLimits(
+  ctx: Pick<AppContext, 'limiter' | 'trustProxy'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  project: ProjectConfig,
+  appKey: string,
+): Promise<void> {
+  const decision = await ctx.limiter.checkAll([
+    { key: `${appKey}|${callerKey(ctx, request)}`, policy: policyFor(project, 'appKey') },
+    { key: project.projectId, policy: policyFor(project, 'project') },
+  ])
+  applyRateLimit(reply, undefined, decision)
+}
+
+/**
+ * Sets the decision's RateLimit headers, or throws 429 RATE_LIMITED (with Retry-After) when
+ * refused. The 429 names `decision.policy`; the `_policy` argument is kept for older callers.
+ */
 export function applyRateLimit(
   reply: FastifyReply,
-  policy: RateLimitPolicy,
+  _policy: RateLimitPolicy | undefined,
   decision: RateLimitDecision,
 ): void {
   if (decision.allowed) {
     reply.headers(decision.headers)
     return
   }
+  throw rateLimitedError(decision)
+}
+
+function rateLimitedError(decision: RateLimitDecision): ApiError {
+  const { policy } = decision
   const retryAfter = Math.max(1, decision.retryAfterSeconds ?? policy.windowSeconds)
-  throw new ApiError(
+  return new ApiError(
     'RATE_LIMITED',
     `rate limit ${policy.name} exceeded; retry in ${retryAfter} s`,
     {
       headers: { ...decision.headers, 'retry-after': String(retryAfter) },
     },
   )
+}
+
+/** An answer that means "your credential or session id was wrong" (SPEC 4: failed authentication). */
+function isAuthFailure(statusCode: number, payload: unknown): boolean {
+  if (statusCode === 401) return true
+  return (
+    statusCode === 404 && typeof payload === 'string' && payload.includes('"SESSION_NOT_FOUND"')
+  )
+}
+
+/**
+ * Failed authentication per caller IP (SPEC 4): every 401 and every 404 SESSION_NOT_FOUND counts
+ * one hit on the caller's `auth` window; past its limit the failure is answered 429 instead (with
+ * `RateLimit-Policy: "auth";…`), so guessing app keys, session ids or tokens is slowed to the
+ * policy's rate and a refusal tells nothing about what was guessed. Successful requests never
+ * count. Runs in `onSend`, so it covers every route without the routes knowing.
+ */
+export function installAuthFailureLimit(app: FastifyInstance, ctx: AppContext): void {
+  const policy = ctx.authFailurePolicy
+  // Callback style: an async hook would cost every request a promise; only failures go async.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!isAuthFailure(reply.statusCode, payload)) {
+      done(null, payload)
+      return
+    }
+    ctx.limiter.check(callerKey(ctx, request), policy).then(
+      (decision) => {
+        if (decision.allowed) {
+          done(null, payload)
+          return
+        }
+        const error = rateLimitedError(decision)
+        reply.headers(error.headers ?? {})
+        reply.code(429).type('application/json; charset=utf-8')
+        done(null, JSON.stringify(error.toBody()))
+      },
+      // A limiter error other than an outage (those go to the floor) must not turn a 401 into a 500.
+      (err: unknown) => {
+        request.log.error({ err }, 'auth failure limit: limiter error')
+        done(null, payload)
+      },
+    )
+  })
 }

@@ -4,10 +4,13 @@ export {
   counterKey,
   createRateLimiter,
   decideHit,
+  type RateLimitCheck,
   type RateLimitDecision,
   type RateLimiter,
   type RateLimiterOptions,
+  type RateLimiterStats,
 } from './limiter'
+export { createLocalWindows, type LocalWindows } from './local-windows'
 export {
   assertPolicy,
   DEFAULT_RATE_LIMITS,

@@ -6,7 +6,12 @@ export interface RateLimitPolicy {
   windowSeconds: number
 }
 
-export type RateLimitGroup = 'appKey' | 'session' | 'callbackIp'
+/**
+ * `appKey`: one window per (app key, caller IP); `project`: the whole project's ceiling;
+ * `session`: per session id; `callbackIp`: wallet callbacks per caller IP; `authFailureIp`:
+ * failed authentication (unknown app key or session, wrong token) per caller IP.
+ */
+export type RateLimitGroup = 'appKey' | 'project' | 'session' | 'callbackIp' | 'authFailureIp'
 
 export type RateLimitPolicies = Record<RateLimitGroup, RateLimitPolicy>
 
@@ -16,13 +21,17 @@ export type RateLimitOverrides = Partial<
 >
 
 /**
- * SPEC section 4. Session polling runs once per 1.5–2 s, i.e. at most 40 per minute, so 120 a
- * minute leaves room for a page that polls twice (two tabs, a resume) without ever limiting it.
+ * SPEC section 4 (revised 2026-11-23). The app key is public, so its everyday window is per
+ * caller (`appkey`: app key and IP) and the project-wide window (`project`) is only a ceiling, a
+ * hundred callers' worth. Session polling runs once per 1.5–2 s, i.e. at most 40 per minute, so
+ * 120 a minute leaves room for a page that polls twice (two tabs, a resume) without ever limiting it.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimitPolicies> = Object.freeze({
   appKey: Object.freeze({ name: 'appkey', limit: 600, windowSeconds: 60 }),
+  project: Object.freeze({ name: 'project', limit: 60_000, windowSeconds: 60 }),
   session: Object.freeze({ name: 'session', limit: 120, windowSeconds: 60 }),
   callbackIp: Object.freeze({ name: 'ip', limit: 60, windowSeconds: 60 }),
+  authFailureIp: Object.freeze({ name: 'auth', limit: 60, windowSeconds: 60 }),
 })
 
 /** Defaults with a project's overrides applied; names stay fixed so clients see stable policies. */
@@ -34,8 +43,10 @@ export function resolveRateLimits(overrides: RateLimitOverrides = {}): RateLimit
   }
   return {
     appKey: resolve('appKey'),
+    project: resolve('project'),
     session: resolve('session'),
     callbackIp: resolve('callbackIp'),
+    authFailureIp: resolve('authFailureIp'),
   }
 }
 

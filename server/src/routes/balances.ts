@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify'
 import { API_PREFIX, BalanceQuerySchema, type BalanceResponse, ROUTES } from 'scope-connect/wire'
 import { appKeyOf, requireProject } from '../auth/app-key'
 import { ChainInputError } from '../chains/types'
-import { type AppContext, policyFor } from '../context'
+import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { chainInputToApiError } from '../http/chain-errors'
-import { enforceRateLimit } from '../http/rate-limit'
+import { enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { assertChainEnabled } from '../sessions/create'
 
@@ -16,7 +16,7 @@ import { assertChainEnabled } from '../sessions/create'
 export function registerBalanceRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(API_PREFIX + ROUTES.balances, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
-    await enforceRateLimit(ctx.limiter, reply, appKeyOf(request)!, policyFor(project, 'appKey'))
+    await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
     const query = parseWith(BalanceQuerySchema, request.query, 'query')
     assertChainEnabled(project, query.chainId)
     const adapter = ctx.chains.get(query.chainId)

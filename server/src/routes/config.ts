@@ -3,8 +3,8 @@ import { type Caip2ChainId, getNetworkInfo, getWalletInfo } from 'scope-connect'
 import { API_PREFIX, type ConfigResponse, ROUTES } from 'scope-connect/wire'
 import { appKeyOf, requireProject } from '../auth/app-key'
 import type { ProjectConfig } from '../config/projects-schema'
-import { type AppContext, policyFor } from '../context'
-import { enforceRateLimit } from '../http/rate-limit'
+import type { AppContext } from '../context'
+import { enforceAppKeyLimits } from '../http/rate-limit'
 
 /** The project's networks and wallets in the library's registry shapes; rpcUrls never leave the server. */
 export function projectConfigBody(project: ProjectConfig): ConfigResponse {
@@ -31,7 +31,7 @@ export function projectConfigBody(project: ProjectConfig): ConfigResponse {
 export function registerConfigRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(API_PREFIX + ROUTES.config, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
-    await enforceRateLimit(ctx.limiter, reply, appKeyOf(request)!, policyFor(project, 'appKey'))
+    await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
     return projectConfigBody(project)
   })
 }

@@ -2,9 +2,9 @@ import websocket from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { API_PREFIX, ROUTES } from 'scope-connect/wire'
 import { appKeyOf, requireProject } from '../auth/app-key'
-import { type AppContext, policyFor } from '../context'
+import type { AppContext } from '../context'
 import { ApiError } from '../errors'
-import { enforceRateLimit } from '../http/rate-limit'
+import { enforceAppKeyLimits } from '../http/rate-limit'
 import { clientIpKey, resolveClientIp } from '../rate-limit'
 import { hostEndpoints, publicEndpoints, type RelayEndpoints } from '../relay/endpoints'
 import { type RelayLimits, resolveRelayLimits } from '../relay/limits'
@@ -82,7 +82,7 @@ export async function registerRelayRoutes(
 
   app.post(API_PREFIX + ROUTES.relayToken, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
-    await enforceRateLimit(ctx.limiter, reply, appKeyOf(request)!, policyFor(project, 'appKey'))
+    await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
     reply.header('cache-control', 'no-store')
     return signer.issue(endpoints(request))
   })

@@ -11,7 +11,7 @@ import * as z from 'zod/mini'
 import { appKeyOf, requireProject } from '../auth/app-key'
 import { authorizeSession, presentedTokenHash } from '../auth/session-auth'
 import { type AppContext, policyFor } from '../context'
-import { applyRateLimit, enforceRateLimit } from '../http/rate-limit'
+import { applyRateLimit, enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { decideHit } from '../rate-limit'
 import { createSession } from '../sessions/create'
@@ -45,7 +45,7 @@ async function authorizedSession(ctx: AppContext, request: FastifyRequest, reply
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(API_PREFIX + ROUTES.sessions, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
-    await enforceRateLimit(ctx.limiter, reply, appKeyOf(request)!, policyFor(project, 'appKey'))
+    await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
     const body = parseWith(CreateSessionRequestSchema, request.body, 'body')
     const created = await createSession(ctx, project, body)
     reply.header('cache-control', 'no-store')

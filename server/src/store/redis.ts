@@ -54,6 +54,8 @@ interface ScriptCommands {
 }
 
 const DEFAULTS = { keyPrefix: 'scope:', connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 }
+/** While stalled, how often a PING asks whether Redis answers again. */
+const STALL_PROBE_MS = 200
 
 /**
  * Shared store for many stateless instances. Commands are never queued while Redis is away
@@ -133,19 +135,51 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
 
   const beforeCommand = (options.autoPipelining ?? true) ? coalesceWrites(redis) : () => {}
 
+  // A command that timed out means Redis is connected but not answering (stopped, swapped out,
+  // a long script). Until a PING answers again every command fails at once: a request that
+  // makes several calls in a row (limiter, then session) must not wait commandTimeoutMs for
+  // each, so one request never waits on Redis much longer than commandTimeoutMs in all.
+  let stalled = false
+  let probeTimer: ReturnType<typeof setTimeout> | undefined
+  const probe = () => {
+    probeTimer = undefined
+    if (closing) return
+    redis.ping().then(
+      () => {
+        stalled = false
+        outageLogged = false
+      },
+      () => {
+        probeTimer = setTimeout(probe, STALL_PROBE_MS)
+        probeTimer.unref()
+      },
+    )
+  }
+  const stall = () => {
+    if (stalled || closing) return
+    stalled = true
+    outage('commands time out')
+    probe()
+  }
+
   const run = async <T>(operation: () => Promise<T>): Promise<T> => {
+    if (stalled) throw new StoreUnavailableError('redis: not answering (a command timed out)')
     try {
       beforeCommand()
-      if (firstAttempt) await firstAttempt
+      if (firstAttempt) {
+        // The first connection and the command share one budget of commandTimeoutMs.
+        const deadline = Date.now() + commandTimeoutMs
+        await firstAttempt
+        if (Date.now() >= deadline) {
+          throw new StoreUnavailableError(`redis: not ready within ${commandTimeoutMs} ms`)
+        }
+      }
       return await operation()
     } catch (err) {
       if (err instanceof StoreUnavailableError || err instanceof SessionExistsError) throw err
-      throw new StoreUnavailableError(
-        `redis: ${err instanceof Error ? err.message : String(err)}`,
-        {
-          cause: err,
-        },
-      )
+      const message = err instanceof Error ? err.message : String(err)
+      if (/timed? ?out/i.test(message)) stall()
+      throw new StoreUnavailableError(`redis: ${message}`, { cause: err })
     }
   }
 
@@ -230,6 +264,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
 
     async close() {
       closing = true
+      if (probeTimer) clearTimeout(probeTimer)
       redis.disconnect(false)
     },
   }

@@ -83,10 +83,10 @@ describe('EVM balances against a real anvil', () => {
     expect(after.blockNumber! > before.blockNumber!).toBe(true)
   })
 
-  it('maps a token address without code to UpstreamError, with or without decimals', async () => {
+  it('maps a token address without code to ChainInputError (client input), with or without decimals', async () => {
     const eoa = privateKeyToAccount(DEPLOYER_KEY).address
-    await expect(read(eoa, holder)).rejects.toBeInstanceOf(UpstreamError)
-    await expect(read(eoa, holder, 6)).rejects.toBeInstanceOf(UpstreamError)
+    await expect(read(eoa, holder)).rejects.toThrow(/^tokenAddress is not a contract/)
+    await expect(read(eoa, holder, 6)).rejects.toBeInstanceOf(ChainInputError)
   })
 
   it.each([

@@ -32,6 +32,8 @@ describe('rate limiter', () => {
     const first = await limiter.check('app_1', appkey)
     expect(first).toEqual({
       allowed: true,
+      policy: appkey,
+      remaining: 2,
       headers: { 'RateLimit-Policy': '"appkey";q=3;w=60', RateLimit: '"appkey";r=2;t=60' },
     })
     advance(12_500)
@@ -46,6 +48,8 @@ describe('rate limiter', () => {
     const refused = await limiter.check('app_1', appkey)
     expect(refused).toEqual({
       allowed: false,
+      policy: appkey,
+      remaining: 0,
       retryAfterSeconds: 13,
       headers: {
         'RateLimit-Policy': '"appkey";q=3;w=60',
@@ -95,7 +99,7 @@ describe('rate limiter', () => {
     expect((await limiter.check('other', appkey)).headers.RateLimit).toBe('"appkey";r=2;t=60')
   })
 
-  it('fails open, counts and throttles its warnings when the store is unreachable', async () => {
+  it('never fails open: an unreachable store falls back to the same windows in this process', async () => {
     const warnings: object[] = []
     let hooked = 0
     const down: CounterStore = {
@@ -104,19 +108,100 @@ describe('rate limiter', () => {
     const limiter = createRateLimiter({
       store: down,
       log: { warn: (obj) => warnings.push(obj) },
-      onFailOpen: () => hooked++,
+      onFloor: () => hooked++,
     })
-    for (let i = 0; i < 3; i++) {
-      expect(await limiter.check('app_1', appkey)).toEqual({
-        allowed: true,
-        failedOpen: true,
-        headers: { 'RateLimit-Policy': '"appkey";q=3;w=60' },
-      })
+    const decisions = []
+    for (let i = 0; i < 5; i++) decisions.push(await limiter.check('app_1', appkey))
+    expect(decisions.map((d) => [d.allowed, d.floor])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
+      [false, true],
+      [false, true],
+    ])
+    expect(decisions[3]?.headers['RateLimit-Policy']).toBe('"appkey";q=3;w=60')
+    expect(decisions[3]?.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+    expect(limiter.stats()).toEqual({ mode: 'floor', outages: 1, floorDecisions: 5 })
+    expect(hooked).toBe(5)
+    // Logged once per outage, not once per request.
+    expect(warnings).toEqual([{ err: 'redis: connection refused', policy: 'appkey', outages: 1 }])
+  })
+
+  it('goes back to the shared store when it answers, and counts a new outage once', async () => {
+    let up = false
+    const shared = createMemoryStore({ sweepIntervalMs: 0 })
+    const flaky: CounterStore = {
+      hitWindow: (key, windowMs) =>
+        up
+          ? shared.hitWindow(key, windowMs)
+          : Promise.reject(new StoreUnavailableError('redis: down')),
     }
-    expect(limiter.failOpenCount).toBe(3)
-    expect(hooked).toBe(3)
-    expect(warnings).toEqual([
-      { err: 'redis: connection refused', policy: 'appkey', failOpenCount: 1, suppressed: 0 },
+    const infos: string[] = []
+    const warnings: string[] = []
+    const limiter = createRateLimiter({
+      store: flaky,
+      log: { warn: (_o, msg) => warnings.push(msg), info: (_o, msg) => infos.push(msg) },
+    })
+    expect((await limiter.check('k', appkey)).floor).toBe(true)
+    up = true
+    const back = await limiter.check('k', appkey)
+    expect(back.floor).toBeUndefined()
+    expect(back.headers.RateLimit).toBe('"appkey";r=2;t=60')
+    expect(limiter.stats().mode).toBe('shared')
+    up = false
+    await limiter.check('k', appkey)
+    await limiter.check('k', appkey)
+    expect(limiter.stats()).toEqual({ mode: 'floor', outages: 2, floorDecisions: 3 })
+    expect(warnings).toHaveLength(2)
+    expect(infos).toEqual(['rate limiter back on the shared counter store'])
+  })
+
+  it('while on the floor, probes a hung store with one request at a time', async () => {
+    let calls = 0
+    let release: (() => void) | undefined
+    const hung: CounterStore = {
+      hitWindow: () => {
+        calls++
+        if (calls === 1) return Promise.reject(new StoreUnavailableError('redis: timeout'))
+        return new Promise((_resolve, reject) => {
+          release = () => reject(new StoreUnavailableError('redis: timeout'))
+        })
+      },
+    }
+    const limiter = createRateLimiter({ store: hung, log: quiet })
+    await limiter.check('k', appkey) // the outage starts
+    const probe = limiter.check('k', appkey) // probes and hangs
+    const others = await Promise.all([limiter.check('k', appkey), limiter.check('j', appkey)])
+    expect(others.map((d) => d.floor)).toEqual([true, true])
+    expect(calls).toBe(2)
+    release?.()
+    expect((await probe).floor).toBe(true)
+  })
+
+  it('checkAll stops at the first refusal, so later windows are not spent', async () => {
+    const { limiter } = setup()
+    const own = { name: 'appkey', limit: 2, windowSeconds: 60 }
+    const ceiling = { name: 'project', limit: 3, windowSeconds: 60 }
+    const a = () =>
+      limiter.checkAll([
+        { key: 'k|1.1.1.1', policy: own },
+        { key: 'p', policy: ceiling },
+      ])
+    const b = () =>
+      limiter.checkAll([
+        { key: 'k|2.2.2.2', policy: own },
+        { key: 'p', policy: ceiling },
+      ])
+    expect((await a()).headers.RateLimit).toBe('"appkey";r=1;t=60')
+    expect((await a()).headers.RateLimit).toBe('"appkey";r=0;t=60')
+    for (let i = 0; i < 5; i++) expect((await a()).policy.name).toBe('appkey')
+    // 1.1.1.1's refusals spent nothing of the ceiling: 2 of 3 used.
+    const first = await b()
+    expect([first.allowed, first.headers.RateLimit]).toEqual([true, '"project";r=0;t=60'])
+    const refused = await b()
+    expect([refused.allowed, refused.headers['RateLimit-Policy']]).toEqual([
+      false,
+      '"project";q=3;w=60',
     ])
   })
 
@@ -124,7 +209,7 @@ describe('rate limiter', () => {
     const broken: CounterStore = { hitWindow: () => Promise.reject(new TypeError('bug')) }
     const limiter = createRateLimiter({ store: broken, log: quiet })
     await expect(limiter.check('k', appkey)).rejects.toThrow('bug')
-    expect(limiter.failOpenCount).toBe(0)
+    expect(limiter.stats()).toEqual({ mode: 'shared', outages: 0, floorDecisions: 0 })
   })
 
   it('rejects policies it cannot express in a header', async () => {
@@ -139,8 +224,10 @@ describe('policies', () => {
   it('defaults to SPEC section 4', () => {
     expect(DEFAULT_RATE_LIMITS).toEqual({
       appKey: { name: 'appkey', limit: 600, windowSeconds: 60 },
+      project: { name: 'project', limit: 60_000, windowSeconds: 60 },
       session: { name: 'session', limit: 120, windowSeconds: 60 },
       callbackIp: { name: 'ip', limit: 60, windowSeconds: 60 },
+      authFailureIp: { name: 'auth', limit: 60, windowSeconds: 60 },
     })
   })
 

@@ -87,7 +87,7 @@ describe('redis store without redis', () => {
     await expect(store.ready()).rejects.toBeInstanceOf(StoreUnavailableError)
   })
 
-  it('fails fast while redis is down, lets the limiter fail open, and recovers', async () => {
+  it('fails fast while redis is down, puts the limiter on its floor, and recovers', async () => {
     let redis = await startRedis()
     const warnings: string[] = []
     const store = open(redis.url, {
@@ -96,7 +96,7 @@ describe('redis store without redis', () => {
     })
     const limiter = createRateLimiter({ store, log: { warn: () => {} } })
     const policy = { name: 'appkey', limit: 10, windowSeconds: 60 }
-    expect((await limiter.check('app', policy)).failedOpen).toBeUndefined()
+    expect((await limiter.check('app', policy)).floor).toBeUndefined()
     const record = sessionRecord(Date.now())
     await store.createSession(record)
 
@@ -116,9 +116,9 @@ describe('redis store without redis', () => {
       expect(warnings).toHaveLength(1)
 
       const decision = await limiter.check('app', policy)
-      expect(decision).toMatchObject({ allowed: true, failedOpen: true })
-      expect(decision.headers).toEqual({ 'RateLimit-Policy': '"appkey";q=10;w=60' })
-      expect(limiter.failOpenCount).toBe(1)
+      expect(decision).toMatchObject({ allowed: true, floor: true })
+      expect(decision.headers.RateLimit).toBe('"appkey";r=9;t=60')
+      expect(limiter.stats()).toEqual({ mode: 'floor', outages: 1, floorDecisions: 1 })
     } finally {
       redis = await startRedis({ port: redis.port })
     }
@@ -130,9 +130,9 @@ describe('redis store without redis', () => {
       // A fresh server on the same port: the old session is gone, new work succeeds.
       expect(await store.getSession(record.sessionId)).toBeNull()
       const again = await limiter.check('app', policy)
-      expect(again.failedOpen).toBeUndefined()
+      expect(again.floor).toBeUndefined()
       expect(again.headers.RateLimit).toBe('"appkey";r=9;t=60')
-      expect(limiter.failOpenCount).toBe(1)
+      expect(limiter.stats()).toMatchObject({ mode: 'shared', outages: 1 })
     } finally {
       await redis.stop()
     }

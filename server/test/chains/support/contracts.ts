@@ -32,6 +32,13 @@ contract TestToken {
   }
 }
 
+/// A token without decimals() (optional in ERC-20): balances read, decimals must come from the query.
+contract BareToken {
+  mapping(address => uint256) public balanceOf;
+
+  function mint(address to, uint256 amount) external { balanceOf[to] += amount; }
+}
+
 /// ERC-1271 contract wallet: a signature is valid when its signer is the owner.
 contract OwnedWallet {
   address public immutable owner;
@@ -60,7 +67,7 @@ export interface CompiledContract {
   bytecode: Hex
 }
 
-export type ContractName = 'TestToken' | 'OwnedWallet' | 'WalletFactory'
+export type ContractName = 'TestToken' | 'BareToken' | 'OwnedWallet' | 'WalletFactory'
 
 let compiled: Record<ContractName, CompiledContract> | undefined
 
@@ -94,6 +101,7 @@ function compile(): Record<ContractName, CompiledContract> {
   }
   return {
     TestToken: pick('TestToken'),
+    BareToken: pick('BareToken'),
     OwnedWallet: pick('OwnedWallet'),
     WalletFactory: pick('WalletFactory'),
   }
