@@ -154,6 +154,7 @@ export {
 export { GenericWalletSessionClient } from './session/client'
 export { type PollGenericSessionOptions, pollGenericSessionResult } from './session/poll'
 export type {
+  CallbackOptions,
   CreateSessionOptions,
   GenericSession,
   GenericSessionResult,
@@ -165,6 +166,8 @@ export type {
   SessionIntent,
   SessionStatus,
   VerifySessionBody,
+  WatchedResult,
+  WatchResultOptions,
 } from './session/types'
 export {
   buildUniversalLinkUrl,

@@ -20,6 +20,32 @@ export function intervalDelay([min, max]: readonly [number, number], jitter: num
   return Math.round(min + (max - min) * clamp01(jitter))
 }
 
+/**
+ * The wait before the next lookup: the interval draw, less the time the last lookup was held by
+ * a long-poll. Lookups therefore start at most once per interval, as plain polling does (the same
+ * per-session request budget), and a long-poll that waited a whole interval is followed at once.
+ */
+export function nextPollDelay(
+  interval: readonly [number, number],
+  output: { jitter: number; heldMs?: number | undefined },
+): number {
+  const held = Number.isFinite(output.heldMs) ? Math.max(0, output.heldMs ?? 0) : 0
+  return Math.max(0, intervalDelay(interval, output.jitter) - held)
+}
+
+/**
+ * How long to ask the backend to hold a long-poll: its offer (`X-Long-Poll-Max-Ms`), capped so
+ * the answer comes before the machine's deadline; 0 (a plain lookup) when that leaves under 1 s.
+ */
+export function longPollWaitMs(
+  offeredMs: number,
+  deadline: number | undefined,
+  now: number,
+): number {
+  const left = deadline === undefined ? offeredMs : Math.min(offeredMs, deadline - now - 250)
+  return left >= 1000 ? Math.floor(left) : 0
+}
+
 /** Backoff after the n-th consecutive transient failure: 1 s × 2^(n-1), ±25 % jitter, ≤ 30 s. */
 export function backoffDelay(failures: number, jitter: number): number {
   const base = BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1)

@@ -3,12 +3,15 @@ import type { ProjectIndex } from './config/project-index'
 import type { ProjectConfig } from './config/projects-schema'
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimitPolicy } from './rate-limit'
 import type { PollWindows } from './sessions/poll-windows'
+import type { SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
 
 /** Everything a route needs, built once by `buildApp`. */
 export interface AppContext {
   projects: ProjectIndex
   store: Store
+  /** Announces session changes to long-polls waiting on any instance. */
+  sessionEvents: SessionEvents
   chains: ChainRegistry
   limiter: RateLimiter
   /**
