@@ -91,7 +91,7 @@ export function createSessionPollingActors(
         throw fail(error)
       }
     }),
-    fetchResult: fromPromise<FetchResultOutput, FetchResultInput>(async ({ input, signal }) => {
+    fetchResult: fromPromise<FetchResultOutput, FetchResultInput>(async ({ input }) => {
       try {
         const token = vault.get(input.sessionId)
         if (token === undefined) {
@@ -107,10 +107,14 @@ export function createSessionPollingActors(
           known?.longPollMaxMs !== undefined && known.etag !== undefined
             ? longPollWaitMs(known.longPollMaxMs, input.deadline, started)
             : 0
-        const answer = await client.watchResult(input.sessionId, token, {
-          ...(waitMs > 0 && known ? { etag: known.etag, waitMs } : {}),
-          signal,
-        })
+        // Not aborted when the machine stops: the backend ends the wait within LONG_POLL_MAX_MS
+        // (at once when it shuts down), and Node's fetch opens a fresh, request-less connection
+        // after an abort, which keeps a server's close() waiting until its header timeout.
+        const answer = await client.watchResult(
+          input.sessionId,
+          token,
+          waitMs > 0 && known ? { etag: known.etag, waitMs } : {},
+        )
         const result = answer.changed ? answer.result : known?.result
         if (!result) throw new AppError('BACKEND_ERROR', 'The backend answered 304 to a lookup.')
         watched.set(input.sessionId, {
