@@ -61,9 +61,10 @@ export interface PollingEnvironment {
  *
  * Long-poll: when the client has `watchResult` and the backend's last answer offered a long-poll,
  * `fetchResult` sends the last ETag and waits up to the offer (capped by the machine's deadline);
- * the backend answers as soon as the session changes. It reports how long it was held (`heldMs`)
- * so the machine's next wait is shortened by it: lookups still start at most once per interval.
- * Otherwise (an older backend, a client without `watchResult`) it is one plain lookup.
+ * the backend answers as soon as the session changes. It reports news (`pushed`: the first answer
+ * or a new state; the machine looks again at once) and how long it was held (`heldMs`; the
+ * interval is shortened by it), see `nextPollDelay`. Otherwise (an older backend, a client
+ * without `watchResult`) it is one plain lookup at the interval.
  */
 export function createSessionPollingActors(
   client: SessionPollingClient,
@@ -123,7 +124,11 @@ export function createSessionPollingActors(
           longPollMaxMs: answer.longPollMaxMs,
         })
         const at = now()
-        return { result, at, jitter: random(), heldMs: waitMs > 0 ? at - started : 0 }
+        const pushed =
+          answer.longPollMaxMs !== undefined &&
+          answer.changed &&
+          (known === undefined || answer.etag !== known.etag)
+        return { result, at, jitter: random(), heldMs: waitMs > 0 ? at - started : 0, pushed }
       } catch (error) {
         throw fail(error)
       }

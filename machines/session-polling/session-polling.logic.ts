@@ -21,14 +21,18 @@ export function intervalDelay([min, max]: readonly [number, number], jitter: num
 }
 
 /**
- * The wait before the next lookup: the interval draw, less the time the last lookup was held by
- * a long-poll. Lookups therefore start at most once per interval, as plain polling does (the same
- * per-session request budget), and a long-poll that waited a whole interval is followed at once.
+ * The wait before the next lookup. After news from a long-polling backend (`pushed`: the first
+ * answer, or a new state) none: the next lookup waits at the backend for the change after it.
+ * Otherwise the interval draw, less the time the backend held the lookup: a long-poll that waited
+ * a whole interval is followed at once, one cut short without news (a backend restarting) is
+ * not, so lookups never loop faster than plain polling. Lookups per session are then at most
+ * 1 + the session's state changes (≤ 4) + one per wait (≤ 25 s), far below one per 1.5–2 s.
  */
 export function nextPollDelay(
   interval: readonly [number, number],
-  output: { jitter: number; heldMs?: number | undefined },
+  output: { jitter: number; heldMs?: number | undefined; pushed?: boolean | undefined },
 ): number {
+  if (output.pushed === true) return 0
   const held = Number.isFinite(output.heldMs) ? Math.max(0, output.heldMs ?? 0) : 0
   return Math.max(0, intervalDelay(interval, output.jitter) - held)
 }

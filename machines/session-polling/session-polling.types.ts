@@ -92,10 +92,15 @@ export interface FetchResultOutput {
   at: number
   jitter: number
   /**
-   * How long the backend held this lookup (a long-poll), ms; the next wait is shortened by it, so
-   * lookups still start at most once per poll interval. 0 or absent for a plain lookup.
+   * How long the backend held this lookup (a long-poll), ms; the next wait is shortened by it.
+   * 0 or absent for a plain lookup.
    */
   heldMs?: number
+  /**
+   * The backend long-polls and this answer is news (a new state, or the first answer): look again
+   * at once, the next lookup waits at the backend. Absent: wait the interval (less `heldMs`).
+   */
+  pushed?: boolean
 }
 
 /** What the `fetchResult` actor throws: JSON-safe error data plus the same observations. */

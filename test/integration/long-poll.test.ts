@@ -1,5 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { longPollWaitMs, nextPollDelay } from '../../machines/session-polling/session-polling.logic'
 import { startTestServer, type TestServer } from '../../server/test/support/server'
 import { isAppError } from '../../src/errors'
 import { GenericWalletSessionClient } from '../../src/session/client'
@@ -133,7 +134,7 @@ describe('the session client and the polling machine against the real server', (
     expect(performance.now() - started).toBeLessThan(1000)
   })
 
-  it('the polling machine long-polls: signed seen within ms of the callback, lookups at most one per interval', async () => {
+  it('the polling machine long-polls: signed seen within ms of the callback, one lookup per change', async () => {
     const sent: Sent[] = []
     const recorded = new GenericWalletSessionClient(server.baseUrl, server.appKey, {
       fetchImpl: recordingFetch(sent),
@@ -156,16 +157,13 @@ describe('the session client and the polling machine against the real server', (
     expect(result.status).toBe('signed')
     expect(signedAt - callbackAt).toBeLessThan(150)
 
-    // The first lookup is plain; after it, every lookup waits at the server (waitMs).
-    expect(sent[0]!.url).not.toContain('waitMs=')
-    expect(sent.slice(1).every((request) => request.url.includes('waitMs='))).toBe(true)
-    expect(sent.some((request) => request.status === 304)).toBe(false)
-    // No more lookups than plain polling: starts at least one interval apart.
-    for (let i = 1; i < sent.length; i++) {
-      expect(sent[i]!.at - sent[i - 1]!.at).toBeGreaterThanOrEqual(interval[0] - 20)
-    }
-    // 1.7 s of polling at 400–500 ms would be 4–5 lookups; long-polling made at most that.
-    expect(sent.length).toBeLessThanOrEqual(5)
+    // The first lookup is plain; after it, every lookup waits at the server (waitMs) until the
+    // next change: one for `connected`, one for `signed`. Polling 1.7 s at 400–500 ms makes 4–5.
+    expect(sent.map((request) => [request.url.includes('waitMs='), request.status])).toEqual([
+      [false, 200],
+      [true, 200],
+      [true, 200],
+    ])
   })
 
   it('without the long-poll header (an older backend) the machine polls at its interval', async () => {
@@ -187,5 +185,22 @@ describe('the session client and the polling machine against the real server', (
     for (let i = 1; i < sent.length; i++) {
       expect(sent[i]!.at - sent[i - 1]!.at).toBeGreaterThanOrEqual(interval[0] - 20)
     }
+  })
+})
+
+describe('nextPollDelay: the wait the machine takes after a lookup', () => {
+  const interval: [number, number] = [1500, 2000]
+  it('news from a long-polling backend: none; a full wait: none; a wait cut short: the rest of the interval', () => {
+    expect(nextPollDelay(interval, { jitter: 0.5, heldMs: 3, pushed: true })).toBe(0)
+    expect(nextPollDelay(interval, { jitter: 0.5, heldMs: 25_000 })).toBe(0)
+    // A backend restarting answers 304 at once: no tight loop, the interval applies.
+    expect(nextPollDelay(interval, { jitter: 0.5, heldMs: 5 })).toBe(1745)
+    expect(nextPollDelay(interval, { jitter: 0 })).toBe(1500)
+  })
+
+  it('longPollWaitMs: the offer, capped before the deadline; a plain lookup when under 1 s is left', () => {
+    expect(longPollWaitMs(25_000, undefined, 0)).toBe(25_000)
+    expect(longPollWaitMs(25_000, 10_000, 0)).toBe(9_750)
+    expect(longPollWaitMs(25_000, 1_100, 0)).toBe(0)
   })
 })
