@@ -40,12 +40,15 @@ async function oneRun(
     },
   }
   const actor = createSessionPollingActor(counting, { session, target: 'signed' }).start()
-  await client.postConnect({
-    sessionId: session.sessionId,
-    walletSlug: 'metamask',
-    caip2Chain: 'eip155:1',
-    walletAddress: wallet.address,
-  })
+  await client.postConnect(
+    {
+      sessionId: session.sessionId,
+      walletSlug: 'metamask',
+      caip2Chain: 'eip155:1',
+      walletAddress: wallet.address,
+    },
+    { nonce: session.nonce },
+  )
   await waitFor(actor, (s) => s.matches('connected'), { timeout: 30_000 })
   // Sign at a random point of the poll cycle, as a real user would.
   await new Promise((r) => setTimeout(r, Math.random() * 2000))
@@ -58,7 +61,10 @@ async function oneRun(
       timestamp,
     ),
   })
-  await client.postSignMsg({ sessionId: session.sessionId, signature, timestamp })
+  await client.postSignMsg(
+    { sessionId: session.sessionId, signature, timestamp },
+    { nonce: session.nonce },
+  )
   const signedAt = performance.now()
   await waitFor(actor, (s) => s.matches('signed'), { timeout: 30_000 })
   return { latencyMs: performance.now() - signedAt, polls }

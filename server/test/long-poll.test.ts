@@ -203,4 +203,29 @@ describe('long-poll on one instance', () => {
     }
     expect(events.watching()).toBe(0)
   })
+
+  it('a browser page may long-poll and a web wallet may call back: CORS allows and exposes the headers', async () => {
+    const origin = 'https://dapp.example'
+    const session = await createTestSession(server.baseUrl)
+    const preflight = (path: string, headers: string) =>
+      call(server.baseUrl, path, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': path.includes('callback') ? 'POST' : 'GET',
+          'access-control-request-headers': headers,
+        },
+      })
+    const poll = await preflight(
+      `/sessions/${session.sessionId}/result`,
+      'authorization, if-none-match',
+    )
+    expect(poll.headers.get('access-control-allow-headers')).toContain('if-none-match')
+    const wallet = await preflight('/callback/connect', 'content-type, x-session-nonce')
+    expect(wallet.headers.get('access-control-allow-headers')).toContain('x-session-nonce')
+    const answer = await result(session, '', { origin })
+    const exposed = answer.headers.get('access-control-expose-headers') ?? ''
+    expect(exposed).toContain('etag')
+    expect(exposed).toContain('x-long-poll-max-ms')
+  })
 })

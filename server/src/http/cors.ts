@@ -6,7 +6,10 @@ import { sendApiError } from './error-handler'
 import type { RouteTable } from './route-table'
 
 const CALLBACKS = `${API_PREFIX}/callback/`
-const EXPOSED = 'retry-after, ratelimit, ratelimit-policy'
+// ETag and X-Long-Poll-Max-Ms: a browser page long-polls the result only if it can read them.
+const EXPOSED = 'retry-after, ratelimit, ratelimit-policy, etag, x-long-poll-max-ms'
+// X-Session-Nonce on wallet callbacks; If-None-Match on the result's long-poll.
+const ALLOWED_HEADERS = 'content-type, x-app-key, authorization, x-session-nonce, if-none-match'
 
 /**
  * Browser access. Before the credential is read the project is unknown, so CORS headers go to an
@@ -44,7 +47,7 @@ export function installCors(
         )
       }
       reply.header('access-control-allow-methods', [...methods, 'OPTIONS'].join(', '))
-      reply.header('access-control-allow-headers', 'content-type, x-app-key, authorization')
+      reply.header('access-control-allow-headers', ALLOWED_HEADERS)
       reply.header('access-control-max-age', '600')
     }
     reply.header('allow', [...methods, 'OPTIONS'].join(', '))
