@@ -228,4 +228,18 @@ describe('long-poll on one instance', () => {
     expect(exposed).toContain('etag')
     expect(exposed).toContain('x-long-poll-max-ms')
   })
+
+  it('the OpenAPI document describes the long-poll and the callback nonce', async () => {
+    const doc = (await call(server.baseUrl, '/openapi.json')).body as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: object }>>
+    }
+    const prefix = '/api/v1/connect'
+    const result = doc.paths[`${prefix}/sessions/{sessionId}/result`]!.get!
+    expect(result.parameters?.map((p) => p.name)).toEqual(['sessionId', 'waitMs', 'If-None-Match'])
+    expect(Object.keys(result.responses)).toContain('304')
+    for (const path of ['connect', 'sign', 'transaction', 'reject']) {
+      const post = doc.paths[`${prefix}/callback/${path}`]!.post!
+      expect(post.parameters?.map((p) => p.name)).toEqual(['x-session-nonce'])
+    }
+  })
 })

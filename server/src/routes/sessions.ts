@@ -88,20 +88,25 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
       reply.header(LONG_POLL_MAX_HEADER, String(LONG_POLL_MAX_MS))
       const etag = resultEtag(record, ctx.now())
       if (changed && ifNoneMatchHits(ifNoneMatch, etag)) {
-        const gone = new AbortController()
-        const onClose = () => gone.abort()
-        reply.raw.once('close', onClose)
+        // Ends when the client goes away or the server starts closing (no AbortSignal.any: its
+        // dependants on the long-lived closing signal are not collected promptly on Node 20).
+        const ended = new AbortController()
+        const end = () => ended.abort()
+        if (closing.signal.aborted) end()
+        reply.raw.once('close', end)
+        closing.signal.addEventListener('abort', end, { once: true })
         try {
           const latest = await waitForChange(ctx, record.sessionId, record, {
             etag,
             waitMs,
-            signal: AbortSignal.any([gone.signal, closing.signal]),
+            signal: ended.signal,
             changed,
           })
           if (!latest) throw new ApiError('SESSION_NOT_FOUND', 'no such session')
           record = latest
         } finally {
-          reply.raw.off('close', onClose)
+          reply.raw.off('close', end)
+          closing.signal.removeEventListener('abort', end)
         }
       }
       const current = resultEtag(record, ctx.now())
