@@ -112,6 +112,36 @@ describe('long-poll across two instances on Redis', () => {
     expect(SessionResultResponseSchema.parse(answer.body).status).toBe('signed')
   })
 
+  it("a change made while B's subscriber was cut off still ends B's wait once it is back", async () => {
+    const { Redis } = await import('ioredis')
+    const admin = new Redis(redis.url)
+    try {
+      const session = await createTestSession(servers[a]!.baseUrl)
+      const path = `/sessions/${session.sessionId}/result`
+      const headers = bearer(session.sessionToken)
+      const etag = (await call(servers[b]!.baseUrl, path, { headers })).headers.get('etag')!
+      const waiting = call(servers[b]!.baseUrl, `${path}?waitMs=20000`, {
+        headers: { ...headers, 'if-none-match': etag },
+      })
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      // Cut every subscriber connection; the callback's message goes out while they reconnect.
+      expect(Number(await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub'))).toBeGreaterThanOrEqual(2)
+      const started = performance.now()
+      const rejected = await call(servers[a]!.baseUrl, '/callback/reject', {
+        body: { sessionId: session.sessionId, errorCode: 'USER_REJECTED' },
+        headers: nonceHeader(session.nonce),
+      })
+      expect(rejected.status).toBe(204)
+      const answer = await waiting
+      expect(answer.status).toBe(200)
+      expect(SessionResultResponseSchema.parse(answer.body).status).toBe('rejected')
+      // Woken by the resubscription (backoff ~0.1 s), not by the end of its 20 s wait.
+      expect(performance.now() - started).toBeLessThan(3000)
+    } finally {
+      admin.disconnect()
+    }
+  })
+
   it('the channel carries a hash of the session id, never the id', async () => {
     const { Redis } = await import('ioredis')
     const listener = new Redis(redis.url)

@@ -242,4 +242,28 @@ describe('long-poll on one instance', () => {
       expect(post.parameters?.map((p) => p.name)).toEqual(['x-session-nonce'])
     }
   })
+
+  it('a change whose announcement was lost is still answered 200 (not 304) when the wait ends', async () => {
+    const deaf = createMemorySessionEvents()
+    const local = await startTestServer({ sessionEvents: { ...deaf, publish: async () => {} } })
+    try {
+      const session = await createTestSession(local.baseUrl)
+      const path = `/sessions/${session.sessionId}/result`
+      const headers = bearer(session.sessionToken)
+      const etag = (await call(local.baseUrl, path, { headers })).headers.get('etag')!
+      const waiting = call(local.baseUrl, `${path}?waitMs=600`, {
+        headers: { ...headers, 'if-none-match': etag },
+      })
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      await call(local.baseUrl, '/callback/reject', {
+        body: { sessionId: session.sessionId, errorCode: 'USER_REJECTED' },
+        headers: nonceHeader(session.nonce),
+      })
+      const answer = await waiting
+      expect(answer.status).toBe(200)
+      expect(SessionResultResponseSchema.parse(answer.body).status).toBe('rejected')
+    } finally {
+      await local.close()
+    }
+  })
 })

@@ -90,9 +90,10 @@ export function watchChanges(ctx: AppContext, sessionId: string): ChangeFlag {
 
 /**
  * Waits until the session's tag differs from `options.etag` (re-reading the record, uncounted,
- * on each announced change) or the wait ends: `waitMs` passed, the session's expiry passed (its
- * status, hence its tag, changes then), or `signal` aborted. Returns the record as last read, or
- * null when the session is gone (the caller answers 404).
+ * on each announced change and once more when `waitMs` has passed) or the wait ends: `waitMs`
+ * passed, the session's expiry passed (its status, hence its tag, changes then), or `signal`
+ * aborted. Returns the record as last read, or null when the session is gone (the caller answers
+ * 404).
  */
 export async function waitForChange(
   ctx: AppContext,
@@ -128,11 +129,14 @@ export async function waitForChange(
         ended,
       ])
       if (outcome === 'ended') return record
-      if (outcome === 'changed') {
+      // On a change, and once more when the wait is over: an announcement lost on the way (a
+      // pub/sub connection that was down) must not make the answer a 304 for a changed session.
+      if (outcome === 'changed' || ctx.now() >= endsAt) {
         options.changed.consume()
         const fresh = await ctx.store.getSession(sessionId)
         if (!fresh) return null
         record = fresh
+        if (outcome === 'timeout') return record
       }
     }
   } finally {

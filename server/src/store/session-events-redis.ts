@@ -75,9 +75,11 @@ export function createRedisSessionEvents(
   subscriber.on('ready', () => {
     if (!lostSubscription) return
     lostSubscription = false
-    // ioredis re-subscribes on its own; once it has, every waiter re-reads what it may have missed.
-    subscribed = Promise.resolve()
-    setTimeout(() => watchers.notifyAll(), 0)
+    // ioredis has re-sent SUBSCRIBE before this event; a PING queued behind it answers once the
+    // subscription holds. Then every waiter re-reads what it may have missed meanwhile.
+    const resubscribed = subscriber.ping().catch(() => undefined)
+    subscribed = resubscribed
+    void resubscribed.then(() => watchers.notifyAll())
   })
   subscriber.on('message', (from: string, payload: string) => {
     if (from !== channel) return
