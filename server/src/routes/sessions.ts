@@ -11,9 +11,8 @@ import {
 } from 'scope-connect/wire'
 import * as z from 'zod/mini'
 import { appKeyOf, requireProject } from '../auth/app-key'
-import { authorizeSession, presentedTokenHash } from '../auth/session-auth'
+import { authorizeSession, presentedTokenHash, sessionNotFound } from '../auth/session-auth'
 import { type AppContext, policyFor } from '../context'
-import { ApiError } from '../errors'
 import { applyRateLimit, enforceRateLimit } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { decideHit } from '../rate-limit'
@@ -48,7 +47,7 @@ function sessionIdOf(request: FastifyRequest): string {
 async function authorizedSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const sessionId = sessionIdOf(request)
   const tokenHash = presentedTokenHash(request)
-  if (tokenHash === undefined) throw new ApiError('SESSION_NOT_FOUND', 'no such session')
+  if (tokenHash === undefined) throw sessionNotFound()
   const { record, hit } = await loadPolledSession(ctx, sessionId, tokenHash, request.headers.origin)
   authorizeSession(request, ctx.projects, record, tokenHash)
   const policy = policyFor(ctx.projects.byId(record.projectId)!, 'session')
@@ -102,7 +101,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
             signal: ended.signal,
             changed,
           })
-          if (!latest) throw new ApiError('SESSION_NOT_FOUND', 'no such session')
+          if (!latest) throw sessionNotFound()
           record = latest
         } finally {
           reply.raw.off('close', end)
