@@ -69,10 +69,14 @@ describe('long-poll on one instance', () => {
     const wallet = evmWallet()
     const callbackAt = performance.now()
     expect((await connect(session, wallet.address)).status).toBe(204)
+    const answeredAt = performance.now()
     const { answer, at } = await waiting
     expect(answer.status).toBe(200)
     expect(at - started).toBeGreaterThanOrEqual(300)
-    expect(at - callbackAt).toBeLessThan(100)
+    // Pushed with the write: at most ~100 ms after the callback's own answer (often before it),
+    // and far from the 20 s the request could wait (a busy CI machine slows both alike).
+    expect(at - answeredAt).toBeLessThan(100)
+    expect(at - callbackAt).toBeLessThan(1000)
     expect(SessionResultResponseSchema.parse(answer.body)).toMatchObject({
       status: 'connected',
       walletAddress: wallet.address,
