@@ -129,7 +129,8 @@ to the machine entering \`signed\`. Wall time ${wall.toFixed(1)} s.
 What it means: the latency is dominated by where the callback lands in the poll cycle, so it is
 roughly uniform between one round trip and one full interval (≤ ${hi} ms + a round trip); the
 expected median is about half the mean interval. Lowering it means a shorter interval (more load
-on the result route: one request per session every ${lo / 1000}–${hi / 1000} s) or a push channel.
+on the result route: one request per session every ${lo / 1000}–${hi / 1000} s) or a push channel: the long-poll
+below is that channel (the figures above are the plain poll, what an older backend still gets).
 `
   const path = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'

@@ -24,6 +24,11 @@ export interface PollGenericSessionOptions extends InspectionOptions, PollingEnv
   signal?: AbortSignal
   /** Called with each result whose status differs from the previous one. Errors thrown are ignored. */
   onUpdate?: (result: GenericSessionResult) => void
+  /**
+   * Default `true`: long-poll when the backend offers it (and `client` has `watchResult`). `false`
+   * polls at `intervalMs` only, e.g. behind a proxy that cuts requests held for 25 s.
+   */
+  longPoll?: boolean
 }
 
 /**
@@ -54,7 +59,9 @@ export function pollGenericSessionResult(
     const actor = createSessionPollingActor(
       {
         getResult: client.getResult.bind(client),
-        ...(client.watchResult ? { watchResult: client.watchResult.bind(client) } : {}),
+        ...(client.watchResult && options.longPoll !== false
+          ? { watchResult: client.watchResult.bind(client) }
+          : {}),
         createSession: unsupportedCreate,
       },
       {

@@ -192,6 +192,40 @@ describe('the session client and the polling machine against the real server', (
   })
 })
 
+describe('opting out', () => {
+  it('pollGenericSessionResult({ longPoll: false }) polls at its interval against a long-polling backend', async () => {
+    const server = await startTestServer()
+    try {
+      const sent: Sent[] = []
+      const client = new GenericWalletSessionClient(server.baseUrl, server.appKey, {
+        fetchImpl: recordingFetch(sent),
+      })
+      const session = await client.createSession('eip155:1', { intent: 'connect' })
+      const done = pollGenericSessionResult(client, session.sessionId, session.sessionToken, {
+        intervalMs: 200,
+        until: 'connected',
+        longPoll: false,
+      })
+      await sleep(700)
+      await client.postConnect(
+        {
+          sessionId: session.sessionId,
+          walletSlug: 'metamask',
+          caip2Chain: 'eip155:1',
+          walletAddress: privateKeyToAccount(generatePrivateKey()).address,
+        },
+        { nonce: session.nonce },
+      )
+      expect((await done).status).toBe('connected')
+      const lookups = sent.filter((request) => request.url.includes('/result'))
+      expect(lookups.length).toBeGreaterThanOrEqual(3)
+      expect(lookups.every((request) => !request.url.includes('waitMs='))).toBe(true)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe('nextPollDelay: the wait the machine takes after a lookup', () => {
   const interval: [number, number] = [1500, 2000]
   it('news from a long-polling backend: none; a full wait: none; a wait cut short: the rest of the interval', () => {
