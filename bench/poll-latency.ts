@@ -40,12 +40,15 @@ async function oneRun(
     },
   }
   const actor = createSessionPollingActor(counting, { session, target: 'signed' }).start()
-  await client.postConnect({
-    sessionId: session.sessionId,
-    walletSlug: 'metamask',
-    caip2Chain: 'eip155:1',
-    walletAddress: wallet.address,
-  })
+  await client.postConnect(
+    {
+      sessionId: session.sessionId,
+      walletSlug: 'metamask',
+      caip2Chain: 'eip155:1',
+      walletAddress: wallet.address,
+    },
+    { nonce: session.nonce },
+  )
   await waitFor(actor, (s) => s.matches('connected'), { timeout: 30_000 })
   // Sign at a random point of the poll cycle, as a real user would.
   await new Promise((r) => setTimeout(r, Math.random() * 2000))
@@ -58,7 +61,10 @@ async function oneRun(
       timestamp,
     ),
   })
-  await client.postSignMsg({ sessionId: session.sessionId, signature, timestamp })
+  await client.postSignMsg(
+    { sessionId: session.sessionId, signature, timestamp },
+    { nonce: session.nonce },
+  )
   const signedAt = performance.now()
   await waitFor(actor, (s) => s.matches('signed'), { timeout: 30_000 })
   return { latencyMs: performance.now() - signedAt, polls }
@@ -123,7 +129,8 @@ to the machine entering \`signed\`. Wall time ${wall.toFixed(1)} s.
 What it means: the latency is dominated by where the callback lands in the poll cycle, so it is
 roughly uniform between one round trip and one full interval (≤ ${hi} ms + a round trip); the
 expected median is about half the mean interval. Lowering it means a shorter interval (more load
-on the result route: one request per session every ${lo / 1000}–${hi / 1000} s) or a push channel.
+on the result route: one request per session every ${lo / 1000}–${hi / 1000} s) or a push channel: the long-poll
+below is that channel (the figures above are the plain poll, what an older backend still gets).
 `
   const path = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'

@@ -135,6 +135,7 @@ export {
 export { GenericWalletSessionClient } from './session/client'
 export { type PollGenericSessionOptions, pollGenericSessionResult } from './session/poll'
 export type {
+  CallbackOptions,
   CreateSessionOptions,
   GenericSession,
   GenericSessionResult,
@@ -146,6 +147,8 @@ export type {
   SessionIntent,
   SessionStatus,
   VerifySessionBody,
+  WatchedResult,
+  WatchResultOptions,
 } from './session/types'
 export {
   buildUniversalLinkUrl,

@@ -7,7 +7,8 @@
  * It loads the project config, tries a balance read (and shows the typed error when the chain's
  * RPC is not running), then plays both sides of a wallet session: the dApp creates it and polls,
  * a wallet (a fresh viem key standing in for the user's phone) connects and signs the server's
- * nonce, and the polling statechart reaches `signed` once the backend has verified the signature.
+ * nonce, and the polling statechart reaches `signed` once the backend has verified the signature
+ * (it long-polls: the backend answers as soon as the session changes).
  */
 import {
   buildSignedMessageEnvelope,
@@ -61,14 +62,19 @@ export async function runQuickstart(options: QuickstartOptions): Promise<Generic
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
   })
 
-  // The wallet's side: it learns the session id and nonce from the link or QR code it opened.
+  // The wallet's side: it learns the session id and nonce from the link or QR code it opened,
+  // and proves it with the nonce on every callback (the id alone changes nothing).
   const wallet = privateKeyToAccount(generatePrivateKey())
-  await sessions.postConnect({
-    sessionId: session.sessionId,
-    walletSlug: 'metamask',
-    caip2Chain: evm.networkId,
-    walletAddress: wallet.address,
-  })
+  const proof = { nonce: session.nonce }
+  await sessions.postConnect(
+    {
+      sessionId: session.sessionId,
+      walletSlug: 'metamask',
+      caip2Chain: evm.networkId,
+      walletAddress: wallet.address,
+    },
+    proof,
+  )
   const timestamp = Date.now()
   const message = buildSignedMessageEnvelope(
     session.sessionId,
@@ -77,7 +83,7 @@ export async function runQuickstart(options: QuickstartOptions): Promise<Generic
     timestamp,
   )
   const signature = await wallet.signMessage({ message })
-  await sessions.postSignMsg({ sessionId: session.sessionId, signature, timestamp })
+  await sessions.postSignMsg({ sessionId: session.sessionId, signature, timestamp }, proof)
 
   const result = await polled
   log(`signed by ${result.walletAddress}, verified by the backend`)

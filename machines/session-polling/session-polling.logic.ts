@@ -20,6 +20,36 @@ export function intervalDelay([min, max]: readonly [number, number], jitter: num
   return Math.round(min + (max - min) * clamp01(jitter))
 }
 
+/**
+ * The wait before the next lookup. After news from a long-polling backend (`pushed`: the first
+ * answer, or a new state) none: the next lookup waits at the backend for the change after it.
+ * Otherwise the interval draw, less the time the backend held the lookup: a long-poll that waited
+ * a whole interval is followed at once, one cut short without news (a backend restarting) is
+ * not, so lookups never loop faster than plain polling. Lookups per session are then at most
+ * 1 + the session's state changes (≤ 4) + one per wait (≤ 25 s), far below one per 1.5–2 s.
+ */
+export function nextPollDelay(
+  interval: readonly [number, number],
+  output: { jitter: number; heldMs?: number | undefined; pushed?: boolean | undefined },
+): number {
+  if (output.pushed === true) return 0
+  const held = Number.isFinite(output.heldMs) ? Math.max(0, output.heldMs ?? 0) : 0
+  return Math.max(0, intervalDelay(interval, output.jitter) - held)
+}
+
+/**
+ * How long to ask the backend to hold a long-poll: its offer (`X-Long-Poll-Max-Ms`), capped so
+ * the answer comes before the machine's deadline; 0 (a plain lookup) when that leaves under 1 s.
+ */
+export function longPollWaitMs(
+  offeredMs: number,
+  deadline: number | undefined,
+  now: number,
+): number {
+  const left = deadline === undefined ? offeredMs : Math.min(offeredMs, deadline - now - 250)
+  return left >= 1000 ? Math.floor(left) : 0
+}
+
 /** Backoff after the n-th consecutive transient failure: 1 s × 2^(n-1), ±25 % jitter, ≤ 30 s. */
 export function backoffDelay(failures: number, jitter: number): number {
   const base = BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1)

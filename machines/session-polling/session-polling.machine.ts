@@ -6,6 +6,7 @@ import {
   intervalDelay,
   isGoneFailure,
   isTransientFailure,
+  nextPollDelay,
   toPollFailure,
 } from './session-polling.logic'
 import type {
@@ -199,7 +200,7 @@ export const sessionPollingMachine = setup({
       return { clock: f.at, attempts: context.attempts + 1, lastError: data }
     }),
     scheduleNextPoll: assign(({ context, event }) => ({
-      nextDelayMs: intervalDelay(context.interval, fetched(event).jitter),
+      nextDelayMs: nextPollDelay(context.interval, fetched(event)),
     })),
     scheduleBackoff: assign(({ context, event }) => {
       const failures = context.failures + 1
@@ -305,7 +306,10 @@ export const sessionPollingMachine = setup({
           invoke: {
             id: 'fetchResult',
             src: 'fetchResult',
-            input: ({ context }) => ({ sessionId: context.session?.sessionId ?? '' }),
+            input: ({ context }) => ({
+              sessionId: context.session?.sessionId ?? '',
+              deadline: context.deadline,
+            }),
             onDone: [
               ...ENDS_ON_RESULT,
               {
@@ -333,7 +337,10 @@ export const sessionPollingMachine = setup({
           invoke: {
             id: 'fetchResult',
             src: 'fetchResult',
-            input: ({ context }) => ({ sessionId: context.session?.sessionId ?? '' }),
+            input: ({ context }) => ({
+              sessionId: context.session?.sessionId ?? '',
+              deadline: context.deadline,
+            }),
             onDone: [...ENDS_ON_RESULT, POLL_AGAIN],
             onError: ON_FETCH_ERROR,
           },

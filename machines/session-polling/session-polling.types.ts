@@ -82,6 +82,8 @@ export interface CreatedSession {
 /** Input of the `fetchResult` actor. */
 export interface FetchResultInput {
   sessionId: string
+  /** The machine's deadline (ms since the epoch): a long-poll never waits past it. */
+  deadline?: number
 }
 
 /** Output of the `fetchResult` actor: the result, the time it arrived and a random draw in [0, 1). */
@@ -89,6 +91,16 @@ export interface FetchResultOutput {
   result: GenericSessionResult
   at: number
   jitter: number
+  /**
+   * How long the backend held this lookup (a long-poll), ms; the next wait is shortened by it.
+   * 0 or absent for a plain lookup.
+   */
+  heldMs?: number
+  /**
+   * The backend long-polls and this answer is news (a new state, or the first answer): look again
+   * at once, the next lookup waits at the backend. Absent: wait the interval (less `heldMs`).
+   */
+  pushed?: boolean
 }
 
 /** What the `fetchResult` actor throws: JSON-safe error data plus the same observations. */

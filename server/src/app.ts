@@ -30,6 +30,7 @@ import { type RelayOptions, registerRelayRoutes } from './routes/relay'
 import { registerSessionRoutes } from './routes/sessions'
 import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
+import { createMemorySessionEvents, type SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
 
 export interface AppOptions {
@@ -37,6 +38,13 @@ export interface AppOptions {
   projects: ProjectsConfig
   /** Default: a new in-memory store (on the `now` clock). The app closes it on `app.close()`. */
   store?: Store
+  /**
+   * Where session changes are announced to waiting long-polls. Default: this process only
+   * (`createMemorySessionEvents`), right for the embedded default. With several instances on
+   * Redis pass `createRedisSessionEvents(url)`, or a long-poll on one instance learns of a
+   * callback on another only when its wait ends. The app closes the default one.
+   */
+  sessionEvents?: SessionEvents
   /** Default: adapters for every network of every project (rpcUrls from the projects file). */
   chains?: ChainRegistry
   /** Default: `createRateLimiter` over the store. */
@@ -66,6 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   trustedProxies(trustProxy) // throws at start on an entry that is not an address or CIDR
   const now = options.now ?? Date.now
   const store = options.store ?? createMemoryStore({ now })
+  const sessionEvents = options.sessionEvents ?? createMemorySessionEvents()
   const chains =
     options.chains ?? createChainRegistry(config.projects.flatMap((project) => project.networks))
 
@@ -100,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connections,
     projects,
     store,
+    sessionEvents,
     chains,
     limiter: options.limiter ?? createRateLimiter({ store, log: app.log }),
     countPollsInStore: options.limiter === undefined,
@@ -127,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpenApiRoute(app)
   app.addHook('onClose', async () => {
     if (!options.store) await store.close()
+    if (!options.sessionEvents) await sessionEvents.close()
   })
   await app.ready()
   return app

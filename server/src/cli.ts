@@ -6,6 +6,8 @@ import { parseRelaySigningKeys } from './relay/token'
 import { startServer } from './server'
 import { createMemoryStore } from './store/memory'
 import { createRedisStore } from './store/redis'
+import { createMemorySessionEvents } from './store/session-events'
+import { createRedisSessionEvents } from './store/session-events-redis'
 import type { Store } from './store/types'
 
 /** `scope-connect-server`: the embedded default (memory store, sample project) or Redis-backed. */
@@ -25,10 +27,14 @@ async function main(): Promise<void> {
   const mailbox = settings.redisUrl
     ? createRedisMailbox(settings.redisUrl, { log: storeLog })
     : createMemoryMailbox()
-  const closeStores = () => Promise.all([store.close(), mailbox.close()])
+  const sessionEvents = settings.redisUrl
+    ? createRedisSessionEvents(settings.redisUrl, { log: storeLog })
+    : createMemorySessionEvents()
+  const closeStores = () => Promise.all([store.close(), mailbox.close(), sessionEvents.close()])
   const server = await startServer({
     projects,
     store,
+    sessionEvents,
     trustProxy: settings.trustProxy,
     logger: { level: settings.logLevel },
     port: settings.port,

@@ -4,12 +4,15 @@ import type { ProjectConfig } from './config/projects-schema'
 import type { ConnectionCap } from './http/connection-limits'
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimitPolicy } from './rate-limit'
 import type { PollWindows } from './sessions/poll-windows'
+import type { SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
 
 /** Everything a route needs, built once by `buildApp`. */
 export interface AppContext {
   projects: ProjectIndex
   store: Store
+  /** Announces session changes to long-polls waiting on any instance. */
+  sessionEvents: SessionEvents
   chains: ChainRegistry
   limiter: RateLimiter
   /**

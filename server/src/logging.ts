@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FastifyRequest, FastifyServerOptions } from 'fastify'
 
 /** A pino destination: anything with `write(line)`; tests pass one to read what was logged. */
@@ -23,6 +24,14 @@ export const REDACT_PATHS = [
   'headers.cookie',
   'authorization',
   'sessionToken',
+  'sessionId',
+  'nonce',
+  'body.sessionId',
+  'body.nonce',
+  '*.sessionId',
+  '*.nonce',
+  'req.headers["x-session-nonce"]',
+  'headers["x-session-nonce"]',
   'signature',
   'body.sessionToken',
   'body.signature',
@@ -34,12 +43,37 @@ export const REDACT_PATHS = [
 /** Query parameters that carry a credential: the relay token (browsers cannot set WebSocket headers). */
 const SECRET_QUERY = /([?&]token=)[^&#]*/g
 
-/** Fastify's own request serializer, with credentials in the query string replaced. */
+/**
+ * How a session id appears in logs: `s:` and 12 hex digits of its SHA-256. Enough to follow one
+ * session through the log lines and to find it from an id you hold, never enough to act on it
+ * (the id travels in universal links and a log reader must not be able to use it).
+ */
+export function sessionLogId(sessionId: string): string {
+  return `s:${createHash('sha256').update(sessionId).digest('hex').slice(0, 12)}`
+}
+
+/** `/sessions/<id>` in a path; the id is any run of characters up to the next `/`, `?` or `#`. */
+const SESSION_IN_PATH = /(\/sessions\/)([^/?#]+)/g
+
+/** A request URL as logged: credentials in the query replaced, session ids as `sessionLogId`. */
+export function loggedUrl(url: string): string {
+  return url
+    .replace(SECRET_QUERY, '$1[redacted]')
+    .replace(SESSION_IN_PATH, (_match, prefix: string, id: string) => {
+      let decoded = id
+      try {
+        decoded = decodeURIComponent(id)
+      } catch {}
+      return prefix + sessionLogId(decoded)
+    })
+}
+
+/** Fastify's own request serializer, with credentials in the query and session ids replaced. */
 function serializeRequest(request: FastifyRequest) {
   const version = request.headers?.['accept-version']
   return {
     method: request.method,
-    url: request.url.replace(SECRET_QUERY, '$1[redacted]'),
+    url: loggedUrl(request.url),
     version: typeof version === 'string' ? version : undefined,
     host: request.host,
     remoteAddress: request.ip,

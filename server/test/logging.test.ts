@@ -1,12 +1,13 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { sessionLogId } from '../src/logging'
 import { call } from './support/http'
 import { startTestServer } from './support/server'
-import { bearer, createTestSession } from './support/sessions'
+import { bearer, createTestSession, nonceHeader } from './support/sessions'
 import { evmWallet } from './support/wallets'
 
 describe('logging', () => {
-  it('a full session flow at trace level never logs the session token or the signature', async () => {
+  it('a full session flow at trace level never logs the session token, the signature, the nonce or the session id', async () => {
     const lines: string[] = []
     const destination = new Writable({
       write(chunk, _encoding, done) {
@@ -19,6 +20,7 @@ describe('logging', () => {
       const wallet = evmWallet()
       const session = await createTestSession(server.baseUrl)
       await call(server.baseUrl, '/callback/connect', {
+        headers: nonceHeader(session.nonce),
         body: {
           sessionId: session.sessionId,
           walletSlug: 'metamask',
@@ -29,6 +31,7 @@ describe('logging', () => {
       const timestamp = Date.now()
       const signature = await wallet.signEnvelope(session.sessionId, session.nonce, timestamp)
       const signed = await call(server.baseUrl, '/callback/sign', {
+        headers: nonceHeader(session.nonce),
         body: { sessionId: session.sessionId, signature, timestamp },
       })
       expect(signed.status).toBe(204)
@@ -43,8 +46,11 @@ describe('logging', () => {
       })
 
       const log = lines.join('')
-      expect(log).toContain(session.sessionId) // the log is really captured
+      // The log is really captured, and names the session by a short hash only.
+      expect(log).toContain(`/sessions/${sessionLogId(session.sessionId)}/result`)
       expect(log).toContain('/callback/sign')
+      expect(log).not.toContain(session.sessionId)
+      expect(log).not.toContain(session.nonce)
       expect(log).not.toContain(session.sessionToken)
       expect(log).not.toContain(signature)
       expect(log).not.toContain(signature.slice(2, 40))

@@ -82,7 +82,7 @@ describe('rate limits on the routes', () => {
     const wrong = await call(server.baseUrl, `/sessions/${b.sessionId}/result`, {
       headers: bearer('z'.repeat(43)),
     })
-    expect(wrong.status).toBe(401)
+    expect(wrong.status).toBe(404)
     expect((await poll(b)).status).toBe(200)
   })
 

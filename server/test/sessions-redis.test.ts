@@ -4,7 +4,7 @@ import { type RunningRedis, startRedis } from '../../test/support/redis'
 import { createRedisStore, type RedisStore } from '../src/store/redis'
 import { call, codeOf } from './support/http'
 import { OTHER_APP_KEY, startTestServer, type TestServer } from './support/server'
-import { bearer, createTestSession, getResult } from './support/sessions'
+import { bearer, createTestSession, getResult, postCallback } from './support/sessions'
 import { evmWallet } from './support/wallets'
 
 let redis: RunningRedis
@@ -24,8 +24,11 @@ afterAll(async () => {
 })
 
 const connect = (sessionId: string, walletAddress: string) =>
-  call(server.baseUrl, '/callback/connect', {
-    body: { sessionId, walletSlug: 'metamask', caip2Chain: 'eip155:1', walletAddress },
+  postCallback(server.baseUrl, store, '/callback/connect', {
+    sessionId,
+    walletSlug: 'metamask',
+    caip2Chain: 'eip155:1',
+    walletAddress,
   })
 
 describe('sessions on Redis', () => {
@@ -40,12 +43,10 @@ describe('sessions on Redis', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([204, 409])
     const winner = answers[0]?.status === 204 ? wallet : rival
     const timestamp = Date.now()
-    const signed = await call(server.baseUrl, '/callback/sign', {
-      body: {
-        sessionId: session.sessionId,
-        signature: await winner.signEnvelope(session.sessionId, session.nonce, timestamp),
-        timestamp,
-      },
+    const signed = await postCallback(server.baseUrl, store, '/callback/sign', {
+      sessionId: session.sessionId,
+      signature: await winner.signEnvelope(session.sessionId, session.nonce, timestamp),
+      timestamp,
     })
     expect(signed.status).toBe(204)
     expect(
@@ -69,7 +70,7 @@ describe('sessions on Redis', () => {
     expect(await remaining(owner)).toBe('119')
     expect(await remaining({ ...owner, origin: 'https://dapp.example' })).toBe('118')
     const wrongToken = await poll(bearer('z'.repeat(43)))
-    expect([wrongToken.status, wrongToken.headers.get('ratelimit')]).toEqual([401, null])
+    expect([wrongToken.status, wrongToken.headers.get('ratelimit')]).toEqual([404, null])
     // The test project accepts any origin; other-project's origin list names only its own.
     const other = await createTestSession(
       server.baseUrl,

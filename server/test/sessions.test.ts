@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, type MemoryStore } from '../src/store/memory'
 import { call, codeOf } from './support/http'
 import { OTHER_APP_KEY, startTestServer, type TestServer } from './support/server'
-import { bearer, createTestSession, getResult } from './support/sessions'
+import { bearer, createTestSession, getResult, postCallback } from './support/sessions'
 import { evmWallet } from './support/wallets'
 
 let server: TestServer
@@ -25,7 +25,7 @@ afterAll(async () => {
   await store.close()
 })
 
-const post = (path: string, body: unknown) => call(server.baseUrl, path, { body })
+const post = (path: string, body: unknown) => postCallback(server.baseUrl, store, path, body)
 const connect = (sessionId: string, walletAddress: string, extra: object = {}) =>
   post('/callback/connect', {
     sessionId,
@@ -92,7 +92,7 @@ describe('GET /sessions/:id/result auth', () => {
     expect(both.status).toBe(200)
   })
 
-  it('401 INVALID_SESSION_TOKEN without a token, with a wrong one, or with X-App-Key alone', async () => {
+  it('404 SESSION_NOT_FOUND, as for an unknown id, without a token, with a wrong one, or with X-App-Key alone', async () => {
     const session = await createTestSession(server.baseUrl)
     const other = await createTestSession(server.baseUrl)
     const path = `/sessions/${session.sessionId}/result`
@@ -104,7 +104,11 @@ describe('GET /sessions/:id/result auth', () => {
       { 'x-app-key': server.appKey },
     ]) {
       const answer = await call(server.baseUrl, path, { headers })
-      expect([answer.status, codeOf(answer)]).toEqual([401, 'INVALID_SESSION_TOKEN'])
+      // The same answer, body included, as for a session that does not exist: no existence oracle.
+      expect([answer.status, answer.body]).toEqual([
+        404,
+        { error: { code: 'SESSION_NOT_FOUND', message: 'no such session' } },
+      ])
     }
   })
 
@@ -138,13 +142,23 @@ describe('EVM connect and sign through the callbacks', () => {
     expect(signed.status).toBe(204)
     const result = SessionResultSchema.parse((await getResult(server.baseUrl, session)).body)
     expect(result).toMatchObject({ status: 'signed', connected: true, signed: true, signature })
-    // The nonce is spent: the same signature again is 409 NONCE_USED.
+    // A retry of the same callback (its answer was lost) gets the same outcome: 204.
     const replay = await post('/callback/sign', {
       sessionId: session.sessionId,
       signature,
       timestamp,
     })
-    expect([replay.status, codeOf(replay)]).toEqual([409, 'NONCE_USED'])
+    expect(replay.status).toBe(204)
+    // The nonce is spent: another signature, even a valid one by the same wallet, is 409.
+    const other = await post('/callback/sign', {
+      sessionId: session.sessionId,
+      signature: await wallet.signEnvelope(session.sessionId, session.nonce, timestamp + 1),
+      timestamp: timestamp + 1,
+    })
+    expect([other.status, codeOf(other)]).toEqual([409, 'NONCE_USED'])
+    expect(
+      SessionResultSchema.parse((await getResult(server.baseUrl, session)).body),
+    ).toMatchObject({ status: 'signed', signature })
   })
 
   it('the connect callback alone never completes a sign session', async () => {
@@ -242,13 +256,25 @@ describe('EVM connect and sign through the callbacks', () => {
     }
   })
 
-  it('racing sign callbacks: one 204, the other 409 (nonce used once)', async () => {
+  it('racing sign callbacks: the same body twice is 204 twice, two signatures one 204 and one 409', async () => {
     const wallet = evmWallet()
     const session = await createTestSession(server.baseUrl)
     await connect(session.sessionId, wallet.address)
     const signature = await wallet.signEnvelope(session.sessionId, session.nonce, clock)
     const body = { sessionId: session.sessionId, signature, timestamp: clock }
-    const answers = await Promise.all([post('/callback/sign', body), post('/callback/sign', body)])
+    const same = await Promise.all([post('/callback/sign', body), post('/callback/sign', body)])
+    expect(same.map((x) => x.status)).toEqual([204, 204])
+
+    const racing = await createTestSession(server.baseUrl)
+    await connect(racing.sessionId, wallet.address)
+    const bodies = await Promise.all(
+      [clock, clock + 1].map(async (timestamp) => ({
+        sessionId: racing.sessionId,
+        signature: await wallet.signEnvelope(racing.sessionId, racing.nonce, timestamp),
+        timestamp,
+      })),
+    )
+    const answers = await Promise.all(bodies.map((b) => post('/callback/sign', b)))
     expect(answers.map((x) => x.status).sort()).toEqual([204, 409])
   })
 
@@ -297,12 +323,19 @@ describe('POST /sessions/:id/verify (dApp-driven)', () => {
       walletAddress: wallet.address,
       signature,
     })
+    // The same request again (a retry after a lost answer): the same 200 and result.
     const again = await verify(session.sessionId, session.sessionToken, {
       walletAddress: wallet.address,
       signature,
       timestamp: clock,
     })
-    expect([again.status, codeOf(again)]).toEqual([409, 'NONCE_USED'])
+    expect([again.status, again.body]).toEqual([200, answer.body])
+    const another = await verify(session.sessionId, session.sessionToken, {
+      walletAddress: wallet.address,
+      signature: await wallet.signEnvelope(session.sessionId, session.nonce, clock + 1),
+      timestamp: clock + 1,
+    })
+    expect([another.status, codeOf(another)]).toEqual([409, 'NONCE_USED'])
   })
 
   it('refuses a wrong signer (422) and another address than the connected one (409)', async () => {
@@ -343,7 +376,7 @@ describe('POST /sessions/:id/verify (dApp-driven)', () => {
     expect(ok.status).toBe(200)
   })
 
-  it('needs the bearer token: X-App-Key alone is 401', async () => {
+  it('needs the bearer token: X-App-Key alone is 404, as for an unknown session', async () => {
     const session = await createTestSession(server.baseUrl)
     const wallet = evmWallet()
     const body = {
@@ -355,7 +388,7 @@ describe('POST /sessions/:id/verify (dApp-driven)', () => {
       body,
       headers: { 'x-app-key': server.appKey },
     })
-    expect([answer.status, codeOf(answer)]).toEqual([401, 'INVALID_SESSION_TOKEN'])
+    expect([answer.status, codeOf(answer)]).toEqual([404, 'SESSION_NOT_FOUND'])
     const withBoth = await verify(session.sessionId, session.sessionToken, body, {
       'x-app-key': OTHER_APP_KEY,
     })

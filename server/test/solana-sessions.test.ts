@@ -1,17 +1,22 @@
 import { SessionResultSchema } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryStore } from '../src/store/memory'
 import { call, codeOf } from './support/http'
 import { SOLANA_DEVNET, startTestServer, type TestServer } from './support/server'
-import { bearer, createTestSession, getResult } from './support/sessions'
+import { bearer, createTestSession, getResult, postCallback } from './support/sessions'
 import { solanaWallet } from './support/wallets'
 
 let server: TestServer
+const store = createMemoryStore()
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ store })
 })
-afterAll(() => server.close())
+afterAll(async () => {
+  await server.close()
+  await store.close()
+})
 
-const post = (path: string, body: unknown) => call(server.baseUrl, path, { body })
+const post = (path: string, body: unknown) => postCallback(server.baseUrl, store, path, body)
 
 async function connectedSession(wallet = solanaWallet()) {
   const session = await createTestSession(server.baseUrl, {

@@ -41,6 +41,12 @@ export interface HttpRequest {
   secrets?: readonly string[]
   /** Picks a more precise code for some answers (e.g. `UNSUPPORTED_CHAIN`). */
   refineCode?: (info: HttpFailureInfo) => AppErrorCode | undefined
+  /** This request's own timeout (a long-poll waits longer than the client's default). */
+  timeoutMs?: number
+  /** Aborts the request; it then rejects with the transport error. */
+  signal?: AbortSignal
+  /** Non-2xx statuses that are answers, not failures (e.g. 304 for a conditional request). */
+  okStatuses?: readonly number[]
 }
 
 export interface HttpClient {
@@ -49,6 +55,14 @@ export interface HttpClient {
   json<S extends z.ZodMiniType>(request: HttpRequest, schema: S): Promise<z.infer<S>>
   /** Sends the request and ignores the 2xx body (204 routes). */
   send(request: HttpRequest): Promise<void>
+  /** Sends the request and returns the response (2xx or one of `okStatuses`), body unread. */
+  response(request: HttpRequest): Promise<Response>
+  /** Parses and validates a response body with `schema` (as `json` does). */
+  parse<S extends z.ZodMiniType>(
+    response: Response,
+    request: HttpRequest,
+    schema: S,
+  ): Promise<z.infer<S>>
 }
 
 /**
@@ -77,13 +91,21 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         ...(request.searchParams === undefined ? {} : { searchParams: request.searchParams }),
         ...(request.json === undefined ? {} : { json: request.json }),
         headers: { accept: 'application/json', ...request.headers },
+        ...(request.timeoutMs === undefined ? {} : { timeout: request.timeoutMs }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
       })
     } catch (error) {
       log.debug(`${request.what}: no answer`, error)
-      throw errorFromTransport(error, config.errorCode, request.what, timeoutMs, request.secrets)
+      throw errorFromTransport(
+        error,
+        config.errorCode,
+        request.what,
+        request.timeoutMs ?? timeoutMs,
+        request.secrets,
+      )
     }
     log.debug(`${request.what}: ${response.status}`)
-    if (!response.ok) {
+    if (!response.ok && !request.okStatuses?.includes(response.status)) {
       const base = await errorFromResponse(
         response,
         config.errorCode,
@@ -105,27 +127,36 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     return response
   }
 
+  async function parse<S extends z.ZodMiniType>(
+    response: Response,
+    request: HttpRequest,
+    schema: S,
+  ): Promise<z.infer<S>> {
+    let body: unknown
+    try {
+      body = JSON.parse(await response.text())
+    } catch {
+      throw errorFromInvalidBody(response.status, config.errorCode, request.what)
+    }
+    const parsed = schema.safeParse(body)
+    if (!parsed.success) {
+      throw errorFromInvalidBody(
+        response.status,
+        config.errorCode,
+        request.what,
+        parsed.error.issues,
+      )
+    }
+    return parsed.data
+  }
+
   return {
     baseUrl: config.baseUrl,
     async json(request, schema) {
-      const response = await perform(request)
-      let body: unknown
-      try {
-        body = JSON.parse(await response.text())
-      } catch {
-        throw errorFromInvalidBody(response.status, config.errorCode, request.what)
-      }
-      const parsed = schema.safeParse(body)
-      if (!parsed.success) {
-        throw errorFromInvalidBody(
-          response.status,
-          config.errorCode,
-          request.what,
-          parsed.error.issues,
-        )
-      }
-      return parsed.data
+      return parse(await perform(request), request, schema)
     },
+    response: perform,
+    parse,
     async send(request) {
       const response = await perform(request)
       // Drain the body so the connection can be reused.

@@ -1,12 +1,25 @@
 import { normalizeBaseUrl } from '../http/base-url'
-import { createHttpClient, type FetchLike, type HttpClient, requireNonEmpty } from '../http/client'
-import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
+import {
+  createHttpClient,
+  DEFAULT_TIMEOUT_MS,
+  type FetchLike,
+  type HttpClient,
+  requireNonEmpty,
+} from '../http/client'
+import {
+  APP_KEY_HEADER,
+  LONG_POLL_MAX_HEADER,
+  LONG_POLL_MAX_MS,
+  ROUTES,
+  SESSION_NONCE_HEADER,
+} from '../wire/routes'
 import {
   CreateSessionResponseSchema,
   SessionResultResponseSchema,
   SessionResultSchema,
 } from '../wire/schemas'
 import type {
+  CallbackOptions,
   CreateSessionOptions,
   GenericSession,
   GenericSessionResult,
@@ -16,10 +29,18 @@ import type {
   PostSignMsgBody,
   PostTransactionBody,
   VerifySessionBody,
+  WatchedResult,
+  WatchResultOptions,
 } from './types'
+
+/** The `X-Session-Nonce` header of a callback, when the caller gave the nonce. */
+const nonceHeaders = (options: CallbackOptions | undefined): Record<string, string> =>
+  options?.nonce === undefined ? {} : { [SESSION_NONCE_HEADER]: options.nonce }
 
 /**
  * Records wallet connection and signing sessions on the backend as server-verified records.
+ * The `post*` callbacks are what a wallet sends; each needs the session's nonce (`{ nonce }`,
+ * sent as `X-Session-Nonce`), which only the wallet's universal link carries.
  *
  * Every method rejects with `BACKEND_ERROR` when the request fails (network, timeout) or the backend
  * answers non-2xx (429 included) or with an invalid body; the error carries `status`, `backendCode`,
@@ -30,6 +51,7 @@ export class GenericWalletSessionClient {
   readonly baseUrl: string
   readonly #clientId: string
   readonly #http: HttpClient
+  readonly #timeoutMs: number
 
   /**
    * @param baseUrl backend base URL; HTTPS, or HTTP for local development hosts only.
@@ -39,6 +61,7 @@ export class GenericWalletSessionClient {
   constructor(baseUrl: string, clientId: string, options: GenericWalletSessionOptions = {}) {
     this.baseUrl = normalizeBaseUrl(baseUrl)
     this.#clientId = requireNonEmpty(clientId, 'clientId')
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.#http = createHttpClient({
       baseUrl: this.baseUrl,
       fetchImpl: options.fetchImpl as FetchLike | undefined,
@@ -89,6 +112,50 @@ export class GenericWalletSessionClient {
   }
 
   /**
+   * One lookup that can wait for a change (long-poll): with `etag` (from an earlier answer) and
+   * `waitMs`, the backend holds the request until the session's state differs from that tag or
+   * `waitMs` passes. Resolves `{ changed: true, result, etag }` with a new state, or
+   * `{ changed: false, etag }` when nothing changed (HTTP 304). `longPollMaxMs` is the longest
+   * wait the backend offers (`X-Long-Poll-Max-Ms`); undefined means it does not long-poll (an
+   * older backend answers at once, with the result), so keep polling at your cadence.
+   *
+   * Counts as one request of the session's budget however long it waits. Rejects like `getResult`
+   * (`BACKEND_ERROR`, 404 for an unknown session or a wrong token), and with `BACKEND_ERROR` (no
+   * status) when `signal` aborts it or the wait plus `timeoutMs` passes without an answer.
+   */
+  async watchResult(
+    sessionId: string,
+    sessionToken: string,
+    options: WatchResultOptions = {},
+  ): Promise<WatchedResult> {
+    const waitMs = Math.max(0, Math.min(Math.floor(options.waitMs ?? 0), LONG_POLL_MAX_MS))
+    const request = {
+      method: 'GET' as const,
+      path: ROUTES.sessionResult(sessionId),
+      headers: {
+        authorization: `Bearer ${sessionToken}`,
+        ...(options.etag === undefined ? {} : { 'if-none-match': options.etag }),
+      },
+      ...(waitMs > 0 ? { searchParams: { waitMs: String(waitMs) } } : {}),
+      what: 'GET /sessions/{id}/result',
+      secrets: [sessionToken],
+      okStatuses: [304],
+      timeoutMs: waitMs + this.#timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    }
+    const response = await this.#http.response(request)
+    const etag = response.headers.get('etag') ?? undefined
+    const offered = Number(response.headers.get(LONG_POLL_MAX_HEADER))
+    const longPollMaxMs = Number.isFinite(offered) && offered > 0 ? offered : undefined
+    if (response.status === 304) {
+      await response.arrayBuffer().catch(() => undefined)
+      return { changed: false, etag: etag ?? options.etag, longPollMaxMs }
+    }
+    const result = await this.#http.parse(response, request, SessionResultResponseSchema)
+    return { changed: true, result, etag, longPollMaxMs }
+  }
+
+  /**
    * Asks the backend to verify an EVM `personal_sign` over
    * `buildSignedMessageEnvelope(sessionId, nonce, walletAddress, timestamp)` and record `signed`
    * (POST `/sessions/{id}/verify`, Bearer alone). A bad signature is 422 `SIGNATURE_INVALID`.
@@ -115,11 +182,15 @@ export class GenericWalletSessionClient {
     )
   }
 
-  /** Records the wallet's connection (POST `/callback/connect`, no auth). */
-  async postConnect(body: PostConnectBody): Promise<void> {
+  /**
+   * Records the wallet's connection (POST `/callback/connect`). Pass the session's nonce (the
+   * link's `scNonce`) as `options.nonce`: the backend answers 404 `SESSION_NOT_FOUND` without it.
+   */
+  async postConnect(body: PostConnectBody, options?: CallbackOptions): Promise<void> {
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackConnect,
+      headers: nonceHeaders(options),
       json: {
         sessionId: body.sessionId,
         walletSlug: body.walletSlug,
@@ -130,11 +201,15 @@ export class GenericWalletSessionClient {
     })
   }
 
-  /** Records the wallet's signature (POST `/callback/sign`, no auth); the backend verifies it. */
-  async postSignMsg(body: PostSignMsgBody): Promise<void> {
+  /**
+   * Records the wallet's signature (POST `/callback/sign`); the backend verifies it. Needs
+   * `options.nonce` as `postConnect` does. The same body again is a success (safe to retry).
+   */
+  async postSignMsg(body: PostSignMsgBody, options?: CallbackOptions): Promise<void> {
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackSign,
+      headers: nonceHeaders(options),
       json: {
         sessionId: body.sessionId,
         signature: body.signature,
@@ -146,22 +221,24 @@ export class GenericWalletSessionClient {
     })
   }
 
-  /** Records a sent transaction (POST `/callback/transaction`, no auth). */
-  async postTransaction(body: PostTransactionBody): Promise<void> {
+  /** Records a sent transaction (POST `/callback/transaction`); needs `options.nonce`. */
+  async postTransaction(body: PostTransactionBody, options?: CallbackOptions): Promise<void> {
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackTransaction,
+      headers: nonceHeaders(options),
       json: { sessionId: body.sessionId, txSignature: body.txSignature },
       what: 'POST /callback/transaction',
       secrets: [body.txSignature],
     })
   }
 
-  /** Records a rejection or wallet failure (POST `/callback/reject`, no auth). */
-  async postReject(body: PostRejectBody): Promise<void> {
+  /** Records a rejection or wallet failure (POST `/callback/reject`); needs `options.nonce`. */
+  async postReject(body: PostRejectBody, options?: CallbackOptions): Promise<void> {
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackReject,
+      headers: nonceHeaders(options),
       json: { sessionId: body.sessionId, errorCode: body.errorCode },
       what: 'POST /callback/reject',
     })

@@ -24,11 +24,19 @@ export interface PollGenericSessionOptions extends InspectionOptions, PollingEnv
   signal?: AbortSignal
   /** Called with each result whose status differs from the previous one. Errors thrown are ignored. */
   onUpdate?: (result: GenericSessionResult) => void
+  /**
+   * Default `true`: long-poll when the backend offers it (and `client` has `watchResult`). `false`
+   * polls at `intervalMs` only, e.g. behind a proxy that cuts requests held for 25 s.
+   */
+  longPoll?: boolean
 }
 
 /**
  * Repeats `client.getResult(sessionId, sessionToken)` (every 1.5–2 s by default) until the session
- * is complete, by running the `sessionPolling` machine.
+ * is complete, by running the `sessionPolling` machine. When the backend offers a long-poll
+ * (`X-Long-Poll-Max-Ms`) and the client has `watchResult`, each lookup waits there for the next
+ * change instead, so a change is seen within milliseconds; lookups still start at most once per
+ * interval (the same request budget).
  *
  * Resolves with the result when the target is reached. Rejects with `AppError`:
  * `SESSION_EXPIRED` (session expired, 410, deadline or attempt cap reached), `USER_REJECTED` (status
@@ -37,7 +45,8 @@ export interface PollGenericSessionOptions extends InspectionOptions, PollingEnv
  * with exponential backoff (1 s … 30 s); 429 waits for `Retry-After`.
  */
 export function pollGenericSessionResult(
-  client: Pick<GenericWalletSessionClient, 'getResult'>,
+  client: Pick<GenericWalletSessionClient, 'getResult'> &
+    Partial<Pick<GenericWalletSessionClient, 'watchResult'>>,
   sessionId: string,
   sessionToken: string,
   options: PollGenericSessionOptions = {},
@@ -48,7 +57,13 @@ export function pollGenericSessionResult(
       return
     }
     const actor = createSessionPollingActor(
-      { getResult: client.getResult.bind(client), createSession: unsupportedCreate },
+      {
+        getResult: client.getResult.bind(client),
+        ...(client.watchResult && options.longPoll !== false
+          ? { watchResult: client.watchResult.bind(client) }
+          : {}),
+        createSession: unsupportedCreate,
+      },
       {
         session: { sessionId, sessionToken },
         target: options.until ?? 'signed',

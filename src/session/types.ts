@@ -35,6 +35,40 @@ export interface GenericWalletSessionOptions {
   timeoutMs?: number
 }
 
+/**
+ * Options of the wallet callbacks (`postConnect`, `postSignMsg`, `postTransaction`, `postReject`).
+ */
+export interface CallbackOptions {
+  /**
+   * The session's nonce, from the universal link's `scNonce`; sent as `X-Session-Nonce`. The
+   * backend binds callbacks to it: without it (or with another) it answers 404
+   * `SESSION_NOT_FOUND`, exactly as for an unknown session.
+   */
+  nonce?: string
+}
+
+/** Options of `GenericWalletSessionClient.watchResult`. */
+export interface WatchResultOptions {
+  /** The `etag` of the last answer: the backend waits only while the session still matches it. */
+  etag?: string
+  /** How long the backend may hold the request, 0..25 000 ms (capped); default 0 (answer at once). */
+  waitMs?: number
+  /** Aborts the request (e.g. when the flow is cancelled). */
+  signal?: AbortSignal
+}
+
+/** What `watchResult` resolves with: a new state, or "unchanged" (HTTP 304). */
+export type WatchedResult =
+  | {
+      changed: true
+      result: GenericSessionResult
+      /** The tag of this state; pass it back as `etag` to wait for the next change. */
+      etag: string | undefined
+      /** The longest wait the backend offers; undefined: it does not long-poll. */
+      longPollMaxMs: number | undefined
+    }
+  | { changed: false; etag: string | undefined; longPollMaxMs: number | undefined }
+
 /** Body of `postConnect`: the wallet reports the connected account. */
 export interface PostConnectBody {
   sessionId: string

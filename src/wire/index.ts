@@ -37,7 +37,14 @@ export {
   type RelayPublishParams,
   type RelaySubscriptionParams,
 } from './relay'
-export { API_PREFIX, APP_KEY_HEADER, ROUTES } from './routes'
+export {
+  API_PREFIX,
+  APP_KEY_HEADER,
+  LONG_POLL_MAX_HEADER,
+  LONG_POLL_MAX_MS,
+  ROUTES,
+  SESSION_NONCE_HEADER,
+} from './routes'
 export {
   BalanceQuerySchema,
   type BalanceQueryWire,

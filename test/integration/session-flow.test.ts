@@ -41,12 +41,15 @@ describe('against the real server', () => {
     actor.start()
 
     // The wallet (another device) reports the connection…
-    await client.postConnect({
-      sessionId: session.sessionId,
-      walletSlug: 'metamask',
-      caip2Chain: 'eip155:1',
-      walletAddress: wallet.address,
-    })
+    await client.postConnect(
+      {
+        sessionId: session.sessionId,
+        walletSlug: 'metamask',
+        caip2Chain: 'eip155:1',
+        walletAddress: wallet.address,
+      },
+      { nonce: session.nonce },
+    )
     await waitFor(actor, (s) => s.matches('connected'), { timeout: 10_000 })
 
     // …then signs the server-issued nonce inside the envelope (real EIP-191 signature).
@@ -59,7 +62,10 @@ describe('against the real server', () => {
         timestamp,
       ),
     })
-    await client.postSignMsg({ sessionId: session.sessionId, signature, timestamp })
+    await client.postSignMsg(
+      { sessionId: session.sessionId, signature, timestamp },
+      { nonce: session.nonce },
+    )
 
     const done = await waitFor(actor, (s) => s.status === 'done', { timeout: 10_000 })
     expect(done.value).toBe('signed')
@@ -84,12 +90,15 @@ describe('against the real server', () => {
       walletSlug: 'metamask',
       intent: 'sign',
     })
-    await client.postConnect({
-      sessionId: session.sessionId,
-      walletSlug: 'metamask',
-      caip2Chain: 'eip155:1',
-      walletAddress: wallet.address,
-    })
+    await client.postConnect(
+      {
+        sessionId: session.sessionId,
+        walletSlug: 'metamask',
+        caip2Chain: 'eip155:1',
+        walletAddress: wallet.address,
+      },
+      { nonce: session.nonce },
+    )
     const timestamp = Date.now()
     const forged = await impostor.signMessage({
       message: buildSignedMessageEnvelope(
@@ -100,7 +109,10 @@ describe('against the real server', () => {
       ),
     })
     const error = await client
-      .postSignMsg({ sessionId: session.sessionId, signature: forged, timestamp })
+      .postSignMsg(
+        { sessionId: session.sessionId, signature: forged, timestamp },
+        { nonce: session.nonce },
+      )
       .catch((e) => e)
     expect(isAppError(error, 'BACKEND_ERROR')).toBe(true)
     expect(error.status).toBe(422)
@@ -145,18 +157,21 @@ describe('against the real server', () => {
     const promise = pollGenericSessionResult(client, session.sessionId, session.sessionToken, {
       intervalMs: [100, 200],
     })
-    await client.postReject({ sessionId: session.sessionId, errorCode: 'USER_REJECTED' })
+    await client.postReject(
+      { sessionId: session.sessionId, errorCode: 'USER_REJECTED' },
+      { nonce: session.nonce },
+    )
     const error = await promise.catch((e) => e)
     expect(isAppError(error, 'USER_REJECTED')).toBe(true)
   })
 
-  it('a wrong token ends polling with BACKEND_ERROR 401 (not retried)', async () => {
+  it('a wrong token ends polling with BACKEND_ERROR 404, as for an unknown session (not retried)', async () => {
     const session = await client.createSession('eip155:1')
     const error = await pollGenericSessionResult(client, session.sessionId, 'x'.repeat(43)).catch(
       (e) => e,
     )
     expect(isAppError(error, 'BACKEND_ERROR')).toBe(true)
-    expect(error.status).toBe(401)
+    expect([error.status, error.backendCode]).toEqual([404, 'SESSION_NOT_FOUND'])
   })
 
   it('config and balance clients read the test project', async () => {
@@ -231,12 +246,15 @@ describe('rate limiting from the real limiter', () => {
     actor.start()
     await waitFor(actor, () => calls.some((c) => c.status === 429), { timeout: 10_000 })
     const wallet = privateKeyToAccount(generatePrivateKey())
-    await client.postConnect({
-      sessionId: session.sessionId,
-      walletSlug: 'metamask',
-      caip2Chain: 'eip155:1',
-      walletAddress: wallet.address,
-    })
+    await client.postConnect(
+      {
+        sessionId: session.sessionId,
+        walletSlug: 'metamask',
+        caip2Chain: 'eip155:1',
+        walletAddress: wallet.address,
+      },
+      { nonce: session.nonce },
+    )
     const done = await waitFor(actor, (s) => s.status === 'done', { timeout: 15_000 })
     expect(done.value).toBe('complete')
 

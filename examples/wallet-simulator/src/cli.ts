@@ -1,7 +1,8 @@
 /**
  * The wallet simulator from the command line: give it the universal link a dApp opened (the
  * `sc*` parameters), and it acts as the wallet app with a real ed25519 key: it connects, signs the
- * server's nonce or the transaction, or rejects, by posting the backend callback.
+ * server's nonce or the transaction, or rejects, by posting the backend callback (with the link's
+ * nonce in `X-Session-Nonce`, which the backend requires).
  *
  *   npx tsx examples/wallet-simulator/src/cli.ts '<universal link>' [options]
  *

@@ -1,12 +1,13 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64urlnopad } from '@scure/base'
 import { buildSignedMessageEnvelope } from 'scope-connect'
-import { API_PREFIX, ROUTES } from 'scope-connect/wire'
+import { API_PREFIX, ROUTES, SESSION_NONCE_HEADER } from 'scope-connect/wire'
 
 /**
  * A reference Solana wallet for universal-link flows, as a wallet provider would build one: it reads
  * the `sc*` parameters of the link it was opened with, asks its user (here: `decide`), signs with
- * a real ed25519 key and posts the backend callback. Used by the end-to-end tests.
+ * a real ed25519 key and posts the backend callback with the link's nonce in `X-Session-Nonce`
+ * (the backend answers 404 without it). Used by the end-to-end tests.
  */
 export interface WalletSimulatorOptions {
   /** 32-byte ed25519 secret key; a fresh one when absent. */
@@ -34,10 +35,15 @@ export function createWalletSimulator(options: WalletSimulatorOptions) {
   const fetchImpl = options.fetchImpl ?? fetch
   const now = options.now ?? Date.now
 
-  async function post(callbackBase: string, path: string, body: unknown): Promise<number> {
+  async function post(
+    callbackBase: string,
+    path: string,
+    nonce: string,
+    body: unknown,
+  ): Promise<number> {
     const response = await fetchImpl(`${callbackBase}${API_PREFIX}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [SESSION_NONCE_HEADER]: nonce },
       body: JSON.stringify(body),
     })
     return response.status
@@ -64,9 +70,12 @@ export function createWalletSimulator(options: WalletSimulatorOptions) {
       let callbackStatus: number
       if (decision !== 'approve') {
         const errorCode = decision === 'reject' ? 'USER_REJECTED' : 'WALLET_INTERNAL_ERROR'
-        callbackStatus = await post(callback, ROUTES.callbackReject, { sessionId, errorCode })
+        callbackStatus = await post(callback, ROUTES.callbackReject, nonce, {
+          sessionId,
+          errorCode,
+        })
       } else if (method === 'connect') {
-        callbackStatus = await post(callback, ROUTES.callbackConnect, {
+        callbackStatus = await post(callback, ROUTES.callbackConnect, nonce, {
           sessionId,
           walletSlug: options.walletSlug,
           caip2Chain: chain,
@@ -76,7 +85,7 @@ export function createWalletSimulator(options: WalletSimulatorOptions) {
         const timestamp = now()
         const message = buildSignedMessageEnvelope(sessionId, nonce, publicKey, timestamp)
         const signature = base58.encode(ed25519.sign(new TextEncoder().encode(message), secretKey))
-        callbackStatus = await post(callback, ROUTES.callbackSign, {
+        callbackStatus = await post(callback, ROUTES.callbackSign, nonce, {
           sessionId,
           signature,
           timestamp,
@@ -86,7 +95,7 @@ export function createWalletSimulator(options: WalletSimulatorOptions) {
         const payload = base64urlnopad.decode(get('scPayload') ?? '')
         // A Solana transaction's id is its first signature, base58.
         const txSignature = base58.encode(ed25519.sign(payload, secretKey))
-        callbackStatus = await post(callback, ROUTES.callbackTransaction, {
+        callbackStatus = await post(callback, ROUTES.callbackTransaction, nonce, {
           sessionId,
           txSignature,
         })

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import type { ProjectIndex } from '../config/project-index'
 import { ApiError } from '../errors'
@@ -15,6 +16,9 @@ export function presentedTokenHash(request: FastifyRequest): string | undefined 
  * Result and verify: the session bearer token is the credential. `X-App-Key` sent alongside is
  * accepted and ignored (old clients sent both); it is never enough alone, because the app key is
  * public (it travels in universal links next to the session id).
+ *
+ * A missing or wrong token answers exactly as an unknown session does (404 SESSION_NOT_FOUND,
+ * same message), so the route tells nobody without the token whether a session id exists.
  */
 export function authorizeSession(
   request: FastifyRequest,
@@ -22,14 +26,23 @@ export function authorizeSession(
   record: SessionRecord,
   tokenHash: string | undefined,
 ): void {
-  if (tokenHash === undefined) {
-    throw new ApiError(
-      'INVALID_SESSION_TOKEN',
-      'an Authorization: Bearer <sessionToken> is required',
-    )
-  }
-  if (!sessionTokenHashMatches(tokenHash, record.tokenHash)) {
-    throw new ApiError('INVALID_SESSION_TOKEN', 'the session token does not match this session')
+  if (tokenHash === undefined || !sessionTokenHashMatches(tokenHash, record.tokenHash)) {
+    throw sessionNotFound()
   }
   checkOrigin(request, projects.byId(record.projectId)!)
+}
+
+/** The one answer for an unknown session, a wrong or missing credential, and a wrong nonce. */
+export const sessionNotFound = (): ApiError => new ApiError('SESSION_NOT_FOUND', 'no such session')
+
+/**
+ * The wallet callbacks' proof that the caller got the wallet's universal link: the session's
+ * nonce in `X-Session-Nonce`. Compared in constant time (over SHA-256 digests, so lengths never
+ * differ); missing or wrong, the answer is `sessionNotFound()`.
+ */
+export function assertCallbackNonce(record: SessionRecord, presented: string | undefined): void {
+  if (typeof presented !== 'string' || presented === '') throw sessionNotFound()
+  const given = createHash('sha256').update(presented).digest()
+  const expected = createHash('sha256').update(record.nonce).digest()
+  if (!timingSafeEqual(given, expected)) throw sessionNotFound()
 }

@@ -6,7 +6,9 @@ import { sendApiError } from './error-handler'
 import type { RouteTable } from './route-table'
 
 const CALLBACKS = `${API_PREFIX}/callback/`
+// ETag and X-Long-Poll-Max-Ms: a browser page long-polls the result only if it can read them.
 const EXPOSED = 'retry-after, ratelimit, ratelimit-policy, etag, x-long-poll-max-ms'
+// X-Session-Nonce on wallet callbacks; If-None-Match on the result's long-poll.
 const ALLOWED_HEADERS = 'content-type, x-app-key, authorization, x-session-nonce, if-none-match'
 
 /**

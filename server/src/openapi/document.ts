@@ -9,12 +9,15 @@ import {
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
   ErrorBodySchema,
+  LONG_POLL_MAX_HEADER,
+  LONG_POLL_MAX_MS,
   RELAY_CLOSE_CODES,
   RELAY_ERROR_CODES,
   RELAY_METHODS,
   RejectCallbackSchema,
   RelayTokenResponseSchema,
   ROUTES,
+  SESSION_NONCE_HEADER,
   SessionIdSchema,
   SessionResultResponseSchema,
   SessionResultSchema,
@@ -95,11 +98,49 @@ function queryParameters(): Json[] {
 const appKey = [{ appKey: [] }]
 const bearer = [{ sessionToken: [] }]
 
+/** The wallet's proof on every callback: the session's nonce, from the link's `scNonce`. */
+const sessionNonceHeader = {
+  name: SESSION_NONCE_HEADER,
+  in: 'header',
+  required: true,
+  description:
+    "The session's nonce (the universal link's scNonce). Missing or wrong: 404 SESSION_NOT_FOUND, as for an unknown session.",
+  schema: { type: 'string' },
+}
+
+/** The long-poll of the result route (docs/backend.md, "Long-poll"). */
+const longPollParameters = [
+  {
+    name: 'waitMs',
+    in: 'query',
+    required: false,
+    description: `With If-None-Match naming the current ETag: wait up to this long for a change (0..${LONG_POLL_MAX_MS}).`,
+    schema: { type: 'integer', minimum: 0, maximum: LONG_POLL_MAX_MS },
+  },
+  {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'The ETag of the result the client holds.',
+    schema: { type: 'string' },
+  },
+]
+
+const resultHeaders = {
+  ETag: { schema: { type: 'string' }, description: "The session's version and status" },
+  [LONG_POLL_MAX_HEADER]: {
+    schema: { type: 'integer' },
+    description: 'The longest waitMs this backend holds a long-poll',
+  },
+}
+
 function callback(summary: string, body: ComponentName): Json {
   return {
     post: {
       summary,
+      description: 'Idempotent: the same body again answers 204 again.',
       security: [],
+      parameters: [sessionNonceHeader],
       requestBody: { required: true, ...json(body) },
       responses: { '204': { description: 'recorded' }, ...errors(404, 409, 410, 422) },
     },
@@ -185,12 +226,20 @@ export function buildOpenApiDocument(): Json {
       },
       [p('/sessions/{sessionId}/result')]: {
         get: {
-          summary: 'Current result of a session',
+          summary: 'Current result of a session; a long-poll with waitMs and If-None-Match',
           security: bearer,
-          parameters: [sessionIdParam],
+          parameters: [sessionIdParam, ...longPollParameters],
           responses: {
-            '200': { description: 'result', ...json('SessionResultResponse') },
-            ...errors(401, 403, 404, 422, 503),
+            '200': {
+              description: 'result',
+              headers: { ...rateLimitHeaders, ...resultHeaders },
+              ...json('SessionResultResponse'),
+            },
+            '304': {
+              description: 'unchanged: the session still matches If-None-Match',
+              headers: { ...rateLimitHeaders, ...resultHeaders },
+            },
+            ...errors(403, 404, 422, 503),
           },
         },
       },
@@ -202,7 +251,7 @@ export function buildOpenApiDocument(): Json {
           requestBody: { required: true, ...json('VerifyRequest') },
           responses: {
             '200': { description: 'signed', ...json('SessionResult') },
-            ...errors(401, 403, 404, 409, 410, 422, 502, 503),
+            ...errors(403, 404, 409, 410, 422, 502, 503),
           },
         },
       },

@@ -4,6 +4,7 @@ import {
   ConnectCallbackSchema,
   RejectCallbackSchema,
   ROUTES,
+  SESSION_NONCE_HEADER,
   SignCallbackSchema,
   TransactionCallbackSchema,
 } from 'scope-connect/wire'
@@ -20,14 +21,16 @@ import {
 } from '../sessions/callbacks'
 
 /**
- * The wallet callbacks: no credential, so they are limited per caller IP (IPv6 per /64), read from
- * X-Forwarded-For only when the socket peer is one of the configured trusted proxies.
+ * The wallet callbacks: limited per caller IP (IPv6 per /64), read from X-Forwarded-For only when
+ * the socket peer is one of the configured trusted proxies. Each carries the session's nonce in
+ * `X-Session-Nonce` (only the wallet's universal link holds it); an unknown session and a missing
+ * or wrong nonce get the same 404 SESSION_NOT_FOUND.
  */
 export function registerCallbackRoutes(app: FastifyInstance, ctx: AppContext): void {
   const callback = <S extends z.ZodMiniType>(
     path: string,
     schema: S,
-    apply: (ctx: AppContext, body: z.infer<S>) => Promise<void>,
+    apply: (ctx: AppContext, body: z.infer<S>, nonce: string | undefined) => Promise<void>,
   ) =>
     app.post(API_PREFIX + path, async (request: FastifyRequest, reply: FastifyReply) => {
       const ip = resolveClientIp(
@@ -36,7 +39,12 @@ export function registerCallbackRoutes(app: FastifyInstance, ctx: AppContext): v
         ctx.trustProxy,
       )
       await enforceRateLimit(ctx.limiter, reply, clientIpKey(ip), ctx.callbackIpPolicy)
-      await apply(ctx, parseWith(schema, request.body, 'body'))
+      const nonce = request.headers[SESSION_NONCE_HEADER]
+      await apply(
+        ctx,
+        parseWith(schema, request.body, 'body'),
+        typeof nonce === 'string' ? nonce : undefined,
+      )
       return reply.code(204).send()
     })
 

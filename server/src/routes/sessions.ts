@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   API_PREFIX,
   CreateSessionRequestSchema,
+  LONG_POLL_MAX_HEADER,
+  LONG_POLL_MAX_MS,
   ROUTES,
   SESSION_ID_PATTERN,
   SessionIdSchema,
@@ -9,12 +11,20 @@ import {
 } from 'scope-connect/wire'
 import * as z from 'zod/mini'
 import { appKeyOf, requireProject } from '../auth/app-key'
-import { authorizeSession, presentedTokenHash } from '../auth/session-auth'
+import { authorizeSession, presentedTokenHash, sessionNotFound } from '../auth/session-auth'
 import { type AppContext, policyFor } from '../context'
 import { applyRateLimit, enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { decideHit } from '../rate-limit'
 import { createSession } from '../sessions/create'
+import {
+  type ChangeFlag,
+  ifNoneMatchHits,
+  parseWaitMs,
+  resultEtag,
+  waitForChange,
+  watchChanges,
+} from '../sessions/long-poll'
 import { loadPolledSession } from '../sessions/records'
 import { verifyBySession } from '../sessions/verify'
 import { toResultResponse } from '../sessions/view'
@@ -29,10 +39,15 @@ function sessionIdOf(request: FastifyRequest): string {
   return parseWith(SessionParamsSchema, request.params, 'path').sessionId
 }
 
-/** Order: id shape (422), record (404), bearer token (401), origin (403), then the session's counter. */
+/**
+ * Order: id shape (422), then record and bearer token together: an unknown session, a missing
+ * token and a wrong one all answer the same 404 SESSION_NOT_FOUND (no existence oracle), then
+ * origin (403), then the session's counter.
+ */
 async function authorizedSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const sessionId = sessionIdOf(request)
   const tokenHash = presentedTokenHash(request)
+  if (tokenHash === undefined) throw sessionNotFound()
   const { record, hit } = await loadPolledSession(ctx, sessionId, tokenHash, request.headers.origin)
   authorizeSession(request, ctx.projects, record, tokenHash)
   const policy = policyFor(ctx.projects.byId(record.projectId)!, 'session')
@@ -43,6 +58,10 @@ async function authorizedSession(ctx: AppContext, request: FastifyRequest, reply
 }
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // Waiting long-polls answer (304) as soon as the server starts closing, not after 25 s.
+  const closing = new AbortController()
+  app.addHook('preClose', async () => closing.abort())
+
   app.post(API_PREFIX + ROUTES.sessions, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
     await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
@@ -52,10 +71,50 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
     return reply.code(201).send(created)
   })
 
+  // The result, and its long-poll: with `If-None-Match` naming the current tag, the answer waits
+  // (up to `waitMs`) for a change; 304 when none came. Counted once per request, whatever the wait.
   app.get(`${API_PREFIX}/sessions/:sessionId/result`, async (request, reply) => {
-    const record = await authorizedSession(ctx, request, reply)
-    reply.header('cache-control', 'no-store')
-    return toResultResponse(record, ctx.now())
+    const waitMs = parseWaitMs(request.query)
+    const ifNoneMatch = request.headers['if-none-match']
+    // Watch before the first read, so a change that lands between the read and the wait is seen.
+    let changed: ChangeFlag | undefined
+    if (waitMs > 0 && ifNoneMatch !== undefined) {
+      changed = watchChanges(ctx, sessionIdOf(request))
+    }
+    try {
+      let record = await authorizedSession(ctx, request, reply)
+      reply.header('cache-control', 'no-store')
+      reply.header(LONG_POLL_MAX_HEADER, String(LONG_POLL_MAX_MS))
+      const etag = resultEtag(record, ctx.now())
+      if (changed && ifNoneMatchHits(ifNoneMatch, etag)) {
+        // Ends when the client goes away or the server starts closing (no AbortSignal.any: its
+        // dependants on the long-lived closing signal are not collected promptly on Node 20).
+        const ended = new AbortController()
+        const end = () => ended.abort()
+        if (closing.signal.aborted) end()
+        reply.raw.once('close', end)
+        closing.signal.addEventListener('abort', end, { once: true })
+        try {
+          const latest = await waitForChange(ctx, record.sessionId, record, {
+            etag,
+            waitMs,
+            signal: ended.signal,
+            changed,
+          })
+          if (!latest) throw sessionNotFound()
+          record = latest
+        } finally {
+          reply.raw.off('close', end)
+          closing.signal.removeEventListener('abort', end)
+        }
+      }
+      const current = resultEtag(record, ctx.now())
+      reply.header('etag', current)
+      if (ifNoneMatchHits(ifNoneMatch, current)) return reply.code(304).send()
+      return toResultResponse(record, ctx.now())
+    } finally {
+      changed?.stop()
+    }
   })
 
   app.post(`${API_PREFIX}/sessions/:sessionId/verify`, async (request, reply) => {

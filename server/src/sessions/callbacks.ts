@@ -4,6 +4,7 @@ import type {
   SignCallback,
   TransactionCallback,
 } from 'scope-connect/wire'
+import { assertCallbackNonce } from '../auth/session-auth'
 import type { AppContext } from '../context'
 import { ApiError, fieldError } from '../errors'
 import type { SessionRecord } from '../store/types'
@@ -13,15 +14,32 @@ import { sameAddress, verifySessionSignature } from './signature'
 
 const conflict = (message: string) => new ApiError('SESSION_STATE_CONFLICT', message)
 
-async function liveSession(ctx: AppContext, sessionId: string): Promise<SessionRecord> {
+/**
+ * The session a callback names, once the caller showed its nonce (`X-Session-Nonce`): an unknown
+ * session and a missing or wrong nonce are the same 404; then 410 when it expired.
+ */
+async function boundSession(
+  ctx: AppContext,
+  sessionId: string,
+  nonce: string | undefined,
+): Promise<SessionRecord> {
   const record = await loadSession(ctx, sessionId)
+  assertCallbackNonce(record, nonce)
   assertLive(ctx, record)
   return record
 }
 
-/** pending → connected. A retry that reports the same wallet and address is answered as success. */
-export async function recordConnect(ctx: AppContext, body: ConnectCallback): Promise<void> {
-  const record = await liveSession(ctx, body.sessionId)
+/**
+ * pending → connected. Idempotent: the same report again (same wallet and address) is a success
+ * while the session is connected or has gone on to signed; any other report once the session
+ * left `pending` is 409.
+ */
+export async function recordConnect(
+  ctx: AppContext,
+  body: ConnectCallback,
+  nonce: string | undefined,
+): Promise<void> {
+  const record = await boundSession(ctx, body.sessionId, nonce)
   const project = ctx.projects.byId(record.projectId)!
   assertWalletEnabled(project, body.walletSlug)
   if (record.walletSlug !== null && record.walletSlug !== body.walletSlug) {
@@ -36,7 +54,7 @@ export async function recordConnect(ctx: AppContext, body: ConnectCallback): Pro
     throw fieldError('walletAddress', `is not a valid ${adapter.namespace} address`)
   }
   const isSame = (r: SessionRecord | null) =>
-    r?.status === 'connected' &&
+    (r?.status === 'connected' || r?.status === 'signed') &&
     r.walletSlug === body.walletSlug &&
     r.walletAddress !== null &&
     sameAddress(adapter.namespace, r.walletAddress, body.walletAddress)
@@ -50,9 +68,22 @@ export async function recordConnect(ctx: AppContext, body: ConnectCallback): Pro
   )
 }
 
-/** connected → signed, only with a signature over the server's nonce that the server verified. */
-export async function recordSignature(ctx: AppContext, body: SignCallback): Promise<void> {
-  const record = await liveSession(ctx, body.sessionId)
+/** The session already holds exactly this signature: a retry of the callback that recorded it. */
+export const holdsSignature = (record: SessionRecord | null, signature: string) =>
+  record?.status === 'signed' && record.signature === signature
+
+/**
+ * connected → signed, only with a signature over the server's nonce that the server verified.
+ * Idempotent: the signature that signed the session, posted again (a wallet retrying after a
+ * lost answer or a 503 whose write landed), is 204 again; another signature is 409 NONCE_USED.
+ */
+export async function recordSignature(
+  ctx: AppContext,
+  body: SignCallback,
+  nonce: string | undefined,
+): Promise<void> {
+  const record = await boundSession(ctx, body.sessionId, nonce)
+  if (holdsSignature(record, body.signature)) return
   if (record.nonceUsed) throw new ApiError('NONCE_USED', 'the session nonce was already signed')
   if (record.status !== 'connected' || record.walletAddress === null) {
     throw conflict(`cannot sign a ${record.status} session: it must be connected first`)
@@ -66,21 +97,30 @@ export async function recordSignature(ctx: AppContext, body: SignCallback): Prom
   await commitSigned(ctx, record, { status: 'signed', signature: body.signature, nonceUsed: true })
 }
 
-/** The nonce is burnt in the same compare-and-set that records `signed`. */
+/**
+ * The nonce is burnt in the same compare-and-set that records `signed`. Of two racing requests
+ * with the same signature both succeed (the loser finds its own signature recorded); with
+ * different ones the loser gets 409 NONCE_USED.
+ */
 export async function commitSigned(
   ctx: AppContext,
   record: SessionRecord,
-  patch: SessionPatch,
+  patch: SessionPatch & { signature: string },
 ): Promise<SessionRecord> {
   return commit(ctx, record, patch, (current) => {
+    if (current && holdsSignature(current, patch.signature)) return current
     if (current?.nonceUsed) throw new ApiError('NONCE_USED', 'the session nonce was already signed')
     return undefined
   })
 }
 
-/** Sets `txSignature` once, on a `transaction` session that is connected or signed. */
-export async function recordTransaction(ctx: AppContext, body: TransactionCallback): Promise<void> {
-  const record = await liveSession(ctx, body.sessionId)
+/** Sets `txSignature` once, on a `transaction` session that is connected or signed (idempotent). */
+export async function recordTransaction(
+  ctx: AppContext,
+  body: TransactionCallback,
+  nonce: string | undefined,
+): Promise<void> {
+  const record = await boundSession(ctx, body.sessionId, nonce)
   if (record.intent !== 'transaction')
     throw conflict('the session was not created for a transaction')
   if (record.txSignature === body.txSignature) return
@@ -95,15 +135,24 @@ export async function recordTransaction(ctx: AppContext, body: TransactionCallba
 
 /**
  * `USER_REJECTED` → rejected, any other code → failed. Open sessions only (pending, connected), and a
- * signed `transaction` session whose transaction has not been reported yet.
+ * signed `transaction` session whose transaction has not been reported yet. Idempotent: the same
+ * code again on the session it ended is 204; anything else on a closed session is 409.
  */
-export async function recordRejection(ctx: AppContext, body: RejectCallback): Promise<void> {
-  const record = await liveSession(ctx, body.sessionId)
+export async function recordRejection(
+  ctx: AppContext,
+  body: RejectCallback,
+  nonce: string | undefined,
+): Promise<void> {
+  const record = await boundSession(ctx, body.sessionId, nonce)
+  const status = body.errorCode === 'USER_REJECTED' ? 'rejected' : 'failed'
+  const isSame = (r: SessionRecord | null) => r?.status === status && r.errorCode === body.errorCode
+  if (isSame(record)) return
   const open =
     record.status === 'pending' ||
     record.status === 'connected' ||
     (record.status === 'signed' && record.intent === 'transaction' && record.txSignature === null)
   if (!open) throw conflict(`cannot reject a ${record.status} session`)
-  const status = body.errorCode === 'USER_REJECTED' ? 'rejected' : 'failed'
-  await commit(ctx, record, { status, errorCode: body.errorCode })
+  await commit(ctx, record, { status, errorCode: body.errorCode }, (current) =>
+    current && isSame(current) ? current : undefined,
+  )
 }

@@ -1,3 +1,4 @@
+import { sessionNotFound } from '../auth/session-auth'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { counterKey, DEFAULT_RATE_LIMITS } from '../rate-limit'
@@ -9,9 +10,7 @@ export type SessionPatch = Parameters<AppContext['store']['compareAndSetSession'
 export async function loadSession(ctx: AppContext, sessionId: string): Promise<SessionRecord> {
   const record = await ctx.store.getSession(sessionId)
   // A record whose project left the projects file is as good as gone.
-  if (!record || !ctx.projects.byId(record.projectId)) {
-    throw new ApiError('SESSION_NOT_FOUND', 'no such session')
-  }
+  if (!record || !ctx.projects.byId(record.projectId)) throw sessionNotFound()
   return record
 }
 
@@ -36,9 +35,7 @@ export async function loadPolledSession(
     counterKey(sessionId, DEFAULT_RATE_LIMITS.session),
     { tokenHash, windowsMs: ctx.pollWindows(origin) },
   )
-  if (!read || !ctx.projects.byId(read.record.projectId)) {
-    throw new ApiError('SESSION_NOT_FOUND', 'no such session')
-  }
+  if (!read || !ctx.projects.byId(read.record.projectId)) throw sessionNotFound()
   return read
 }
 
@@ -49,7 +46,8 @@ export function assertLive(ctx: AppContext, record: SessionRecord): void {
 
 /**
  * Compare-and-set on the version read: of two racing changes exactly one lands. The loser gets
- * `onLost` (given the record as it is now) or 409 SESSION_STATE_CONFLICT.
+ * `onLost` (given the record as it is now) or 409 SESSION_STATE_CONFLICT. A change that lands is
+ * announced on `ctx.sessionEvents` (long-polls waiting on any instance re-read the session).
  */
 export async function commit(
   ctx: AppContext,
@@ -58,7 +56,10 @@ export async function commit(
   onLost?: (current: SessionRecord | null) => SessionRecord | undefined,
 ): Promise<SessionRecord> {
   const updated = await ctx.store.compareAndSetSession(record.sessionId, record.version, patch)
-  if (updated) return updated
+  if (updated) {
+    await ctx.sessionEvents.publish(record.sessionId)
+    return updated
+  }
   if (onLost) {
     const settled = onLost(await ctx.store.getSession(record.sessionId))
     if (settled) return settled

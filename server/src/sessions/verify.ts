@@ -2,7 +2,7 @@ import type { SessionResult, VerifyRequest } from 'scope-connect/wire'
 import type { AppContext } from '../context'
 import { ApiError, fieldError } from '../errors'
 import type { SessionRecord } from '../store/types'
-import { commitSigned } from './callbacks'
+import { commitSigned, holdsSignature } from './callbacks'
 import { assertLive } from './records'
 import { sameAddress, verifySessionSignature } from './signature'
 import { toResult } from './view'
@@ -10,7 +10,8 @@ import { toResult } from './view'
 /**
  * The dApp-driven check (desktop: the injected wallet signed the envelope with personal_sign).
  * A pending session is connected and signed in one compare-and-set; a connected one must name the
- * same address.
+ * same address. Idempotent: the signature that signed the session, sent again, answers 200 with
+ * the result.
  */
 export async function verifyBySession(
   ctx: AppContext,
@@ -18,6 +19,7 @@ export async function verifyBySession(
   body: VerifyRequest,
 ): Promise<SessionResult> {
   assertLive(ctx, record)
+  if (holdsSignature(record, body.signature)) return toResult(record, ctx.now())
   if (record.nonceUsed) throw new ApiError('NONCE_USED', 'the session nonce was already signed')
   const adapter = ctx.chains.get(record.caip2Chain)
   if (!adapter) throw new ApiError('UNSUPPORTED_CHAIN', `chain ${record.caip2Chain} is not served`)

@@ -1,5 +1,6 @@
 import type { CreateSessionResponse } from 'scope-connect/wire'
 import { expect } from 'vitest'
+import type { SessionStore } from '../../src/store/types'
 import { call } from './http'
 import { TEST_APP_KEY } from './server'
 
@@ -19,5 +20,27 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 export async function getResult(baseUrl: string, session: CreateSessionResponse) {
   return call(baseUrl, `/sessions/${session.sessionId}/result`, {
     headers: bearer(session.sessionToken),
+  })
+}
+
+/** The header a wallet sends with every callback: the session's nonce from its universal link. */
+export const nonceHeader = (nonce: string) => ({ 'x-session-nonce': nonce })
+
+/**
+ * POST a wallet callback as a wallet that got the link would: with `X-Session-Nonce` set to the
+ * nonce the store holds for `body.sessionId` (none when the session is unknown).
+ */
+export async function postCallback(
+  baseUrl: string,
+  store: Pick<SessionStore, 'getSession'>,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const sessionId = (body as { sessionId?: unknown } | null)?.sessionId
+  const record = typeof sessionId === 'string' ? await store.getSession(sessionId) : null
+  return call(baseUrl, path, {
+    body,
+    headers: { ...(record ? nonceHeader(record.nonce) : {}), ...headers },
   })
 }

@@ -1,0 +1,138 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { createLocalWatchers, type SessionEvents } from './session-events'
+
+export interface RedisSessionEventsOptions {
+  /** Prefix of the channel, as the store's key prefix (default `scope:`). */
+  keyPrefix?: string
+  connectTimeoutMs?: number
+  /** A PUBLISH with no reply after this long is given up (the waiters time out instead). */
+  commandTimeoutMs?: number
+  /** Told once per outage that Redis went away. */
+  log?: { warn(obj: object, msg: string): void }
+}
+
+export interface RedisSessionEvents extends SessionEvents {
+  readonly kind: 'redis'
+  /** Resolves once both connections are up and the channel is subscribed. */
+  ready(): Promise<void>
+}
+
+const DEFAULTS = { keyPrefix: 'scope:', connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 }
+
+/**
+ * Session changes across instances through one Redis pub/sub channel, `<prefix>sessions:changed`.
+ * A message is `<instance id> <short hash of the session id>`: the session id itself never
+ * leaves the instance (a MONITOR or a shared Redis does not show it), and an instance ignores its
+ * own messages (it told its watchers already). Two connections: PUBLISH (no offline queue, short
+ * timeout, like the store) and SUBSCRIBE (re-subscribes after a reconnect and then wakes every
+ * local waiter, which re-reads its session: messages sent while it was away are not replayed).
+ */
+export function createRedisSessionEvents(
+  url: string,
+  options: RedisSessionEventsOptions = {},
+): RedisSessionEvents {
+  const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
+  const channel = `${keyPrefix}sessions:changed`
+  const instanceId = randomBytes(8).toString('hex')
+  const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2_000)
+  const publisher = new Redis(url, {
+    connectTimeout: connectTimeoutMs,
+    commandTimeout: commandTimeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    retryStrategy,
+  })
+  const subscriber = new Redis(url, {
+    connectTimeout: connectTimeoutMs,
+    autoResubscribe: true,
+    maxRetriesPerRequest: null,
+    retryStrategy,
+  })
+  // Local watchers are keyed by the hash too, so a message maps to them without a reverse table.
+  const watchers = createLocalWatchers()
+
+  let closing = false
+  let outageLogged = false
+  const outage = (reason: string) => {
+    if (outageLogged || closing) return
+    outageLogged = true
+    options.log?.warn({ err: reason }, 'session events: redis unavailable; reconnecting')
+  }
+  let lostSubscription = false
+  for (const connection of [publisher, subscriber]) {
+    connection.on('error', (err: Error) => outage(err.message))
+    connection.on('close', () => outage('connection closed'))
+    connection.on('ready', () => {
+      outageLogged = false
+    })
+  }
+  subscriber.on('close', () => {
+    lostSubscription = true
+  })
+  let subscribed: Promise<unknown> = subscriber.subscribe(channel).catch(() => undefined)
+  subscriber.on('ready', () => {
+    if (!lostSubscription) return
+    lostSubscription = false
+    // ioredis has re-sent SUBSCRIBE before this event; a PING queued behind it answers once the
+    // subscription holds. Then every waiter re-reads what it may have missed meanwhile.
+    const resubscribed = subscriber.ping().catch(() => undefined)
+    subscribed = resubscribed
+    void resubscribed.then(() => watchers.notifyAll())
+  })
+  subscriber.on('message', (from: string, payload: string) => {
+    if (from !== channel) return
+    const space = payload.indexOf(' ')
+    if (space < 0 || payload.slice(0, space) === instanceId) return
+    watchers.notify(payload.slice(space + 1))
+  })
+
+  return {
+    kind: 'redis',
+
+    async ready() {
+      await Promise.all([waitReady(publisher, connectTimeoutMs), subscribed])
+      await waitReady(subscriber, connectTimeoutMs)
+    },
+
+    async publish(sessionId) {
+      const key = sessionEventKey(sessionId)
+      watchers.notify(key)
+      try {
+        await publisher.publish(channel, `${instanceId} ${key}`)
+      } catch (err) {
+        outage(err instanceof Error ? err.message : String(err))
+      }
+    },
+
+    watch: (sessionId, listener) => watchers.add(sessionEventKey(sessionId), listener),
+
+    watching: () => watchers.count(),
+
+    async close() {
+      closing = true
+      publisher.disconnect(false)
+      subscriber.disconnect(false)
+    },
+  }
+}
+
+/** What the channel carries for a session: 16 hex digits of its SHA-256, never the id. */
+export const sessionEventKey = (sessionId: string): string =>
+  createHash('sha256').update(sessionId).digest('hex').slice(0, 16)
+
+function waitReady(connection: Redis, timeoutMs: number): Promise<void> {
+  if (connection.status === 'ready') return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      connection.off('ready', onReady)
+      reject(new Error(`redis not ready after ${timeoutMs} ms`))
+    }, timeoutMs)
+    const onReady = () => {
+      clearTimeout(timer)
+      resolve()
+    }
+    connection.once('ready', onReady)
+  })
+}
