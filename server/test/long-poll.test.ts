@@ -270,4 +270,24 @@ describe('long-poll on one instance', () => {
       await local.close()
     }
   })
+
+  it('waitMs is real time: with the app clock standing still the wait still ends (304)', async () => {
+    const frozen = Date.now()
+    const local = await startTestServer({ now: () => frozen })
+    try {
+      const session = await createTestSession(local.baseUrl)
+      const path = `/sessions/${session.sessionId}/result`
+      const headers = bearer(session.sessionToken)
+      const etag = (await call(local.baseUrl, path, { headers })).headers.get('etag')!
+      const started = performance.now()
+      const answer = await call(local.baseUrl, `${path}?waitMs=300`, {
+        headers: { ...headers, 'if-none-match': etag },
+      })
+      expect([answer.status, answer.headers.get('etag')]).toEqual([304, etag])
+      expect(performance.now() - started).toBeGreaterThanOrEqual(280)
+      expect(performance.now() - started).toBeLessThan(2000)
+    } finally {
+      await local.close()
+    }
+  })
 })

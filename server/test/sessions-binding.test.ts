@@ -141,6 +141,25 @@ describe('finding 4: the session id alone does not authorise callbacks', () => {
 })
 
 describe('no existence oracle: unknown session, missing or wrong token, one answer', () => {
+  it('an expired session answers a callback without its nonce 404, not 410', async () => {
+    let clock = Date.now()
+    const local = await startTestServer({ now: () => clock })
+    try {
+      const session = await createTestSession(local.baseUrl)
+      clock += 601_000
+      const body = { sessionId: session.sessionId, errorCode: 'USER_REJECTED' }
+      const without = await call(local.baseUrl, '/callback/reject', { body })
+      expect(same(without)).toEqual([404, NOT_FOUND])
+      const withNonce = await call(local.baseUrl, '/callback/reject', {
+        body,
+        headers: nonceHeader(session.nonce),
+      })
+      expect([withNonce.status, codeOf(withNonce)]).toEqual([410, 'SESSION_EXPIRED'])
+    } finally {
+      await local.close()
+    }
+  })
+
   it('result and verify answer an unknown id and a known id without its token identically', async () => {
     const session = await createTestSession(server.baseUrl)
     const other = await createTestSession(server.baseUrl)

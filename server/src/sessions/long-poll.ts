@@ -102,45 +102,43 @@ export async function waitForChange(
   options: WaitOptions,
 ): Promise<SessionRecord | null> {
   let record = initial
-  const start = ctx.now()
-  const endsAt = start + options.waitMs
-  let timer: ReturnType<typeof setTimeout> | undefined
+  const timers: ReturnType<typeof setTimeout>[] = []
+  const after = <T>(ms: number, value: T) =>
+    new Promise<T>((resolve) => {
+      timers.push(setTimeout(() => resolve(value), Math.max(0, ms)))
+    })
   let stopWaiting: (() => void) | undefined
   const ended = new Promise<'ended'>((resolve) => {
     stopWaiting = () => resolve('ended')
     if (options.signal.aborted) resolve('ended')
     options.signal.addEventListener('abort', () => resolve('ended'), { once: true })
   })
+  // One real-time timer for the whole wait (the app's clock may be a test's, standing still).
+  const over = after(options.waitMs, 'over' as const)
   try {
     for (;;) {
       const now = ctx.now()
-      if (resultEtag(record, now) !== options.etag) return record
-      if (now >= endsAt || options.signal.aborted) return record
-      // An open session's expiry changes its status: wake up just after it.
+      if (resultEtag(record, now) !== options.etag || options.signal.aborted) return record
+      // An open session's expiry changes its status without a write: look again just after it.
       const open = record.status === 'pending' || record.status === 'connected'
-      const until = open ? Math.min(endsAt, record.expiresAt + 1) : endsAt
-      clearTimeout(timer)
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), Math.max(0, until - now))
-      })
       const outcome = await Promise.race([
         options.changed.next().then(() => 'changed' as const),
-        timeout,
+        over,
         ended,
+        ...(open ? [after(record.expiresAt + 1 - now, 'expiry' as const)] : []),
       ])
       if (outcome === 'ended') return record
+      if (outcome === 'expiry') continue
       // On a change, and once more when the wait is over: an announcement lost on the way (a
       // pub/sub connection that was down) must not make the answer a 304 for a changed session.
-      if (outcome === 'changed' || ctx.now() >= endsAt) {
-        options.changed.consume()
-        const fresh = await ctx.store.getSession(sessionId)
-        if (!fresh) return null
-        record = fresh
-        if (outcome === 'timeout') return record
-      }
+      options.changed.consume()
+      const fresh = await ctx.store.getSession(sessionId)
+      if (!fresh) return null
+      record = fresh
+      if (outcome === 'over') return record
     }
   } finally {
-    clearTimeout(timer)
+    for (const timer of timers) clearTimeout(timer)
     stopWaiting?.()
   }
 }
