@@ -47,6 +47,9 @@ describe('Redis outage (finding 3: failing open had no floor)', () => {
     let gone = false
     let afterGone = 0
     for (let batch = 0; afterGone < 15; batch++) {
+      // inject() can complete without an I/O turn: yield one, or the child's exit is never seen.
+      await new Promise((resolve) => setTimeout(resolve, 2))
+      if (batch > 2_000) throw new Error('redis-server did not exit')
       if (batch === 3) {
         void redis.stop().then(() => {
           gone = true
