@@ -40,22 +40,13 @@ describe('Redis outage (finding 3: failing open had no floor)', () => {
       })
     const health = async () => (await app!.inject({ url: '/healthz' })).json()
 
-    // Load from one caller, 10 requests at a time; Redis is killed after the third batch, and
-    // the load goes on until 15 batches after it is gone.
+    // Load from one caller, 10 requests at a time; Redis is killed after the third batch (the
+    // load waits for it to be gone, so a slow shutdown on a busy machine cannot move the floor's
+    // window later in the run).
     const statuses: number[] = []
     const policies: (string | undefined)[] = []
-    let gone = false
-    let afterGone = 0
-    for (let batch = 0; afterGone < 15; batch++) {
-      // inject() can complete without an I/O turn: yield one, or the child's exit is never seen.
-      await new Promise((resolve) => setTimeout(resolve, 2))
-      if (batch > 2_000) throw new Error('redis-server did not exit')
-      if (batch === 3) {
-        void redis.stop().then(() => {
-          gone = true
-        })
-      }
-      if (gone) afterGone++
+    for (let batch = 0; batch < 30; batch++) {
+      if (batch === 3) await redis.stop()
       const answers = await Promise.all(Array.from({ length: 10 }, () => config('198.51.100.5')))
       for (const answer of answers) {
         statuses.push(answer.statusCode)
@@ -64,14 +55,13 @@ describe('Redis outage (finding 3: failing open had no floor)', () => {
     }
     const passed = statuses.filter((status) => status === 200).length
     // Until Redis is gone its window counts (at most 50 pass); then the floor starts its own
-    // window of 50: at most 100 pass, however long the flood. On today's code every request
-    // after the kill passes.
-    expect(statuses.length).toBeGreaterThanOrEqual(180)
+    // window of 50: at most 100 of 300 pass. On today's code every request after the kill
+    // passes (about 270 of 300).
     expect(passed).toBeGreaterThanOrEqual(LIMIT)
     expect(passed).toBeLessThanOrEqual(2 * LIMIT)
-    // The floor's window is spent within 5 batches of the outage: the last 100 are all refused.
+    // Long before the end both windows are spent: the last 100 are all refused.
     expect(statuses.slice(-100).every((status) => status === 429)).toBe(true)
-    expect(statuses.filter((status) => status === 429).length).toBe(statuses.length - passed)
+    expect(statuses.filter((status) => status === 429).length).toBe(300 - passed)
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true)
     expect(new Set(policies)).toEqual(new Set([`"appkey";q=${LIMIT};w=60`]))
 
@@ -79,7 +69,7 @@ describe('Redis outage (finding 3: failing open had no floor)', () => {
     expect((await config('203.0.113.77')).statusCode).toBe(200)
     const during = await health()
     expect(during.rateLimiter).toMatchObject({ mode: 'floor', outages: 1 })
-    expect(during.rateLimiter.floorDecisions).toBeGreaterThanOrEqual(100)
+    expect(during.rateLimiter.floorDecisions).toBeGreaterThan(150)
     const floorWarnings = lines.filter((line) => line.includes('per-instance floor'))
     expect(floorWarnings).toHaveLength(1)
 
