@@ -5,8 +5,16 @@ import type { RateLimitPolicy } from './policies'
  * (quoted); assertPolicy keeps it to characters that need no escaping.
  */
 export function policyHeader(policy: RateLimitPolicy): string {
-  return `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`
+  // Policies are built once per project and asked on every request: format each once.
+  let text = policyTexts.get(policy)
+  if (text === undefined) {
+    text = `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`
+    policyTexts.set(policy, text)
+  }
+  return text
 }
+
+const policyTexts = new WeakMap<RateLimitPolicy, string>()
 
 /** `r` remaining quota units, `t` whole seconds until the window resets. */
 export function rateLimitHeader(policy: RateLimitPolicy, remaining: number, resetSeconds: number) {
