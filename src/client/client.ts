@@ -1,9 +1,27 @@
-import { waitFor } from 'xstate'
-import { type ConnectActor, createConnectActor } from '../../machines/connect/connect.facade'
+import type { AnyActorRef, Subscription } from 'xstate'
+import { createLazyLogic } from '../../machines/client/client.actors'
+import {
+  type ClientActor,
+  createClientActor,
+  provideClient,
+} from '../../machines/client/client.facade'
+import type { SnapshotMigrations } from '../../machines/client/client.persistence'
+import { createSecretRegistry } from '../../machines/client/client.redact'
+import type {
+  ClientSignRequest,
+  ClientTimeouts,
+  FlowOutcome,
+  LoadConnectorInput,
+  LoadedConnector,
+} from '../../machines/client/client.types'
+import { type ClientView, toClientView } from '../../machines/client/client.view'
+import type { ConnectMachine } from '../../machines/connect/connect.machine'
+import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { personalSignRequest } from '../../machines/sign/sign.actors'
-import { createSignActor } from '../../machines/sign/sign.facade'
+import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
+import type { UniversalLinkSession } from '../../machines/universal-link/universal-link.types'
 import {
   type BalanceReader,
   createBalanceReader,
@@ -11,16 +29,22 @@ import {
   type TokenBalanceQuery,
 } from '../balance'
 import { type ConnectConfig, type ConnectConfigClient, createConnectConfigClient } from '../config'
+import { connectorKindForWallet } from '../connectors/connector-kind'
 import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
-import type { IWalletConnector, WalletConnection } from '../connectors/types'
+import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
+import { createLogger } from '../logging'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
-import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from '../registry/types'
-import type { UniversalLinkConnector, UniversalLinkResumeResult } from '../universal-link/connector'
+import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { UniversalLinkStore } from '../universal-link/store'
 
-/** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, inspection. */
+const log = /* @__PURE__ */ createLogger('client')
+
+/** Solana mainnet: the default chain of a mobile universal-link connection. */
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+/** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, timeouts, inspection. */
 export interface ClientOptions extends InspectionOptions {
   /** Backend base URL (HTTPS; HTTP only for local development hosts). */
   baseUrl: string
@@ -33,6 +57,8 @@ export interface ClientOptions extends InspectionOptions {
   mobile?: boolean
   /** Chain of mobile Solana (universal-link) connections; default Solana mainnet. */
   solanaChainId?: Caip2ChainId
+  /** Named timeouts (ms); see `DEFAULT_CLIENT_TIMEOUTS`. */
+  timeouts?: Partial<ClientTimeouts>
   /** The universal-link flow: where it persists (default `localStorage`), how it opens links. */
   universalLink?: {
     store?: UniversalLinkStore
@@ -40,8 +66,27 @@ export interface ClientOptions extends InspectionOptions {
     returnUrl?: string
     dappName?: string
     pollIntervalMs?: readonly [number, number] | number
+    /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
+    migrations?: SnapshotMigrations
   }
   metaMaskSdk?: MetaMaskSdkOptions
+}
+
+/** Where a resumed universal-link flow stands, at once; `wait()` settles with its outcome. */
+export type ResumeResult =
+  | { status: 'none'; wait(): Promise<WalletConnection | null> }
+  | { status: 'discarded'; reason: string; wait(): Promise<WalletConnection | null> }
+  | {
+      status: 'awaitingWallet' | 'awaitingSignature' | 'connected'
+      connection: WalletConnection | null
+      /** The connection (or, after a pending signature, the connection still open) once settled. */
+      wait(): Promise<WalletConnection | null>
+    }
+
+/** A child actor of `parent` by id (the snapshot's `children`). */
+function childOf(parent: AnyActorRef | undefined, id: string): AnyActorRef | undefined {
+  const snapshot = parent?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> }
+  return snapshot?.children?.[id]
 }
 
 function detectMobile(): boolean {
@@ -50,33 +95,50 @@ function detectMobile(): boolean {
   )
 }
 
+type LinkChunk = typeof import('../universal-link/lazy/connector')
+
 /**
- * The library's entry point: pick a wallet, connect, sign, read config and balances. Each flow is
- * a statechart actor (`connectActor`, and the universal-link connector's actor on mobile) that UIs
- * subscribe to; `subscribe()` follows the current one across `selectWallet` calls.
+ * The library's entry point: pick a wallet, connect, sign, read config and balances. It runs the
+ * root statechart (`clientMachine`) in one actor: every flow — connector loading, connect, sign,
+ * the universal-link flow and its session polling, config and balance reads — is a child of it.
+ * Each method sends an event and settles from the root's state; every flow ends by a named timeout
+ * at the latest. UIs render `getView()` and `subscribe()` to it.
  */
 export class Client {
   readonly #options: ClientOptions
-  readonly #listeners = new Set<(actor: ConnectActor) => void>()
   readonly #config: ConnectConfigClient
+  readonly #secrets = createSecretRegistry()
+  readonly #vault = createMemoryTokenVault()
+  readonly #link = createLazyLogic<UniversalLinkMachine>('universalLink')
+  readonly #listeners = new Set<(view: ClientView) => void>()
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
-  #actor: ConnectActor | null = null
+  #actor: ClientActor
+  #subscription: Subscription | null = null
+  #stopPersisting: (() => void) | null = null
+  #chunk: LinkChunk | null = null
+  #fingerprint = ''
+  #reads = 0
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
     this.#options = options
-    // Validates the options; the session client loads with the universal-link flow that needs it
-    // (apps that record sessions themselves create a `GenericWalletSessionClient`).
     this.#config = createConnectConfigClient(this.#httpOptions())
+    this.#actor = this.#start(undefined)
+  }
+
+  /** The root actor (replaced by `resume()`; `subscribe` follows it). */
+  get actor(): ClientActor {
+    return this.#actor
   }
 
   /**
-   * The connect actor of the selected connector (created by `selectWallet`, or by `connect` when
-   * nothing was selected). @throws `WALLET_NOT_FOUND` before either.
+   * The `connect` machine's actor of the selected desktop connector (a child of the root actor).
+   * @throws `WALLET_NOT_FOUND` before a desktop connector is selected.
    */
-  get connectActor(): ConnectActor {
-    if (this.#actor) return this.#actor
+  get connectActor(): import('xstate').ActorRefFrom<ConnectMachine> {
+    const ref = childOf(this.#actor, 'connection')
+    if (ref) return ref as import('xstate').ActorRefFrom<ConnectMachine>
     throw new AppError('WALLET_NOT_FOUND', 'No wallet selected yet: call selectWallet or connect.')
   }
 
@@ -85,65 +147,61 @@ export class Client {
     return this.#connector
   }
 
-  /** Calls `listener` with the connect actor (now, if one exists) and whenever `selectWallet` replaces it. */
-  subscribe(listener: (actor: ConnectActor) => void): () => void {
+  /** The current view (`toClientView` of the root snapshot). */
+  getView(): ClientView {
+    return toClientView(this.#actor.getSnapshot())
+  }
+
+  /** Calls `listener` with the view now and on every change, across root replacements (`resume`). */
+  subscribe(listener: (view: ClientView) => void): () => void {
     this.#listeners.add(listener)
-    if (this.#actor) listener(this.#actor)
+    listener(this.getView())
     return () => this.#listeners.delete(listener)
   }
 
   /**
    * Chooses the connector for a wallet: a custom connector with that id first; else, on desktop,
    * EIP-6963 / injected (EVM) or the Wallet Standard (Solana); on mobile, the MetaMask SDK (EVM) or
-   * the universal link (Solana). The built-in connector's code is loaded on demand (a dynamic
-   * import), so the `Client` bundle carries none of them up front.
-   * @throws `WALLET_NOT_FOUND` (unknown wallet), `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`.
+   * the universal link (Solana). The connector's code is loaded on demand (a dynamic import).
+   * Ends any pending flow (`ABORTED`). @throws `WALLET_NOT_FOUND` (unknown wallet),
+   * `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`, `TIMEOUT` (`connectorLoadMs`), `ABORTED`.
    */
   async selectWallet(
     walletId: WalletId,
     options: { namespace: ChainNamespace },
   ): Promise<IWalletConnector> {
-    const custom = this.#options.connectors?.find(
-      (c) => c.id === walletId || walletIdForConnectorId(c.id) === walletId,
-    )
-    if (custom) return this.#useAndReturn(custom)
-    const info = getWalletInfo(walletId)
-    const connector = await loadConnectorForWallet(info, options.namespace, {
-      mobile: this.#options.mobile ?? detectMobile(),
-      universalLink: (wallet) => this.#universalLinkConnector(wallet),
-      ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
-      ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+    await this.#run({
+      type: 'SELECT_WALLET',
+      walletId,
+      namespace: options.namespace,
+      connect: false,
     })
-    return this.#useAndReturn(connector)
+    return this.#connector as IWalletConnector
   }
 
   /**
-   * Connects the selected connector (the injected one when none was selected).
-   * @throws `USER_REJECTED` when the user declines; `WALLET_UNAVAILABLE`, `WALLET_ERROR`, and the
-   * universal-link codes (`SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`) otherwise.
+   * Connects the selected connector (the first custom one, else the injected wallet, when none was
+   * selected). Resolves at once when already connected.
+   * @throws `USER_REJECTED`; `WALLET_UNAVAILABLE`, `WALLET_ERROR`; `TIMEOUT` (`walletAnswerMs`);
+   * `ABORTED` (`cancel()`, `disconnect()`, another wallet selected); over a universal link
+   * `SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`.
    */
   async connect(): Promise<WalletConnection> {
-    const actor = this.#actor ?? (await this.#selectDefault())
-    if (!actor.getSnapshot().matches('connected')) {
-      if (actor.getSnapshot().matches('idle')) actor.send({ type: 'CONNECT' })
-      else actor.send({ type: 'RETRY' })
-    }
-    const snapshot = await waitFor(actor, (s) => !s.matches('connecting'), {
-      timeout: Number.POSITIVE_INFINITY,
-    })
-    if (snapshot.matches('connected') && snapshot.context.connection) {
-      const { walletId, ...rest } = snapshot.context.connection
-      return { ...rest, walletId: walletId ?? undefined, chainId: rest.chainId as Caip2ChainId }
-    }
-    throw toAppError(
-      snapshot.context.error ?? { code: 'WALLET_ERROR', message: 'The wallet did not connect.' },
-    )
+    const view = this.getView()
+    if (view.isConnected) return this.getConnection() as WalletConnection
+    if (view.pending === 'connect') await this.#wait(this.#actor.getSnapshot().context.flow)
+    else if (this.#actor.getSnapshot().hasTag('selected')) await this.#run({ type: 'CONNECT' })
+    else await this.#run({ type: 'SELECT_WALLET', walletId: null, namespace: null, connect: true })
+    const connection = this.getConnection()
+    if (connection) return connection
+    throw new AppError('NOT_CONNECTED', 'The wallet disconnected.')
   }
 
   /** The current connection, or null. */
   getConnection(): WalletConnection | null {
-    const connection = this.#actor?.getSnapshot().context.connection
-    if (!connection || !this.#actor?.getSnapshot().matches('connected')) return null
+    const snapshot = this.#actor.getSnapshot()
+    const connection = snapshot.context.connection
+    if (!connection || !snapshot.hasTag('connected')) return null
     return {
       ...connection,
       walletId: connection.walletId ?? undefined,
@@ -151,100 +209,420 @@ export class Client {
     }
   }
 
+  /**
+   * Ends the pending flow, if any: its promise rejects with `ABORTED`, a universal-link flow is
+   * stopped and its stored state cleared. A connection in place stays (see `disconnect`).
+   */
+  cancel(): void {
+    if (this.getView().canCancel) this.#actor.send({ type: 'CANCEL' })
+    if (!this.#actor.getSnapshot().hasTag('resumable')) this.#options.universalLink?.store?.clear()
+  }
+
+  /** Ends any pending flow (`ABORTED`) and the connection; clears the stored universal-link flow. */
   async disconnect(): Promise<void> {
-    const actor = this.#actor
-    if (!actor?.getSnapshot().matches('connected')) return
-    actor.send({ type: 'DISCONNECT' })
-    await waitFor(actor, (s) => s.matches('idle') || s.status !== 'active', {
-      timeout: Number.POSITIVE_INFINITY,
-    })
+    const view = this.getView()
+    if (view.isConnected && !view.isBusy) await this.#run({ type: 'DISCONNECT' })
+    else if (view.canCancel) this.#actor.send({ type: view.isConnected ? 'DISCONNECT' : 'CANCEL' })
+    this.#options.universalLink?.store?.clear()
   }
 
   /**
    * Signs `message` with the connected wallet: `personal_sign` on EVM (hex signature), Solana
    * `signMessage` (base58 signature). Over a universal link the wallet signs the backend session's
-   * envelope, which the backend verifies, and `message` is not used.
-   * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`.
+   * envelope, which the backend verifies, and `message` is not used; the flow returns to connected.
+   * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signMessage(message: string): Promise<string> {
-    const { connector, connection } = this.#connected()
+    const connection = this.#connected()
     const request =
       connection.namespace === 'eip155'
         ? personalSignRequest(message, connection.accounts[0] ?? '')
         : { method: 'solana_signMessage', params: { message } }
-    const actor = createSignActor(connector, { input: { request }, ...this.#inspection() }).start()
-    actor.send({ type: 'SIGN' })
-    const snapshot = await waitFor(
-      actor,
-      (s) => s.status !== 'active' || s.matches('rejected') || s.matches('failed'),
-      {
-        timeout: Number.POSITIVE_INFINITY,
-      },
-    )
-    actor.stop()
-    if (snapshot.status === 'done' && snapshot.output) return snapshot.output.signature
-    throw toAppError(
-      snapshot.context.error ?? { code: 'WALLET_ERROR', message: 'The wallet did not sign.' },
-    )
+    return this.#sign({ request, link: { method: 'signMessage', payload: null } })
   }
 
   /**
-   * Solana only: asks the wallet to sign a serialized transaction (base64).
-   * Returns the wallet's answer (`{ signedTransaction }` from extensions, `{ signature }` over a
-   * universal link). @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on EVM, `USER_REJECTED`, `WALLET_ERROR`.
+   * Solana only: asks the wallet to sign a serialized transaction (base64). Returns the wallet's
+   * answer (`{ signedTransaction }` from extensions, `{ signature }` over a universal link).
+   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on EVM, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`, `ABORTED`.
    */
   async signTransaction<T = { signedTransaction?: string; signature?: string }>(
     transaction: string,
   ): Promise<T> {
-    const { connector, connection } = this.#connected()
+    const connection = this.#connected()
     if (connection.namespace !== 'solana') {
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
     }
-    return connector.request<T>({
-      method: 'solana_signTransaction' /* SOLANA_SIGN_TRANSACTION_METHOD */,
-      params: { transaction },
+    if (this.#actor.getSnapshot().matches('link')) {
+      // Solana tools emit standard base64; the link carries base64url.
+      const payload = transaction.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+      const signature = await this.#sign({
+        request: { method: 'solana_signTransaction', params: { transaction } },
+        link: { method: 'signTransaction', payload },
+      })
+      return { signature } as T
+    }
+    const answer = await this.#sign({
+      request: { method: 'solana_signTransaction', params: { transaction } },
+      link: { method: 'signTransaction', payload: null },
     })
+    return (answer.startsWith('{') ? JSON.parse(answer) : { signature: answer }) as T
   }
 
   /**
-   * Continues a mobile universal-link flow after the wallet sent the user back (the page reloaded):
-   * rehydrates the persisted machine snapshot and, once connected, the connect actor follows.
+   * Continues a mobile universal-link flow after the wallet sent the user back (the page reloaded).
+   * Returns at once where the restored flow stands — `none`, `discarded` (with the reason; the
+   * record is cleared), `awaitingWallet`, `awaitingSignature` or `connected` — and `wait()` to
+   * await its outcome. Never throws; a record of another machine definition is migrated (see
+   * `universalLink.migrations`) or discarded.
    */
-  async resume(): Promise<UniversalLinkResumeResult> {
+  async resume(): Promise<ResumeResult> {
+    const none = async () => null
     const store = await this.#store()
     const stored = store.load()
-    if (stored === null)
-      return { status: 'none', connection: null, signature: null, txSignature: null, error: null }
-    const walletId = (stored.snapshot as { context?: { walletId?: unknown } } | null)?.context
-      ?.walletId
-    if (typeof walletId !== 'string') {
-      store.clear()
-      return {
-        status: 'discarded',
-        connection: null,
-        signature: null,
-        txSignature: null,
-        error: null,
-        reason: 'no wallet in the stored flow',
-      }
+    if (stored === null) return { status: 'none', wait: none }
+    let check: ReturnType<LinkChunk['checkRestorable']>
+    try {
+      await this.#loadLink()
+      check = (this.#chunk as LinkChunk).checkRestorable(stored, {
+        machine: this.#linkMachine(),
+        fingerprint: this.#fingerprint,
+        ...(this.#options.universalLink?.migrations
+          ? { migrations: this.#options.universalLink.migrations }
+          : {}),
+      })
+    } catch (error) {
+      check = { ok: false, reason: `the flow could not be loaded: ${String(error)}` }
     }
-    const info = getWalletInfo(walletId)
-    const connector = await this.#universalLinkConnector(info)
-    this.#useAndReturn(connector)
-    const result = await connector.rehydrate(stored)
-    if (result.status === 'connected') await this.connect()
-    return result
+    if (!check.ok) {
+      log.warn(`discarded the stored universal-link flow: ${check.reason}`)
+      store.clear()
+      return { status: 'discarded', reason: check.reason, wait: none }
+    }
+    for (const [sessionId, token] of Object.entries(check.tokens)) {
+      this.#vault.set(sessionId, token)
+      this.#secrets.add(token)
+    }
+    this.#replace(check.snapshot)
+    // Pending `after` timers are not restored: look the session up now instead of waiting.
+    childOf(childOf(this.#actor, 'universalLink'), 'poll')?.send({ type: 'POLL_NOW' })
+    const view = this.getView()
+    const flow = this.#actor.getSnapshot().context.flow
+    const pending = this.#actor.getSnapshot().context.pending !== null
+    const wait = async () => {
+      if (pending) await this.#wait(flow)
+      return this.getConnection()
+    }
+    const status =
+      view.status === 'awaitingSignature' || view.status === 'signing'
+        ? 'awaitingSignature'
+        : view.isConnected
+          ? 'connected'
+          : 'awaitingWallet'
+    return { status, connection: this.getConnection(), wait }
   }
 
-  /** The project's enabled networks and wallets. @throws `RPC_ERROR`. */
+  /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
   loadConfig(): Promise<ConnectConfig> {
-    return this.#config.fetchConfig()
+    return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id }))
   }
 
-  /** A token balance read by the backend. @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
+  /** A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
   getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
-    this.#balances ??= createBalanceReader(this.#httpOptions())
-    return this.#balances.getBalance(query)
+    return this.#read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
+  }
+
+  #read<T>(event: (id: string) => Parameters<ClientActor['send']>[0]): Promise<T> {
+    const id = `read-${++this.#reads}`
+    this.#actor.send(event(id))
+    const ref = childOf(this.#actor, id)
+    if (!ref) return Promise.reject(new AppError('RPC_ERROR', 'The read did not start.'))
+    return new Promise<T>((resolve, reject) => {
+      ref.subscribe({
+        complete: () => resolve(ref.getSnapshot().output as T),
+        error: reject,
+      })
+    })
+  }
+
+  async #sign(request: ClientSignRequest): Promise<string> {
+    const outcome = await this.#run({ type: 'SIGN', ...request })
+    return outcome.signature ?? ''
+  }
+
+  #connected(): WalletConnection {
+    const connection = this.getConnection()
+    if (!connection || !this.getView().canSign)
+      throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
+    return connection
+  }
+
+  /** Sends the event that starts a flow and settles with that flow's outcome. */
+  async #run(event: Parameters<ClientActor['send']>[0]): Promise<FlowOutcome> {
+    const before = this.#actor.getSnapshot().context.flow
+    this.#actor.send(event)
+    const flow = this.#actor.getSnapshot().context.flow
+    if (flow === before) throw new AppError('NOT_CONNECTED', `${event.type} is not possible now.`)
+    return this.#wait(flow)
+  }
+
+  /**
+   * The outcome of flow `flow`: the root settles every flow (success, error, `TIMEOUT`, `ABORTED`),
+   * so this always ends; a flow replaced without an outcome (root replaced) is `ABORTED`.
+   */
+  #wait(flow: number): Promise<FlowOutcome> {
+    return new Promise((resolve, reject) => {
+      const actor = this.#actor
+      const check = (): boolean => {
+        const snapshot = actor.getSnapshot()
+        const { outcome, flow: current } = snapshot.context
+        if (outcome?.flow === flow) {
+          if (outcome.error) reject(toAppError(outcome.error))
+          else resolve(outcome)
+          return true
+        }
+        if (current !== flow || snapshot.status !== 'active' || actor !== this.#actor) {
+          reject(new AppError('ABORTED', 'The flow was replaced.'))
+          return true
+        }
+        return false
+      }
+      if (check()) return
+      const subscription = actor.subscribe({
+        next: () => {
+          if (check()) subscription.unsubscribe()
+        },
+        error: (error) => reject(toAppError({ code: 'WALLET_ERROR', message: String(error) })),
+        complete: () => check(),
+      })
+      const unregister = this.#onReplace(() => {
+        unregister()
+        if (!check()) reject(new AppError('ABORTED', 'The flow was replaced.'))
+        subscription.unsubscribe()
+      })
+    })
+  }
+
+  readonly #replaceHooks = new Set<() => void>()
+  #onReplace(hook: () => void): () => void {
+    this.#replaceHooks.add(hook)
+    return () => this.#replaceHooks.delete(hook)
+  }
+
+  #start(snapshot: unknown): ClientActor {
+    const machine = this.#chunk ? this.#linkMachine() : provideClient(this.#environment())
+    const { inspect, sanitizeInspection } = this.#options
+    const actor = createClientActor(machine, {
+      secrets: sanitizeInspection === false ? { add: () => {}, redact: (v) => v } : this.#secrets,
+      ...(inspect === undefined
+        ? {}
+        : sanitizeInspection === false
+          ? {
+              inspect: (e: Parameters<Exclude<typeof inspect, { next?: unknown }>>[0]) =>
+                typeof inspect === 'function' ? inspect(e) : inspect.next?.(e),
+            }
+          : { inspect }),
+      ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
+      ...(snapshot === undefined ? {} : { snapshot }),
+    })
+    this.#subscription = actor.subscribe({
+      next: () => this.#notify(),
+      error: (error) => log.error('the client actor stopped on an error', error),
+    })
+    actor.start()
+    if (this.#chunk) this.#persist(actor)
+    return actor
+  }
+
+  #replace(snapshot: unknown): void {
+    this.#subscription?.unsubscribe()
+    this.#stopPersisting?.()
+    this.#stopPersisting = null
+    this.#actor.stop()
+    this.#actor = this.#start(snapshot)
+    for (const hook of [...this.#replaceHooks]) hook()
+    this.#notify()
+  }
+
+  #notify(): void {
+    if (this.#listeners.size === 0) return
+    const view = this.getView()
+    for (const listener of this.#listeners) listener(view)
+  }
+
+  #environment() {
+    return {
+      loadConnector: (input: LoadConnectorInput) => this.#loadConnector(input),
+      connector: () => this.#connector,
+      readConfig: () => this.#config.fetchConfig(),
+      readBalance: (query: TokenBalanceQuery) => {
+        this.#balances ??= createBalanceReader(this.#httpOptions())
+        return this.#balances.getBalance(query)
+      },
+      universalLink: this.#link.logic,
+      onSecret: (value: string) => this.#secrets.add(value),
+    }
+  }
+
+  /** The root machine with the loaded universal-link machine in place (for fingerprint and restore). */
+  #linkMachine() {
+    const { universalLink: _lazy, ...env } = this.#environment()
+    return provideClient({ ...env, universalLink: this.#link.loaded() as UniversalLinkMachine })
+  }
+
+  async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
+    const custom = input.walletId
+      ? this.#options.connectors?.find(
+          (c) => c.id === input.walletId || walletIdForConnectorId(c.id) === input.walletId,
+        )
+      : this.#options.connectors?.[0]
+    let connector: IWalletConnector
+    if (custom) connector = custom
+    else if (input.walletId === null || input.namespace === null) {
+      const { InjectedConnector } = await import('../connectors/lazy/injected')
+      connector = new InjectedConnector()
+    } else {
+      const info = getWalletInfo(input.walletId)
+      const mobile = this.#options.mobile ?? detectMobile()
+      if (connectorKindForWallet(info, input.namespace, mobile) === 'universal-link') {
+        await this.#loadLink()
+        this.#connector = this.#linkConnector(info.id)
+        return {
+          kind: 'universalLink',
+          connectorId: info.id,
+          walletId: info.id,
+          chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+        }
+      }
+      connector = await loadConnectorForWallet(info, input.namespace, {
+        mobile,
+        eip6963TimeoutMs: input.discoveryMs,
+        ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
+        ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+      })
+    }
+    this.#connector = connector
+    return {
+      kind: 'wallet',
+      connectorId: connector.id,
+      walletId: walletIdForConnectorId(connector.id) ?? input.walletId,
+      chainId: null,
+    }
+  }
+
+  /** Loads the universal-link chunk once: the machine, bound to the session client and vault. */
+  async #loadLink(): Promise<void> {
+    if (this.#chunk) return
+    const chunk = await import('../universal-link/lazy/connector')
+    const { baseUrl, appKey, fetchImpl } = this.#options
+    const session = new chunk.GenericWalletSessionClient(
+      baseUrl,
+      appKey,
+      fetchImpl ? { fetchImpl } : {},
+    )
+    const chainId = this.#options.solanaChainId ?? SOLANA_MAINNET
+    const machine = chunk.universalLinkMachine.provide({
+      actors: chunk.createUniversalLinkActors(session, {
+        intent: chainId.startsWith('solana:') ? 'transaction' : 'sign',
+        vault: this.#vault,
+        onSecret: (value) => this.#secrets.add(value),
+      }),
+      actions: {
+        openWalletToConnect: ({ context }) =>
+          this.#openWallet(chunk, session.baseUrl, context, 'connect', null),
+        openWalletToSign: ({ context }) =>
+          this.#openWallet(
+            chunk,
+            session.baseUrl,
+            context,
+            context.request?.method ?? 'signMessage',
+            context.request?.payload ?? null,
+          ),
+      },
+    })
+    this.#link.set(machine)
+    this.#chunk = chunk
+    this.#fingerprint = chunk.machineFingerprint(this.#linkMachine())
+    this.#persist(this.#actor)
+  }
+
+  #openWallet(
+    chunk: LinkChunk,
+    callbackUrl: string,
+    context: { walletId: string; chainId: string; session: UniversalLinkSession | null },
+    method: 'connect' | 'signMessage' | 'signTransaction',
+    payload: string | null,
+  ): void {
+    const link = this.#options.universalLink ?? {}
+    const info = getWalletInfo(context.walletId)
+    const session = context.session as UniversalLinkSession
+    const returnUrl =
+      link.returnUrl ?? (typeof window === 'undefined' ? undefined : window.location.href)
+    const url = chunk.buildUniversalLinkUrl(info.mobile?.universalLink ?? '', {
+      sessionId: session.sessionId,
+      nonce: session.nonce,
+      chainId: context.chainId,
+      callbackUrl,
+      method,
+      ...(payload === null ? {} : { payload }),
+      ...(returnUrl === undefined ? {} : { returnUrl }),
+      ...(link.dappName === undefined ? {} : { dappName: link.dappName }),
+    })
+    // After the root's current transition: the root learns the link, then the wallet opens.
+    queueMicrotask(() => {
+      this.#actor.send({ type: 'WALLET_OPENED', url })
+      try {
+        if (link.openLink) link.openLink(url)
+        else if (typeof window !== 'undefined') window.location.assign(url)
+        else log.warn('no browser window to open the wallet link in')
+      } catch (error) {
+        log.warn('opening the wallet link failed', error)
+      }
+    })
+  }
+
+  #persist(actor: ClientActor): void {
+    const store = this.#options.universalLink?.store
+    const chunk = this.#chunk
+    if (!chunk || this.#stopPersisting) return
+    const linkSession = () => {
+      const child = childOf(actor, 'universalLink')
+      return (child?.getSnapshot() as { context?: { session?: UniversalLinkSession | null } })
+        ?.context?.session
+    }
+    const persist = (target: UniversalLinkStore) =>
+      chunk.persistWhileResumable(actor, target, {
+        fingerprint: this.#fingerprint,
+        expiresAt: () => linkSession()?.expiresAt ?? 0,
+        tokens: () => {
+          const id = linkSession()?.sessionId
+          const token = id ? this.#vault.get(id) : undefined
+          return id && token ? { [id]: token } : {}
+        },
+      })
+    if (store) this.#stopPersisting = persist(store)
+    else
+      void this.#store().then((s) => {
+        if (this.#actor === actor && !this.#stopPersisting) this.#stopPersisting = persist(s)
+      })
+  }
+
+  /** The connector object `selectWallet` returns for a universal-link wallet: it drives this client. */
+  #linkConnector(walletId: string): IWalletConnector {
+    return {
+      id: walletId,
+      isAvailable: () => true,
+      connect: () => this.connect(),
+      getAccounts: () => this.getConnection()?.accounts ?? [],
+      disconnect: () => this.disconnect(),
+      request: async <T>(args: RequestArgs): Promise<T> => {
+        if (args.method === 'solana_signTransaction') {
+          const transaction = (args.params as { transaction?: unknown } | undefined)?.transaction
+          return this.signTransaction<T>(typeof transaction === 'string' ? transaction : '')
+        }
+        return { signature: await this.signMessage('') } as T
+      },
+    }
   }
 
   #httpOptions() {
@@ -252,69 +630,10 @@ export class Client {
     return { baseUrl, appKey, ...(fetchImpl ? { fetchImpl } : {}) }
   }
 
-  #inspection(): InspectionOptions {
-    const { inspect, sanitizeInspection } = this.#options
-    return {
-      ...(inspect === undefined ? {} : { inspect }),
-      ...(sanitizeInspection === undefined ? {} : { sanitizeInspection }),
-    }
-  }
-
   async #store(): Promise<UniversalLinkStore> {
     const store = this.#options.universalLink?.store
     return (
       store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
     )
-  }
-
-  /** Without a selection, `connect` uses the first custom connector, else the injected wallet. */
-  async #selectDefault(): Promise<ConnectActor> {
-    const custom = this.#options.connectors?.[0]
-    if (custom) return this.#use(custom)
-    const { InjectedConnector } = await import('../connectors/lazy/injected')
-    return this.#use(new InjectedConnector())
-  }
-
-  async #universalLinkConnector(info: SupportWalletInfo): Promise<UniversalLinkConnector> {
-    const link = this.#options.universalLink ?? {}
-    if (!info.mobile)
-      throw new AppError('WALLET_UNAVAILABLE', `${info.name} has no universal link.`)
-    const { UniversalLinkConnector, GenericWalletSessionClient } = await import(
-      '../universal-link/lazy/connector'
-    )
-    const { baseUrl, appKey, fetchImpl } = this.#options
-    return new UniversalLinkConnector({
-      walletId: info.id,
-      universalLink: info.mobile.universalLink,
-      session: new GenericWalletSessionClient(baseUrl, appKey, fetchImpl ? { fetchImpl } : {}),
-      store: await this.#store(),
-      ...(this.#options.solanaChainId ? { chainId: this.#options.solanaChainId } : {}),
-      ...(link.openLink ? { openLink: link.openLink } : {}),
-      ...(link.returnUrl ? { returnUrl: link.returnUrl } : {}),
-      ...(link.dappName ? { dappName: link.dappName } : {}),
-      ...(link.pollIntervalMs === undefined ? {} : { pollIntervalMs: link.pollIntervalMs }),
-      ...this.#inspection(),
-    })
-  }
-
-  #connected(): { connector: IWalletConnector; connection: WalletConnection } {
-    const connection = this.getConnection()
-    if (!connection || !this.#connector)
-      throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
-    return { connector: this.#connector, connection }
-  }
-
-  #useAndReturn<T extends IWalletConnector>(connector: T): T {
-    this.#use(connector)
-    return connector
-  }
-
-  #use(connector: IWalletConnector): ConnectActor {
-    this.#actor?.stop()
-    this.#connector = connector
-    const actor = createConnectActor(connector, this.#inspection()).start()
-    this.#actor = actor
-    for (const listener of this.#listeners) listener(actor)
-    return actor
   }
 }
