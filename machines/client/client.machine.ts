@@ -477,6 +477,9 @@ export const clientMachine = setup({
             input: ({ context }) => ({
               walletId: context.connector?.walletId ?? '',
               chainId: context.connector?.chainId ?? '',
+              ...(context.connector?.pollIntervalMs == null
+                ? {}
+                : { pollIntervalMs: context.connector.pollIntervalMs }),
             }),
             onSnapshot: {
               actions: {

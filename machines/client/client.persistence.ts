@@ -1,4 +1,10 @@
-import { type AnyActorRef, type AnyStateMachine, createActor, type Snapshot } from 'xstate'
+import {
+  type AnyActorRef,
+  type AnyStateMachine,
+  type AnyStateNode,
+  createActor,
+  type Snapshot,
+} from 'xstate'
 import {
   parsePersistedState,
   UNIVERSAL_LINK_STATE_FORMAT,
@@ -34,6 +40,22 @@ interface TaggedSnapshot {
   context?: unknown
   machine?: AnyStateMachine
   children?: Record<string, AnyActorRef | undefined>
+}
+
+/** Every invoke of every active state has its child in the restored snapshot (an invoke renamed: no). */
+function invokesPresent(snapshot: TaggedSnapshot & { _nodes?: AnyStateNode[] }): boolean {
+  for (const node of snapshot._nodes ?? [])
+    for (const invoke of node.invoke) if (!snapshot.children?.[invoke.id]) return false
+  for (const child of Object.values(snapshot.children ?? {})) {
+    const childSnapshot = child?.getSnapshot() as TaggedSnapshot | undefined
+    if (
+      childSnapshot &&
+      typeof childSnapshot.hasTag === 'function' &&
+      !invokesPresent(childSnapshot)
+    )
+      return false
+  }
+  return true
 }
 
 /** Every machine of the tree has the context keys its definition gives (a field added is a misfit). */
@@ -115,6 +137,8 @@ export function checkRestorable(
     const restored = trial.getSnapshot() as TaggedSnapshot
     if (!isResumableTree(restored))
       return { ok: false, reason: 'the snapshot is not in a resumable state' }
+    if (!invokesPresent(restored))
+      return { ok: false, reason: 'an invoked actor of the snapshot is missing (renamed invoke?)' }
     if (!contextsFit(restored))
       return { ok: false, reason: 'the snapshot context does not have the fields of this machine' }
   } catch (error) {

@@ -34,6 +34,8 @@ export interface LoadedConnector {
   walletId: string | null
   /** The chain of a universal-link flow. */
   chainId: string | null
+  /** The poll cadence of a universal-link flow (null: the default). */
+  pollIntervalMs?: readonly [number, number] | number | null
 }
 
 /** Input of the `loadConnector` actor: `walletId` null picks the default connector. */

@@ -186,6 +186,9 @@ export const universalLinkMachine = setup({
         id: 'poll',
         src: 'poll',
         input: ({ context }) => pollInput(context, 'connected'),
+        // Each poll step reaches this machine (and its parent), so persistence saves the poller's
+        // attempts, backoff and deadline as they change.
+        onSnapshot: {},
         onDone: onPollDone('connected', 'storeConnection'),
       },
       on: { CANCEL: 'cancelled' },
@@ -261,6 +264,7 @@ export const universalLinkMachine = setup({
         id: 'poll',
         src: 'poll',
         input: ({ context }) => pollInput(context, 'connected'),
+        onSnapshot: {},
         onDone: onPollDone('openingWalletToSign', 'storeConnection'),
       },
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
@@ -279,6 +283,7 @@ export const universalLinkMachine = setup({
             context,
             context.request?.method === 'signTransaction' ? 'transaction' : 'signed',
           ),
+        onSnapshot: {},
         onDone: onPollDone('connected', 'storeSignature'),
       },
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },

@@ -5,7 +5,7 @@ import {
   createClientActor,
   provideClient,
 } from '../../machines/client/client.facade'
-import type { SnapshotMigrations } from '../../machines/client/client.persistence'
+import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/client.persistence'
 import { createSecretRegistry } from '../../machines/client/client.redact'
 import type {
   ClientSignRequest,
@@ -21,25 +21,18 @@ import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { personalSignRequest } from '../../machines/sign/sign.actors'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
-import type { UniversalLinkSession } from '../../machines/universal-link/universal-link.types'
-import {
-  type BalanceReader,
-  createBalanceReader,
-  type TokenBalance,
-  type TokenBalanceQuery,
-} from '../balance'
-import { type ConnectConfig, type ConnectConfigClient, createConnectConfigClient } from '../config'
+import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
+import type { ConnectConfig, ConnectConfigClient } from '../config'
 import { connectorKindForWallet } from '../connectors/connector-kind'
 import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
-import { createLogger } from '../logging'
+import { normalizeBaseUrl } from '../http/base-url'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
+import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
-
-const log = /* @__PURE__ */ createLogger('client')
 
 /** Solana mainnet: the default chain of a mobile universal-link connection. */
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -95,8 +88,6 @@ function detectMobile(): boolean {
   )
 }
 
-type LinkChunk = typeof import('../universal-link/lazy/connector')
-
 /**
  * The library's entry point: pick a wallet, connect, sign, read config and balances. It runs the
  * root statechart (`clientMachine`) in one actor: every flow — connector loading, connect, sign,
@@ -106,7 +97,7 @@ type LinkChunk = typeof import('../universal-link/lazy/connector')
  */
 export class Client {
   readonly #options: ClientOptions
-  readonly #config: ConnectConfigClient
+  #config: ConnectConfigClient | null = null
   readonly #secrets = createSecretRegistry()
   readonly #vault = createMemoryTokenVault()
   readonly #link = createLazyLogic<UniversalLinkMachine>('universalLink')
@@ -116,14 +107,18 @@ export class Client {
   #actor: ClientActor
   #subscription: Subscription | null = null
   #stopPersisting: (() => void) | null = null
-  #chunk: LinkChunk | null = null
-  #fingerprint = ''
+  #linkPart: ClientLink | null = null
   #reads = 0
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
     this.#options = options
-    this.#config = createConnectConfigClient(this.#httpOptions())
+    // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
+    normalizeBaseUrl(options.baseUrl)
+    if (typeof options.appKey !== 'string' || options.appKey.trim() === '')
+      throw new AppError('INVALID_CONFIG', 'appKey is required.')
+    if (typeof (options.fetchImpl ?? globalThis.fetch) !== 'function')
+      throw new AppError('INVALID_CONFIG', 'No fetch is available: pass fetchImpl.')
     this.#actor = this.#start(undefined)
   }
 
@@ -281,31 +276,18 @@ export class Client {
     const store = await this.#store()
     const stored = store.load()
     if (stored === null) return { status: 'none', wait: none }
-    let check: ReturnType<LinkChunk['checkRestorable']>
+    let check: RestoreCheck
     try {
-      await this.#loadLink()
-      check = (this.#chunk as LinkChunk).checkRestorable(stored, {
-        machine: this.#linkMachine(),
-        fingerprint: this.#fingerprint,
-        ...(this.#options.universalLink?.migrations
-          ? { migrations: this.#options.universalLink.migrations }
-          : {}),
-      })
+      check = (await this.#loadLink()).check(stored)
     } catch (error) {
       check = { ok: false, reason: `the flow could not be loaded: ${String(error)}` }
     }
     if (!check.ok) {
-      log.warn(`discarded the stored universal-link flow: ${check.reason}`)
       store.clear()
       return { status: 'discarded', reason: check.reason, wait: none }
     }
-    for (const [sessionId, token] of Object.entries(check.tokens)) {
-      this.#vault.set(sessionId, token)
-      this.#secrets.add(token)
-    }
     this.#replace(check.snapshot)
-    // Pending `after` timers are not restored: look the session up now instead of waiting.
-    childOf(childOf(this.#actor, 'universalLink'), 'poll')?.send({ type: 'POLL_NOW' })
+    this.#linkPart?.pollNow(this.#actor)
     const view = this.getView()
     const flow = this.#actor.getSnapshot().context.flow
     const pending = this.#actor.getSnapshot().context.pending !== null
@@ -410,7 +392,7 @@ export class Client {
   }
 
   #start(snapshot: unknown): ClientActor {
-    const machine = this.#chunk ? this.#linkMachine() : provideClient(this.#environment())
+    const machine = provideClient(this.#environment())
     const { inspect, sanitizeInspection } = this.#options
     const actor = createClientActor(machine, {
       secrets: sanitizeInspection === false ? { add: () => {}, redact: (v) => v } : this.#secrets,
@@ -427,10 +409,10 @@ export class Client {
     })
     this.#subscription = actor.subscribe({
       next: () => this.#notify(),
-      error: (error) => log.error('the client actor stopped on an error', error),
+      error: () => {},
     })
     actor.start()
-    if (this.#chunk) this.#persist(actor)
+    this.#persist(actor)
     return actor
   }
 
@@ -454,20 +436,19 @@ export class Client {
     return {
       loadConnector: (input: LoadConnectorInput) => this.#loadConnector(input),
       connector: () => this.#connector,
-      readConfig: () => this.#config.fetchConfig(),
-      readBalance: (query: TokenBalanceQuery) => {
+      readConfig: async () => {
+        const { createConnectConfigClient } = await import('./lazy/readers')
+        this.#config ??= createConnectConfigClient(this.#httpOptions())
+        return this.#config.fetchConfig()
+      },
+      readBalance: async (query: TokenBalanceQuery) => {
+        const { createBalanceReader } = await import('./lazy/readers')
         this.#balances ??= createBalanceReader(this.#httpOptions())
         return this.#balances.getBalance(query)
       },
       universalLink: this.#link.logic,
       onSecret: (value: string) => this.#secrets.add(value),
     }
-  }
-
-  /** The root machine with the loaded universal-link machine in place (for fingerprint and restore). */
-  #linkMachine() {
-    const { universalLink: _lazy, ...env } = this.#environment()
-    return provideClient({ ...env, universalLink: this.#link.loaded() as UniversalLinkMachine })
   }
 
   async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
@@ -492,6 +473,7 @@ export class Client {
           connectorId: info.id,
           walletId: info.id,
           chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+          pollIntervalMs: this.#options.universalLink?.pollIntervalMs ?? null,
         }
       }
       connector = await loadConnectorForWallet(info, input.namespace, {
@@ -510,100 +492,37 @@ export class Client {
     }
   }
 
-  /** Loads the universal-link chunk once: the machine, bound to the session client and vault. */
-  async #loadLink(): Promise<void> {
-    if (this.#chunk) return
-    const chunk = await import('../universal-link/lazy/connector')
-    const { baseUrl, appKey, fetchImpl } = this.#options
-    const session = new chunk.GenericWalletSessionClient(
+  /** Loads the universal-link part once (a dynamic import): its machine, fingerprint, persistence. */
+  async #loadLink(): Promise<ClientLink> {
+    if (this.#linkPart) return this.#linkPart
+    const { createClientLink } = await import('../universal-link/lazy/connector')
+    const { baseUrl, appKey, fetchImpl, universalLink: link = {} } = this.#options
+    const part = createClientLink({
       baseUrl,
       appKey,
-      fetchImpl ? { fetchImpl } : {},
-    )
-    const chainId = this.#options.solanaChainId ?? SOLANA_MAINNET
-    const machine = chunk.universalLinkMachine.provide({
-      actors: chunk.createUniversalLinkActors(session, {
-        intent: chainId.startsWith('solana:') ? 'transaction' : 'sign',
-        vault: this.#vault,
-        onSecret: (value) => this.#secrets.add(value),
-      }),
-      actions: {
-        openWalletToConnect: ({ context }) =>
-          this.#openWallet(chunk, session.baseUrl, context, 'connect', null),
-        openWalletToSign: ({ context }) =>
-          this.#openWallet(
-            chunk,
-            session.baseUrl,
-            context,
-            context.request?.method ?? 'signMessage',
-            context.request?.payload ?? null,
-          ),
-      },
+      ...(fetchImpl ? { fetchImpl } : {}),
+      ...link,
+      chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+      vault: this.#vault,
+      secrets: this.#secrets,
+      rootMachine: (machine) => provideClient({ ...this.#environment(), universalLink: machine }),
+      walletOpened: (url) => this.#actor.send({ type: 'WALLET_OPENED', url }),
     })
-    this.#link.set(machine)
-    this.#chunk = chunk
-    this.#fingerprint = chunk.machineFingerprint(this.#linkMachine())
+    this.#link.set(part.machine)
+    this.#linkPart = part
     this.#persist(this.#actor)
-  }
-
-  #openWallet(
-    chunk: LinkChunk,
-    callbackUrl: string,
-    context: { walletId: string; chainId: string; session: UniversalLinkSession | null },
-    method: 'connect' | 'signMessage' | 'signTransaction',
-    payload: string | null,
-  ): void {
-    const link = this.#options.universalLink ?? {}
-    const info = getWalletInfo(context.walletId)
-    const session = context.session as UniversalLinkSession
-    const returnUrl =
-      link.returnUrl ?? (typeof window === 'undefined' ? undefined : window.location.href)
-    const url = chunk.buildUniversalLinkUrl(info.mobile?.universalLink ?? '', {
-      sessionId: session.sessionId,
-      nonce: session.nonce,
-      chainId: context.chainId,
-      callbackUrl,
-      method,
-      ...(payload === null ? {} : { payload }),
-      ...(returnUrl === undefined ? {} : { returnUrl }),
-      ...(link.dappName === undefined ? {} : { dappName: link.dappName }),
-    })
-    // After the root's current transition: the root learns the link, then the wallet opens.
-    queueMicrotask(() => {
-      this.#actor.send({ type: 'WALLET_OPENED', url })
-      try {
-        if (link.openLink) link.openLink(url)
-        else if (typeof window !== 'undefined') window.location.assign(url)
-        else log.warn('no browser window to open the wallet link in')
-      } catch (error) {
-        log.warn('opening the wallet link failed', error)
-      }
-    })
+    return part
   }
 
   #persist(actor: ClientActor): void {
+    const part = this.#linkPart
     const store = this.#options.universalLink?.store
-    const chunk = this.#chunk
-    if (!chunk || this.#stopPersisting) return
-    const linkSession = () => {
-      const child = childOf(actor, 'universalLink')
-      return (child?.getSnapshot() as { context?: { session?: UniversalLinkSession | null } })
-        ?.context?.session
-    }
-    const persist = (target: UniversalLinkStore) =>
-      chunk.persistWhileResumable(actor, target, {
-        fingerprint: this.#fingerprint,
-        expiresAt: () => linkSession()?.expiresAt ?? 0,
-        tokens: () => {
-          const id = linkSession()?.sessionId
-          const token = id ? this.#vault.get(id) : undefined
-          return id && token ? { [id]: token } : {}
-        },
-      })
-    if (store) this.#stopPersisting = persist(store)
+    if (!part || this.#stopPersisting) return
+    if (store) this.#stopPersisting = part.persist(actor, store)
     else
       void this.#store().then((s) => {
-        if (this.#actor === actor && !this.#stopPersisting) this.#stopPersisting = persist(s)
+        if (this.#actor === actor && !this.#stopPersisting)
+          this.#stopPersisting = part.persist(actor, s)
       })
   }
 

@@ -331,6 +331,8 @@ const ulEvents: AnyEventObject[] = [
     error: { code: 'BACKEND_ERROR', message: 'HTTP 401' },
   },
   pollOk({ signature: 'sig' }),
+  // A poll step (the poller's snapshot, forwarded so that persistence sees it).
+  { type: 'xstate.snapshot.poll', snapshot: { status: 'active' } },
   ...['USER_REJECTED', 'SESSION_EXPIRED', 'ABORTED', 'SESSION_FAILED'].map((code) => ({
     type: 'xstate.done.actor.poll',
     output: { ok: false, error: { code, message: code }, result: null, session: ulSession },
