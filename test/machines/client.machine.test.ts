@@ -80,7 +80,7 @@ function scriptedWallet() {
   return { connector, pending, emit: (e: ConnectorEvent) => listeners.forEach((l) => l(e)) }
 }
 
-function scriptedBackend() {
+function scriptedBackend(options: { openThrows?: boolean } = {}) {
   const results = new Map<string, GenericSessionResult>()
   let n = 0
   const result = (sessionId: string, status: GenericSessionResult['status']) => ({
@@ -115,7 +115,10 @@ function scriptedBackend() {
       vault: createMemoryTokenVault(),
     }),
     actions: {
-      openWalletToConnect: () => void opened.push('connect'),
+      openWalletToConnect: () => {
+        if (options.openThrows) throw new Error('the link cannot be opened')
+        opened.push('connect')
+      },
       openWalletToSign: () => void opened.push('sign'),
     },
   })
@@ -132,10 +135,11 @@ function start(
     link?: boolean
     failLoad?: boolean
     slowLoad?: boolean
+    openThrows?: boolean
   } = {},
 ) {
   const wallet = scriptedWallet()
-  const backend = scriptedBackend()
+  const backend = scriptedBackend({ openThrows: options.openThrows === true })
   const lazy = createLazyLogic<UniversalLinkMachine>('universalLink')
   lazy.set(backend.machine)
   const loads: LoadConnectorInput[] = []
@@ -359,6 +363,10 @@ describe('client machine: a desktop wallet', () => {
     send(b.actor, { type: 'DISCONNECT' })
     await until(() => view(b.actor).status === 'disconnected')
     expect(outcome(b.actor)).toMatchObject({ kind: 'disconnect', error: null })
+    await new Promise((r) => setTimeout(r, 30))
+    // The wallet was not asked to connect again.
+    expect(b.wallet.pending.connect).toHaveLength(1)
+    expect(view(b.actor).status).toBe('disconnected')
   })
 
   it('reads are spawned actors of the system', async () => {
@@ -395,11 +403,24 @@ describe('client machine: a universal-link wallet', () => {
   })
 
   it('SELECT_WALLET without connect waits in disconnected; CONNECT starts the flow', async () => {
-    const { actor } = start({ link: true })
+    const { actor, backend } = start({ link: true })
     send(actor, { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: false })
     await until(() => view(actor).status === 'disconnected')
+    await tick()
+    expect(backend.opened).toEqual([])
+    expect(actor.getSnapshot().children.universalLink).toBeUndefined()
+    expect(view(actor).status).toBe('disconnected')
     send(actor, { type: 'CONNECT' })
     await until(() => view(actor).status === 'awaitingWallet')
+  })
+
+  it('the flow failing (an action throws) settles its error and returns to disconnected', async () => {
+    const { actor } = start({ link: true, openThrows: true })
+    send(actor, { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: true })
+    await until(() => outcome(actor)?.kind === 'connect')
+    expect(outcome(actor)?.error?.code).toBe('SESSION_FAILED')
+    expect(view(actor)).toMatchObject({ status: 'disconnected', canRetry: true })
+    expect(actor.getSnapshot().children.universalLink).toBeUndefined()
   })
 
   it('SIGN returns to connected with the signature; DISCONNECT ends the flow', async () => {
