@@ -55,7 +55,12 @@ export {
 } from './client/client.view'
 // ---- connect -------------------------------------------------------------------------------------
 export { createConnectActors, toConnectionData, toWalletWatchEvent } from './connect/connect.actors'
-export { type ConnectActor, createConnectActor, provideConnect } from './connect/connect.facade'
+export {
+  type ConnectActor,
+  type ConnectSnapshot,
+  createConnectActor,
+  provideConnect,
+} from './connect/connect.facade'
 export { type ConnectMachine, connectMachine } from './connect/connect.machine'
 export type {
   ConnectContext,
@@ -181,6 +186,7 @@ export {
   provideSign,
   type SignActor,
   type SignActorOptions,
+  type SignSnapshot,
 } from './sign/sign.facade'
 export { type SignMachine, signMachine } from './sign/sign.machine'
 export type {
@@ -199,7 +205,9 @@ export {
   type UniversalLinkActorOptions,
 } from './universal-link/universal-link.actors'
 export {
+  type UniversalLinkActor,
   type UniversalLinkMachine,
+  type UniversalLinkSnapshot,
   universalLinkMachine,
 } from './universal-link/universal-link.machine'
 export type {

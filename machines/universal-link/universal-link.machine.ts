@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { type Actor, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { sessionPollingMachine } from '../session-polling/session-polling.machine'
 import type { SessionPollingOutput } from '../session-polling/session-polling.types'
@@ -322,3 +322,7 @@ function pollInput(context: UniversalLinkContext, target: 'connected' | 'signed'
 }
 
 export type UniversalLinkMachine = typeof universalLinkMachine
+/** An actor of the universal-link machine. */
+export type UniversalLinkActor = Actor<UniversalLinkMachine>
+/** A snapshot of the universal-link machine. */
+export type UniversalLinkSnapshot = SnapshotFrom<UniversalLinkMachine>
