@@ -19,6 +19,20 @@ import type {
 const pollError = (output: SessionPollingOutput): ErrorData | null =>
   output.ok ? null : output.error
 
+type PollDone = { event: { output: SessionPollingOutput } }
+const pollOutput = ({ event }: PollDone) => event.output
+const pollErrorOf = ({ event }: PollDone) => pollError(event.output)
+/** A poll that ended with an error of `code` goes to `target`, keeping the error. */
+const endOnCode = <Target extends string>(code: AppErrorCode, target: Target) =>
+  ({
+    guard: {
+      type: 'pollFailedWith',
+      params: ({ event }: PollDone) => ({ output: event.output, code }),
+    },
+    target,
+    actions: { type: 'storeError', params: pollErrorOf },
+  }) as const
+
 /** Routes a finished poll: success to `target`, else the error's code picks the final state. */
 const onPollDone = <Target extends string>(
   target: Target,
@@ -26,44 +40,15 @@ const onPollDone = <Target extends string>(
 ) =>
   [
     {
-      guard: {
-        type: 'pollSucceeded',
-        params: ({ event }: { event: { output: SessionPollingOutput } }) => event.output,
-      },
+      guard: { type: 'pollSucceeded', params: pollOutput },
       target,
-      actions: {
-        type: store,
-        params: ({ event }: { event: { output: SessionPollingOutput } }) => event.output,
-      },
+      actions: { type: store, params: pollOutput },
     },
-    ...(['USER_REJECTED', 'SESSION_EXPIRED', 'ABORTED'] as const).map((code) => ({
-      guard: {
-        type: 'pollFailedWith' as const,
-        params: ({ event }: { event: { output: SessionPollingOutput } }) => ({
-          output: event.output,
-          code,
-        }),
-      },
-      target: FINAL_FOR_CODE[code],
-      actions: {
-        type: 'storeError' as const,
-        params: ({ event }: { event: { output: SessionPollingOutput } }) => pollError(event.output),
-      },
-    })),
-    {
-      target: 'failed',
-      actions: {
-        type: 'storeError',
-        params: ({ event }: { event: { output: SessionPollingOutput } }) => pollError(event.output),
-      },
-    },
+    endOnCode('USER_REJECTED', 'rejected'),
+    endOnCode('SESSION_EXPIRED', 'expired'),
+    endOnCode('ABORTED', 'cancelled'),
+    { target: 'failed', actions: { type: 'storeError', params: pollErrorOf } },
   ] as const
-
-const FINAL_FOR_CODE = {
-  USER_REJECTED: 'rejected',
-  SESSION_EXPIRED: 'expired',
-  ABORTED: 'cancelled',
-} as const satisfies Partial<Record<AppErrorCode, UniversalLinkFinalStatus>>
 
 /**
  * The mobile flow over a universal link: create a backend session, open the wallet app, wait for the

@@ -38,7 +38,9 @@ function result(
  * A scripted backend: sessions are created with real-looking tokens; each session's result is what
  * the test sets (`answer`), the wallet's side of the round trip.
  */
-function scriptedBackend(options: { failCreate?: boolean } = {}) {
+function scriptedBackend(
+  options: { failCreate?: boolean; failCreateFrom?: number; holdCreateFrom?: number } = {},
+) {
   const results = new Map<string, GenericSessionResult | AppError>()
   const tokensSeen: string[] = []
   let n = 0
@@ -46,6 +48,10 @@ function scriptedBackend(options: { failCreate?: boolean } = {}) {
     async createSession(): Promise<GenericSession> {
       if (options.failCreate)
         throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
+      if (options.failCreateFrom !== undefined && n + 1 >= options.failCreateFrom)
+        throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
+      if (options.holdCreateFrom !== undefined && n + 1 >= options.holdCreateFrom)
+        await new Promise(() => {})
       n += 1
       const sessionId = `sess_${n}`
       results.set(sessionId, result(sessionId, 'pending'))
@@ -219,5 +225,113 @@ describe('universal-link machine (with the session-polling machine as its child)
       'connected',
       'reconnecting',
     ])
+  })
+
+  /** Drives a flow to `state` (each one waits for the wallet or the backend). */
+  async function flowIn(
+    state:
+      | 'creatingSession'
+      | 'awaitingWallet'
+      | 'awaitingSignature'
+      | 'renewingSession'
+      | 'reconnecting',
+  ) {
+    const backend = scriptedBackend(
+      state === 'creatingSession'
+        ? { holdCreateFrom: 1 }
+        : state === 'renewingSession'
+          ? { holdCreateFrom: 2 }
+          : {},
+    )
+    const { actor } = start(backend)
+    if (state === 'creatingSession') {
+      await new Promise((r) => setTimeout(r, 5))
+      expect(actor.getSnapshot().value).toBe('creatingSession')
+      return { actor, backend }
+    }
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    if (state === 'awaitingWallet') return { actor, backend }
+    backend.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    if (state === 'awaitingSignature') return { actor, backend }
+    backend.answer('sess_1', result('sess_1', 'signed'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().matches(state))
+    return { actor, backend }
+  }
+
+  it.each([
+    'creatingSession',
+    'awaitingWallet',
+    'awaitingSignature',
+    'renewingSession',
+    'reconnecting',
+  ] as const)('CANCEL in %s ends in cancelled', async (state) => {
+    const { actor } = await flowIn(state)
+    expect(actor.getSnapshot().value).toBe(state)
+    actor.send({ type: 'CANCEL' })
+    expect((await toPromise(actor)).status).toBe('cancelled')
+  })
+
+  it.each(['awaitingSignature', 'renewingSession', 'reconnecting'] as const)(
+    'DISCONNECT in %s ends in disconnected',
+    async (state) => {
+      const { actor } = await flowIn(state)
+      actor.send({ type: 'DISCONNECT' })
+      expect((await toPromise(actor)).status).toBe('disconnected')
+    },
+  )
+
+  it('a second transaction also renews the session first', async () => {
+    const backend = scriptedBackend()
+    const { actor, opened } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: null }))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_TRANSACTION', payload: 'AQID' })
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: 'tx-one' }))
+    await until(() => actor.getSnapshot().context.signatures === 1)
+    actor.send({ type: 'SIGN_TRANSACTION', payload: 'BAUG' })
+    await until(() => actor.getSnapshot().matches('reconnecting'))
+    expect(opened.at(-1)).toMatchObject({ method: 'connect', session: { sessionId: 'sess_2' } })
+    expect(actor.getSnapshot().context.request).toEqual({
+      method: 'signTransaction',
+      payload: 'BAUG',
+    })
+  })
+
+  it('a failed session renewal ends in failed', async () => {
+    const backend = scriptedBackend({ failCreateFrom: 2 })
+    const { actor } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'signed'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().context.signatures === 1)
+    actor.send({ type: 'SIGN_MESSAGE' })
+    const output = await toPromise(actor)
+    expect(output.status).toBe('failed')
+    expect(output.error?.code).toBe('BACKEND_ERROR')
+  })
+
+  it.each([
+    ['USER_REJECTED', 'rejected'],
+    ['SESSION_EXPIRED', 'expired'],
+    ['SESSION_FAILED', 'failed'],
+  ] as const)('the signature wait ending %s goes to %s', async (code, final) => {
+    const { actor, backend } = await flowIn('awaitingSignature')
+    backend.answer(
+      'sess_1',
+      code === 'USER_REJECTED'
+        ? result('sess_1', 'rejected')
+        : code === 'SESSION_EXPIRED'
+          ? result('sess_1', 'expired')
+          : result('sess_1', 'failed'),
+    )
+    const output = await toPromise(actor)
+    expect(output.status).toBe(final)
+    expect(output.error?.code).toBe(code)
   })
 })
