@@ -364,8 +364,9 @@ describe('client machine: a desktop wallet', () => {
     await until(() => view(b.actor).status === 'disconnected')
     expect(outcome(b.actor)).toMatchObject({ kind: 'disconnect', error: null })
     await new Promise((r) => setTimeout(r, 30))
-    // The wallet was not asked to connect again.
+    // The wallet was not asked to connect again, and no timeout of a connection followed.
     expect(b.wallet.pending.connect).toHaveLength(1)
+    expect(view(b.actor).error).toBeNull()
     expect(view(b.actor).status).toBe('disconnected')
   })
 
