@@ -355,13 +355,10 @@ export const clientMachine = setup({
         connected: {
           tags: ['connected'],
           on: {
+            // Account and chain changes are kept; any other state of the child means it is gone.
             'CONNECTION.CHANGED': [
-              {
-                guard: { type: 'childIn', params: ['idle'] },
-                target: 'disconnected',
-                actions: 'clearConnection',
-              },
-              { actions: 'storeConnection' },
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              { target: 'disconnected', actions: 'clearConnection' },
             ],
             SIGN: {
               target: 'signing',
@@ -401,17 +398,19 @@ export const clientMachine = setup({
           initial: 'requesting',
           states: { requesting: { entry: 'askSignature' } },
           on: {
-            'CONNECTION.CHANGED': {
-              guard: { type: 'childIn', params: ['idle'] },
-              target: 'disconnected',
-              actions: [
-                'clearConnection',
-                {
-                  type: 'settle',
-                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-                },
-              ],
-            },
+            'CONNECTION.CHANGED': [
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              {
+                target: 'disconnected',
+                actions: [
+                  'clearConnection',
+                  {
+                    type: 'settle',
+                    params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                  },
+                ],
+              },
+            ],
             CANCEL: {
               target: 'connected',
               actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
