@@ -334,4 +334,29 @@ describe('universal-link machine (with the session-polling machine as its child)
     expect(output.status).toBe(final)
     expect(output.error?.code).toBe(code)
   })
+
+  it.each(['awaitingWallet', 'awaitingSignature', 'reconnecting'] as const)(
+    'the poller cancelled on its own (ABORTED) in %s ends the flow in cancelled',
+    async (state) => {
+      const { actor } = await flowIn(state)
+      actor.getSnapshot().children.poll?.send({ type: 'CANCEL' })
+      const output = await toPromise(actor)
+      expect(output.status).toBe('cancelled')
+    },
+  )
+
+  it.each([
+    ['rejected', 'rejected', 'USER_REJECTED'],
+    ['expired', 'expired', 'SESSION_EXPIRED'],
+    ['failed', 'failed', 'SESSION_FAILED'],
+  ] as const)(
+    'the renewed session %s while reconnecting ends in %s',
+    async (status, final, code) => {
+      const { actor, backend } = await flowIn('reconnecting')
+      backend.answer('sess_2', result('sess_2', status))
+      const output = await toPromise(actor)
+      expect(output.status).toBe(final)
+      expect(output.error?.code).toBe(code)
+    },
+  )
 })
