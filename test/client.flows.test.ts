@@ -167,6 +167,15 @@ describe('cancel() ends every pending flow with ABORTED', () => {
     expect(await verifyMessage({ address, message: 'hello again', signature })).toBe(true)
   })
 
+  it('connect() while a wallet is being selected connects that wallet', async () => {
+    const { connector } = await slowWallet()
+    const client = desktopClient(connector)
+    const selecting = client.selectWallet('metamask', { namespace: 'eip155' })
+    const connection = await client.connect()
+    expect(await selecting).toBe(connector)
+    expect(connection.connectorId).toBe('metamask')
+  })
+
   it('selecting a wallet: cancel while its connector loads', async () => {
     const client = new Client({ baseUrl: server.baseUrl, appKey: server.appKey, mobile: false })
     const selecting = settle(client.selectWallet('phantom', { namespace: 'solana' }))

@@ -184,7 +184,11 @@ export class Client {
   async connect(): Promise<WalletConnection> {
     const view = this.getView()
     if (view.isConnected) return this.getConnection() as WalletConnection
-    if (view.pending === 'connect') await this.#wait(this.#actor.getSnapshot().context.flow)
+    // A wallet being selected: connect it once loaded (not the default connector).
+    if (view.pending === 'select') await this.#wait(this.#actor.getSnapshot().context.flow)
+    if (this.getView().pending === 'connect')
+      await this.#wait(this.#actor.getSnapshot().context.flow)
+    else if (this.getView().isConnected) return this.getConnection() as WalletConnection
     else if (this.#actor.getSnapshot().hasTag('selected')) await this.#run({ type: 'CONNECT' })
     else await this.#run({ type: 'SELECT_WALLET', walletId: null, namespace: null, connect: true })
     const connection = this.getConnection()
