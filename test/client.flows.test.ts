@@ -1,3 +1,6 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base64 } from '@scure/base'
+import { getWallets } from '@wallet-standard/app'
 import { type Hex, verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { InspectionEvent } from 'xstate'
@@ -11,11 +14,13 @@ import {
 } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
+import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { isAppError } from '../src/errors'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { type RunningAnvil, startAnvil } from './support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
+import { createTestSolanaWallet } from './support/wallet-standard-wallet'
 
 // The Client's root actor against real parts: anvil and a viem-keyed EIP-1193 wallet on desktop,
 // the real server and the reference wallet simulator (real ed25519 key) over universal links.
@@ -238,6 +243,45 @@ describe('cancel() ends every pending flow with ABORTED', () => {
     await sleep(100)
     expect(requests.length).toBe(sent)
     expect(client.getView().status).toBe('disconnected')
+  })
+})
+
+describe('signTransaction through the sign machine', () => {
+  it('a Wallet Standard wallet signs a real transaction; the answer comes back whole', async () => {
+    const phantom = createTestSolanaWallet({ name: 'Phantom' })
+    const unregister = getWallets().register(phantom.wallet)
+    try {
+      const connector = new SolanaInjectedConnector({ walletId: 'phantom', chainId: SOLANA_DEVNET })
+      const client = new Client({
+        baseUrl: server.baseUrl,
+        appKey: server.appKey,
+        connectors: [connector],
+        mobile: false,
+      })
+      await client.connect()
+      // A legacy transaction with one instruction and the wallet's key as its only signer.
+      const message = Uint8Array.from([
+        ...[1, 0, 1],
+        2,
+        ...phantom.key.publicKey,
+        ...new Uint8Array(32),
+        ...crypto.getRandomValues(new Uint8Array(32)),
+        ...[1, 1, 1, 0, 0],
+      ])
+      const unsigned = Uint8Array.from([1, ...new Uint8Array(64), ...message])
+      const states: string[] = []
+      client.subscribe((view) => states.push(view.status))
+      const { signedTransaction } = await client.signTransaction<{ signedTransaction: string }>(
+        base64.encode(unsigned),
+      )
+      expect(states).toContain('signing')
+      const signed = base64.decode(signedTransaction)
+      expect(signed.subarray(65)).toEqual(message)
+      expect(ed25519.verify(signed.subarray(1, 65), message, phantom.key.publicKey)).toBe(true)
+      expect(client.getView().status).toBe('connected')
+    } finally {
+      unregister()
+    }
   })
 })
 
