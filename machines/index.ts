@@ -4,9 +4,63 @@
  * actors and a small factory for UIs. See docs/statecharts.md.
  */
 
+// ---- client (the root machine) -------------------------------------------------------------------
+export {
+  type ClientEnvironment,
+  createClientActors,
+  createLazyLogic,
+} from './client/client.actors'
+export {
+  type ClientActor,
+  type ClientActorOptions,
+  createClientActor,
+  provideClient,
+} from './client/client.facade'
+export { describeMachineDefinition, machineFingerprint } from './client/client.fingerprint'
+export { type ClientMachine, clientMachine } from './client/client.machine'
+export {
+  checkRestorable,
+  isResumableTree,
+  type PersistOptions,
+  persistWhileResumable,
+  RESUMABLE,
+  type RestoreCheck,
+  type SnapshotMigration,
+  type SnapshotMigrations,
+} from './client/client.persistence'
+export {
+  createRedactingInspector,
+  createSecretRegistry,
+  type SecretRegistry,
+} from './client/client.redact'
+export {
+  type ClientContext,
+  type ClientEvent,
+  type ClientInput,
+  type ClientSignRequest,
+  type ClientTag,
+  type ClientTimeouts,
+  type ConnectorKind as ClientConnectorKind,
+  DEFAULT_CLIENT_TIMEOUTS,
+  type FlowKind,
+  type FlowOutcome,
+  type LoadConnectorInput,
+  type LoadedConnector,
+} from './client/client.types'
+export {
+  type ClientSnapshot,
+  type ClientStatus,
+  type ClientView,
+  toClientView,
+} from './client/client.view'
 // ---- connect -------------------------------------------------------------------------------------
 export { createConnectActors, toConnectionData, toWalletWatchEvent } from './connect/connect.actors'
-export { type ConnectActor, createConnectActor, provideConnect } from './connect/connect.facade'
+export {
+  type ConnectActor,
+  type ConnectSnapshot,
+  createConnectActor,
+  provideConnect,
+} from './connect/connect.facade'
 export { type ConnectMachine, connectMachine } from './connect/connect.machine'
 export type {
   ConnectContext,
@@ -132,6 +186,7 @@ export {
   provideSign,
   type SignActor,
   type SignActorOptions,
+  type SignSnapshot,
 } from './sign/sign.facade'
 export { type SignMachine, signMachine } from './sign/sign.machine'
 export type {
@@ -150,13 +205,19 @@ export {
   type UniversalLinkActorOptions,
 } from './universal-link/universal-link.actors'
 export {
-  UNIVERSAL_LINK_MACHINE_VERSION,
+  type UniversalLinkActor,
   type UniversalLinkMachine,
+  type UniversalLinkSnapshot,
   universalLinkMachine,
 } from './universal-link/universal-link.machine'
 export type {
+  CreateUniversalLinkSessionInput,
+  OpenWalletEmitted,
   UniversalLinkContext,
   UniversalLinkEvent,
+  UniversalLinkFinalStatus,
   UniversalLinkInput,
   UniversalLinkOutput,
+  UniversalLinkSession,
+  UniversalLinkTag,
 } from './universal-link/universal-link.types'

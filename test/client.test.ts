@@ -216,12 +216,13 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     void before.connect().catch(() => {})
     for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
     expect(new URL(links[0] ?? '').origin).toBe('https://phantom.app')
-    before.connectActor.stop() // the page goes away; only storage survives
+    before.actor.stop() // the page goes away; only storage survives
 
     await wallet.handle(links[0] ?? '')
     const after = new Client(options)
     const resumed = await after.resume()
-    expect(resumed.status).toBe('connected')
+    expect(resumed.status).toBe('awaitingWallet')
+    expect(await resumed.wait()).toMatchObject({ accounts: [wallet.address] })
     expect(after.getConnection()).toMatchObject({
       walletId: 'phantom',
       namespace: 'solana',
@@ -232,7 +233,11 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     for (let i = 0; i < 200 && links.length < 2; i++) await new Promise((r) => setTimeout(r, 5))
     await wallet.handle(links[1] ?? '')
     expect(typeof (await signing)).toBe('string')
+    // Back to connected: the stored flow is the connected one, until disconnect clears it.
+    expect(JSON.parse(store.value ?? '{}').snapshot.value).toEqual({ link: { flow: 'connected' } })
+    await after.disconnect()
     expect(store.value).toBeNull()
+    expect(after.getView().status).toBe('disconnected')
   })
 
   it('resume with nothing stored reports none', async () => {

@@ -1,10 +1,12 @@
-import { type Actor, createActor } from 'xstate'
+import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
 import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createConnectActors } from './connect.actors'
 import { connectMachine } from './connect.machine'
 
 export type ConnectActor = Actor<typeof connectMachine>
+/** A snapshot of the connect machine. */
+export type ConnectSnapshot = SnapshotFrom<typeof connectMachine>
 
 /** The connect machine with its actors bound to `connector`. */
 export function provideConnect(connector: IWalletConnector) {

@@ -1,11 +1,4 @@
-import {
-  assign,
-  type DoneActorEvent,
-  type ErrorActorEvent,
-  fromCallback,
-  fromPromise,
-  setup,
-} from 'xstate'
+import { assign, fromCallback, fromPromise, setup } from 'xstate'
 import { walletErrorData } from '../shared/error-data'
 import type {
   ConnectContext,
@@ -21,8 +14,8 @@ const notProvided = (name: string) => () => {
   )
 }
 
-type AnyEvent = ConnectEvent | { type: string }
-const errorOf = (event: AnyEvent) => walletErrorData((event as ErrorActorEvent).error)
+/** The error of a failed actor, as a guard's or action's parameter. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
 /**
  * The wallet connection chart. Pure: `connectWallet`, `watchWallet` and `disconnectWallet` are
@@ -37,6 +30,7 @@ export const connectMachine = setup({
     context: ConnectContext
     events: ConnectEvent
     input: ConnectInput
+    tags: 'connected'
   },
   actors: {
     connectWallet: fromPromise<ConnectionData>(notProvided('connectWallet')),
@@ -44,18 +38,17 @@ export const connectMachine = setup({
     disconnectWallet: fromPromise<void>(notProvided('disconnectWallet')),
   },
   guards: {
-    isUserRejection: ({ event }) => errorOf(event).code === 'USER_REJECTED',
+    /** The wallet's error is a user rejection. */
+    isUserRejection: (_, error: unknown) => walletErrorData(error).code === 'USER_REJECTED',
     hasNoAccounts: ({ event }) =>
       event.type === 'WALLET.ACCOUNTS_CHANGED' && event.accounts.length === 0,
   },
   actions: {
     assignConnection: assign({
-      connection: ({ event }) => ({
-        ...(event as unknown as DoneActorEvent<ConnectionData>).output,
-      }),
+      connection: (_, connection: ConnectionData) => ({ ...connection }),
       error: null,
     }),
-    assignError: assign({ error: ({ event }) => errorOf(event) }),
+    assignError: assign({ error: (_, error: unknown) => walletErrorData(error) }),
     clearError: assign({ error: null }),
     clearConnection: assign({ connection: null }),
     assignAccounts: assign({
@@ -83,10 +76,17 @@ export const connectMachine = setup({
       invoke: {
         id: 'connectWallet',
         src: 'connectWallet',
-        onDone: { target: 'connected', actions: 'assignConnection' },
+        onDone: {
+          target: 'connected',
+          actions: { type: 'assignConnection', params: ({ event }) => event.output },
+        },
         onError: [
-          { guard: 'isUserRejection', target: 'rejected', actions: 'assignError' },
-          { target: 'failed', actions: 'assignError' },
+          {
+            guard: { type: 'isUserRejection', params: errorOf },
+            target: 'rejected',
+            actions: { type: 'assignError', params: errorOf },
+          },
+          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
         ],
       },
       on: { RESET: 'idle' },
@@ -110,7 +110,10 @@ export const connectMachine = setup({
         src: 'disconnectWallet',
         onDone: { target: 'idle', actions: 'clearConnection' },
         // The connection is dropped locally either way; the error is kept for display.
-        onError: { target: 'idle', actions: ['clearConnection', 'assignError'] },
+        onError: {
+          target: 'idle',
+          actions: ['clearConnection', { type: 'assignError', params: errorOf }],
+        },
       },
     },
     rejected: {

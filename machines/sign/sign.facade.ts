@@ -1,4 +1,4 @@
-import { type Actor, createActor } from 'xstate'
+import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
 import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createSignActors, type SignVerifier } from './sign.actors'
@@ -6,6 +6,8 @@ import { signMachine } from './sign.machine'
 import type { SignInput } from './sign.types'
 
 export type SignActor = Actor<typeof signMachine>
+/** A snapshot of the sign machine. */
+export type SignSnapshot = SnapshotFrom<typeof signMachine>
 
 export interface SignActorOptions extends InspectionOptions {
   /** The request (and verification) to use when `SIGN` carries none. */

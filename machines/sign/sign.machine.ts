@@ -1,4 +1,4 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup } from 'xstate'
 import type { GenericSessionResult } from '../../src/session/types'
 import { toErrorData, walletErrorData } from '../shared/error-data'
 import type {
@@ -14,9 +14,9 @@ const notProvided = (name: string) => () => {
   throw new Error(`The actor "${name}" was not provided (use machine.provide or createSignActor).`)
 }
 
-type AnyEvent = SignEvent | { type: string }
-const outputOf = <T>(event: AnyEvent) => (event as unknown as DoneActorEvent<T>).output
-const errorOf = (event: AnyEvent) => (event as ErrorActorEvent).error
+/** The error of a failed actor and the output of a finished one, as guard and action parameters. */
+const errorOf = ({ event }: { event: { error: unknown } }) => event.error
+const outputOf = <T>({ event }: { event: { output: T } }) => event.output
 
 /**
  * The signing chart. Pure: `requestSignature` (the wallet request) and `verifySignature` (backend
@@ -41,8 +41,8 @@ export const signMachine = setup({
     canSign: ({ context, event }) =>
       (event.type === 'SIGN' && event.request !== undefined) || context.request !== null,
     shouldVerify: ({ context }) => context.verify !== null,
-    isUserRejection: ({ event }) => walletErrorData(errorOf(event)).code === 'USER_REJECTED',
-    isVerified: ({ event }) => outputOf<GenericSessionResult>(event).signed,
+    isUserRejection: (_, error: unknown) => walletErrorData(error).code === 'USER_REJECTED',
+    isVerified: (_, result: GenericSessionResult) => result.signed,
   },
   actions: {
     assignRequest: assign(({ context, event }) =>
@@ -54,16 +54,16 @@ export const signMachine = setup({
         : {},
     ),
     clearOutcome: assign({ signature: null, verification: null, error: null }),
-    assignSignature: assign({ signature: ({ event }) => outputOf<string>(event) }),
-    assignWalletError: assign({ error: ({ event }) => walletErrorData(errorOf(event)) }),
+    assignSignature: assign({ signature: (_, signature: string) => signature }),
+    assignWalletError: assign({ error: (_, error: unknown) => walletErrorData(error) }),
     assignVerifyError: assign({
-      error: ({ event }) => toErrorData(errorOf(event), 'BACKEND_ERROR'),
+      error: (_, error: unknown) => toErrorData(error, 'BACKEND_ERROR'),
     }),
     assignVerification: assign({
-      verification: ({ event }) => ({ ...outputOf<GenericSessionResult>(event) }),
+      verification: (_, result: GenericSessionResult) => ({ ...result }),
     }),
     assignNotVerified: assign({
-      verification: ({ event }) => ({ ...outputOf<GenericSessionResult>(event) }),
+      verification: (_, result: GenericSessionResult) => ({ ...result }),
       error: {
         code: 'BACKEND_ERROR' as const,
         message: 'The backend did not record the signature as verified.',
@@ -97,12 +97,20 @@ export const signMachine = setup({
         src: 'requestSignature',
         input: ({ context }) => context.request ?? { method: '', params: [] },
         onDone: [
-          { guard: 'shouldVerify', target: 'verifying', actions: 'assignSignature' },
-          { target: 'signed', actions: 'assignSignature' },
+          {
+            guard: 'shouldVerify',
+            target: 'verifying',
+            actions: { type: 'assignSignature', params: outputOf },
+          },
+          { target: 'signed', actions: { type: 'assignSignature', params: outputOf } },
         ],
         onError: [
-          { guard: 'isUserRejection', target: 'rejected', actions: 'assignWalletError' },
-          { target: 'failed', actions: 'assignWalletError' },
+          {
+            guard: { type: 'isUserRejection', params: errorOf },
+            target: 'rejected',
+            actions: { type: 'assignWalletError', params: errorOf },
+          },
+          { target: 'failed', actions: { type: 'assignWalletError', params: errorOf } },
         ],
       },
       on: { RESET: 'idle' },
@@ -119,10 +127,14 @@ export const signMachine = setup({
           signature: context.signature ?? '',
         }),
         onDone: [
-          { guard: 'isVerified', target: 'signed', actions: 'assignVerification' },
-          { target: 'failed', actions: 'assignNotVerified' },
+          {
+            guard: { type: 'isVerified', params: outputOf },
+            target: 'signed',
+            actions: { type: 'assignVerification', params: outputOf },
+          },
+          { target: 'failed', actions: { type: 'assignNotVerified', params: outputOf } },
         ],
-        onError: { target: 'failed', actions: 'assignVerifyError' },
+        onError: { target: 'failed', actions: { type: 'assignVerifyError', params: errorOf } },
       },
     },
     signed: { type: 'final' },

@@ -1,64 +1,60 @@
 import { fromPromise } from 'xstate'
-import { AppError } from '../../src/errors/app-error'
 import type { GenericWalletSessionClient } from '../../src/session/client'
-import { type PollGenericSessionOptions, pollGenericSessionResult } from '../../src/session/poll'
 import type { SessionIntent } from '../../src/wire/schemas'
 import type {
-  AwaitWalletInput,
-  AwaitWalletOutput,
-  UniversalLinkSession,
-} from './universal-link.types'
+  PollingEnvironment,
+  SessionTokenVault,
+} from '../session-polling/session-polling.actors'
+import { provideSessionPolling } from '../session-polling/session-polling.facade'
+import type { CreateUniversalLinkSessionInput, UniversalLinkSession } from './universal-link.types'
 
-export interface UniversalLinkActorOptions {
+/** Options of `createUniversalLinkActors`. */
+export interface UniversalLinkActorOptions extends PollingEnvironment {
   /** The intent recorded on the backend session; `transaction` also allows message signing. */
   intent: SessionIntent
-  /** Passed to every poll (cadence, attempt cap, inspector). The deadline is the session's expiry. */
-  poll?: Omit<PollGenericSessionOptions, 'until' | 'signal' | 'timeoutMs' | 'onUpdate'>
+  /** Where the session token is kept, keyed by session id (never in the machine's context). */
+  vault: SessionTokenVault
+  /** Told every secret value the actors see (session token, signatures), for redaction by value. */
+  onSecret?: (value: string) => void
 }
 
 /**
- * The universal-link machine's I/O: session creation and waiting for the wallet. `awaitWallet` is a
- * promise actor on purpose: XState restarts a running promise actor when a snapshot is restored,
- * so polling resumes after the reload, against the same absolute deadline (the session expiry).
+ * The universal-link machine's I/O: `createSession` (POST /sessions; the token goes to the vault)
+ * and `poll`, the `sessionPolling` machine bound to the same client and vault. Polling is a child
+ * machine, so it is inspected and persisted with the flow, and restored as a machine.
  */
 export function createUniversalLinkActors(
-  client: GenericWalletSessionClient,
+  client: Pick<GenericWalletSessionClient, 'createSession' | 'getResult'>,
   options: UniversalLinkActorOptions,
 ) {
+  const secret = (value: string | null | undefined) => {
+    if (value) options.onSecret?.(value)
+  }
+  const watched = {
+    createSession: client.createSession.bind(client),
+    getResult: async (sessionId: string, token: string) => {
+      const result = await client.getResult(sessionId, token)
+      secret(result.signature)
+      secret(result.txSignature)
+      return result
+    },
+  }
+  const env: PollingEnvironment = {
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.random ? { random: options.random } : {}),
+  }
   return {
-    createSession: fromPromise<UniversalLinkSession, { chainId: string; walletId: string }>(
+    createSession: fromPromise<UniversalLinkSession, CreateUniversalLinkSessionInput>(
       async ({ input }) => {
-        const session = await client.createSession(input.chainId, {
-          walletSlug: input.walletId,
-          intent: options.intent,
-        })
-        return {
-          sessionId: session.sessionId,
-          nonce: session.nonce,
-          sessionToken: session.sessionToken,
-          expiresAt: session.expiresAt,
-        }
+        const { sessionToken, sessionId, nonce, expiresAt } = await client.createSession(
+          input.chainId,
+          { walletSlug: input.walletId, intent: options.intent },
+        )
+        secret(sessionToken)
+        options.vault.set(sessionId, sessionToken)
+        return { sessionId, nonce, expiresAt }
       },
     ),
-    awaitWallet: fromPromise<AwaitWalletOutput, AwaitWalletInput>(async ({ input, signal }) => {
-      const remainingMs = input.session.expiresAt - Date.now()
-      if (remainingMs <= 0) throw new AppError('SESSION_EXPIRED', 'The wallet session expired.')
-      const result = await pollGenericSessionResult(
-        client,
-        input.session.sessionId,
-        input.session.sessionToken,
-        {
-          ...options.poll,
-          until: input.until,
-          signal,
-          timeoutMs: remainingMs,
-        },
-      )
-      return {
-        walletAddress: result.walletAddress,
-        signature: result.signature,
-        txSignature: result.txSignature,
-      }
-    }),
+    poll: provideSessionPolling(watched, options.vault, env),
   }
 }

@@ -1,9 +1,10 @@
-import { assign, type ErrorActorEvent, emit, fromPromise, setup } from 'xstate'
+import { type Actor, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
-import { toErrorData } from '../shared/error-data'
+import { sessionPollingMachine } from '../session-polling/session-polling.machine'
+import type { SessionPollingOutput } from '../session-polling/session-polling.types'
+import { type ErrorData, toErrorData } from '../shared/error-data'
 import type {
-  AwaitWalletInput,
-  AwaitWalletOutput,
+  CreateUniversalLinkSessionInput,
   OpenWalletEmitted,
   UniversalLinkContext,
   UniversalLinkEvent,
@@ -11,49 +12,54 @@ import type {
   UniversalLinkInput,
   UniversalLinkOutput,
   UniversalLinkSession,
+  UniversalLinkTag,
 } from './universal-link.types'
-import { RESUMABLE_TAG } from './universal-link.types'
 
-/** Bump when a change makes older persisted snapshots unsafe to restore. */
-export const UNIVERSAL_LINK_MACHINE_VERSION = 1
+/** The error of a finished poll (a poll that reached its target has none). */
+const pollError = (output: SessionPollingOutput): ErrorData | null =>
+  output.ok ? null : output.error
 
-/** The error of a failed actor, as the `storeError` action's parameter. */
-const errorOf = ({ event }: { event: ErrorActorEvent }) => event.error
-
-/** A failed wallet wait whose error has `code` ends in `target`, keeping the error. */
+type PollDone = { event: { output: SessionPollingOutput } }
+const pollOutput = ({ event }: PollDone) => event.output
+const pollErrorOf = ({ event }: PollDone) => pollError(event.output)
+/** A poll that ended with an error of `code` goes to `target`, keeping the error. */
 const endOnCode = <Target extends string>(code: AppErrorCode, target: Target) =>
   ({
     guard: {
-      type: 'failedWith',
-      params: ({ event }: { event: ErrorActorEvent }) => ({ error: event.error, code }),
+      type: 'pollFailedWith',
+      params: ({ event }: PollDone) => ({ output: event.output, code }),
     },
     target,
-    actions: { type: 'storeError', params: errorOf },
+    actions: { type: 'storeError', params: pollErrorOf },
   }) as const
 
-// Shared by `awaitingWallet` and `awaitingSignature`: the error's code picks the final state.
-const ON_WALLET_ERROR = [
-  endOnCode('USER_REJECTED', 'rejected'),
-  endOnCode('SESSION_EXPIRED', 'expired'),
-  {
-    guard: {
-      type: 'failedWith',
-      params: ({ event }: { event: ErrorActorEvent }) => ({
-        error: event.error,
-        code: 'ABORTED' as const,
-      }),
+/** Routes a finished poll: success to `target`, else the error's code picks the final state. */
+const onPollDone = <Target extends string>(
+  target: Target,
+  store: 'storeConnection' | 'storeSignature',
+) =>
+  [
+    {
+      guard: { type: 'pollSucceeded', params: pollOutput },
+      target,
+      actions: { type: store, params: pollOutput },
     },
-    target: 'cancelled',
-  },
-  { target: 'failed', actions: { type: 'storeError', params: errorOf } },
-] as const
+    endOnCode('USER_REJECTED', 'rejected'),
+    endOnCode('SESSION_EXPIRED', 'expired'),
+    endOnCode('ABORTED', 'cancelled'),
+    { target: 'failed', actions: { type: 'storeError', params: pollErrorOf } },
+  ] as const
 
 /**
  * The mobile flow over a universal link: create a backend session, open the wallet app, wait for the
- * wallet's callback (polling the session), then optionally one signature. States tagged `resumable`
- * hold only idempotent work (polling), so their persisted snapshot can be restored after the page
- * reload that follows the trip to the wallet. The wallet is opened through an emitted event, which
- * is never replayed on restore, so resuming does not reopen the wallet.
+ * wallet's callback (the `sessionPolling` machine as an invoked child, `poll`), then any number of
+ * signatures, each of which returns the flow to `connected`. The backend accepts one signature per
+ * session (it burns the nonce), so each further signature renews the session: the wallet is opened
+ * to connect the new session, then to sign. States tagged `resumable` hold only
+ * idempotent work (polling), so their persisted snapshot — the poller's included, with its attempts,
+ * backoff and deadline — can be restored after the page reload that follows the trip to the wallet.
+ * The wallet is opened through an emitted event, which is never replayed on restore. The session
+ * token never enters this machine: the actors read it from a vault keyed by session id.
  */
 export const universalLinkMachine = setup({
   types: {
@@ -62,32 +68,36 @@ export const universalLinkMachine = setup({
     input: {} as UniversalLinkInput,
     output: {} as UniversalLinkOutput,
     emitted: {} as OpenWalletEmitted,
+    tags: {} as UniversalLinkTag,
   },
   actors: {
-    /** Creates the backend session (POST /sessions). */
-    createSession: fromPromise<UniversalLinkSession, { chainId: string; walletId: string }>(
-      async () => {
-        throw new Error('universalLinkMachine: provide the createSession actor')
-      },
-    ),
-    /** Polls the session until the wallet reports; rejects with `{ code }` on reject/fail/expiry. */
-    awaitWallet: fromPromise<AwaitWalletOutput, AwaitWalletInput>(async () => {
-      throw new Error('universalLinkMachine: provide the awaitWallet actor')
+    /** Creates the backend session (POST /sessions) and keeps its token in the vault. */
+    createSession: fromPromise<UniversalLinkSession, CreateUniversalLinkSessionInput>(async () => {
+      throw new Error('universalLinkMachine: provide the createSession actor')
     }),
+    /** Polls the session until the wallet reports (provide it bound to the client and vault). */
+    poll: sessionPollingMachine,
   },
   actions: {
     storeSession: assign({ session: (_, session: UniversalLinkSession) => session }),
     storeConnection: assign({
-      walletAddress: (_, output: AwaitWalletOutput) => output.walletAddress,
+      walletAddress: (_, output: SessionPollingOutput) => output.result?.walletAddress ?? null,
     }),
-    storeSignature: assign({
-      signature: (_, output: AwaitWalletOutput) => output.signature,
-      txSignature: (_, output: AwaitWalletOutput) => output.txSignature,
-    }),
+    storeSignature: assign(({ context }, output: SessionPollingOutput) => ({
+      signature: output.result?.signature ?? null,
+      txSignature: output.result?.txSignature ?? null,
+      signatures: context.signatures + 1,
+      request: null,
+    })),
     storeRequest: assign({
       request: (_, request: NonNullable<UniversalLinkContext['request']>) => request,
+      signature: null,
+      txSignature: null,
+      error: null,
     }),
-    storeError: assign({ error: (_, error: unknown) => toErrorData(error, 'SESSION_FAILED') }),
+    storeError: assign({
+      error: (_, error: unknown) => (error === null ? null : toErrorData(error, 'SESSION_FAILED')),
+    }),
     markOutcome: assign({
       outcome: (_, params: { status: UniversalLinkFinalStatus }) => params.status,
     }),
@@ -107,9 +117,13 @@ export const universalLinkMachine = setup({
     })),
   },
   guards: {
-    /** The actor failed with this `AppError` code. */
-    failedWith: (_, params: { error: unknown; code: AppErrorCode }) =>
-      toErrorData(params.error, 'SESSION_FAILED').code === params.code,
+    /** This session already carried a signature (the backend accepts one per session nonce). */
+    sessionUsed: ({ context }) => context.signatures > 0,
+    /** The poll reached its target. */
+    pollSucceeded: (_, output: SessionPollingOutput) => output.ok,
+    /** The poll ended with an error of this code. */
+    pollFailedWith: (_, params: { output: SessionPollingOutput; code: AppErrorCode }) =>
+      !params.output.ok && params.output.error.code === params.code,
   },
 }).createMachine({
   id: 'universalLink',
@@ -122,8 +136,10 @@ export const universalLinkMachine = setup({
     request: null,
     signature: null,
     txSignature: null,
+    signatures: 0,
     error: null,
     outcome: null,
+    pollIntervalMs: input.pollIntervalMs ?? null,
   }),
   states: {
     creatingSession: {
@@ -137,73 +153,126 @@ export const universalLinkMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: { type: 'storeError', params: errorOf },
+          actions: {
+            type: 'storeError',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
         },
       },
+      on: { CANCEL: 'cancelled' },
     },
     openingWallet: {
       entry: 'openWalletToConnect',
       always: 'awaitingWallet',
     },
     awaitingWallet: {
-      tags: [RESUMABLE_TAG],
+      tags: ['resumable', 'awaitingWallet'],
       invoke: {
-        id: 'awaitWallet',
-        src: 'awaitWallet',
-        input: ({ context }) => ({
-          session: context.session as UniversalLinkSession,
-          until: 'connected' as const,
-        }),
-        onDone: {
-          target: 'connected',
-          actions: { type: 'storeConnection', params: ({ event }) => event.output },
-        },
-        onError: ON_WALLET_ERROR,
+        id: 'poll',
+        src: 'poll',
+        input: ({ context }) => pollInput(context, 'connected'),
+        // Each poll step reaches this machine (and its parent), so persistence saves the poller's
+        // attempts, backoff and deadline as they change.
+        onSnapshot: {},
+        onDone: onPollDone('connected', 'storeConnection'),
       },
       on: { CANCEL: 'cancelled' },
     },
     connected: {
-      tags: [RESUMABLE_TAG],
+      tags: ['resumable'],
       on: {
-        SIGN_MESSAGE: {
-          target: 'openingWalletToSign',
-          actions: { type: 'storeRequest', params: { method: 'signMessage', payload: null } },
-        },
-        SIGN_TRANSACTION: {
-          target: 'openingWalletToSign',
-          actions: {
-            type: 'storeRequest',
-            params: ({ event }) => ({ method: 'signTransaction' as const, payload: event.payload }),
+        SIGN_MESSAGE: [
+          {
+            guard: 'sessionUsed',
+            target: 'renewingSession',
+            actions: { type: 'storeRequest', params: { method: 'signMessage', payload: null } },
           },
-        },
+          {
+            target: 'openingWalletToSign',
+            actions: { type: 'storeRequest', params: { method: 'signMessage', payload: null } },
+          },
+        ],
+        SIGN_TRANSACTION: [
+          {
+            guard: 'sessionUsed',
+            target: 'renewingSession',
+            actions: {
+              type: 'storeRequest',
+              params: ({ event }) => ({
+                method: 'signTransaction' as const,
+                payload: event.payload,
+              }),
+            },
+          },
+          {
+            target: 'openingWalletToSign',
+            actions: {
+              type: 'storeRequest',
+              params: ({ event }) => ({
+                method: 'signTransaction' as const,
+                payload: event.payload,
+              }),
+            },
+          },
+        ],
         DISCONNECT: 'disconnected',
       },
+    },
+    renewingSession: {
+      description:
+        'The backend burns a session nonce with its signature: a further signature needs a new session, which the wallet connects first.',
+      invoke: {
+        id: 'createSession',
+        src: 'createSession',
+        input: ({ context }) => ({ chainId: context.chainId, walletId: context.walletId }),
+        onDone: {
+          target: 'openingWalletToReconnect',
+          actions: { type: 'storeSession', params: ({ event }) => event.output },
+        },
+        onError: {
+          target: 'failed',
+          actions: {
+            type: 'storeError',
+            params: ({ event }: { event: { error: unknown } }) => event.error,
+          },
+        },
+      },
+      on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
+    },
+    openingWalletToReconnect: {
+      entry: 'openWalletToConnect',
+      always: 'reconnecting',
+    },
+    reconnecting: {
+      tags: ['resumable', 'awaitingWallet'],
+      invoke: {
+        id: 'poll',
+        src: 'poll',
+        input: ({ context }) => pollInput(context, 'connected'),
+        onSnapshot: {},
+        onDone: onPollDone('openingWalletToSign', 'storeConnection'),
+      },
+      on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
     openingWalletToSign: {
       entry: 'openWalletToSign',
       always: 'awaitingSignature',
     },
     awaitingSignature: {
-      tags: [RESUMABLE_TAG],
+      tags: ['resumable', 'awaitingWallet'],
       invoke: {
-        id: 'awaitWallet',
-        src: 'awaitWallet',
-        input: ({ context }) => ({
-          session: context.session as UniversalLinkSession,
-          until:
-            context.request?.method === 'signTransaction'
-              ? ('transaction' as const)
-              : ('signed' as const),
-        }),
-        onDone: {
-          target: 'done',
-          actions: { type: 'storeSignature', params: ({ event }) => event.output },
-        },
-        onError: ON_WALLET_ERROR,
+        id: 'poll',
+        src: 'poll',
+        input: ({ context }) =>
+          pollInput(
+            context,
+            context.request?.method === 'signTransaction' ? 'transaction' : 'signed',
+          ),
+        onSnapshot: {},
+        onDone: onPollDone('connected', 'storeSignature'),
       },
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
-    done: { type: 'final', entry: { type: 'markOutcome', params: { status: 'done' } } },
     disconnected: {
       type: 'final',
       entry: { type: 'markOutcome', params: { status: 'disconnected' } },
@@ -222,4 +291,23 @@ export const universalLinkMachine = setup({
   }),
 })
 
+/**
+ * The poller's input: the session without its token; the deadline is the session's expiry (an
+ * absolute time, so it survives a reload). The poller reads no clock: its first lookup reports one.
+ */
+function pollInput(context: UniversalLinkContext, target: 'connected' | 'signed' | 'transaction') {
+  const session = context.session as UniversalLinkSession
+  return {
+    session: { sessionId: session.sessionId, nonce: session.nonce, expiresAt: session.expiresAt },
+    target,
+    startedAt: 0,
+    timeoutMs: Number.MAX_SAFE_INTEGER,
+    ...(context.pollIntervalMs === null ? {} : { pollIntervalMs: context.pollIntervalMs }),
+  }
+}
+
 export type UniversalLinkMachine = typeof universalLinkMachine
+/** An actor of the universal-link machine. */
+export type UniversalLinkActor = Actor<UniversalLinkMachine>
+/** A snapshot of the universal-link machine. */
+export type UniversalLinkSnapshot = SnapshotFrom<UniversalLinkMachine>

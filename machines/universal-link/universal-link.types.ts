@@ -1,10 +1,12 @@
 import type { ErrorData } from '../shared/error-data'
 
-/** The backend session the flow runs on. Persisted (the token is needed to resume), never logged. */
+/**
+ * The backend session the flow runs on, without its token: the token lives in a vault keyed by
+ * `sessionId` (see `SessionTokenVault`), never in context, events or snapshots.
+ */
 export interface UniversalLinkSession {
   sessionId: string
   nonce: string
-  sessionToken: string
   /** Absolute expiry (ms epoch): the flow's deadline, which survives a reload. */
   expiresAt: number
 }
@@ -17,7 +19,12 @@ export type UniversalLinkWalletMethod = 'connect' | UniversalLinkSignMethod
 export interface UniversalLinkInput {
   walletId: string
   chainId: string
+  /** Poll cadence of the session (default 1.5–2 s with jitter). */
+  pollIntervalMs?: readonly [number, number] | number
 }
+
+/** Tags of the universal-link chart: `resumable` states may be restored after a reload. */
+export type UniversalLinkTag = 'resumable' | 'awaitingWallet'
 
 /** JSON-safe: it is persisted across the page reload. */
 export interface UniversalLinkContext {
@@ -27,11 +34,15 @@ export interface UniversalLinkContext {
   walletAddress: string | null
   /** The signing request in flight: method and, for transactions, the base64url payload. */
   request: { method: UniversalLinkSignMethod; payload: string | null } | null
+  /** The last signature (cleared when the next request starts). */
   signature: string | null
   txSignature: string | null
+  /** How many signatures this session delivered (each one returns the flow to `connected`). */
+  signatures: number
   error: ErrorData | null
   /** Set on entering a final state. */
   outcome: UniversalLinkFinalStatus | null
+  pollIntervalMs: readonly [number, number] | number | null
 }
 
 export type UniversalLinkEvent =
@@ -49,21 +60,13 @@ export interface OpenWalletEmitted {
   payload: string | null
 }
 
-/** Input of the `awaitWallet` actor: poll the session until it reaches `until`. */
-export interface AwaitWalletInput {
-  session: UniversalLinkSession
-  until: 'connected' | 'signed' | 'transaction'
-}
-
-/** What the wallet reported, as the backend recorded it. */
-export interface AwaitWalletOutput {
-  walletAddress: string | null
-  signature: string | null
-  txSignature: string | null
+/** Input of the `createSession` actor. */
+export interface CreateUniversalLinkSessionInput {
+  chainId: string
+  walletId: string
 }
 
 export type UniversalLinkFinalStatus =
-  | 'done'
   | 'disconnected'
   | 'rejected'
   | 'failed'

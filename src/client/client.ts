@@ -1,25 +1,47 @@
-import { waitFor } from 'xstate'
-import { type ConnectActor, createConnectActor } from '../../machines/connect/connect.facade'
+import type { AnyActorRef, Subscription } from 'xstate'
+import { createLazyLogic } from '../../machines/client/client.actors'
+import {
+  type ClientActor,
+  createClientActor,
+  provideClient,
+} from '../../machines/client/client.facade'
+import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/client.persistence'
+import { createSecretRegistry } from '../../machines/client/client.redact'
+import type {
+  ClientSignRequest,
+  ClientTimeouts,
+  FlowOutcome,
+  LoadConnectorInput,
+  LoadedConnector,
+} from '../../machines/client/client.types'
+import { type ClientView, toClientView } from '../../machines/client/client.view'
+import type { ConnectMachine } from '../../machines/connect/connect.machine'
 import type { PairingFlow } from '../../machines/pairing/pairing.facade'
+import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
+import { personalSignRequest } from '../../machines/sign/sign.actors'
+import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
 import type { ConnectConfig, ConnectConfigClient } from '../config'
+import { connectorKindForWallet } from '../connectors/connector-kind'
 import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
-import type { IWalletConnector, WalletConnection } from '../connectors/types'
+import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
+import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
-import { requireNonEmpty, resolveFetch } from '../http/options'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
-import type { Caip2ChainId, ChainNamespace, SupportWalletInfo, WalletId } from '../registry/types'
+import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
-import type { UniversalLinkConnector, UniversalLinkResumeResult } from '../universal-link/connector'
+import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
 import { type ClientPairOptions, pairedConnection, startClientPairing } from './pairing'
-import type { ClientSignPayload } from './sign'
 
-/** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, inspection. */
+/** Solana mainnet: the default chain of a mobile universal-link connection. */
+const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+
+/** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, timeouts, inspection. */
 export interface ClientOptions extends InspectionOptions {
   /** Backend base URL (HTTPS; HTTP only for local development hosts). */
   baseUrl: string
@@ -32,6 +54,8 @@ export interface ClientOptions extends InspectionOptions {
   mobile?: boolean
   /** Chain of mobile Solana (universal-link) connections; default Solana mainnet. */
   solanaChainId?: Caip2ChainId
+  /** Named timeouts (ms); see `DEFAULT_CLIENT_TIMEOUTS`. */
+  timeouts?: Partial<ClientTimeouts>
   /** The universal-link flow: where it persists (default `localStorage`), how it opens links. */
   universalLink?: {
     store?: UniversalLinkStore
@@ -39,12 +63,39 @@ export interface ClientOptions extends InspectionOptions {
     returnUrl?: string
     dappName?: string
     pollIntervalMs?: readonly [number, number] | number
+    /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
+    migrations?: SnapshotMigrations
   }
   metaMaskSdk?: MetaMaskSdkOptions
   /** The relay for `pair()`; default the backend's relay route (`relayUrlForBaseUrl(baseUrl)`). */
   relayUrl?: string
   /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
   WebSocket?: WebSocketConstructor
+}
+
+/** Where a resumed universal-link flow stands, at once; `wait()` settles with its outcome. */
+export type ResumeResult =
+  | { status: 'none'; wait(): Promise<WalletConnection | null> }
+  | { status: 'discarded'; reason: string; wait(): Promise<WalletConnection | null> }
+  | {
+      status: 'awaitingWallet' | 'connected'
+      connection: WalletConnection | null
+      /** The connection once settled. */
+      wait(): Promise<WalletConnection | null>
+    }
+  | {
+      status: 'awaitingSignature'
+      connection: WalletConnection | null
+      /** The connection still open once the signature settled. */
+      wait(): Promise<WalletConnection | null>
+      /** The wallet's signature (base58 over the session envelope, verified by the backend). */
+      signature(): Promise<string>
+    }
+
+/** A child actor of `parent` by id (the snapshot's `children`). */
+function childOf(parent: AnyActorRef | undefined, id: string): AnyActorRef | undefined {
+  const snapshot = parent?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> }
+  return snapshot?.children?.[id]
 }
 
 function evmOnly(): AppError {
@@ -58,36 +109,52 @@ function detectMobile(): boolean {
 }
 
 /**
- * The library's entry point: pick a wallet, connect, sign, read config and balances. Each flow is
- * a statechart actor (`connectActor`, and the universal-link connector's actor on mobile) that UIs
- * subscribe to; `subscribe()` follows the current one across `selectWallet` calls.
+ * The library's entry point: pick a wallet, connect, sign, read config and balances. It runs the
+ * root statechart (`clientMachine`) in one actor: every flow — connector loading, connect, sign,
+ * the universal-link flow and its session polling, config and balance reads — is a child of it.
+ * Each method sends an event and settles from the root's state; every flow ends by a named timeout
+ * at the latest. UIs render `getView()` and `subscribe()` to it.
  */
 export class Client {
   readonly #options: ClientOptions
-  readonly #listeners = new Set<(actor: ConnectActor) => void>()
   #config: ConnectConfigClient | null = null
+  readonly #secrets = createSecretRegistry()
+  readonly #vault = createMemoryTokenVault()
+  readonly #link = createLazyLogic<UniversalLinkMachine>('universalLink')
+  readonly #listeners = new Set<(view: ClientView) => void>()
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
-  #actor: ConnectActor | null = null
+  #actor: ClientActor
+  #subscription: Subscription | null = null
+  #stopPersisting: (() => void) | null = null
+  #linkPart: ClientLink | null = null
+  #reads = 0
   #pairing: PairingFlow | null = null
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
     this.#options = options
-    // Checked here, used later: the HTTP clients (ky, the response schemas) load on first use, the
-    // session client with the universal-link flow (apps that record sessions themselves create a
-    // `GenericWalletSessionClient`).
+    // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
     normalizeBaseUrl(options.baseUrl)
-    requireNonEmpty(options.appKey, 'appKey')
-    resolveFetch(options.fetchImpl)
+    if (typeof options.appKey !== 'string' || options.appKey.trim() === '')
+      throw new AppError('INVALID_CONFIG', 'appKey is required.')
+    if (typeof (options.fetchImpl ?? globalThis.fetch) !== 'function')
+      throw new AppError('INVALID_CONFIG', 'No fetch is available: pass fetchImpl.')
+    this.#actor = this.#start(undefined)
+  }
+
+  /** The root actor (replaced by `resume()`; `subscribe` follows it). */
+  get actor(): ClientActor {
+    return this.#actor
   }
 
   /**
-   * The connect actor of the selected connector (created by `selectWallet`, or by `connect` when
-   * nothing was selected). @throws `WALLET_NOT_FOUND` before either.
+   * The `connect` machine's actor of the selected desktop connector (a child of the root actor).
+   * @throws `WALLET_NOT_FOUND` before a desktop connector is selected.
    */
-  get connectActor(): ConnectActor {
-    if (this.#actor) return this.#actor
+  get connectActor(): import('xstate').ActorRefFrom<ConnectMachine> {
+    const ref = childOf(this.#actor, 'connection')
+    if (ref) return ref as import('xstate').ActorRefFrom<ConnectMachine>
     throw new AppError('WALLET_NOT_FOUND', 'No wallet selected yet: call selectWallet or connect.')
   }
 
@@ -96,73 +163,74 @@ export class Client {
     return this.#connector
   }
 
-  /** Calls `listener` with the connect actor (now, if one exists) and whenever `selectWallet` replaces it. */
-  subscribe(listener: (actor: ConnectActor) => void): () => void {
+  /** The current view (`toClientView` of the root snapshot). */
+  getView(): ClientView {
+    return toClientView(this.#actor.getSnapshot())
+  }
+
+  /** Calls `listener` with the view now and on every change, across root replacements (`resume`). */
+  subscribe(listener: (view: ClientView) => void): () => void {
     this.#listeners.add(listener)
-    if (this.#actor) listener(this.#actor)
+    listener(this.getView())
     return () => this.#listeners.delete(listener)
   }
 
   /**
    * Chooses the connector for a wallet: a custom connector with that id first; else, on desktop,
    * EIP-6963 / injected (EVM) or the Wallet Standard (Solana); on mobile, the MetaMask SDK (EVM) or
-   * the universal link (Solana). The built-in connector's code is loaded on demand (a dynamic
-   * import), so the `Client` bundle carries none of them up front.
-   * @throws `WALLET_NOT_FOUND` (unknown wallet), `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`.
+   * the universal link (Solana). The connector's code is loaded on demand (a dynamic import).
+   * Ends any pending flow (`ABORTED`). @throws `WALLET_NOT_FOUND` (unknown wallet),
+   * `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`, `TIMEOUT` (`connectorLoadMs`), `ABORTED`.
    */
   async selectWallet(
     walletId: WalletId,
     options: { namespace: ChainNamespace },
   ): Promise<IWalletConnector> {
-    const custom = this.#options.connectors?.find(
-      (c) => c.id === walletId || walletIdForConnectorId(c.id) === walletId,
-    )
-    if (custom) return this.#useAndReturn(custom)
-    const info = getWalletInfo(walletId)
-    const connector = await loadConnectorForWallet(info, options.namespace, {
-      mobile: this.#options.mobile ?? detectMobile(),
-      universalLink: (wallet) => this.#universalLinkConnector(wallet),
-      ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
-      ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+    await this.#run({
+      type: 'SELECT_WALLET',
+      walletId,
+      namespace: options.namespace,
+      connect: false,
     })
-    return this.#useAndReturn(connector)
+    return this.#connector as IWalletConnector
   }
 
   /**
-   * Connects the selected connector (the injected one when none was selected).
-   * @throws `USER_REJECTED` when the user declines; `WALLET_UNAVAILABLE`, `WALLET_ERROR`, and the
-   * universal-link codes (`SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`) otherwise.
+   * Connects the selected connector (the first custom one, else the injected wallet, when none was
+   * selected). Resolves at once when already connected.
+   * @throws `USER_REJECTED`; `WALLET_UNAVAILABLE`, `WALLET_ERROR`; `TIMEOUT` (`walletAnswerMs`);
+   * `ABORTED` (`cancel()`, `disconnect()`, another wallet selected); over a universal link
+   * `SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`.
    */
   async connect(): Promise<WalletConnection> {
-    const actor = this.#actor ?? (await this.#selectDefault())
-    if (!actor.getSnapshot().matches('connected')) {
-      if (actor.getSnapshot().matches('idle')) actor.send({ type: 'CONNECT' })
-      else actor.send({ type: 'RETRY' })
-    }
-    const snapshot = await waitFor(actor, (s) => !s.matches('connecting'), {
-      timeout: Number.POSITIVE_INFINITY,
-    })
-    if (snapshot.matches('connected') && snapshot.context.connection) {
-      const { walletId, ...rest } = snapshot.context.connection
-      return { ...rest, walletId: walletId ?? undefined, chainId: rest.chainId as Caip2ChainId }
-    }
-    throw toAppError(
-      snapshot.context.error ?? { code: 'WALLET_ERROR', message: 'The wallet did not connect.' },
-    )
+    const view = this.getView()
+    if (view.isConnected) return this.getConnection() as WalletConnection
+    // A wallet being selected: connect it once loaded (not the default connector).
+    if (view.pending === 'select') await this.#wait(this.#actor.getSnapshot().context.flow)
+    if (this.getView().pending === 'connect')
+      await this.#wait(this.#actor.getSnapshot().context.flow)
+    else if (this.getView().isConnected) return this.getConnection() as WalletConnection
+    else if (this.#actor.getSnapshot().hasTag('selected')) await this.#run({ type: 'CONNECT' })
+    else await this.#run({ type: 'SELECT_WALLET', walletId: null, namespace: null, connect: true })
+    const connection = this.getConnection()
+    if (connection) return connection
+    throw new AppError('NOT_CONNECTED', 'The wallet disconnected.')
   }
 
   /**
    * Pairs a wallet over the relay (QR code or deep link), end-to-end encrypted. Resolves once the
    * pairing URI exists (show `flow.uri` as a QR code: `pairingQrSvg` from `scope-connect/qr`);
    * `flow.approval` settles when the wallet answers, and from then on `getConnection`,
-   * `signMessage` and `signTypedData` go over the paired session. The relay code loads on first use.
-   * A new `pair()` stops the previous pairing. @throws `INVALID_CONFIG` (no metadata outside a page).
+   * `signMessage` and `signTypedData` go over the paired session while no connector is connected.
+   * The pairing machine and the relay client load on first use; a new `pair()` stops the previous
+   * pairing. @throws `INVALID_CONFIG` (no metadata outside a page).
    */
   async pair(options: ClientPairOptions = {}): Promise<PairingFlow> {
     this.#pairing?.stop()
-    const { baseUrl, appKey, relayUrl, WebSocket, fetchImpl } = this.#options
+    const { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, inspect, sanitizeInspection } =
+      this.#options
     const flow = await startClientPairing(
-      { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, ...this.#inspection() },
+      { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, inspect, sanitizeInspection },
       options,
     )
     this.#pairing = flow
@@ -171,8 +239,9 @@ export class Client {
 
   /** The current connection (a connector's, else a settled pairing's), or null. */
   getConnection(): WalletConnection | null {
-    const connection = this.#actor?.getSnapshot().context.connection
-    if (!connection || !this.#actor?.getSnapshot().matches('connected')) {
+    const snapshot = this.#actor.getSnapshot()
+    const connection = snapshot.context.connection
+    if (!connection || !snapshot.hasTag('connected')) {
       return this.#pairing ? pairedConnection(this.#pairing) : null
     }
     return {
@@ -182,25 +251,32 @@ export class Client {
     }
   }
 
-  /** Disconnects the connected wallet, and ends a paired relay session (the wallet is told). */
+  /**
+   * Ends the pending flow, if any: its promise rejects with `ABORTED`, a universal-link flow is
+   * stopped and its stored state cleared. A connection in place stays (see `disconnect`).
+   */
+  cancel(): void {
+    if (this.getView().canCancel) this.#actor.send({ type: 'CANCEL' })
+    if (!this.#actor.getSnapshot().hasTag('resumable')) this.#options.universalLink?.store?.clear()
+  }
+
+  /** Ends any pending flow (`ABORTED`) and the connection; clears the stored universal-link flow. */
   async disconnect(): Promise<void> {
     const pairing = this.#pairing
     this.#pairing = null
     if (pairing?.session) await pairing.disconnect()
     else pairing?.stop()
-    const actor = this.#actor
-    if (!actor?.getSnapshot().matches('connected')) return
-    actor.send({ type: 'DISCONNECT' })
-    await waitFor(actor, (s) => s.matches('idle') || s.status !== 'active', {
-      timeout: Number.POSITIVE_INFINITY,
-    })
+    const view = this.getView()
+    if (view.isConnected && !view.isBusy) await this.#run({ type: 'DISCONNECT' })
+    else if (view.canCancel) this.#actor.send({ type: view.isConnected ? 'DISCONNECT' : 'CANCEL' })
+    this.#options.universalLink?.store?.clear()
   }
 
   /**
    * Signs `message` with the connected wallet: `personal_sign` on EVM (hex signature), Solana
    * `signMessage` (base58 signature). Over a universal link the wallet signs the backend session's
-   * envelope, which the backend verifies, and `message` is not used.
-   * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`.
+   * envelope, which the backend verifies, and `message` is not used; the flow returns to connected.
+   * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signMessage(message: string): Promise<string> {
     const paired = this.#pairedFlow()
@@ -209,13 +285,19 @@ export class Client {
         ? paired.flow.signMessage(message)
         : paired.flow.signSolanaMessage(message)
     }
-    return this.#sign({ message })
+    const connection = this.#connected()
+    const request =
+      connection.namespace === 'eip155'
+        ? personalSignRequest(message, connection.accounts[0] ?? '')
+        : { method: 'solana_signMessage', params: { message } }
+    return this.#sign({ request, link: { method: 'signMessage', payload: null } })
   }
 
   /**
    * EVM only: `eth_signTypedData_v4` of EIP-712 typed data (`{ domain, types, primaryType, message }`;
    * bigints travel as decimal strings), with the connected wallet or over a paired session.
-   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on Solana, `USER_REJECTED`, `WALLET_ERROR`.
+   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on Solana, `USER_REJECTED`, `WALLET_ERROR`,
+   * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signTypedData(typedData: object): Promise<string> {
     const paired = this.#pairedFlow()
@@ -223,77 +305,333 @@ export class Client {
       if (paired.connection.namespace !== 'eip155') throw evmOnly()
       return paired.flow.signTypedData(typedData)
     }
-    if (this.#connected().connection.namespace !== 'eip155') throw evmOnly()
-    return this.#sign({ typedData })
-  }
-
-  async #sign(payload: ClientSignPayload): Promise<string> {
-    const { connector, connection } = this.#connected()
-    const { signRequestFor, signWithConnector } = await import('./sign')
-    return signWithConnector(connector, signRequestFor(payload, connection), this.#inspection())
-  }
-
-  /**
-   * Solana only: asks the wallet to sign a serialized transaction (base64).
-   * Returns the wallet's answer (`{ signedTransaction }` from extensions, `{ signature }` over a
-   * universal link). @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on EVM, `USER_REJECTED`, `WALLET_ERROR`.
-   */
-  async signTransaction<T = { signedTransaction?: string; signature?: string }>(
-    transaction: string,
-  ): Promise<T> {
-    const { connector, connection } = this.#connected()
-    if (connection.namespace !== 'solana') {
-      throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
-    }
-    return connector.request<T>({
-      method: 'solana_signTransaction' /* SOLANA_SIGN_TRANSACTION_METHOD */,
-      params: { transaction },
+    const connection = this.#connected()
+    if (connection.namespace !== 'eip155') throw evmOnly()
+    const params = [connection.accounts[0] ?? '', typedDataJson(typedData)]
+    return this.#sign({
+      request: { method: 'eth_signTypedData_v4', params },
+      link: { method: 'signMessage', payload: null },
     })
   }
 
   /**
-   * Continues a mobile universal-link flow after the wallet sent the user back (the page reloaded):
-   * rehydrates the persisted machine snapshot and, once connected, the connect actor follows.
+   * Solana only: asks the wallet to sign a serialized transaction (base64). Returns the wallet's
+   * answer (`{ signedTransaction }` from extensions, `{ signature }` over a universal link).
+   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on EVM, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`, `ABORTED`.
    */
-  async resume(): Promise<UniversalLinkResumeResult> {
-    const store = await this.#store()
-    const stored = store.load()
-    if (stored === null)
-      return { status: 'none', connection: null, signature: null, txSignature: null, error: null }
-    const walletId = (stored.snapshot as { context?: { walletId?: unknown } } | null)?.context
-      ?.walletId
-    if (typeof walletId !== 'string') {
-      store.clear()
-      return {
-        status: 'discarded',
-        connection: null,
-        signature: null,
-        txSignature: null,
-        error: null,
-        reason: 'no wallet in the stored flow',
-      }
+  async signTransaction<T = { signedTransaction?: string; signature?: string }>(
+    transaction: string,
+  ): Promise<T> {
+    const connection = this.#connected()
+    if (connection.namespace !== 'solana') {
+      throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
     }
-    const info = getWalletInfo(walletId)
-    const connector = await this.#universalLinkConnector(info)
-    this.#useAndReturn(connector)
-    const result = await connector.rehydrate(stored)
-    if (result.status === 'connected') await this.connect()
-    return result
-  }
-
-  /** The project's enabled networks and wallets (the reader loads on first use). @throws `RPC_ERROR`. */
-  async loadConfig(): Promise<ConnectConfig> {
-    this.#config ??= (await import('../config')).createConnectConfigClient(this.#httpOptions())
-    return this.#config.fetchConfig()
+    if (this.#actor.getSnapshot().matches('link')) {
+      // Solana tools emit standard base64; the link carries base64url.
+      const payload = transaction.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+      const signature = await this.#sign({
+        request: { method: 'solana_signTransaction', params: { transaction } },
+        link: { method: 'signTransaction', payload },
+      })
+      return { signature } as T
+    }
+    const answer = await this.#sign({
+      request: { method: 'solana_signTransaction', params: { transaction } },
+      link: { method: 'signTransaction', payload: null },
+    })
+    return (answer.startsWith('{') ? JSON.parse(answer) : { signature: answer }) as T
   }
 
   /**
-   * A token balance read by the backend (the reader loads on first use).
-   * @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`.
+   * Continues a mobile universal-link flow after the wallet sent the user back (the page reloaded).
+   * Returns at once where the restored flow stands — `none`, `discarded` (with the reason; the
+   * record is cleared), `awaitingWallet`, `awaitingSignature` or `connected` — and `wait()` to
+   * await its outcome. Never throws; a record of another machine definition is migrated (see
+   * `universalLink.migrations`) or discarded.
    */
-  async getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
-    this.#balances ??= (await import('../balance')).createBalanceReader(this.#httpOptions())
-    return this.#balances.getBalance(query)
+  async resume(): Promise<ResumeResult> {
+    const none = async () => null
+    const store = await this.#store()
+    const stored = store.load()
+    if (stored === null) return { status: 'none', wait: none }
+    let check: RestoreCheck
+    try {
+      check = (await this.#loadLink()).check(stored)
+    } catch (error) {
+      check = { ok: false, reason: `the flow could not be loaded: ${String(error)}` }
+    }
+    if (!check.ok) {
+      store.clear()
+      return { status: 'discarded', reason: check.reason, wait: none }
+    }
+    this.#replace(check.snapshot)
+    this.#linkPart?.pollNow(this.#actor)
+    const view = this.getView()
+    const flow = this.#actor.getSnapshot().context.flow
+    const pending = this.#actor.getSnapshot().context.pending !== null
+    // One wait for the restored flow, shared by wait() and signature() (created on first use).
+    let outcome: Promise<FlowOutcome | null> | undefined
+    const settled = () => {
+      outcome ??= pending ? this.#wait(flow) : Promise.resolve(null)
+      return outcome
+    }
+    const wait = async () => {
+      await settled()
+      return this.getConnection()
+    }
+    const connection = this.getConnection()
+    if (view.status === 'awaitingSignature' || view.status === 'signing') {
+      const signature = async () => (await settled())?.signature ?? ''
+      return { status: 'awaitingSignature', connection, wait, signature }
+    }
+    return { status: view.isConnected ? 'connected' : 'awaitingWallet', connection, wait }
+  }
+
+  /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
+  loadConfig(): Promise<ConnectConfig> {
+    return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id }))
+  }
+
+  /** A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
+  getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
+    return this.#read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
+  }
+
+  #read<T>(event: (id: string) => Parameters<ClientActor['send']>[0]): Promise<T> {
+    const id = `read-${++this.#reads}`
+    this.#actor.send(event(id))
+    const ref = childOf(this.#actor, id)
+    if (!ref) return Promise.reject(new AppError('RPC_ERROR', 'The read did not start.'))
+    return new Promise<T>((resolve, reject) => {
+      ref.subscribe({
+        complete: () => resolve(ref.getSnapshot().output as T),
+        error: reject,
+      })
+    })
+  }
+
+  async #sign(request: ClientSignRequest): Promise<string> {
+    const outcome = await this.#run({ type: 'SIGN', ...request })
+    return outcome.signature ?? ''
+  }
+
+  /** The settled pairing, when no connector is connected (a connector's connection comes first). */
+  #pairedFlow(): { flow: PairingFlow; connection: WalletConnection } | null {
+    if (this.#actor.getSnapshot().hasTag('connected') || !this.#pairing) return null
+    const connection = pairedConnection(this.#pairing)
+    return connection ? { flow: this.#pairing, connection } : null
+  }
+
+  #connected(): WalletConnection {
+    const connection = this.getConnection()
+    if (!connection || !this.getView().canSign)
+      throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
+    return connection
+  }
+
+  /** Sends the event that starts a flow and settles with that flow's outcome. */
+  async #run(event: Parameters<ClientActor['send']>[0]): Promise<FlowOutcome> {
+    const before = this.#actor.getSnapshot().context.flow
+    this.#actor.send(event)
+    const flow = this.#actor.getSnapshot().context.flow
+    if (flow === before) throw new AppError('NOT_CONNECTED', `${event.type} is not possible now.`)
+    return this.#wait(flow)
+  }
+
+  /**
+   * The outcome of flow `flow`: the root settles every flow (success, error, `TIMEOUT`, `ABORTED`),
+   * so this always ends; a flow replaced without an outcome (root replaced) is `ABORTED`.
+   */
+  #wait(flow: number): Promise<FlowOutcome> {
+    return new Promise((resolve, reject) => {
+      const actor = this.#actor
+      const check = (): boolean => {
+        const snapshot = actor.getSnapshot()
+        const { outcome, flow: current } = snapshot.context
+        if (outcome?.flow === flow) {
+          if (outcome.error) reject(toAppError(outcome.error))
+          else resolve(outcome)
+          return true
+        }
+        if (current !== flow || snapshot.status !== 'active' || actor !== this.#actor) {
+          reject(new AppError('ABORTED', 'The flow was replaced.'))
+          return true
+        }
+        return false
+      }
+      if (check()) return
+      const subscription = actor.subscribe({
+        next: () => {
+          if (check()) subscription.unsubscribe()
+        },
+        error: (error) => reject(toAppError({ code: 'WALLET_ERROR', message: String(error) })),
+        complete: () => check(),
+      })
+      const unregister = this.#onReplace(() => {
+        unregister()
+        if (!check()) reject(new AppError('ABORTED', 'The flow was replaced.'))
+        subscription.unsubscribe()
+      })
+    })
+  }
+
+  readonly #replaceHooks = new Set<() => void>()
+  #onReplace(hook: () => void): () => void {
+    this.#replaceHooks.add(hook)
+    return () => this.#replaceHooks.delete(hook)
+  }
+
+  #start(snapshot: unknown): ClientActor {
+    const machine = provideClient(this.#environment())
+    const { inspect, sanitizeInspection } = this.#options
+    const actor = createClientActor(machine, {
+      secrets: sanitizeInspection === false ? { add: () => {}, redact: (v) => v } : this.#secrets,
+      ...(inspect === undefined
+        ? {}
+        : sanitizeInspection === false
+          ? {
+              inspect: (e: Parameters<Exclude<typeof inspect, { next?: unknown }>>[0]) =>
+                typeof inspect === 'function' ? inspect(e) : inspect.next?.(e),
+            }
+          : { inspect }),
+      ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
+      ...(snapshot === undefined ? {} : { snapshot }),
+    })
+    this.#subscription = actor.subscribe({
+      next: () => this.#notify(),
+      error: () => {},
+    })
+    actor.start()
+    this.#persist(actor)
+    return actor
+  }
+
+  #replace(snapshot: unknown): void {
+    this.#subscription?.unsubscribe()
+    this.#stopPersisting?.()
+    this.#stopPersisting = null
+    this.#actor.stop()
+    this.#actor = this.#start(snapshot)
+    for (const hook of [...this.#replaceHooks]) hook()
+    this.#notify()
+  }
+
+  #notify(): void {
+    if (this.#listeners.size === 0) return
+    const view = this.getView()
+    for (const listener of this.#listeners) listener(view)
+  }
+
+  #environment() {
+    return {
+      loadConnector: (input: LoadConnectorInput) => this.#loadConnector(input),
+      connector: () => this.#connector,
+      readConfig: async () => {
+        const { createConnectConfigClient } = await import('./lazy/readers')
+        this.#config ??= createConnectConfigClient(this.#httpOptions())
+        return this.#config.fetchConfig()
+      },
+      readBalance: async (query: TokenBalanceQuery) => {
+        const { createBalanceReader } = await import('./lazy/readers')
+        this.#balances ??= createBalanceReader(this.#httpOptions())
+        return this.#balances.getBalance(query)
+      },
+      universalLink: this.#link.logic,
+      onSecret: (value: string) => this.#secrets.add(value),
+    }
+  }
+
+  async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
+    const custom = input.walletId
+      ? this.#options.connectors?.find(
+          (c) => c.id === input.walletId || walletIdForConnectorId(c.id) === input.walletId,
+        )
+      : this.#options.connectors?.[0]
+    let connector: IWalletConnector
+    if (custom) connector = custom
+    else if (input.walletId === null || input.namespace === null) {
+      const { InjectedConnector } = await import('../connectors/lazy/injected')
+      connector = new InjectedConnector()
+    } else {
+      const info = getWalletInfo(input.walletId)
+      const mobile = this.#options.mobile ?? detectMobile()
+      if (connectorKindForWallet(info, input.namespace, mobile) === 'universal-link') {
+        await this.#loadLink()
+        this.#connector = this.#linkConnector(info.id)
+        return {
+          kind: 'universalLink',
+          connectorId: info.id,
+          walletId: info.id,
+          chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+          pollIntervalMs: this.#options.universalLink?.pollIntervalMs ?? null,
+        }
+      }
+      connector = await loadConnectorForWallet(info, input.namespace, {
+        mobile,
+        eip6963TimeoutMs: input.discoveryMs,
+        ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
+        ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+      })
+    }
+    this.#connector = connector
+    return {
+      kind: 'wallet',
+      connectorId: connector.id,
+      walletId: walletIdForConnectorId(connector.id) ?? input.walletId,
+      chainId: null,
+    }
+  }
+
+  /** Loads the universal-link part once (a dynamic import): its machine, fingerprint, persistence. */
+  async #loadLink(): Promise<ClientLink> {
+    if (this.#linkPart) return this.#linkPart
+    const { createClientLink } = await import('../universal-link/lazy/connector')
+    const { baseUrl, appKey, fetchImpl, universalLink: link = {} } = this.#options
+    const part = createClientLink({
+      baseUrl,
+      appKey,
+      ...(fetchImpl ? { fetchImpl } : {}),
+      ...link,
+      chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+      vault: this.#vault,
+      secrets: this.#secrets,
+      rootMachine: (machine) => provideClient({ ...this.#environment(), universalLink: machine }),
+      walletOpened: (url) => this.#actor.send({ type: 'WALLET_OPENED', url }),
+    })
+    this.#link.set(part.machine)
+    this.#linkPart = part
+    this.#persist(this.#actor)
+    return part
+  }
+
+  #persist(actor: ClientActor): void {
+    const part = this.#linkPart
+    const store = this.#options.universalLink?.store
+    if (!part || this.#stopPersisting) return
+    if (store) this.#stopPersisting = part.persist(actor, store)
+    else
+      void this.#store().then((s) => {
+        if (this.#actor === actor && !this.#stopPersisting)
+          this.#stopPersisting = part.persist(actor, s)
+      })
+  }
+
+  /** The connector object `selectWallet` returns for a universal-link wallet: it drives this client. */
+  #linkConnector(walletId: string): IWalletConnector {
+    return {
+      id: walletId,
+      isAvailable: () => true,
+      connect: () => this.connect(),
+      getAccounts: () => this.getConnection()?.accounts ?? [],
+      disconnect: () => this.disconnect(),
+      request: async <T>(args: RequestArgs): Promise<T> => {
+        if (args.method === 'solana_signTransaction') {
+          const transaction = (args.params as { transaction?: unknown } | undefined)?.transaction
+          return this.signTransaction<T>(typeof transaction === 'string' ? transaction : '')
+        }
+        return { signature: await this.signMessage('') } as T
+      },
+    }
   }
 
   #httpOptions() {
@@ -301,76 +639,10 @@ export class Client {
     return { baseUrl, appKey, ...(fetchImpl ? { fetchImpl } : {}) }
   }
 
-  #inspection(): InspectionOptions {
-    const { inspect, sanitizeInspection } = this.#options
-    return {
-      ...(inspect === undefined ? {} : { inspect }),
-      ...(sanitizeInspection === undefined ? {} : { sanitizeInspection }),
-    }
-  }
-
   async #store(): Promise<UniversalLinkStore> {
     const store = this.#options.universalLink?.store
     return (
       store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
     )
-  }
-
-  /** Without a selection, `connect` uses the first custom connector, else the injected wallet. */
-  async #selectDefault(): Promise<ConnectActor> {
-    const custom = this.#options.connectors?.[0]
-    if (custom) return this.#use(custom)
-    const { InjectedConnector } = await import('../connectors/lazy/injected')
-    return this.#use(new InjectedConnector())
-  }
-
-  async #universalLinkConnector(info: SupportWalletInfo): Promise<UniversalLinkConnector> {
-    const link = this.#options.universalLink ?? {}
-    if (!info.mobile)
-      throw new AppError('WALLET_UNAVAILABLE', `${info.name} has no universal link.`)
-    const { UniversalLinkConnector, GenericWalletSessionClient } = await import(
-      '../universal-link/lazy/connector'
-    )
-    const { baseUrl, appKey, fetchImpl } = this.#options
-    return new UniversalLinkConnector({
-      walletId: info.id,
-      universalLink: info.mobile.universalLink,
-      session: new GenericWalletSessionClient(baseUrl, appKey, fetchImpl ? { fetchImpl } : {}),
-      store: await this.#store(),
-      ...(this.#options.solanaChainId ? { chainId: this.#options.solanaChainId } : {}),
-      ...(link.openLink ? { openLink: link.openLink } : {}),
-      ...(link.returnUrl ? { returnUrl: link.returnUrl } : {}),
-      ...(link.dappName ? { dappName: link.dappName } : {}),
-      ...(link.pollIntervalMs === undefined ? {} : { pollIntervalMs: link.pollIntervalMs }),
-      ...this.#inspection(),
-    })
-  }
-
-  /** The settled pairing, when no connector is connected (a connector's connection comes first). */
-  #pairedFlow(): { flow: PairingFlow; connection: WalletConnection } | null {
-    if (this.#actor?.getSnapshot().matches('connected') || !this.#pairing) return null
-    const connection = pairedConnection(this.#pairing)
-    return connection ? { flow: this.#pairing, connection } : null
-  }
-
-  #connected(): { connector: IWalletConnector; connection: WalletConnection } {
-    const connection = this.getConnection()
-    if (!connection || !this.#connector)
-      throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
-    return { connector: this.#connector, connection }
-  }
-
-  #useAndReturn<T extends IWalletConnector>(connector: T): T {
-    this.#use(connector)
-    return connector
-  }
-
-  #use(connector: IWalletConnector): ConnectActor {
-    this.#actor?.stop()
-    this.#connector = connector
-    const actor = createConnectActor(connector, this.#inspection()).start()
-    this.#actor = actor
-    for (const listener of this.#listeners) listener(actor)
-    return actor
   }
 }

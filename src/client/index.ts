@@ -3,4 +3,10 @@
  * dynamic import: a bundler that meets an `import()` anywhere in an entry's graph (esbuild with code
  * splitting) stops dropping unused modules of that entry, so the pure root entry stays free of it.
  */
-export { Client, type ClientOptions } from './client'
+
+export type { ClientActor } from '../../machines/client/client.facade'
+export type { ClientTimeouts } from '../../machines/client/client.types'
+export { DEFAULT_CLIENT_TIMEOUTS } from '../../machines/client/client.types'
+export type { ClientSnapshot, ClientStatus, ClientView } from '../../machines/client/client.view'
+export { toClientView } from '../../machines/client/client.view'
+export { Client, type ClientOptions, type ResumeResult } from './client'

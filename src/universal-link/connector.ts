@@ -1,11 +1,15 @@
-import { type Actor, createActor, waitFor } from 'xstate'
-import { type InspectionOptions, inspectorOptions } from '../../machines/shared/inspect'
-import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
-import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
+import { type Actor, createActor, type SnapshotFrom } from 'xstate'
+import { machineFingerprint } from '../../machines/client/client.fingerprint'
 import {
   checkRestorable,
   persistWhileResumable,
-} from '../../machines/universal-link/universal-link.persistence'
+  type SnapshotMigrations,
+} from '../../machines/client/client.persistence'
+import { createRedactingInspector, createSecretRegistry } from '../../machines/client/client.redact'
+import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import type { InspectionOptions } from '../../machines/shared/inspect'
+import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
+import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { UniversalLinkOutput } from '../../machines/universal-link/universal-link.types'
 import type {
   ConnectorEvent,
@@ -43,6 +47,8 @@ export interface UniversalLinkConnectorOptions extends InspectionOptions {
   store?: UniversalLinkStore
   /** Poll cadence for the session (default 1.5–2 s with jitter). */
   pollIntervalMs?: readonly [number, number] | number
+  /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
+  migrations?: SnapshotMigrations
 }
 
 /** What `resume()` / `rehydrate()` found and how the resumed flow ended up. */
@@ -57,6 +63,7 @@ export interface UniversalLinkResumeResult {
 }
 
 type UniversalLinkActor = Actor<typeof universalLinkMachine>
+type UniversalLinkSnapshot = SnapshotFrom<typeof universalLinkMachine>
 
 const OUTCOME_ERRORS = {
   rejected: 'USER_REJECTED',
@@ -73,16 +80,22 @@ function defaultOpenLink(url: string): void {
 }
 
 /**
- * Mobile wallets over a universal link: the wallet app opens with the `sc*` parameters, reports to
- * the backend's callbacks, and sends the user back — usually to a reloaded page. The flow is the
- * `universal-link` statechart; in its resumable states the persisted snapshot is saved to `store`,
- * and `resume()` rehydrates it after the reload. The store is cleared when the flow ends.
+ * Mobile wallets over a universal link, without a `Client`: the wallet app opens with the `sc*`
+ * parameters, reports to the backend's callbacks, and sends the user back — usually to a reloaded
+ * page. The flow is the `universal-link` statechart (its poller a child machine); in its resumable
+ * states the deep persisted snapshot is saved to `store` with the session token beside it, and
+ * `resume()` restores it after the reload. The store is cleared when the flow ends. The `Client`
+ * runs the same machine inside its root actor instead.
  */
 export class UniversalLinkConnector implements IWalletConnector {
   readonly id: string
   readonly #options: UniversalLinkConnectorOptions
   readonly #chainId: Caip2ChainId
   readonly #listeners = new Set<(event: ConnectorEvent) => void>()
+  readonly #vault = createMemoryTokenVault()
+  readonly #secrets = createSecretRegistry()
+  readonly #machine: typeof universalLinkMachine
+  readonly #fingerprint: string
   #actor: UniversalLinkActor | null = null
   #stopPersisting: (() => void) | null = null
 
@@ -99,6 +112,14 @@ export class UniversalLinkConnector implements IWalletConnector {
       callbackUrl: options.session.baseUrl,
       method: 'connect',
     })
+    this.#machine = universalLinkMachine.provide({
+      actors: createUniversalLinkActors(options.session, {
+        intent: this.#chainId.startsWith('solana:') ? 'transaction' : 'sign',
+        vault: this.#vault,
+        onSecret: (value) => this.#secrets.add(value),
+      }),
+    })
+    this.#fingerprint = machineFingerprint(this.#machine)
   }
 
   /** Universal links need nothing installed in the page. */
@@ -112,8 +133,9 @@ export class UniversalLinkConnector implements IWalletConnector {
   }
 
   getConnection(): WalletConnection | null {
-    const context = this.#actor?.getSnapshot().context
-    if (!context?.walletAddress) return null
+    const snapshot = this.#actor?.getSnapshot()
+    const context = snapshot?.context
+    if (!context?.walletAddress || snapshot?.status !== 'active') return null
     return {
       walletId: this.#options.walletId,
       connectorId: this.id,
@@ -128,7 +150,8 @@ export class UniversalLinkConnector implements IWalletConnector {
   }
 
   /**
-   * Creates a backend session, opens the wallet and waits for it to connect.
+   * Creates a backend session, opens the wallet and waits for it to connect (at most until the
+   * session expires).
    * @throws `USER_REJECTED`, `SESSION_EXPIRED`, `SESSION_FAILED`, `ABORTED`, or `BACKEND_ERROR`.
    */
   async connect(): Promise<WalletConnection> {
@@ -146,6 +169,7 @@ export class UniversalLinkConnector implements IWalletConnector {
    * `solana_signMessage`: the wallet signs the session envelope (the message the backend verifies),
    * returning `{ signature, publicKey }`. `solana_signTransaction` (params `{ transaction }`,
    * base64 or base64url): returns `{ signature }`, the transaction signature the wallet reported.
+   * The flow returns to `connected`, so another request can follow.
    * @throws `NOT_CONNECTED` before a connection; `WALLET_ERROR` for other methods.
    */
   async request<T>(args: RequestArgs): Promise<T> {
@@ -153,6 +177,7 @@ export class UniversalLinkConnector implements IWalletConnector {
     if (!actor?.getSnapshot().matches('connected')) {
       throw new AppError('NOT_CONNECTED', 'Connect the wallet before asking it to sign.')
     }
+    const before = actor.getSnapshot().context.signatures
     if (args.method === 'solana_signMessage') {
       actor.send({ type: 'SIGN_MESSAGE' })
     } else if (args.method === SOLANA_SIGN_TRANSACTION_METHOD) {
@@ -169,16 +194,21 @@ export class UniversalLinkConnector implements IWalletConnector {
     } else {
       throw new AppError('WALLET_ERROR', `${args.method} is not available over a universal link.`)
     }
-    const output = await this.#settle(actor, () => false)
+    const context = await this.#settle(
+      actor,
+      (s) => s.matches('connected') && s.context.signatures > before,
+    )
     return (
-      output.txSignature !== null
-        ? { signature: output.txSignature }
-        : { signature: output.signature, publicKey: output.walletAddress }
+      context.txSignature !== null
+        ? { signature: context.txSignature }
+        : { signature: context.signature, publicKey: context.walletAddress }
     ) as T
   }
 
+  /** Ends the flow (a pending request rejects with `ABORTED`) and clears the store. */
   async disconnect(): Promise<void> {
-    this.#actor?.send({ type: 'DISCONNECT' })
+    const actor = this.#actor
+    actor?.send({ type: actor.getSnapshot().matches('connected') ? 'DISCONNECT' : 'CANCEL' })
     this.#teardown()
     this.#options.store?.clear()
   }
@@ -196,26 +226,40 @@ export class UniversalLinkConnector implements IWalletConnector {
   }
 
   /**
-   * Continues a flow from a persisted state. An unusable record (wrong version, expired, corrupt,
-   * not resumable) is cleared and reported as `discarded` with the reason; nothing else happens.
+   * Continues a flow from a persisted state. An unusable record (other machine fingerprint without a
+   * migration, expired, corrupt, not resumable) is cleared and reported as `discarded` with the
+   * reason; nothing else happens. Never throws.
    */
   async rehydrate(state: UniversalLinkPersistedState): Promise<UniversalLinkResumeResult> {
-    const check = checkRestorable(state)
+    const check = checkRestorable(state, {
+      machine: this.#machine,
+      fingerprint: this.#fingerprint,
+      ...(this.#options.migrations ? { migrations: this.#options.migrations } : {}),
+    })
     if (!check.ok) {
       log.warn(`discarded the stored universal-link flow: ${check.reason}`)
       this.#options.store?.clear()
       return { ...emptyResult('discarded'), reason: check.reason }
     }
+    for (const [sessionId, token] of Object.entries(check.tokens)) {
+      this.#vault.set(sessionId, token)
+      this.#secrets.add(token)
+    }
     this.#teardown()
     const actor = this.#start(check.snapshot)
+    actor.getSnapshot().children.poll?.send({ type: 'POLL_NOW' })
     try {
-      if (check.state === 'awaitingSignature') {
-        const output = await this.#settle(actor, () => false)
+      if (actor.getSnapshot().matches('awaitingSignature')) {
+        const before = actor.getSnapshot().context.signatures
+        const context = await this.#settle(
+          actor,
+          (s) => s.matches('connected') && s.context.signatures > before,
+        )
         return {
-          ...emptyResult(output.status),
-          connection: null,
-          signature: output.signature,
-          txSignature: output.txSignature,
+          ...emptyResult('connected'),
+          connection: this.getConnection(),
+          signature: context.signature,
+          txSignature: context.txSignature,
         }
       }
       await this.#settle(actor, (s) => s.matches('connected'))
@@ -227,18 +271,23 @@ export class UniversalLinkConnector implements IWalletConnector {
   }
 
   #start(snapshot: unknown): UniversalLinkActor {
-    const { session, poll } = { session: this.#options.session, poll: this.#options.pollIntervalMs }
-    const intent = this.#chainId.startsWith('solana:') ? 'transaction' : 'sign'
-    const machine = universalLinkMachine.provide({
-      actors: createUniversalLinkActors(session, {
-        intent,
-        poll: poll === undefined ? {} : { intervalMs: poll },
-      }),
-    })
-    const actor = createActor(machine, {
-      input: { walletId: this.#options.walletId, chainId: this.#chainId },
+    const { session } = this.#options
+    const poll = this.#options.pollIntervalMs
+    const actor = createActor(this.#machine, {
+      input: {
+        walletId: this.#options.walletId,
+        chainId: this.#chainId,
+        ...(poll === undefined ? {} : { pollIntervalMs: poll }),
+      },
       ...(snapshot === undefined ? {} : { snapshot: snapshot as never }),
-      ...inspectorOptions(this.#options),
+      ...(this.#options.inspect === undefined
+        ? {}
+        : {
+            inspect:
+              this.#options.sanitizeInspection === false
+                ? this.#options.inspect
+                : createRedactingInspector(this.#options.inspect, this.#secrets),
+          }),
     })
     actor.on('openWallet', (event) => {
       const url = buildUniversalLinkUrl(this.#options.universalLink, {
@@ -254,8 +303,18 @@ export class UniversalLinkConnector implements IWalletConnector {
       log.debug(`opening ${this.#options.walletId} to ${event.method}`)
       ;(this.#options.openLink ?? defaultOpenLink)(url)
     })
-    if (this.#options.store)
-      this.#stopPersisting = persistWhileResumable(actor, this.#options.store)
+    if (this.#options.store) {
+      const sessionOf = () => actor.getSnapshot().context.session
+      this.#stopPersisting = persistWhileResumable(actor, this.#options.store, {
+        fingerprint: this.#fingerprint,
+        expiresAt: () => sessionOf()?.expiresAt ?? 0,
+        tokens: () => {
+          const id = sessionOf()?.sessionId
+          const token = id ? this.#vault.get(id) : undefined
+          return id && token ? { [id]: token } : {}
+        },
+      })
+    }
     actor.subscribe({
       next: (s) => {
         if (s.status === 'done' && s.output?.status === 'disconnected')
@@ -268,25 +327,45 @@ export class UniversalLinkConnector implements IWalletConnector {
     return actor
   }
 
-  /** Waits for `reached` or the end of the flow; a non-`done` end becomes its `AppError`. */
-  async #settle(
+  /**
+   * Waits for `reached` or the end of the flow; a final state becomes its `AppError`. Bounded: the
+   * poller ends at the session's expiry at the latest, which ends the flow.
+   */
+  #settle(
     actor: UniversalLinkActor,
-    reached: (s: ReturnType<UniversalLinkActor['getSnapshot']>) => boolean,
-  ) {
-    const snapshot = await waitFor(actor, (s) => reached(s) || s.status !== 'active', {
-      timeout: Number.POSITIVE_INFINITY,
+    reached: (s: UniversalLinkSnapshot) => boolean,
+  ): Promise<UniversalLinkSnapshot['context']> {
+    return new Promise((resolve, reject) => {
+      const check = (s: UniversalLinkSnapshot): boolean => {
+        if (s.status === 'active') {
+          if (!reached(s)) return false
+          resolve(s.context)
+          return true
+        }
+        const output = s.output
+        const code = output ? OUTCOME_ERRORS[output.status] : 'SESSION_FAILED'
+        reject(
+          new AppError(
+            output?.error?.code ?? code,
+            output?.error?.message ?? `The wallet flow ended: ${output?.status ?? 'stopped'}.`,
+          ),
+        )
+        return true
+      }
+      if (check(actor.getSnapshot())) return
+      const subscription = actor.subscribe({
+        next: (s) => {
+          if (check(s)) subscription.unsubscribe()
+        },
+        error: () =>
+          reject(new AppError('SESSION_FAILED', 'The wallet flow stopped unexpectedly.')),
+        complete: () => {
+          if (actor.getSnapshot().status === 'stopped')
+            reject(new AppError('ABORTED', 'The wallet flow was stopped.'))
+          else check(actor.getSnapshot())
+        },
+      })
     })
-    if (snapshot.status === 'active') return snapshot.context as unknown as UniversalLinkOutput
-    const output = snapshot.output
-    if (snapshot.status === 'done' && output?.status === 'done') return output
-    if (output && output.status !== 'done') {
-      const code = OUTCOME_ERRORS[output.status]
-      throw new AppError(
-        output.error?.code ?? code,
-        output.error?.message ?? `The wallet flow ended: ${output.status}.`,
-      )
-    }
-    throw new AppError('SESSION_FAILED', 'The wallet flow stopped unexpectedly.')
   }
 
   #returnUrl(): string | undefined {

@@ -1,43 +1,61 @@
 /** The `format` tag of the persisted envelope. */
 export const UNIVERSAL_LINK_STATE_FORMAT = 'scope-connect/universal-link'
 
-/** The version of the envelope's own shape (not of the machine). */
-export const UNIVERSAL_LINK_STATE_FORMAT_VERSION = 1
+/** The version of the envelope's own shape (not of the machine, which `fingerprint` identifies). */
+export const UNIVERSAL_LINK_STATE_FORMAT_VERSION = 2
 
 /**
- * The versioned envelope the universal-link machine persists. It holds the session token (inside
- * `snapshot`): never copy it to logs or analytics.
+ * The envelope the universal-link flow persists across the page reload. `tokens` holds the session
+ * token (once, keyed by session id; the snapshot itself has none): never copy it to logs or analytics.
  */
 export interface UniversalLinkPersistedState {
   format: typeof UNIVERSAL_LINK_STATE_FORMAT
   formatVersion: typeof UNIVERSAL_LINK_STATE_FORMAT_VERSION
-  /** The machine definition's version; a snapshot of another version is not rehydrated. */
-  machineVersion: number
+  /**
+   * A hash of the machine definition that wrote `snapshot` (state ids, tags, invoke ids and actor
+   * sources, event types). A record of another fingerprint is migrated or discarded, never restored.
+   */
+  fingerprint: string
   /** Milliseconds since the epoch. */
   savedAt: number
   /** Milliseconds since the epoch; past it, the state is discarded instead of resumed. */
   expiresAt: number
-  /** JSON-safe persisted XState snapshot (`actor.getPersistedSnapshot()`). */
+  /** JSON-safe persisted XState snapshot (`actor.getPersistedSnapshot()`), children included. */
   snapshot: unknown
+  /** Session tokens by session id: what the restored flow needs to poll again. */
+  tokens: Record<string, string>
 }
 
 /**
  * Validates a stored value (already JSON-parsed). Returns `null` for anything malformed: wrong
  * format tag or version, times that are not non-negative integers, a snapshot that is not a plain
- * object. Never throws. Expiry against the clock is the caller's check (`expiresAt`).
+ * object, tokens that are not strings. Never throws. Expiry against the clock and the fingerprint
+ * are the caller's checks.
  */
 export function parsePersistedState(value: unknown): UniversalLinkPersistedState | null {
   if (!isPlainObject(value)) return null
-  const { format, formatVersion, machineVersion, savedAt, expiresAt, snapshot } = value
+  const { format, formatVersion, fingerprint, savedAt, expiresAt, snapshot, tokens } = value
   const valid =
     format === UNIVERSAL_LINK_STATE_FORMAT &&
     formatVersion === UNIVERSAL_LINK_STATE_FORMAT_VERSION &&
-    isNonNegativeInteger(machineVersion) &&
+    typeof fingerprint === 'string' &&
     isNonNegativeInteger(savedAt) &&
     isNonNegativeInteger(expiresAt) &&
-    isPlainObject(snapshot)
+    isPlainObject(snapshot) &&
+    isPlainObject(tokens) &&
+    Object.values(tokens).every((token) => typeof token === 'string')
   // A fresh object: unknown keys of the stored value are dropped, as a schema would.
-  return valid ? { format, formatVersion, machineVersion, savedAt, expiresAt, snapshot } : null
+  return valid
+    ? {
+        format,
+        formatVersion,
+        fingerprint,
+        savedAt,
+        expiresAt,
+        snapshot,
+        tokens: { ...(tokens as Record<string, string>) },
+      }
+    : null
 }
 
 // Hand-written rather than a zod schema: this check ships with the smallest helper

@@ -94,11 +94,12 @@ describe('example dApp in Chromium', () => {
     const page = await openWithWallet()
     const state = {
       format: 'scope-connect/universal-link',
-      formatVersion: 1,
-      machineVersion: 1,
+      formatVersion: 2,
+      fingerprint: '0123456789abcdef',
       savedAt: Date.now(),
       expiresAt: Date.now() + 60_000,
       snapshot: { status: 'active', value: 'awaitingWallet', context: {} },
+      tokens: {},
     }
     type ExampleWindow = {
       scopeConnectExample: { store: { save(s: unknown): void; load(): unknown; clear(): void } }

@@ -1,136 +1,195 @@
 import { describe, expect, it } from 'vitest'
-import { createActor, fromPromise, toPromise } from 'xstate'
+import { createActor, toPromise } from 'xstate'
+import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
-import type {
-  AwaitWalletInput,
-  AwaitWalletOutput,
-  OpenWalletEmitted,
-  UniversalLinkSession,
-} from '../../machines/universal-link/universal-link.types'
+import type { OpenWalletEmitted } from '../../machines/universal-link/universal-link.types'
 import { RESUMABLE_TAG } from '../../machines/universal-link/universal-link.types'
 import { AppError } from '../../src/errors'
+import type { GenericSession, GenericSessionResult } from '../../src/session/types'
 
-const session: UniversalLinkSession = {
-  sessionId: 'sess_AAAAAAAAAAAAAAAAAAAA',
-  nonce: 'nonce-1234567890abcdef',
-  sessionToken: 'token-secret-secret-secret-secret-xx',
-  expiresAt: Date.now() + 600_000,
+const input = {
+  walletId: 'phantom',
+  chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+  pollIntervalMs: 1,
 }
-const input = { walletId: 'phantom', chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' }
+const ADDRESS = 'So1anaAddre55So1anaAddre55'
 
-/** A controllable wallet: each awaitWallet call waits for the test to settle it. */
-function scriptedWallet() {
-  const calls: AwaitWalletInput[] = []
-  const pending: Array<{ resolve: (o: AwaitWalletOutput) => void; reject: (e: unknown) => void }> =
-    []
-  const machine = universalLinkMachine.provide({
-    actors: {
-      createSession: fromPromise(async () => session),
-      awaitWallet: fromPromise<AwaitWalletOutput, AwaitWalletInput>(
-        ({ input }) =>
-          new Promise((resolve, reject) => {
-            calls.push(input)
-            pending.push({ resolve, reject })
-          }),
-      ),
-    },
-  })
-  const settle = async (outcome: AwaitWalletOutput | AppError) => {
-    await waitFor(() => pending.length > 0)
-    const next = pending.shift()!
-    if (outcome instanceof AppError) next.reject(outcome)
-    else next.resolve(outcome)
-    await new Promise((r) => setTimeout(r, 0))
+function result(
+  sessionId: string,
+  status: GenericSessionResult['status'],
+  extra: Partial<GenericSessionResult> = {},
+): GenericSessionResult {
+  const connected = status === 'connected' || status === 'signed'
+  return {
+    sessionId,
+    status,
+    connected,
+    signed: status === 'signed',
+    walletAddress: connected ? ADDRESS : null,
+    signature: status === 'signed' ? `sig-of-${sessionId}` : null,
+    txSignature: null,
+    errorCode: status === 'rejected' ? 'USER_REJECTED' : null,
+    ...extra,
   }
-  return { machine, calls, settle }
 }
 
-async function waitFor(condition: () => boolean) {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 1))
+/**
+ * A scripted backend: sessions are created with real-looking tokens; each session's result is what
+ * the test sets (`answer`), the wallet's side of the round trip.
+ */
+function scriptedBackend(
+  options: { failCreate?: boolean; failCreateFrom?: number; holdCreateFrom?: number } = {},
+) {
+  const results = new Map<string, GenericSessionResult | AppError>()
+  const tokensSeen: string[] = []
+  let n = 0
+  const client = {
+    async createSession(): Promise<GenericSession> {
+      if (options.failCreate)
+        throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
+      if (options.failCreateFrom !== undefined && n + 1 >= options.failCreateFrom)
+        throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
+      if (options.holdCreateFrom !== undefined && n + 1 >= options.holdCreateFrom)
+        await new Promise(() => {})
+      n += 1
+      const sessionId = `sess_${n}`
+      results.set(sessionId, result(sessionId, 'pending'))
+      return {
+        sessionId,
+        nonce: `nonce-${n}`,
+        sessionToken: `token-secret-${n}-xxxxxxxxxxxxxxxx`,
+        expiresAt: Date.now() + 600_000,
+      }
+    },
+    async getResult(sessionId: string, token: string): Promise<GenericSessionResult> {
+      tokensSeen.push(token)
+      const answer = results.get(sessionId)
+      if (answer instanceof AppError) throw answer
+      if (!answer) throw new AppError('BACKEND_ERROR', 'HTTP 404', { status: 404 })
+      return answer
+    },
+  }
+  const vault = createMemoryTokenVault()
+  const machine = universalLinkMachine.provide({
+    actors: createUniversalLinkActors(client, { intent: 'transaction', vault }),
+  })
+  return {
+    machine,
+    vault,
+    tokensSeen,
+    answer: (sessionId: string, value: GenericSessionResult | AppError) =>
+      results.set(sessionId, value),
+  }
+}
+
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 2))
   expect(condition()).toBe(true)
 }
 
-const connected: AwaitWalletOutput = {
-  walletAddress: 'So1anaAddre55',
-  signature: null,
-  txSignature: null,
+function start(backend: ReturnType<typeof scriptedBackend>) {
+  const actor = createActor(backend.machine, { input })
+  const opened: OpenWalletEmitted[] = []
+  actor.on('openWallet', (event) => opened.push(event))
+  actor.start()
+  return { actor, opened }
 }
 
-describe('universal-link machine', () => {
-  it('creates a session, opens the wallet once, waits, connects, signs and finishes', async () => {
-    const { machine, calls, settle } = scriptedWallet()
-    const actor = createActor(machine, { input })
-    const opened: OpenWalletEmitted[] = []
-    actor.on('openWallet', (event) => opened.push(event))
-    actor.start()
-
-    await waitFor(() => actor.getSnapshot().matches('awaitingWallet'))
+describe('universal-link machine (with the session-polling machine as its child)', () => {
+  it('creates a session, opens the wallet once, polls as a child machine, connects', async () => {
+    const backend = scriptedBackend()
+    const { actor, opened } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
     expect(opened).toEqual([
-      { type: 'openWallet', method: 'connect', session, chainId: input.chainId, payload: null },
+      {
+        type: 'openWallet',
+        method: 'connect',
+        session: { sessionId: 'sess_1', nonce: 'nonce-1', expiresAt: expect.any(Number) },
+        chainId: input.chainId,
+        payload: null,
+      },
     ])
     expect(actor.getSnapshot().hasTag(RESUMABLE_TAG)).toBe(true)
-    expect(calls[0]).toEqual({ session, until: 'connected' })
+    // The poller is a child machine of the flow (id `poll`).
+    const poller = actor.getSnapshot().children.poll
+    expect(poller?.getSnapshot()).toMatchObject({ value: { waiting: expect.any(String) } })
+    // The token is in the vault, never in the context or the persisted snapshot.
+    expect(backend.vault.get('sess_1')).toBe('token-secret-1-xxxxxxxxxxxxxxxx')
+    expect(JSON.stringify(actor.getPersistedSnapshot())).not.toContain('token-secret')
 
-    await settle(connected)
-    expect(actor.getSnapshot().value).toBe('connected')
-    expect(actor.getSnapshot().context.walletAddress).toBe('So1anaAddre55')
+    backend.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    expect(actor.getSnapshot().context.walletAddress).toBe(ADDRESS)
+    expect(backend.tokensSeen.every((t) => t === 'token-secret-1-xxxxxxxxxxxxxxxx')).toBe(true)
+  })
+
+  it('signs, returns to connected, and a second signature renews the session', async () => {
+    const backend = scriptedBackend()
+    const { actor, opened } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => actor.getSnapshot().matches('connected'))
 
     actor.send({ type: 'SIGN_MESSAGE' })
     expect(actor.getSnapshot().value).toBe('awaitingSignature')
     expect(opened[1]?.method).toBe('signMessage')
-    expect(calls[1]?.until).toBe('signed')
+    backend.answer('sess_1', result('sess_1', 'signed'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    expect(actor.getSnapshot().context).toMatchObject({ signature: 'sig-of-sess_1', signatures: 1 })
 
-    await settle({ walletAddress: 'So1anaAddre55', signature: 'sig', txSignature: null })
-    const output = await toPromise(actor)
-    expect(output).toEqual({
-      status: 'done',
-      walletAddress: 'So1anaAddre55',
-      signature: 'sig',
-      txSignature: null,
-      error: null,
-    })
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().matches('reconnecting'))
+    expect(actor.getSnapshot().context.signature).toBeNull()
+    expect(opened[2]).toMatchObject({ method: 'connect', session: { sessionId: 'sess_2' } })
+    backend.answer('sess_2', result('sess_2', 'connected'))
+    await until(() => actor.getSnapshot().matches('awaitingSignature'))
+    expect(opened[3]).toMatchObject({ method: 'signMessage', session: { sessionId: 'sess_2' } })
+    backend.answer('sess_2', result('sess_2', 'signed'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    expect(actor.getSnapshot().context).toMatchObject({ signature: 'sig-of-sess_2', signatures: 2 })
   })
 
-  it('a transaction request carries its payload to the wallet and waits for the tx signature', async () => {
-    const { machine, calls, settle } = scriptedWallet()
-    const actor = createActor(machine, { input })
-    const opened: OpenWalletEmitted[] = []
-    actor.on('openWallet', (event) => opened.push(event))
-    actor.start()
-    await settle(connected)
+  it('a transaction request carries its payload and waits for the tx signature', async () => {
+    const backend = scriptedBackend()
+    const { actor, opened } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => actor.getSnapshot().matches('connected'))
     actor.send({ type: 'SIGN_TRANSACTION', payload: 'AQID' })
     expect(opened[1]).toMatchObject({ method: 'signTransaction', payload: 'AQID' })
-    expect(calls[1]?.until).toBe('transaction')
-    await settle({ walletAddress: 'So1anaAddre55', signature: null, txSignature: 'txsig' })
-    expect((await toPromise(actor)).txSignature).toBe('txsig')
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: 'txsig' }))
+    await until(() => actor.getSnapshot().context.txSignature === 'txsig')
+    expect(actor.getSnapshot().value).toBe('connected')
   })
 
   it.each([
-    ['USER_REJECTED', 'rejected'],
-    ['SESSION_EXPIRED', 'expired'],
-    ['SESSION_FAILED', 'failed'],
-    ['BACKEND_ERROR', 'failed'],
-    ['ABORTED', 'cancelled'],
-  ] as const)('a wallet outcome %s ends in %s', async (code, status) => {
-    const { machine, settle } = scriptedWallet()
-    const actor = createActor(machine, { input }).start()
-    await settle(new AppError(code, `outcome ${code}`))
+    ['rejected', 'rejected', 'USER_REJECTED'],
+    ['failed', 'failed', 'SESSION_FAILED'],
+    ['expired', 'expired', 'SESSION_EXPIRED'],
+  ] as const)('a session %s ends the flow in %s (%s)', async (status, final, code) => {
+    const backend = scriptedBackend()
+    const { actor } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', status))
     const output = await toPromise(actor)
-    expect(output.status).toBe(status)
-    if (status !== 'cancelled') expect(output.error).toEqual({ code, message: `outcome ${code}` })
+    expect(output.status).toBe(final)
+    expect(output.error?.code).toBe(code)
+  })
+
+  it('a non-retryable backend answer ends in failed', async () => {
+    const backend = scriptedBackend()
+    const { actor } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', new AppError('BACKEND_ERROR', 'HTTP 401', { status: 401 }))
+    const output = await toPromise(actor)
+    expect(output.status).toBe('failed')
+    expect(output.error?.code).toBe('BACKEND_ERROR')
   })
 
   it('a failed session creation ends in failed with a JSON-safe error', async () => {
-    const machine = universalLinkMachine.provide({
-      actors: {
-        createSession: fromPromise<UniversalLinkSession, { chainId: string; walletId: string }>(
-          async () => {
-            throw new AppError('BACKEND_ERROR', 'The backend refused the request.')
-          },
-        ),
-      },
-    })
-    const output = await toPromise(createActor(machine, { input }).start())
+    const backend = scriptedBackend({ failCreate: true })
+    const output = await toPromise(createActor(backend.machine, { input }).start())
     expect(output.status).toBe('failed')
     expect(JSON.parse(JSON.stringify(output.error))).toEqual({
       code: 'BACKEND_ERROR',
@@ -138,24 +197,166 @@ describe('universal-link machine', () => {
     })
   })
 
-  it('CANCEL while waiting and DISCONNECT while connected end the flow', async () => {
-    const a = scriptedWallet()
-    const waiting = createActor(a.machine, { input }).start()
-    await waitFor(() => waiting.getSnapshot().matches('awaitingWallet'))
+  it('CANCEL while waiting and DISCONNECT while connected end the flow; the poller stops', async () => {
+    const a = scriptedBackend()
+    const waiting = start(a).actor
+    await until(() => waiting.getSnapshot().matches('awaitingWallet'))
+    const poller = waiting.getSnapshot().children.poll
     waiting.send({ type: 'CANCEL' })
     expect((await toPromise(waiting)).status).toBe('cancelled')
+    expect(poller?.getSnapshot().status).toBe('stopped')
 
-    const b = scriptedWallet()
-    const linked = createActor(b.machine, { input }).start()
-    await b.settle(connected)
+    const b = scriptedBackend()
+    const linked = start(b).actor
+    await until(() => linked.getSnapshot().matches('awaitingWallet'))
+    b.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => linked.getSnapshot().matches('connected'))
     linked.send({ type: 'DISCONNECT' })
     expect((await toPromise(linked)).status).toBe('disconnected')
   })
 
-  it('only waiting states are tagged resumable', () => {
+  it('only waiting and connected states are tagged resumable', () => {
     const resumable = Object.entries(universalLinkMachine.states)
       .filter(([, node]) => node.tags.includes(RESUMABLE_TAG))
       .map(([key]) => key)
-    expect(resumable.sort()).toEqual(['awaitingSignature', 'awaitingWallet', 'connected'])
+    expect(resumable.sort()).toEqual([
+      'awaitingSignature',
+      'awaitingWallet',
+      'connected',
+      'reconnecting',
+    ])
   })
+
+  /** Drives a flow to `state` (each one waits for the wallet or the backend). */
+  async function flowIn(
+    state:
+      | 'creatingSession'
+      | 'awaitingWallet'
+      | 'awaitingSignature'
+      | 'renewingSession'
+      | 'reconnecting',
+  ) {
+    const backend = scriptedBackend(
+      state === 'creatingSession'
+        ? { holdCreateFrom: 1 }
+        : state === 'renewingSession'
+          ? { holdCreateFrom: 2 }
+          : {},
+    )
+    const { actor } = start(backend)
+    if (state === 'creatingSession') {
+      await new Promise((r) => setTimeout(r, 5))
+      expect(actor.getSnapshot().value).toBe('creatingSession')
+      return { actor, backend }
+    }
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    if (state === 'awaitingWallet') return { actor, backend }
+    backend.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    if (state === 'awaitingSignature') return { actor, backend }
+    backend.answer('sess_1', result('sess_1', 'signed'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().matches(state))
+    return { actor, backend }
+  }
+
+  it.each([
+    'creatingSession',
+    'awaitingWallet',
+    'awaitingSignature',
+    'renewingSession',
+    'reconnecting',
+  ] as const)('CANCEL in %s ends in cancelled', async (state) => {
+    const { actor } = await flowIn(state)
+    expect(actor.getSnapshot().value).toBe(state)
+    actor.send({ type: 'CANCEL' })
+    expect((await toPromise(actor)).status).toBe('cancelled')
+  })
+
+  it.each(['awaitingSignature', 'renewingSession', 'reconnecting'] as const)(
+    'DISCONNECT in %s ends in disconnected',
+    async (state) => {
+      const { actor } = await flowIn(state)
+      actor.send({ type: 'DISCONNECT' })
+      expect((await toPromise(actor)).status).toBe('disconnected')
+    },
+  )
+
+  it('a second transaction also renews the session first', async () => {
+    const backend = scriptedBackend()
+    const { actor, opened } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: null }))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_TRANSACTION', payload: 'AQID' })
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: 'tx-one' }))
+    await until(() => actor.getSnapshot().context.signatures === 1)
+    actor.send({ type: 'SIGN_TRANSACTION', payload: 'BAUG' })
+    await until(() => actor.getSnapshot().matches('reconnecting'))
+    expect(opened.at(-1)).toMatchObject({ method: 'connect', session: { sessionId: 'sess_2' } })
+    expect(actor.getSnapshot().context.request).toEqual({
+      method: 'signTransaction',
+      payload: 'BAUG',
+    })
+  })
+
+  it('a failed session renewal ends in failed', async () => {
+    const backend = scriptedBackend({ failCreateFrom: 2 })
+    const { actor } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'signed'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().context.signatures === 1)
+    actor.send({ type: 'SIGN_MESSAGE' })
+    const output = await toPromise(actor)
+    expect(output.status).toBe('failed')
+    expect(output.error?.code).toBe('BACKEND_ERROR')
+  })
+
+  it.each([
+    ['USER_REJECTED', 'rejected'],
+    ['SESSION_EXPIRED', 'expired'],
+    ['SESSION_FAILED', 'failed'],
+  ] as const)('the signature wait ending %s goes to %s', async (code, final) => {
+    const { actor, backend } = await flowIn('awaitingSignature')
+    backend.answer(
+      'sess_1',
+      code === 'USER_REJECTED'
+        ? result('sess_1', 'rejected')
+        : code === 'SESSION_EXPIRED'
+          ? result('sess_1', 'expired')
+          : result('sess_1', 'failed'),
+    )
+    const output = await toPromise(actor)
+    expect(output.status).toBe(final)
+    expect(output.error?.code).toBe(code)
+  })
+
+  it.each(['awaitingWallet', 'awaitingSignature', 'reconnecting'] as const)(
+    'the poller cancelled on its own (ABORTED) in %s ends the flow in cancelled',
+    async (state) => {
+      const { actor } = await flowIn(state)
+      actor.getSnapshot().children.poll?.send({ type: 'CANCEL' })
+      const output = await toPromise(actor)
+      expect(output.status).toBe('cancelled')
+    },
+  )
+
+  it.each([
+    ['rejected', 'rejected', 'USER_REJECTED'],
+    ['expired', 'expired', 'SESSION_EXPIRED'],
+    ['failed', 'failed', 'SESSION_FAILED'],
+  ] as const)(
+    'the renewed session %s while reconnecting ends in %s',
+    async (status, final, code) => {
+      const { actor, backend } = await flowIn('reconnecting')
+      backend.answer('sess_2', result('sess_2', status))
+      const output = await toPromise(actor)
+      expect(output.status).toBe(final)
+      expect(output.error?.code).toBe(code)
+    },
+  )
 })

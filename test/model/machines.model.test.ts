@@ -29,6 +29,7 @@ const serialize = (s: AnyMachineSnapshot) =>
     error: (s.context as { error?: { code: string } | null }).error?.code ?? null,
     connected: (s.context as { connection?: unknown }).connection ? 1 : 0,
     hasRequest: (s.context as { request?: unknown }).request ? 1 : 0,
+    used: ((s.context as { signatures?: number }).signatures ?? 0) > 0 ? 1 : 0,
   })
 
 const jsonSafe = (value: unknown) => expect(JSON.parse(JSON.stringify(value))).toEqual(value)
@@ -309,14 +310,15 @@ describe('sign model', () => {
 const ulSession = {
   sessionId: SESSION_ID,
   nonce: 'n'.repeat(32),
-  sessionToken: 't'.repeat(43),
   expiresAt: T + 600_000,
 }
-const walletReport = (extra: Record<string, unknown> = {}) => ({
-  walletAddress: 'So1anaAddre55So1anaAddre55So1anaAddre55',
-  signature: null,
-  txSignature: null,
-  ...extra,
+const pollOk = (extra: Record<string, unknown> = {}) => ({
+  type: 'xstate.done.actor.poll',
+  output: {
+    ok: true,
+    result: result('connected', { walletAddress: 'So1anaAddre55So1anaAddre55', ...extra }),
+    session: ulSession,
+  },
 })
 const ulEvents: AnyEventObject[] = [
   { type: 'SIGN_MESSAGE' },
@@ -328,10 +330,12 @@ const ulEvents: AnyEventObject[] = [
     type: 'xstate.error.actor.createSession',
     error: { code: 'BACKEND_ERROR', message: 'HTTP 401' },
   },
-  { type: 'xstate.done.actor.awaitWallet', output: walletReport({ signature: 'sig' }) },
+  pollOk({ signature: 'sig' }),
+  // A poll step (the poller's snapshot, forwarded so that persistence sees it).
+  { type: 'xstate.snapshot.poll', snapshot: { status: 'active' } },
   ...['USER_REJECTED', 'SESSION_EXPIRED', 'ABORTED', 'SESSION_FAILED'].map((code) => ({
-    type: 'xstate.error.actor.awaitWallet',
-    error: { code, message: code },
+    type: 'xstate.done.actor.poll',
+    output: { ok: false, error: { code, message: code }, result: null, session: ulSession },
   })),
 ]
 
@@ -359,7 +363,8 @@ describe('universal-link model', () => {
     for (const { path } of exploration.paths) {
       const s = path.state
       jsonSafe(s.context)
-      const waiting = s.matches('awaitingWallet') || s.matches('awaitingSignature')
+      const waiting =
+        s.matches('awaitingWallet') || s.matches('awaitingSignature') || s.matches('reconnecting')
       if (waiting) expect(s.hasTag('resumable')).toBe(true)
       if (s.matches('creatingSession')) expect(s.hasTag('resumable')).toBe(false)
       if (s.status === 'done') {

@@ -10,8 +10,9 @@ const SESSION_TOKEN = 'dG9rZW4tc2VjcmV0LXZhbHVlLXRoYXQtbXVzdC1ub3QtbGVhaw'
 
 const STATE: UniversalLinkPersistedState = {
   format: 'scope-connect/universal-link',
-  formatVersion: 1,
-  machineVersion: 3,
+  formatVersion: 2,
+  fingerprint: '0123456789abcdef',
+  tokens: { 's-1': 'token-token-token' },
   savedAt: 1_700_000_000_000,
   expiresAt: 1_700_000_600_000,
   snapshot: {
@@ -122,7 +123,7 @@ describe('createBrowserUniversalLinkStore on working storage', () => {
     ['JSON null', 'null'],
     ['a number', '42'],
     ['another format', JSON.stringify({ ...STATE, format: 'other' })],
-    ['another format version', JSON.stringify({ ...STATE, formatVersion: 2 })],
+    ['another format version', JSON.stringify({ ...STATE, formatVersion: 1 })],
     ['a fractional time', JSON.stringify({ ...STATE, savedAt: 1.5 })],
     ['a negative expiry', JSON.stringify({ ...STATE, expiresAt: -1 })],
     ['a string snapshot', JSON.stringify({ ...STATE, snapshot: 'x' })],

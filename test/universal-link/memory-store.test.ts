@@ -10,8 +10,9 @@ import { UniversalLinkConnector } from '../../src/universal-link/connector'
 
 const STATE: UniversalLinkPersistedState = {
   format: 'scope-connect/universal-link',
-  formatVersion: 1,
-  machineVersion: 1,
+  formatVersion: 2,
+  fingerprint: '0123456789abcdef',
+  tokens: { 's-1': 'token-token-token' },
   savedAt: 1_700_000_000_000,
   expiresAt: 1_700_000_600_000,
   snapshot: { status: 'active', value: 'awaitingWallet', context: { sessionId: 's-1' } },
@@ -34,8 +35,8 @@ describe('createMemoryUniversalLinkStore', () => {
     state.expiresAt = 0
     const loaded = store.load()
     expect(loaded?.expiresAt).toBe(STATE.expiresAt)
-    ;(loaded as UniversalLinkPersistedState).machineVersion = 99
-    expect(store.load()?.machineVersion).toBe(STATE.machineVersion)
+    ;(loaded as UniversalLinkPersistedState).fingerprint = 'changed'
+    expect(store.load()?.fingerprint).toBe(STATE.fingerprint)
     expect(store.load()).not.toBe(store.load())
   })
 
@@ -51,7 +52,7 @@ describe('createMemoryUniversalLinkStore', () => {
     expect(store.load()).toBeNull()
     store.save({ ...STATE, snapshot: { big: 1n } })
     expect(store.load()).toBeNull()
-    store.save({ ...STATE, formatVersion: 2 } as unknown as UniversalLinkPersistedState)
+    store.save({ ...STATE, formatVersion: 1 } as unknown as UniversalLinkPersistedState)
     expect(store.load()).toBeNull()
   })
 

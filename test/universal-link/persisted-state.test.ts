@@ -8,8 +8,9 @@ import {
 
 const STATE: UniversalLinkPersistedState = {
   format: 'scope-connect/universal-link',
-  formatVersion: 1,
-  machineVersion: 0,
+  formatVersion: 2,
+  fingerprint: '0123456789abcdef',
+  tokens: { 's-1': 'token-token-token' },
   savedAt: 0,
   expiresAt: 600_000,
   snapshot: { status: 'active', value: { awaitingWallet: 'polling' }, context: {} },
@@ -18,7 +19,7 @@ const STATE: UniversalLinkPersistedState = {
 describe('parsePersistedState', () => {
   it('exposes the format tag and version', () => {
     expect(UNIVERSAL_LINK_STATE_FORMAT).toBe('scope-connect/universal-link')
-    expect(UNIVERSAL_LINK_STATE_FORMAT_VERSION).toBe(1)
+    expect(UNIVERSAL_LINK_STATE_FORMAT_VERSION).toBe(2)
   })
 
   it('accepts a valid envelope and survives a JSON round trip', () => {
@@ -36,10 +37,11 @@ describe('parsePersistedState', () => {
     ['a string', JSON.stringify(STATE)],
     ['an array', [STATE]],
     ['wrong format', { ...STATE, format: 'scope-connect/other' }],
-    ['format version 2', { ...STATE, formatVersion: 2 }],
-    ['format version as string', { ...STATE, formatVersion: '1' }],
-    ['negative machineVersion', { ...STATE, machineVersion: -1 }],
-    ['fractional machineVersion', { ...STATE, machineVersion: 1.5 }],
+    ['format version 1', { ...STATE, formatVersion: 1 }],
+    ['format version as string', { ...STATE, formatVersion: '2' }],
+    ['fingerprint not a string', { ...STATE, fingerprint: 1 }],
+    ['a token that is not a string', { ...STATE, tokens: { s: 1 } }],
+    ['no tokens', { ...STATE, tokens: undefined }],
     ['missing savedAt', { ...STATE, savedAt: undefined }],
     ['NaN expiresAt', { ...STATE, expiresAt: Number.NaN }],
     ['string expiresAt', { ...STATE, expiresAt: '600000' }],

@@ -30,11 +30,9 @@ async function connect(config: DappConfig, rdns: string) {
     connectors: [connector],
     mobile: false,
   })
-  client.subscribe((actor) =>
-    actor.subscribe((s) => {
-      $('status').textContent = String(s.value)
-    }),
-  )
+  client.subscribe((view) => {
+    $('status').textContent = view.status
+  })
   try {
     await client.selectWallet(connector.id, { namespace: 'eip155' })
     const connection = await client.connect()

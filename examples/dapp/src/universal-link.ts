@@ -58,30 +58,41 @@ export async function setUpUniversalLink(config: DappConfig): Promise<Client> {
   }
 
   $('ul-status').textContent = 'resuming…'
+  // resume() answers at once with where the restored flow stands; waiting is the page's choice.
   const resumed = await client.resume()
-  const account = localStorage.getItem(ACCOUNT_KEY)
-  switch (resumed.status) {
-    case 'none':
-      $('ul-status').textContent = 'idle'
-      break
-    case 'discarded':
-      $('ul-status').textContent = `discarded: ${resumed.reason}`
-      break
-    case 'connected': {
-      const address = resumed.connection?.accounts[0] ?? ''
-      localStorage.setItem(ACCOUNT_KEY, address)
-      $('ul-account').textContent = address
-      $('ul-status').textContent = 'connected'
-      $<HTMLButtonElement>('ul-sign').disabled = false
-      break
+  const showAccount = (address: string) => {
+    localStorage.setItem(ACCOUNT_KEY, address)
+    $('ul-account').textContent = address
+    $<HTMLButtonElement>('ul-sign').disabled = false
+  }
+  try {
+    switch (resumed.status) {
+      case 'none':
+        $('ul-status').textContent = 'idle'
+        break
+      case 'discarded':
+        $('ul-status').textContent = `discarded: ${resumed.reason}`
+        break
+      case 'awaitingSignature': {
+        $('ul-status').textContent = 'waiting for the signature…'
+        const signature = await resumed.signature()
+        $('ul-account').textContent = localStorage.getItem(ACCOUNT_KEY) ?? ''
+        $('ul-signature').textContent = signature
+        $('ul-status').textContent = 'signed'
+        break
+      }
+      default: {
+        if (resumed.status === 'awaitingWallet')
+          $('ul-status').textContent = 'waiting for the wallet…'
+        const connection = await resumed.wait()
+        showAccount(connection?.accounts[0] ?? '')
+        $('ul-status').textContent = 'connected'
+      }
     }
-    case 'done':
-      $('ul-account').textContent = account ?? ''
-      $('ul-signature').textContent = resumed.signature ?? ''
-      $('ul-status').textContent = 'signed'
-      break
-    default:
-      $('ul-status').textContent = `${resumed.status}: ${resumed.error?.code ?? ''}`
+  } catch (error) {
+    $('ul-status').textContent = isAppError(error)
+      ? `${error.code === 'USER_REJECTED' ? 'rejected' : 'failed'}: ${error.code}`
+      : `error: ${error}`
   }
   return client
 }

@@ -1,0 +1,42 @@
+import { type Actor, createActor } from 'xstate'
+import type { InspectOption } from '../shared/inspect'
+import { type ClientEnvironment, createClientActors } from './client.actors'
+import { clientMachine } from './client.machine'
+import { createRedactingInspector, type SecretRegistry } from './client.redact'
+import type { ClientTimeouts } from './client.types'
+
+/** The root actor of a `Client`: the one actor system every flow runs in. */
+export type ClientActor = Actor<typeof clientMachine>
+
+/** The root machine with its actors bound to `env`. */
+export function provideClient(env: ClientEnvironment) {
+  return clientMachine.provide({ actors: createClientActors(env) })
+}
+
+/** Options of `createClientActor`. */
+export interface ClientActorOptions {
+  timeouts?: Partial<ClientTimeouts>
+  /** One inspector for the whole system; it sees nothing in `secrets` nor any key named like a secret. */
+  inspect?: InspectOption
+  secrets: SecretRegistry
+  /** A persisted snapshot to restore (see `checkRestorable`). */
+  snapshot?: unknown
+}
+
+/**
+ * Creates (does not start) the root actor. Every child — connector loading, `connection`, `sign`,
+ * `universalLink` and its `sessionPolling` child, config and balance reads — runs in its system,
+ * so the one `inspect` observer sees every actor.
+ */
+export function createClientActor(
+  machine: ReturnType<typeof provideClient>,
+  options: ClientActorOptions,
+): ClientActor {
+  return createActor(machine, {
+    input: options.timeouts ? { timeouts: options.timeouts } : {},
+    ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot as never }),
+    ...(options.inspect
+      ? { inspect: createRedactingInspector(options.inspect, options.secrets) }
+      : {}),
+  })
+}

@@ -1,0 +1,199 @@
+import {
+  type AnyActorRef,
+  type AnyStateMachine,
+  type AnyStateNode,
+  createActor,
+  type Snapshot,
+} from 'xstate'
+import {
+  parsePersistedState,
+  UNIVERSAL_LINK_STATE_FORMAT,
+  UNIVERSAL_LINK_STATE_FORMAT_VERSION,
+  type UniversalLinkPersistedState,
+} from '../../src/universal-link/persisted-state'
+import type { UniversalLinkStore } from '../../src/universal-link/store'
+import { contextKeys } from './client.fingerprint'
+
+/**
+ * Turns the snapshot of an older machine definition (whose fingerprint is the key it is registered
+ * under) into one of the current definition, or returns `null` to discard it. May throw: a throw
+ * discards the record too.
+ */
+export type SnapshotMigration = (record: {
+  snapshot: unknown
+  tokens: Record<string, string>
+}) => { snapshot: unknown; tokens: Record<string, string> } | null
+
+/** Migrations by the fingerprint they migrate from. */
+export type SnapshotMigrations = Readonly<Record<string, SnapshotMigration>>
+
+export type RestoreCheck =
+  | { ok: true; snapshot: Snapshot<unknown>; tokens: Record<string, string>; migrated: boolean }
+  | { ok: false; reason: string }
+
+/** The tag every machine of a restorable tree must carry. */
+export const RESUMABLE = 'resumable'
+
+interface TaggedSnapshot {
+  status: string
+  hasTag?: (tag: string) => boolean
+  context?: unknown
+  machine?: AnyStateMachine
+  children?: Record<string, AnyActorRef | undefined>
+}
+
+/** Every invoke of every active state has its child in the restored snapshot (an invoke renamed: no). */
+function invokesPresent(snapshot: TaggedSnapshot & { _nodes?: AnyStateNode[] }): boolean {
+  for (const node of snapshot._nodes ?? [])
+    for (const invoke of node.invoke) if (!snapshot.children?.[invoke.id]) return false
+  for (const child of Object.values(snapshot.children ?? {})) {
+    const childSnapshot = child?.getSnapshot() as TaggedSnapshot | undefined
+    if (
+      childSnapshot &&
+      typeof childSnapshot.hasTag === 'function' &&
+      !invokesPresent(childSnapshot)
+    )
+      return false
+  }
+  return true
+}
+
+/** Every machine of the tree has the context keys its definition gives (a field added is a misfit). */
+function contextsFit(snapshot: TaggedSnapshot): boolean {
+  if (snapshot.machine) {
+    const expected = contextKeys(snapshot.machine)
+    const actual = Object.keys((snapshot.context as object | undefined) ?? {})
+      .sort()
+      .join(',')
+    if (expected !== '(unknown)' && expected !== actual) return false
+  }
+  for (const child of Object.values(snapshot.children ?? {})) {
+    const childSnapshot = child?.getSnapshot() as TaggedSnapshot | undefined
+    if (childSnapshot && typeof childSnapshot.hasTag === 'function' && !contextsFit(childSnapshot))
+      return false
+  }
+  return true
+}
+
+/**
+ * True when the actor tree may be persisted: the root and every state-machine child below it are
+ * active and in a state tagged `resumable` (other children — promise actors — restart on restore).
+ * The resumable states are thus derived from the charts' tags, not from a list.
+ */
+export function isResumableTree(snapshot: unknown): boolean {
+  const s = snapshot as TaggedSnapshot
+  if (s?.status !== 'active' || typeof s.hasTag !== 'function') return false
+  if (!s.hasTag(RESUMABLE)) return false
+  for (const child of Object.values(s.children ?? {})) {
+    const childSnapshot = child?.getSnapshot() as TaggedSnapshot | undefined
+    if (typeof childSnapshot?.hasTag === 'function' && !isResumableTree(childSnapshot)) return false
+  }
+  return true
+}
+
+/**
+ * Decides whether a stored value can be restored into `machine` (provided with its real actors):
+ * the envelope, the expiry, the fingerprint (a different one needs a registered migration), then a
+ * trial restore — an actor is created from the snapshot, not started — which must give an active
+ * tree in `resumable` states. Never throws, never starts anything.
+ */
+export function checkRestorable(
+  value: unknown,
+  options: {
+    machine: AnyStateMachine
+    fingerprint: string
+    migrations?: SnapshotMigrations
+    now?: number
+  },
+): RestoreCheck {
+  const state = parsePersistedState(value)
+  if (!state) return { ok: false, reason: 'the stored record is not a valid envelope' }
+  if (state.expiresAt <= (options.now ?? Date.now()))
+    return { ok: false, reason: 'the stored flow has expired' }
+  let record = { snapshot: state.snapshot, tokens: state.tokens }
+  let migrated = false
+  if (state.fingerprint !== options.fingerprint) {
+    const migrate = options.migrations?.[state.fingerprint]
+    if (!migrate)
+      return {
+        ok: false,
+        reason: `the record was written by machine ${state.fingerprint}, this is ${options.fingerprint}, and no migration is registered`,
+      }
+    try {
+      const next = migrate(record)
+      if (next === null)
+        return { ok: false, reason: `the migration from ${state.fingerprint} discarded it` }
+      record = next
+      migrated = true
+    } catch (error) {
+      return {
+        ok: false,
+        reason: `the migration from ${state.fingerprint} failed: ${String(error)}`,
+      }
+    }
+  }
+  try {
+    const trial = createActor(options.machine, { snapshot: record.snapshot as never })
+    const restored = trial.getSnapshot() as TaggedSnapshot
+    if (!isResumableTree(restored))
+      return { ok: false, reason: 'the snapshot is not in a resumable state' }
+    if (!invokesPresent(restored))
+      return { ok: false, reason: 'an invoked actor of the snapshot is missing (renamed invoke?)' }
+    if (!contextsFit(restored))
+      return { ok: false, reason: 'the snapshot context does not have the fields of this machine' }
+  } catch (error) {
+    return { ok: false, reason: `the snapshot does not fit the machine: ${String(error)}` }
+  }
+  return {
+    ok: true,
+    snapshot: record.snapshot as Snapshot<unknown>,
+    tokens: record.tokens,
+    migrated,
+  }
+}
+
+/** How `persistWhileResumable` writes the envelope. */
+export interface PersistOptions {
+  fingerprint: string
+  /** The session tokens the restored flow needs (stored once, beside the snapshot). */
+  tokens: () => Record<string, string>
+  /** When the record stops being useful (ms epoch), e.g. the session's expiry. */
+  expiresAt: () => number
+  now?: () => number
+}
+
+/**
+ * Saves the actor's deep persisted snapshot (children included) whenever the tree is resumable, and
+ * clears the store as soon as it is not (flow ended, cancelled, disconnected, another wallet) — so
+ * the store never outlives the flow. Returns the unsubscribe function.
+ */
+export function persistWhileResumable(
+  actor: AnyActorRef,
+  store: UniversalLinkStore,
+  options: PersistOptions,
+): () => void {
+  const now = options.now ?? Date.now
+  let saved = false
+  const subscription = actor.subscribe({
+    next(snapshot) {
+      if (!isResumableTree(snapshot)) {
+        if (saved || snapshot.status !== 'active') store.clear()
+        saved = false
+        return
+      }
+      const envelope: UniversalLinkPersistedState = {
+        format: UNIVERSAL_LINK_STATE_FORMAT,
+        formatVersion: UNIVERSAL_LINK_STATE_FORMAT_VERSION,
+        fingerprint: options.fingerprint,
+        savedAt: now(),
+        expiresAt: options.expiresAt(),
+        snapshot: actor.getPersistedSnapshot(),
+        tokens: options.tokens(),
+      }
+      store.save(envelope)
+      saved = true
+    },
+    error: () => store.clear(),
+  })
+  return () => subscription.unsubscribe()
+}

@@ -1,0 +1,119 @@
+import type { TokenBalanceQuery } from '../../src/balance'
+import type { ChainNamespace } from '../../src/registry/types'
+import type { ConnectionData } from '../connect/connect.types'
+import type { ErrorData } from '../shared/error-data'
+import type { SignRequest } from '../sign/sign.types'
+
+/** Named timeouts of the `Client` (ms). Every flow settles by one of them at the latest. */
+export interface ClientTimeouts {
+  /** Loading a connector's code (a dynamic import) and building it. Default 15 000. */
+  connectorLoadMs: number
+  /** Waiting for an EIP-6963 wallet to announce itself. Default 3 000. */
+  discoveryMs: number
+  /** The wallet's answer to a connection request (desktop prompt or mobile round trip). Default 300 000. */
+  walletAnswerMs: number
+  /** The wallet's answer to a signature request. Default 300 000. */
+  signatureMs: number
+}
+
+/** The defaults of `ClientTimeouts`. */
+export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
+  connectorLoadMs: 15_000,
+  discoveryMs: 3_000,
+  walletAnswerMs: 300_000,
+  signatureMs: 300_000,
+}
+
+/** `wallet`: a connector driven by the `connect` and `sign` machines; `universalLink`: the mobile flow. */
+export type ConnectorKind = 'wallet' | 'universalLink'
+
+/** What `loadConnector` reports (the connector object itself stays with the facade). */
+export interface LoadedConnector {
+  kind: ConnectorKind
+  connectorId: string
+  walletId: string | null
+  /** The chain of a universal-link flow. */
+  chainId: string | null
+  /** The poll cadence of a universal-link flow (null: the default). */
+  pollIntervalMs?: readonly [number, number] | number | null
+}
+
+/** Input of the `loadConnector` actor: `walletId` null picks the default connector. */
+export interface LoadConnectorInput {
+  walletId: string | null
+  namespace: ChainNamespace | null
+  discoveryMs: number
+}
+
+/** The kinds of flow a public method starts; each ends in exactly one `FlowOutcome`. */
+export type FlowKind = 'select' | 'connect' | 'sign' | 'disconnect'
+
+/** How a flow ended: `error` null for success, `signature` for a signing flow. */
+export interface FlowOutcome {
+  flow: number
+  kind: FlowKind
+  error: ErrorData | null
+  signature: string | null
+}
+
+/** A signature request: the wallet request and, for a universal link, what the link carries. */
+export interface ClientSignRequest {
+  request: SignRequest
+  /** Universal link: `signTransaction` with the base64url payload, else `signMessage`. */
+  link: { method: 'signMessage' | 'signTransaction'; payload: string | null }
+}
+
+export interface ClientInput {
+  timeouts?: Partial<ClientTimeouts>
+}
+
+/** The root machine's context: JSON-safe, no connector object, no token. */
+export interface ClientContext {
+  timeouts: ClientTimeouts
+  walletId: string | null
+  namespace: ChainNamespace | null
+  connector: LoadedConnector | null
+  connection: ConnectionData | null
+  /** The last flow's error, for display (also in `outcome`). */
+  error: ErrorData | null
+  /** Increases with every flow a method starts. */
+  flow: number
+  /** The flow in progress, if any. */
+  pending: FlowKind | null
+  /** The last settled flow. */
+  outcome: FlowOutcome | null
+  sign: ClientSignRequest | null
+  /** The universal link the wallet was last opened with. */
+  walletUrl: string | null
+}
+
+/** Tags of the root chart: the view is derived from them, not from state names. */
+export type ClientTag = 'busy' | 'cancellable' | 'connected' | 'resumable' | 'selected'
+
+export type ClientEvent =
+  /** Load the connector of a wallet (`walletId` null: the default); `connect` continues to connect. */
+  | {
+      type: 'SELECT_WALLET'
+      walletId: string | null
+      namespace: ChainNamespace | null
+      connect: boolean
+    }
+  | { type: 'CONNECT' }
+  | ({ type: 'SIGN' } & ClientSignRequest)
+  | { type: 'DISCONNECT' }
+  /** Ends the pending flow: its promise rejects with `ABORTED`. */
+  | { type: 'CANCEL' }
+  /** The facade opened the wallet with this link. */
+  | { type: 'WALLET_OPENED'; url: string }
+  /** Reads, as named child actors of the system (`id` is the child's id). */
+  | { type: 'READ_CONFIG'; id: string }
+  | { type: 'READ_BALANCE'; id: string; query: TokenBalanceQuery }
+  /** Internal: the `connection` child changed (raised from its snapshot). */
+  | {
+      type: 'CONNECTION.CHANGED'
+      status: string
+      connection: ConnectionData | null
+      error: ErrorData | null
+    }
+  /** Internal: the `universalLink` child changed (raised from its snapshot). */
+  | { type: 'LINK.CHANGED'; status: string; walletAddress: string | null; signature: string | null }

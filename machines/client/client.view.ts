@@ -1,0 +1,94 @@
+import type { AnyActorRef, SnapshotFrom } from 'xstate'
+import type { ErrorData } from '../shared/error-data'
+import type { ClientMachine } from './client.machine'
+import type { ConnectorKind, FlowKind } from './client.types'
+
+/** The root actor's snapshot. */
+export type ClientSnapshot = SnapshotFrom<ClientMachine>
+
+/** Where the client stands, for a UI: no state names to match. */
+export type ClientStatus =
+  | 'idle'
+  | 'selecting'
+  | 'disconnected'
+  | 'connecting'
+  | 'awaitingWallet'
+  | 'connected'
+  | 'signing'
+  | 'awaitingSignature'
+  | 'disconnecting'
+
+/** A typed, render-ready view of the client (see `toClientView`). */
+export interface ClientView {
+  status: ClientStatus
+  isConnected: boolean
+  /** A flow is in progress. */
+  isBusy: boolean
+  /** `connect()` would start a connection now. */
+  canConnect: boolean
+  /** The last flow failed and can be tried again (`connect()` / `signMessage()`). */
+  canRetry: boolean
+  /** `cancel()` would end a pending flow. */
+  canCancel: boolean
+  canSign: boolean
+  /** The flow in progress. */
+  pending: FlowKind | null
+  /** The last flow's error (also after a cancellation: `ABORTED`). */
+  error: ErrorData | null
+  walletId: string | null
+  connectorKind: ConnectorKind | null
+  address: string | null
+  accounts: readonly string[]
+  chainId: string | null
+  /** The universal link the wallet was opened with (mobile), e.g. to show "open the wallet again". */
+  walletUrl: string | null
+}
+
+function linkAwaitsWallet(snapshot: ClientSnapshot): boolean {
+  const child = (snapshot.children as Record<string, AnyActorRef | undefined>).universalLink
+  const childSnapshot = child?.getSnapshot() as { hasTag?: (tag: string) => boolean } | undefined
+  return childSnapshot?.hasTag?.('awaitingWallet') === true
+}
+
+function statusOf(snapshot: ClientSnapshot): ClientStatus {
+  if (snapshot.matches('selecting')) return 'selecting'
+  if (snapshot.matches({ wallet: 'connecting' })) return 'connecting'
+  if (snapshot.matches({ wallet: 'signing' })) return 'signing'
+  if (snapshot.matches({ wallet: 'disconnecting' })) return 'disconnecting'
+  if (snapshot.matches({ link: { flow: 'connecting' } }))
+    return linkAwaitsWallet(snapshot) ? 'awaitingWallet' : 'connecting'
+  if (snapshot.matches({ link: { flow: 'signing' } }))
+    return linkAwaitsWallet(snapshot) ? 'awaitingSignature' : 'signing'
+  if (snapshot.hasTag('connected')) return 'connected'
+  if (snapshot.hasTag('selected')) return 'disconnected'
+  return 'idle'
+}
+
+/**
+ * The view of a root snapshot: a pure function (the same snapshot gives an equal view), in the
+ * spirit of zag's `connect`. UIs render from it and never match state names.
+ */
+export function toClientView(snapshot: ClientSnapshot): ClientView {
+  const { context } = snapshot
+  const status = statusOf(snapshot)
+  const isConnected = snapshot.hasTag('connected') && context.connection !== null
+  const isBusy = snapshot.hasTag('busy')
+  const selected = snapshot.hasTag('selected')
+  return {
+    status,
+    isConnected,
+    isBusy,
+    canConnect: !isBusy && !isConnected,
+    canRetry: !isBusy && context.error !== null && (selected || context.walletId !== null),
+    canCancel: snapshot.hasTag('cancellable'),
+    canSign: isConnected && !isBusy,
+    pending: context.pending,
+    error: context.error,
+    walletId: context.connector?.walletId ?? context.walletId,
+    connectorKind: context.connector?.kind ?? null,
+    address: isConnected ? (context.connection?.accounts[0] ?? null) : null,
+    accounts: isConnected ? (context.connection?.accounts ?? []) : [],
+    chainId: isConnected ? (context.connection?.chainId ?? null) : null,
+    walletUrl: context.walletUrl,
+  }
+}

@@ -1,0 +1,146 @@
+import type { AnyActorRef, AnyStateMachine } from 'xstate'
+import { machineFingerprint } from '../../../machines/client/client.fingerprint'
+import {
+  checkRestorable,
+  persistWhileResumable,
+  type RestoreCheck,
+  type SnapshotMigrations,
+} from '../../../machines/client/client.persistence'
+import type { SecretRegistry } from '../../../machines/client/client.redact'
+import type { SessionTokenVault } from '../../../machines/session-polling/session-polling.actors'
+import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
+import {
+  type UniversalLinkMachine,
+  universalLinkMachine,
+} from '../../../machines/universal-link/universal-link.machine'
+import type { UniversalLinkSession } from '../../../machines/universal-link/universal-link.types'
+import { createLogger } from '../../logging'
+import { getWalletInfo } from '../../registry'
+import { GenericWalletSessionClient } from '../../session/client'
+import { buildUniversalLinkUrl } from '../build-universal-link-url'
+import type { UniversalLinkStore } from '../store'
+
+const log = /* @__PURE__ */ createLogger('client')
+
+/** What the `Client` hands the universal-link part it loads on demand. */
+export interface ClientLinkHost {
+  baseUrl: string
+  appKey: string
+  fetchImpl?: typeof fetch
+  chainId: string
+  openLink?: (url: string) => void
+  returnUrl?: string
+  dappName?: string
+  migrations?: SnapshotMigrations
+  vault: SessionTokenVault
+  secrets: SecretRegistry
+  /** The root machine with this universal-link machine in place. */
+  rootMachine(link: UniversalLinkMachine): AnyStateMachine
+  /** Tells the root actor the wallet was opened with `url`. */
+  walletOpened(url: string): void
+}
+
+/** A child actor of `parent` by id. */
+function childOf(parent: AnyActorRef | undefined, id: string): AnyActorRef | undefined {
+  const snapshot = parent?.getSnapshot() as { children?: Record<string, AnyActorRef | undefined> }
+  return snapshot?.children?.[id]
+}
+
+/**
+ * The universal-link part of the `Client`, in the chunk loaded with the universal-link connector:
+ * the machine bound to the session client, vault and link opener; the fingerprint of the root
+ * definition; the restore check; the persistence of the root actor while it is resumable.
+ */
+export function createClientLink(host: ClientLinkHost) {
+  const session = new GenericWalletSessionClient(
+    host.baseUrl,
+    host.appKey,
+    host.fetchImpl ? { fetchImpl: host.fetchImpl } : {},
+  )
+  const open = (
+    context: { walletId: string; chainId: string; session: UniversalLinkSession | null },
+    method: 'connect' | 'signMessage' | 'signTransaction',
+    payload: string | null,
+  ) => {
+    const ref = context.session as UniversalLinkSession
+    const returnUrl =
+      host.returnUrl ?? (typeof window === 'undefined' ? undefined : window.location.href)
+    const url = buildUniversalLinkUrl(getWalletInfo(context.walletId).mobile?.universalLink ?? '', {
+      sessionId: ref.sessionId,
+      nonce: ref.nonce,
+      chainId: context.chainId,
+      callbackUrl: session.baseUrl,
+      method,
+      ...(payload === null ? {} : { payload }),
+      ...(returnUrl === undefined ? {} : { returnUrl }),
+      ...(host.dappName === undefined ? {} : { dappName: host.dappName }),
+    })
+    // After the current transition: the root learns the link, then the wallet opens.
+    queueMicrotask(() => {
+      host.walletOpened(url)
+      try {
+        if (host.openLink) host.openLink(url)
+        else if (typeof window !== 'undefined') window.location.assign(url)
+        else log.warn('no browser window to open the wallet link in')
+      } catch (error) {
+        log.warn('opening the wallet link failed', error)
+      }
+    })
+  }
+  const machine = universalLinkMachine.provide({
+    actors: createUniversalLinkActors(session, {
+      intent: host.chainId.startsWith('solana:') ? 'transaction' : 'sign',
+      vault: host.vault,
+      onSecret: (value) => host.secrets.add(value),
+    }),
+    actions: {
+      openWalletToConnect: ({ context }) => open(context, 'connect', null),
+      openWalletToSign: ({ context }) =>
+        open(context, context.request?.method ?? 'signMessage', context.request?.payload ?? null),
+    },
+  })
+  const fingerprint = machineFingerprint(host.rootMachine(machine))
+  return {
+    machine,
+    fingerprint,
+    /** Checks a stored record; on success the vault gets its tokens. Logs why a record is discarded. */
+    check(stored: unknown): RestoreCheck {
+      const check = checkRestorable(stored, {
+        machine: host.rootMachine(machine),
+        fingerprint,
+        ...(host.migrations ? { migrations: host.migrations } : {}),
+      })
+      if (!check.ok) log.warn(`discarded the stored universal-link flow: ${check.reason}`)
+      else
+        for (const [sessionId, token] of Object.entries(check.tokens)) {
+          host.vault.set(sessionId, token)
+          host.secrets.add(token)
+        }
+      return check
+    },
+    /** Pending `after` timers are not restored: the restored poller looks the session up now. */
+    pollNow(root: AnyActorRef) {
+      childOf(childOf(root, 'universalLink'), 'poll')?.send({ type: 'POLL_NOW' })
+    },
+    /** Saves the root's deep snapshot (token beside it) while resumable; clears it after. */
+    persist(root: AnyActorRef, store: UniversalLinkStore): () => void {
+      const linkSession = () =>
+        (
+          childOf(root, 'universalLink')?.getSnapshot() as {
+            context?: { session?: UniversalLinkSession | null }
+          }
+        )?.context?.session
+      return persistWhileResumable(root, store, {
+        fingerprint,
+        expiresAt: () => linkSession()?.expiresAt ?? 0,
+        tokens: () => {
+          const id = linkSession()?.sessionId
+          const token = id ? host.vault.get(id) : undefined
+          return id && token ? { [id]: token } : {}
+        },
+      })
+    },
+  }
+}
+
+export type ClientLink = ReturnType<typeof createClientLink>

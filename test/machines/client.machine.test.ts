@@ -1,0 +1,486 @@
+import { describe, expect, it } from 'vitest'
+import type { AnyActorRef } from 'xstate'
+import { createLazyLogic } from '../../machines/client/client.actors'
+import {
+  type ClientActor,
+  createClientActor,
+  provideClient,
+} from '../../machines/client/client.facade'
+import { createSecretRegistry } from '../../machines/client/client.redact'
+import type {
+  ClientEvent,
+  ClientTimeouts,
+  LoadConnectorInput,
+} from '../../machines/client/client.types'
+import { toClientView } from '../../machines/client/client.view'
+import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
+import {
+  type UniversalLinkMachine,
+  universalLinkMachine,
+} from '../../machines/universal-link/universal-link.machine'
+import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
+import { AppError } from '../../src/errors'
+import type { GenericSessionResult } from '../../src/session/types'
+
+// The root machine with scripted fakes of the outside world: a wallet whose answers the test
+// gives (or withholds), a backend for the universal-link flow. Each test pins one transition of
+// the chart through what a caller sees: the view and the outcome of the flow.
+
+function deferred<T>() {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+const CONNECTION: WalletConnection = {
+  walletId: 'metamask',
+  connectorId: 'metamask',
+  namespace: 'eip155',
+  chainId: 'eip155:1',
+  accounts: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'],
+}
+
+/** A wallet whose every answer is a promise the test settles. */
+function scriptedWallet() {
+  const listeners = new Set<(event: ConnectorEvent) => void>()
+  const pending = {
+    connect: [] as ReturnType<typeof deferred<WalletConnection>>[],
+    request: [] as ReturnType<typeof deferred<unknown>>[],
+    disconnect: [] as ReturnType<typeof deferred<void>>[],
+  }
+  const connector: IWalletConnector = {
+    id: 'metamask',
+    isAvailable: () => true,
+    getAccounts: () => [...CONNECTION.accounts],
+    connect() {
+      const d = deferred<WalletConnection>()
+      pending.connect.push(d)
+      return d.promise
+    },
+    request<T>() {
+      const d = deferred<unknown>()
+      pending.request.push(d)
+      return d.promise as Promise<T>
+    },
+    disconnect() {
+      const d = deferred<void>()
+      pending.disconnect.push(d)
+      return d.promise
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+  return { connector, pending, emit: (e: ConnectorEvent) => listeners.forEach((l) => l(e)) }
+}
+
+function scriptedBackend(options: { openThrows?: boolean } = {}) {
+  const results = new Map<string, GenericSessionResult>()
+  let n = 0
+  const result = (sessionId: string, status: GenericSessionResult['status']) => ({
+    sessionId,
+    status,
+    connected: status === 'connected' || status === 'signed',
+    signed: status === 'signed',
+    walletAddress: status === 'connected' || status === 'signed' ? 'So1anaAddre55So1ana' : null,
+    signature: status === 'signed' ? `signature-of-${sessionId}` : null,
+    txSignature: null,
+    errorCode: status === 'rejected' ? 'USER_REJECTED' : null,
+  })
+  const client = {
+    async createSession() {
+      n += 1
+      results.set(`s${n}`, result(`s${n}`, 'pending'))
+      return {
+        sessionId: `s${n}`,
+        nonce: `nonce${n}`,
+        sessionToken: `token-${n}-secret`,
+        expiresAt: Date.now() + 60_000,
+      }
+    },
+    async getResult(sessionId: string) {
+      return results.get(sessionId) as GenericSessionResult
+    },
+  }
+  const opened: string[] = []
+  const machine = universalLinkMachine.provide({
+    actors: createUniversalLinkActors(client, {
+      intent: 'transaction',
+      vault: createMemoryTokenVault(),
+    }),
+    actions: {
+      openWalletToConnect: () => {
+        if (options.openThrows) throw new Error('the link cannot be opened')
+        opened.push('connect')
+      },
+      openWalletToSign: () => void opened.push('sign'),
+    },
+  })
+  return {
+    machine,
+    opened,
+    answer: (id: string, s: GenericSessionResult['status']) => results.set(id, result(id, s)),
+  }
+}
+
+function start(
+  options: {
+    timeouts?: Partial<ClientTimeouts>
+    link?: boolean
+    failLoad?: boolean
+    slowLoad?: boolean
+    openThrows?: boolean
+  } = {},
+) {
+  const wallet = scriptedWallet()
+  const backend = scriptedBackend({ openThrows: options.openThrows === true })
+  const lazy = createLazyLogic<UniversalLinkMachine>('universalLink')
+  lazy.set(backend.machine)
+  const loads: LoadConnectorInput[] = []
+  let current: IWalletConnector | null = null
+  const machine = provideClient({
+    async loadConnector(input) {
+      loads.push(input)
+      if (options.slowLoad) await new Promise(() => {})
+      if (options.failLoad) throw new AppError('WALLET_UNAVAILABLE', 'No such wallet here.')
+      current = wallet.connector
+      return options.link
+        ? {
+            kind: 'universalLink',
+            connectorId: 'phantom',
+            walletId: 'phantom',
+            chainId: 'solana:devnet',
+            pollIntervalMs: 1,
+          }
+        : { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null }
+    },
+    connector: () => current,
+    readConfig: async () => ({ projectId: 'p', name: 'n', networks: [], wallets: [] }) as never,
+    readBalance: async () => {
+      throw new AppError('UNSUPPORTED_CHAIN', 'no')
+    },
+    universalLink: lazy.logic,
+  })
+  const actor = createClientActor(machine, {
+    secrets: createSecretRegistry(),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+  }).start()
+  return { actor, wallet, backend, loads }
+}
+
+const view = (actor: ClientActor) => toClientView(actor.getSnapshot())
+const outcome = (actor: ClientActor) => actor.getSnapshot().context.outcome
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 2))
+  expect(condition()).toBe(true)
+}
+const tick = () => new Promise((r) => setTimeout(r, 5))
+const send = (actor: ClientActor, event: ClientEvent) => actor.send(event)
+const select = (connect = false): ClientEvent => ({
+  type: 'SELECT_WALLET',
+  walletId: 'metamask',
+  namespace: 'eip155',
+  connect,
+})
+const SIGN: ClientEvent = {
+  type: 'SIGN',
+  request: { method: 'personal_sign', params: ['0x00', CONNECTION.accounts[0] ?? ''] },
+  link: { method: 'signMessage', payload: null },
+}
+
+async function connected() {
+  const t = start()
+  send(t.actor, select(true))
+  await until(() => t.wallet.pending.connect.length === 1)
+  t.wallet.pending.connect[0]?.resolve(CONNECTION)
+  await until(() => view(t.actor).status === 'connected')
+  return t
+}
+
+describe('client machine: selecting', () => {
+  it('starts idle; SELECT_WALLET loads the connector and settles the select flow', async () => {
+    const { actor, loads } = start()
+    expect(view(actor)).toMatchObject({ status: 'idle', canConnect: true, canCancel: false })
+    send(actor, select())
+    expect(view(actor)).toMatchObject({ status: 'selecting', isBusy: true, canCancel: true })
+    await until(() => view(actor).status === 'disconnected')
+    expect(loads).toEqual([{ walletId: 'metamask', namespace: 'eip155', discoveryMs: 3000 }])
+    expect(outcome(actor)).toMatchObject({ kind: 'select', error: null })
+    expect(view(actor).connectorKind).toBe('wallet')
+  })
+
+  it('a load error settles with it and returns to idle', async () => {
+    const { actor } = start({ failLoad: true })
+    send(actor, select())
+    await until(() => outcome(actor) !== null)
+    expect(outcome(actor)?.error?.code).toBe('WALLET_UNAVAILABLE')
+    expect(view(actor).status).toBe('idle')
+  })
+
+  it('CANCEL and connectorLoadMs end the selection', async () => {
+    const a = start({ slowLoad: true })
+    send(a.actor, select())
+    send(a.actor, { type: 'CANCEL' })
+    expect(outcome(a.actor)?.error?.code).toBe('ABORTED')
+    expect(view(a.actor).status).toBe('idle')
+
+    const b = start({ slowLoad: true, timeouts: { connectorLoadMs: 10 } })
+    send(b.actor, select())
+    await until(() => outcome(b.actor) !== null)
+    expect(outcome(b.actor)?.error?.code).toBe('TIMEOUT')
+    expect(view(b.actor).status).toBe('idle')
+  })
+
+  it('a second SELECT_WALLET replaces a pending flow, which settles ABORTED', async () => {
+    const { actor } = start({ slowLoad: true })
+    send(actor, select())
+    const first = actor.getSnapshot().context.flow
+    send(actor, select())
+    expect(outcome(actor)).toMatchObject({ flow: first, error: { code: 'ABORTED' } })
+    expect(actor.getSnapshot().context.flow).toBe(first + 1)
+    expect(view(actor).status).toBe('selecting')
+  })
+})
+
+describe('client machine: a desktop wallet', () => {
+  it('connect: SELECT_WALLET with connect continues to connecting, then connected', async () => {
+    const { actor, wallet } = await connected()
+    expect(view(actor)).toMatchObject({
+      status: 'connected',
+      isConnected: true,
+      address: CONNECTION.accounts[0],
+      chainId: 'eip155:1',
+      canSign: true,
+    })
+    expect(outcome(actor)).toMatchObject({ kind: 'connect', error: null })
+    // Account and chain changes are followed while connected.
+    wallet.emit({ type: 'chainChanged', chainId: 'eip155:10' })
+    await until(() => view(actor).chainId === 'eip155:10')
+    expect(view(actor).status).toBe('connected')
+  })
+
+  it('CONNECT from disconnected; a rejection settles USER_REJECTED and can be retried', async () => {
+    const { actor, wallet } = start()
+    send(actor, select())
+    await until(() => view(actor).status === 'disconnected')
+    send(actor, { type: 'CONNECT' })
+    expect(view(actor).status).toBe('connecting')
+    await until(() => wallet.pending.connect.length === 1)
+    wallet.pending.connect[0]?.reject(Object.assign(new Error('User rejected'), { code: 4001 }))
+    await until(() => outcome(actor)?.kind === 'connect')
+    expect(outcome(actor)?.error?.code).toBe('USER_REJECTED')
+    expect(view(actor)).toMatchObject({ status: 'disconnected', canRetry: true, canConnect: true })
+    send(actor, { type: 'CONNECT' })
+    await until(() => wallet.pending.connect.length === 2)
+    wallet.pending.connect[1]?.resolve(CONNECTION)
+    await until(() => view(actor).status === 'connected')
+  })
+
+  it('connecting: CANCEL, DISCONNECT and walletAnswerMs each end it', async () => {
+    for (const end of ['CANCEL', 'DISCONNECT', 'timeout'] as const) {
+      const { actor } = start(end === 'timeout' ? { timeouts: { walletAnswerMs: 10 } } : {})
+      send(actor, select(true))
+      await until(() => view(actor).status === 'connecting')
+      if (end !== 'timeout') send(actor, { type: end })
+      await until(() => outcome(actor)?.kind === 'connect')
+      expect(outcome(actor)?.error?.code).toBe(end === 'timeout' ? 'TIMEOUT' : 'ABORTED')
+      expect(view(actor).status).toBe('disconnected')
+    }
+  })
+
+  it('the wallet disconnecting while connected returns to disconnected', async () => {
+    const { actor, wallet } = await connected()
+    wallet.emit({ type: 'disconnect' })
+    await until(() => view(actor).status === 'disconnected')
+    expect(view(actor).isConnected).toBe(false)
+  })
+
+  it('SIGN: signing, then the signature settles the flow and the client stays connected', async () => {
+    const { actor, wallet } = await connected()
+    send(actor, SIGN)
+    expect(view(actor)).toMatchObject({ status: 'signing', canCancel: true, isConnected: true })
+    await until(() => wallet.pending.request.length === 1)
+    wallet.pending.request[0]?.resolve('0xsignature-signature')
+    await until(() => outcome(actor)?.kind === 'sign')
+    expect(outcome(actor)).toMatchObject({ error: null, signature: '0xsignature-signature' })
+    expect(view(actor).status).toBe('connected')
+  })
+
+  it('signing: a rejection, CANCEL and signatureMs settle it and keep the connection', async () => {
+    for (const end of ['reject', 'CANCEL', 'timeout'] as const) {
+      const { actor, wallet } = await connected()
+      if (end === 'timeout') actor.getSnapshot().context.timeouts.signatureMs = 10 // the delay is read on entry
+      send(actor, SIGN)
+      await until(() => wallet.pending.request.length === 1)
+      if (end === 'reject')
+        wallet.pending.request[0]?.reject(Object.assign(new Error('no'), { code: 4001 }))
+      if (end === 'CANCEL') send(actor, { type: 'CANCEL' })
+      await until(() => outcome(actor)?.kind === 'sign')
+      expect(outcome(actor)?.error?.code).toBe(
+        { reject: 'USER_REJECTED', CANCEL: 'ABORTED', timeout: 'TIMEOUT' }[end],
+      )
+      expect(view(actor).status).toBe('connected')
+    }
+  })
+
+  it('signing: the wallet disconnecting settles NOT_CONNECTED; DISCONNECT goes through disconnecting', async () => {
+    const a = await connected()
+    send(a.actor, SIGN)
+    a.wallet.emit({ type: 'disconnect' })
+    await until(() => outcome(a.actor)?.kind === 'sign')
+    expect(outcome(a.actor)?.error?.code).toBe('NOT_CONNECTED')
+    expect(view(a.actor).status).toBe('disconnected')
+
+    const b = await connected()
+    send(b.actor, SIGN)
+    const signFlow = b.actor.getSnapshot().context.flow
+    send(b.actor, { type: 'DISCONNECT' })
+    expect(outcome(b.actor)).toMatchObject({ flow: signFlow, error: { code: 'ABORTED' } })
+    expect(view(b.actor).status).toBe('disconnecting')
+    await until(() => b.wallet.pending.disconnect.length === 1)
+    b.wallet.pending.disconnect[0]?.resolve()
+    await until(() => view(b.actor).status === 'disconnected')
+    expect(outcome(b.actor)).toMatchObject({ kind: 'disconnect', error: null })
+  })
+
+  it('DISCONNECT: disconnecting, then disconnected (or after walletAnswerMs)', async () => {
+    const a = await connected()
+    send(a.actor, { type: 'DISCONNECT' })
+    expect(view(a.actor)).toMatchObject({ status: 'disconnecting', isBusy: true })
+    await until(() => a.wallet.pending.disconnect.length === 1)
+    a.wallet.pending.disconnect[0]?.resolve()
+    await until(() => view(a.actor).status === 'disconnected')
+    expect(outcome(a.actor)).toMatchObject({ kind: 'disconnect', error: null })
+
+    const b = await connected()
+    b.actor.getSnapshot().context.timeouts.walletAnswerMs = 10
+    send(b.actor, { type: 'DISCONNECT' })
+    await until(() => view(b.actor).status === 'disconnected')
+    expect(outcome(b.actor)).toMatchObject({ kind: 'disconnect', error: null })
+    await new Promise((r) => setTimeout(r, 30))
+    // The wallet was not asked to connect again, and no timeout of a connection followed.
+    expect(b.wallet.pending.connect).toHaveLength(1)
+    expect(view(b.actor).error).toBeNull()
+    expect(view(b.actor).status).toBe('disconnected')
+  })
+
+  it('reads are spawned actors of the system', async () => {
+    const { actor } = start()
+    send(actor, { type: 'READ_CONFIG', id: 'read-1' })
+    const ref = (actor.getSnapshot().children as Record<string, AnyActorRef | undefined>)['read-1']
+    expect(ref).toBeDefined()
+    await until(() => ref?.getSnapshot().status === 'done')
+    expect(ref?.getSnapshot().output).toMatchObject({ projectId: 'p' })
+  })
+})
+
+describe('client machine: a universal-link wallet', () => {
+  async function linked() {
+    const t = start({ link: true })
+    send(t.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => view(t.actor).status === 'awaitingWallet')
+    return t
+  }
+
+  it('SELECT_WALLET to a link wallet invokes the flow; connected when the wallet connects', async () => {
+    const { actor, backend } = await linked()
+    expect(view(actor)).toMatchObject({ connectorKind: 'universalLink', canCancel: true })
+    expect(backend.opened).toEqual(['connect'])
+    backend.answer('s1', 'connected')
+    await until(() => view(actor).status === 'connected')
+    expect(view(actor).address).toBe('So1anaAddre55So1ana')
+    expect(outcome(actor)).toMatchObject({ kind: 'connect', error: null })
+  })
+
+  it('SELECT_WALLET without connect waits in disconnected; CONNECT starts the flow', async () => {
+    const { actor, backend } = start({ link: true })
+    send(actor, { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: false })
+    await until(() => view(actor).status === 'disconnected')
+    await tick()
+    expect(backend.opened).toEqual([])
+    expect(actor.getSnapshot().children.universalLink).toBeUndefined()
+    expect(view(actor).status).toBe('disconnected')
+    send(actor, { type: 'CONNECT' })
+    await until(() => view(actor).status === 'awaitingWallet')
+  })
+
+  it('the flow failing (an action throws) settles its error and returns to disconnected', async () => {
+    const { actor } = start({ link: true, openThrows: true })
+    send(actor, { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: true })
+    await until(() => outcome(actor)?.kind === 'connect')
+    expect(outcome(actor)?.error?.code).toBe('SESSION_FAILED')
+    expect(view(actor)).toMatchObject({ status: 'disconnected', canRetry: true })
+    expect(actor.getSnapshot().children.universalLink).toBeUndefined()
+  })
+
+  it('SIGN returns to connected with the signature; DISCONNECT ends the flow', async () => {
+    const { actor, backend } = await linked()
+    backend.answer('s1', 'connected')
+    await until(() => view(actor).status === 'connected')
+    send(actor, SIGN)
+    await until(() => view(actor).status === 'awaitingSignature')
+    backend.answer('s1', 'signed')
+    await until(() => outcome(actor)?.kind === 'sign')
+    expect(outcome(actor)).toMatchObject({ error: null, signature: 'signature-of-s1' })
+    expect(view(actor).status).toBe('connected')
+    send(actor, { type: 'DISCONNECT' })
+    expect(view(actor).status).toBe('disconnected')
+    expect(outcome(actor)).toMatchObject({ kind: 'disconnect', error: null })
+    await tick()
+    expect(actor.getSnapshot().children.universalLink).toBeUndefined()
+  })
+
+  it('the flow ending (rejection) settles its error; CANCEL and DISCONNECT settle ABORTED', async () => {
+    const a = await linked()
+    a.backend.answer('s1', 'rejected')
+    await until(() => outcome(a.actor)?.kind === 'connect')
+    expect(outcome(a.actor)?.error?.code).toBe('USER_REJECTED')
+    expect(view(a.actor).status).toBe('disconnected')
+
+    for (const type of ['CANCEL', 'DISCONNECT'] as const) {
+      const b = await linked()
+      send(b.actor, { type })
+      expect(outcome(b.actor)?.error?.code).toBe('ABORTED')
+      expect(view(b.actor).status).toBe('disconnected')
+    }
+  })
+
+  it('walletAnswerMs and signatureMs end a universal-link wait', async () => {
+    const a = start({ link: true, timeouts: { walletAnswerMs: 15 } })
+    send(a.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => outcome(a.actor)?.kind === 'connect')
+    expect(outcome(a.actor)?.error?.code).toBe('TIMEOUT')
+    expect(view(a.actor).status).toBe('disconnected')
+
+    const b = start({ link: true, timeouts: { signatureMs: 15 } })
+    send(b.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => view(b.actor).status === 'awaitingWallet')
+    b.backend.answer('s1', 'connected')
+    await until(() => view(b.actor).status === 'connected')
+    send(b.actor, SIGN)
+    await until(() => outcome(b.actor)?.kind === 'sign')
+    expect(outcome(b.actor)?.error?.code).toBe('TIMEOUT')
+    expect(view(b.actor).status).toBe('disconnected')
+  })
+})

@@ -1,0 +1,151 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { clientMachine } from '../../machines/client/client.machine'
+import {
+  afterEvents,
+  type CoverageRow,
+  coverageRow,
+  explore,
+  printCoverage,
+} from './support/coverage'
+
+// Paths generated from the root machine with synthetic events of its children (loadConnector done
+// or failed, the connect / sign / universal-link children's snapshots and ends, named delays).
+
+const rows: CoverageRow[] = []
+afterAll(() => {
+  console.log(`\n${printCoverage(rows)}\n`)
+})
+
+const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const connection = {
+  walletId: 'metamask',
+  connectorId: 'metamask',
+  namespace: 'eip155',
+  chainId: 'eip155:1',
+  accounts: [ACCOUNT],
+}
+const connectionSnapshot = (value: string, extra: Record<string, unknown> = {}) => ({
+  type: 'xstate.snapshot.connection',
+  snapshot: {
+    value,
+    context: {
+      connection: value === 'connected' ? connection : null,
+      error: value === 'rejected' ? { code: 'USER_REJECTED', message: 'no' } : null,
+      ...extra,
+    },
+  },
+})
+const linkSnapshot = (value: string, signature: string | null = null) => ({
+  type: 'xstate.snapshot.universalLink',
+  snapshot: {
+    value,
+    context: { walletAddress: 'So1anaAddre55', signature, txSignature: null },
+  },
+})
+
+const events: AnyEventObject[] = [
+  { type: 'SELECT_WALLET', walletId: 'metamask', namespace: 'eip155', connect: true },
+  { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: false },
+  { type: 'CONNECT' },
+  {
+    type: 'SIGN',
+    request: { method: 'personal_sign', params: ['0x00', ACCOUNT] },
+    link: { method: 'signMessage', payload: null },
+  },
+  { type: 'DISCONNECT' },
+  { type: 'CANCEL' },
+  { type: 'WALLET_OPENED', url: 'https://phantom.app/ul/?scSessionId=s' },
+  { type: 'READ_CONFIG', id: 'read-config' },
+  {
+    type: 'READ_BALANCE',
+    id: 'read-balance',
+    query: { chainId: 'eip155:1', tokenAddress: 'native', account: ACCOUNT },
+  },
+  {
+    type: 'xstate.done.actor.loadConnector',
+    output: { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null },
+  },
+  {
+    type: 'xstate.done.actor.loadConnector',
+    output: {
+      kind: 'universalLink',
+      connectorId: 'phantom',
+      walletId: 'phantom',
+      chainId: 'solana:devnet',
+    },
+  },
+  {
+    type: 'xstate.error.actor.loadConnector',
+    error: { code: 'WALLET_UNAVAILABLE', message: 'no' },
+  },
+  connectionSnapshot('connecting'),
+  connectionSnapshot('connected'),
+  connectionSnapshot('rejected'),
+  connectionSnapshot('idle'),
+  {
+    type: 'xstate.snapshot.sign',
+    snapshot: { value: 'failed', context: { error: { code: 'WALLET_ERROR', message: 'no' } } },
+  },
+  { type: 'xstate.snapshot.sign', snapshot: { value: 'requesting', context: { error: null } } },
+  { type: 'xstate.done.actor.sign', output: { signature: '0xsig', verification: null } },
+  linkSnapshot('awaitingWallet'),
+  linkSnapshot('connected', 'sig'),
+  {
+    type: 'xstate.done.actor.universalLink',
+    output: { status: 'rejected', error: { code: 'USER_REJECTED', message: 'no' } },
+  },
+  { type: 'xstate.done.actor.universalLink', output: { status: 'disconnected', error: null } },
+  { type: 'xstate.error.actor.universalLink', error: { code: 'SESSION_FAILED', message: 'x' } },
+  ...afterEvents(clientMachine),
+]
+
+/** Counters (flow numbers) are left out, so the state space stays finite. */
+const serialize = (s: AnyMachineSnapshot) =>
+  JSON.stringify({
+    value: s.value,
+    pending: s.context.pending,
+    error: s.context.error?.code ?? null,
+    connected: s.context.connection ? 1 : 0,
+    kind: s.context.connector?.kind ?? null,
+  })
+
+describe('client (root) model', () => {
+  const exploration = explore(
+    clientMachine,
+    [
+      { name: 'defaults', input: {} },
+      { name: 'short timeouts', input: { timeouts: { walletAnswerMs: 10, signatureMs: 10 } } },
+    ],
+    () => events,
+    serialize,
+  )
+  const row = coverageRow('client', exploration)
+  rows.push(row)
+
+  it('reaches 100 % of states and transitions', () => {
+    expect(row.missingStates).toEqual([])
+    expect(row.missingTransitions).toEqual([])
+  })
+
+  it('every reachable state keeps the invariants the view relies on', () => {
+    for (const { path } of exploration.paths) {
+      const s = path.state
+      expect(JSON.parse(JSON.stringify(s.context))).toEqual(s.context)
+      // A flow is pending only in busy states or while its connector settles (checking is transient).
+      if (s.context.pending !== null) expect(s.hasTag('busy')).toBe(true)
+      // Connected means a connection; a connection outside `connected` states is never shown.
+      if (s.hasTag('connected'))
+        expect(
+          s.context.connection,
+          JSON.stringify([s.value, path.steps.map((step) => step.event.type)]),
+        ).not.toBeNull()
+      // Every outcome belongs to an earlier or the current flow.
+      if (s.context.outcome) expect(s.context.outcome.flow).toBeLessThanOrEqual(s.context.flow)
+      // A cancellable state is busy.
+      if (s.hasTag('cancellable')) expect(s.hasTag('busy')).toBe(true)
+      // Only universal-link states are resumable.
+      if (s.hasTag('resumable')) expect(s.matches('link')).toBe(true)
+    }
+  })
+})
