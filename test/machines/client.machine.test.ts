@@ -77,7 +77,10 @@ function scriptedWallet() {
       return () => listeners.delete(listener)
     },
   }
-  return { connector, pending, emit: (e: ConnectorEvent) => listeners.forEach((l) => l(e)) }
+  const emit = (e: ConnectorEvent) => {
+    for (const listener of listeners) listener(e)
+  }
+  return { connector, pending, emit }
 }
 
 function scriptedBackend(options: { openThrows?: boolean } = {}) {
