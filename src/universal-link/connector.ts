@@ -51,16 +51,21 @@ export interface UniversalLinkConnectorOptions extends InspectionOptions {
   migrations?: SnapshotMigrations
 }
 
-/** What `resume()` / `rehydrate()` found and how the resumed flow ended up. */
-export interface UniversalLinkResumeResult {
-  /** `none`: nothing stored; `discarded`: the record was unusable (see `reason`) and was cleared. */
-  status: 'none' | 'discarded' | 'connected' | UniversalLinkOutput['status']
-  connection: WalletConnection | null
-  signature: string | null
-  txSignature: string | null
-  error: AppError | null
-  reason?: string
-}
+/**
+ * What `resume()` / `rehydrate()` found and how the resumed flow ended up, discriminated by
+ * `status`: `none` (nothing stored), `discarded` (unusable record, cleared; `reason`), `connected`
+ * (with the signature when a signature was pending), or the flow's failure with its `error`.
+ */
+export type UniversalLinkResumeResult =
+  | { status: 'none' }
+  | { status: 'discarded'; reason: string }
+  | {
+      status: 'connected'
+      connection: WalletConnection | null
+      signature: string | null
+      txSignature: string | null
+    }
+  | { status: UniversalLinkOutput['status']; error: AppError }
 
 type UniversalLinkActor = Actor<typeof universalLinkMachine>
 type UniversalLinkSnapshot = SnapshotFrom<typeof universalLinkMachine>
@@ -221,7 +226,7 @@ export class UniversalLinkConnector implements IWalletConnector {
   /** Loads the stored flow (after the wallet sent the user back) and continues it. */
   async resume(): Promise<UniversalLinkResumeResult> {
     const stored = this.#options.store?.load() ?? null
-    if (stored === null) return emptyResult('none')
+    if (stored === null) return { status: 'none' }
     return this.rehydrate(stored)
   }
 
@@ -239,7 +244,7 @@ export class UniversalLinkConnector implements IWalletConnector {
     if (!check.ok) {
       log.warn(`discarded the stored universal-link flow: ${check.reason}`)
       this.#options.store?.clear()
-      return { ...emptyResult('discarded'), reason: check.reason }
+      return { status: 'discarded', reason: check.reason }
     }
     for (const [sessionId, token] of Object.entries(check.tokens)) {
       this.#vault.set(sessionId, token)
@@ -256,17 +261,17 @@ export class UniversalLinkConnector implements IWalletConnector {
           (s) => s.matches('connected') && s.context.signatures > before,
         )
         return {
-          ...emptyResult('connected'),
+          status: 'connected',
           connection: this.getConnection(),
           signature: context.signature,
           txSignature: context.txSignature,
         }
       }
       await this.#settle(actor, (s) => s.matches('connected'))
-      return { ...emptyResult('connected'), connection: this.getConnection() }
+      const connection = this.getConnection()
+      return { status: 'connected', connection, signature: null, txSignature: null }
     } catch (error) {
-      const output = actor.getSnapshot().output
-      return { ...emptyResult(output?.status ?? 'failed'), error: error as AppError }
+      return { status: actor.getSnapshot().output?.status ?? 'failed', error: error as AppError }
     }
   }
 
@@ -383,8 +388,4 @@ export class UniversalLinkConnector implements IWalletConnector {
     this.#actor?.stop()
     this.#actor = null
   }
-}
-
-function emptyResult(status: UniversalLinkResumeResult['status']): UniversalLinkResumeResult {
-  return { status, connection: null, signature: null, txSignature: null, error: null }
 }
