@@ -7,11 +7,10 @@
  * `sample-app-key`) unless told otherwise (options, or `?backend=…&appKey=…` on the page URL).
  */
 import { readFile } from 'node:fs/promises'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { bundleBrowserScript, withConfig } from '../wallet-simulator/serve'
+import { bundleBrowserScript, servePage, withConfig } from '../wallet-simulator/serve'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -65,22 +64,7 @@ export async function serveDapp(
     appKey: options.appKey ?? 'sample-app-key',
     walletUrl: options.walletUrl ?? null,
   })
-  const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    const script = scripts.get(path)
-    if (path === '/' || path === '/index.html') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-    } else if (script !== undefined) {
-      response.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
-    } else {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')
-    }
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', resolve)
-  })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server }
+  return servePage(port, html, scripts)
 }
 
 const isEntryPoint = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1])

@@ -67,11 +67,24 @@ export async function serveWalletPage(
   const html = withConfig(await readFile(here('./page/index.html'), 'utf8'), {
     appKey: options.appKey ?? 'sample-app-key',
   })
+  return servePage(port, html, new Map([['/page.js', script]]))
+}
+
+/**
+ * Serves an example page on 127.0.0.1:`port` (0: a free port): `html` at `/` (whatever the query)
+ * and each bundled script at its path; anything else is 404.
+ */
+export async function servePage(
+  port: number,
+  html: string,
+  scripts: ReadonlyMap<string, string>,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    const script = scripts.get(path)
     if (path === '/' || path === '/index.html') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-    } else if (path === '/page.js') {
+    } else if (script !== undefined) {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
     } else {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found')

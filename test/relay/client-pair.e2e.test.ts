@@ -7,7 +7,12 @@ import { startTestServer, type TestServer } from '../../server/test/support/serv
 import { Client } from '../../src/client'
 import { isAppError } from '../../src/errors'
 import { parsePairingUri } from '../../src/relay'
-import { DAPP_METADATA, WS, walletSimulator } from './support/pairing-setup'
+import {
+  DAPP_METADATA,
+  MAIL_TYPED_DATA as typedData,
+  WS,
+  walletSimulator,
+} from './support/pairing-setup'
 
 // `Client.pair()` end to end: the dApp's Client ↔ the real relay ↔ the wallet side
 // (`scope-connect/wallet` with a real viem key and a real ed25519 key).
@@ -36,22 +41,6 @@ function wallet(options: Parameters<typeof walletSimulator>[1] = {}) {
   cleanups.push(() => simulator.close())
   return simulator
 }
-
-const typedData = {
-  types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-    ],
-    Mail: [
-      { name: 'contents', type: 'string' },
-      { name: 'amount', type: 'uint256' },
-    ],
-  },
-  primaryType: 'Mail',
-  domain: { name: 'Scope', chainId: 31337 },
-  message: { contents: 'hello', amount: 10n ** 20n },
-} as const
 
 describe('Client.pair()', () => {
   it('pairs over the relay; signMessage and signTypedData go over the session and recover to the wallet', async () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../server/test/support/server'
 import { isAppError } from '../../src/errors'
 import { parsePairingUri } from '../../src/relay'
-import { dappPairing, walletSimulator } from './support/pairing-setup'
+import { dappPairing, MAIL_TYPED_DATA as typedData, walletSimulator } from './support/pairing-setup'
 
 let server: TestServer
 const cleanups: Array<() => void> = []
@@ -22,22 +22,6 @@ function track<T extends { stop?: () => void; close?: () => void }>(thing: T): T
   cleanups.push(() => (thing.stop ?? thing.close)?.call(thing))
   return thing
 }
-
-const typedData = {
-  types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-    ],
-    Mail: [
-      { name: 'contents', type: 'string' },
-      { name: 'amount', type: 'uint256' },
-    ],
-  },
-  primaryType: 'Mail',
-  domain: { name: 'Scope', chainId: 31337 },
-  message: { contents: 'hello', amount: 10n ** 20n },
-} as const
 
 describe('dApp ↔ relay ↔ wallet', () => {
   it('pairs, approves, and answers personal_sign and eth_signTypedData_v4 verified by recovery', async () => {

@@ -44,3 +44,20 @@ export function walletSimulator(
 ) {
   return createRelayWalletSimulator({ appKey: server.appKey, WebSocket: WS, ...overrides })
 }
+
+/** EIP-712 typed data with a uint256 beyond 2^53 (it travels as a decimal string). */
+export const MAIL_TYPED_DATA = {
+  types: {
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+    ],
+    Mail: [
+      { name: 'contents', type: 'string' },
+      { name: 'amount', type: 'uint256' },
+    ],
+  },
+  primaryType: 'Mail',
+  domain: { name: 'Scope', chainId: 31337 },
+  message: { contents: 'hello', amount: 10n ** 20n },
+} as const
