@@ -31,15 +31,14 @@ import type { IWalletConnector, RequestArgs, WalletConnection } from '../connect
 import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
+import { requireNonEmpty, resolveFetch } from '../http/options'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
+import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
 import { type ClientPairOptions, pairedConnection, startClientPairing } from './pairing'
-
-/** Solana mainnet: the default chain of a mobile universal-link connection. */
-const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, timeouts, inspection. */
 export interface ClientOptions extends InspectionOptions {
@@ -136,10 +135,8 @@ export class Client {
     this.#options = options
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
     normalizeBaseUrl(options.baseUrl)
-    if (typeof options.appKey !== 'string' || options.appKey.trim() === '')
-      throw new AppError('INVALID_CONFIG', 'appKey is required.')
-    if (typeof (options.fetchImpl ?? globalThis.fetch) !== 'function')
-      throw new AppError('INVALID_CONFIG', 'No fetch is available: pass fetchImpl.')
+    requireNonEmpty(options.appKey, 'appKey')
+    resolveFetch(options.fetchImpl)
     this.#actor = this.#start(undefined)
   }
 
@@ -550,7 +547,7 @@ export class Client {
     let connector: IWalletConnector
     if (custom) connector = custom
     else if (input.walletId === null || input.namespace === null) {
-      const { InjectedConnector } = await import('../connectors/lazy/injected')
+      const { InjectedConnector } = await import('../connectors/injected')
       connector = new InjectedConnector()
     } else {
       const info = getWalletInfo(input.walletId)
@@ -562,7 +559,7 @@ export class Client {
           kind: 'universalLink',
           connectorId: info.id,
           walletId: info.id,
-          chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+          chainId: this.#options.solanaChainId ?? SOLANA_MAINNET_CHAIN_ID,
           pollIntervalMs: this.#options.universalLink?.pollIntervalMs ?? null,
         }
       }
@@ -592,7 +589,7 @@ export class Client {
       appKey,
       ...(fetchImpl ? { fetchImpl } : {}),
       ...link,
-      chainId: this.#options.solanaChainId ?? SOLANA_MAINNET,
+      chainId: this.#options.solanaChainId ?? SOLANA_MAINNET_CHAIN_ID,
       vault: this.#vault,
       secrets: this.#secrets,
       rootMachine: (machine) => provideClient({ ...this.#environment(), universalLink: machine }),

@@ -3,6 +3,7 @@ import type { PairingStore } from '../../machines/pairing/pairing.persistence'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import type { WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
+import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { PeerMetadata } from '../relay/protocol/schemas'
@@ -35,8 +36,6 @@ export interface ClientRelaySettings extends InspectionOptions {
   fetchImpl?: typeof fetch | undefined
 }
 
-const SOLANA_MAINNET: Caip2ChainId = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
-
 const DEFAULT_METHODS: Record<ChainNamespace, string[]> = {
   eip155: ['personal_sign', 'eth_signTypedData_v4'],
   solana: ['solana_signMessage'],
@@ -46,7 +45,7 @@ const DEFAULT_METHODS: Record<ChainNamespace, string[]> = {
 export function defaultRequiredNamespaces(options: ClientPairOptions): CaipNamespaces {
   if (options.requiredNamespaces) return options.requiredNamespaces
   const namespace = options.namespace ?? 'eip155'
-  const chains = options.chains ?? [namespace === 'eip155' ? 'eip155:1' : SOLANA_MAINNET]
+  const chains = options.chains ?? [namespace === 'eip155' ? 'eip155:1' : SOLANA_MAINNET_CHAIN_ID]
   return { [namespace]: { chains: [...chains], methods: DEFAULT_METHODS[namespace] } }
 }
 

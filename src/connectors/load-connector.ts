@@ -26,19 +26,19 @@ export async function loadConnectorForWallet(
 ): Promise<IWalletConnector> {
   switch (connectorKindForWallet(info, namespace, options.mobile ?? false)) {
     case 'solana-injected': {
-      const { SolanaInjectedConnector } = await import('./lazy/solana-injected')
+      const { SolanaInjectedConnector } = await import('./solana-injected')
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
     }
     case 'eip6963': {
-      const { Eip6963Connector } = await import('./lazy/eip6963')
+      const { Eip6963Connector } = await import('./eip6963')
       return new Eip6963Connector(info.rdns ?? '', { timeoutMs: options.eip6963TimeoutMs })
     }
     case 'injected': {
-      const { InjectedConnector } = await import('./lazy/injected')
+      const { InjectedConnector } = await import('./injected')
       return new InjectedConnector(undefined, { walletId: info.id })
     }
     case 'metamask-sdk': {
-      const { MetaMaskSdkConnector } = await import('./lazy/metamask-sdk')
+      const { MetaMaskSdkConnector } = await import('./metamask-sdk')
       return new MetaMaskSdkConnector(options.metaMaskSdk)
     }
     case 'universal-link':

@@ -2,6 +2,7 @@ import { base58, base64 } from '@scure/base'
 import { AppError } from '../errors'
 import { createLogger } from '../logging'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
+import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId } from '../registry/types'
 import { SOLANA_SIGN_TRANSACTION_METHOD } from '../universal-link/params'
 import { normalizeSolanaWalletError } from './solana-errors'
@@ -16,8 +17,7 @@ import {
 
 const log = /* @__PURE__ */ createLogger('solana-connector')
 
-/** CAIP-2 id of Solana mainnet-beta (the genesis-hash prefix). */
-export const SOLANA_MAINNET_CHAIN_ID: Caip2ChainId = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
+export { SOLANA_MAINNET_CHAIN_ID }
 
 /** `request` method: sign a UTF-8 message. Params `{ message }`; result `{ signature, publicKey }`. */
 export const SOLANA_SIGN_MESSAGE_METHOD = 'solana_signMessage'

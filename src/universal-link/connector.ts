@@ -19,6 +19,7 @@ import type {
 } from '../connectors/types'
 import { AppError } from '../errors/app-error'
 import { createLogger } from '../logging'
+import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId } from '../registry/types'
 import type { GenericWalletSessionClient } from '../session/client'
 import { buildUniversalLinkUrl } from './build-universal-link-url'
@@ -27,9 +28,6 @@ import type { UniversalLinkPersistedState } from './persisted-state'
 import type { UniversalLinkStore } from './store'
 
 const log = /* @__PURE__ */ createLogger('universal-link')
-
-/** Solana mainnet: the default chain of a mobile universal-link connection. */
-const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 
 /** `inspect`: an XState inspector (e.g. `@statelyai/inspect`); it sees no session token or signature. */
 export interface UniversalLinkConnectorOptions extends InspectionOptions {
@@ -108,7 +106,7 @@ export class UniversalLinkConnector implements IWalletConnector {
   constructor(options: UniversalLinkConnectorOptions) {
     this.#options = options
     this.id = options.walletId
-    this.#chainId = options.chainId ?? SOLANA_MAINNET
+    this.#chainId = options.chainId ?? SOLANA_MAINNET_CHAIN_ID
     // Validate the link now, not when the user taps "connect".
     buildUniversalLinkUrl(options.universalLink, {
       sessionId: 'validation',
