@@ -1,5 +1,6 @@
+import { createFixedWindows } from './fixed-windows'
 import { cleanPatch, SESSION_GRACE_MS, sessionRetentionMs } from './session-patch'
-import { SessionExistsError, type SessionRecord, type Store, type WindowHit } from './types'
+import { SessionExistsError, type SessionRecord, type Store } from './types'
 
 export interface MemoryStoreOptions {
   /** Clock in ms (tests inject one). */
@@ -23,11 +24,6 @@ interface StoredSession {
   deleteAt: number
 }
 
-interface Window {
-  count: number
-  resetAt: number
-}
-
 /**
  * The embedded single-process store. Entries leave only when they expire: there is deliberately
  * no size cap or LRU, because evicting a live rate-limit window would let a client at its limit
@@ -37,7 +33,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const now = options.now ?? Date.now
   const graceMs = options.sessionGraceMs ?? SESSION_GRACE_MS
   const sessions = new Map<string, StoredSession>()
-  const windows = new Map<string, Window>()
+  const windows = createFixedWindows(now)
 
   const liveSession = (sessionId: string): StoredSession | undefined => {
     const stored = sessions.get(sessionId)
@@ -57,24 +53,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         removed++
       }
     }
-    for (const [key, window] of windows) {
-      if (at >= window.resetAt) {
-        windows.delete(key)
-        removed++
-      }
-    }
-    return removed
-  }
-
-  const hit = (key: string, windowMs: number): WindowHit => {
-    const at = now()
-    let window = windows.get(key)
-    if (!window || at >= window.resetAt) {
-      window = { count: 0, resetAt: at + windowMs }
-      windows.set(key, window)
-    }
-    window.count++
-    return { count: window.count, resetInMs: window.resetAt - at }
+    return removed + windows.sweep(at)
   }
 
   const sweepIntervalMs = options.sweepIntervalMs ?? 30_000
@@ -118,12 +97,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const windowMs = tokenHash === gate.tokenHash ? gate.windowsMs.get(projectId) : undefined
       return {
         record: { ...stored.record },
-        hit: windowMs === undefined ? null : hit(counterKey, windowMs),
+        hit: windowMs === undefined ? null : windows.hit(counterKey, windowMs),
       }
     },
 
     async hitWindow(key, windowMs) {
-      return hit(key, windowMs)
+      return windows.hit(key, windowMs)
     },
 
     async isReady() {
@@ -137,7 +116,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     sweep,
 
     size() {
-      return { sessions: sessions.size, windows: windows.size }
+      return { sessions: sessions.size, windows: windows.size() }
     },
   }
 }
