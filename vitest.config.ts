@@ -16,7 +16,13 @@ export const alias = {
 }
 
 export default defineConfig({
-  resolve: { alias },
+  resolve: {
+    alias: {
+      ...alias,
+      // `// @vitest-environment happy-dom-node`: see the module.
+      'vitest-environment-happy-dom-node': here('./test/support/happy-dom-environment.ts'),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts', 'server/test/**/*.test.ts'],
     testTimeout: 30_000,
