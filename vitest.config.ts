@@ -11,11 +11,18 @@ export const alias = {
   'scope-connect/machines': here('./machines/index.ts'),
   'scope-connect/wallet': here('./src/wallet/index.ts'),
   'scope-connect/qr': here('./src/qr/index.ts'),
+  'scope-connect/react': here('./src/react/index.ts'),
   'scope-connect': here('./src/index.ts'),
 }
 
 export default defineConfig({
-  resolve: { alias },
+  resolve: {
+    alias: {
+      ...alias,
+      // `// @vitest-environment happy-dom-node`: see the module.
+      'vitest-environment-happy-dom-node': here('./test/support/happy-dom-environment.ts'),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts', 'server/test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -111,7 +111,11 @@ async function split(entry: string, chunks: RawChunk[], minify: boolean): Promis
   return finish(initial, lazy)
 }
 
-async function withEsbuild(source: string, resolveDir: string): Promise<Measurement> {
+async function withEsbuild(
+  source: string,
+  resolveDir: string,
+  external: readonly string[],
+): Promise<Measurement> {
   const result = await build({
     stdin: { contents: source, resolveDir, sourcefile: 'entry.js', loader: 'js' },
     bundle: true,
@@ -123,6 +127,7 @@ async function withEsbuild(source: string, resolveDir: string): Promise<Measurem
     minify: true,
     legalComments: 'none',
     outdir: '/virtual-out',
+    external: [...external],
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -149,9 +154,14 @@ async function withEsbuild(source: string, resolveDir: string): Promise<Measurem
   return split(entry, chunks, false)
 }
 
-async function withRollup(source: string, resolveDir: string): Promise<Measurement> {
+async function withRollup(
+  source: string,
+  resolveDir: string,
+  external: readonly string[],
+): Promise<Measurement> {
   const bundle = await rollup({
     input: ENTRY,
+    external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
     onwarn(warning) {
       // Node built-ins some stacks import stay external, as in Vite; anything else is an error.
       const id = warning.exporter ?? ''
@@ -210,13 +220,19 @@ function finish(initial: Size, lazy: Chunk[]): Measurement {
   return { initial, lazy, total: sum([initial, ...lazy]) }
 }
 
-/** Bundles `source` (an ES module importing packages installed under `resolveDir`). */
+/**
+ * Bundles `source` (an ES module importing packages installed under `resolveDir`); the `external`
+ * packages (and their subpaths) stay imports, as peer dependencies an app already ships.
+ */
 export function measure(
   bundler: Bundler,
   source: string,
   resolveDir: string,
+  external: readonly string[] = [],
 ): Promise<Measurement> {
-  return bundler === 'esbuild' ? withEsbuild(source, resolveDir) : withRollup(source, resolveDir)
+  return bundler === 'esbuild'
+    ? withEsbuild(source, resolveDir, external)
+    : withRollup(source, resolveDir, external)
 }
 
 /** 1 KB = 1024 bytes, two decimals. */

@@ -14,9 +14,14 @@ export interface Scenario {
   budget?: number
   /** The package subpath it needs; skipped while `exports` lacks it. */
   subpath?: string
+  /** Packages the app brings itself (peer dependencies such as `react`): left out of the measure. */
+  external?: string[]
 }
 
 const KB = 1024
+
+/** The React entry's peer dependencies: an app using it has them already. */
+const REACT_PEERS = ['react', '@xstate/react']
 
 /** The pure functions: no network, no wallet (errors, logging, registry, pairing, links). */
 export const PURE_FUNCTIONS = [
@@ -112,6 +117,25 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     name: 'QR code (`scope-connect/qr`)',
     source: "export * from 'scope-connect/qr'",
     subpath: './qr',
+  },
+  {
+    name: 'React hooks (`scope-connect/react`; `react`, `@xstate/react` external)',
+    source: "export * from 'scope-connect/react'",
+    subpath: './react',
+    external: REACT_PEERS,
+    budget: 1 * KB,
+  },
+  {
+    name: 'React hooks with `@xstate/react` bundled (`react` external)',
+    source: "export * from 'scope-connect/react'",
+    subpath: './react',
+    external: ['react'],
+  },
+  {
+    name: '`Client` and the React hooks (a React app; `react`, `@xstate/react` external)',
+    source: `${from(['Client'], 'scope-connect/client')}\nexport * from 'scope-connect/react'`,
+    subpath: './react',
+    external: REACT_PEERS,
   },
 ]
 

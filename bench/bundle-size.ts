@@ -34,7 +34,12 @@ async function measureAll(scenarios: Scenario[], resolveDir: string, exported: s
     const row: Row = { scenario, results: {} }
     for (const bundler of BUNDLERS) {
       try {
-        row.results[bundler] = await measure(bundler, scenario.source, resolveDir)
+        row.results[bundler] = await measure(
+          bundler,
+          scenario.source,
+          resolveDir,
+          scenario.external,
+        )
       } catch (error) {
         row.skipped = `${bundler} failed: ${String(error).split('\n')[0]}`
       }
@@ -127,7 +132,8 @@ function installCompetitors(): boolean {
 async function main(): Promise<void> {
   const withCompetitors = !process.argv.includes('--no-competitors')
   const tarball = packTarball()
-  const consumer = createConsumer(tarball)
+  // `@xstate/react` for the React row that bundles it (an optional peer: not linked by default).
+  const consumer = createConsumer(tarball, ['@xstate/react'])
   const manifest = JSON.parse(readFileSync(join(consumer.packageDir, 'package.json'), 'utf8')) as {
     version: string
     exports: Record<string, unknown>
@@ -185,6 +191,10 @@ esbuild with code splitting stops honouring \`"sideEffects": false\` as soon as 
 is then loaded up front. Kept out of the root entry, that import cannot cost \`isAppError\` users
 anything; an app that uses the \`Client\` and root functions together pays it with esbuild (the
 "typical app" row) but not with Rollup. wagmi meets the same behaviour (its esbuild figure below).
+
+The React rows leave the app's own \`react\` (and, where said, \`@xstate/react\`) out: they are
+peer dependencies a React app ships anyway, so the rows show what \`scope-connect/react\` adds.
+The entry imports the \`Client\` as a type only: the hooks alone do not pull the \`Client\` in.
 
 ### Connector chunks of the \`Client\`
 

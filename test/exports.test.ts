@@ -4,6 +4,7 @@ import * as client from '../src/client/index'
 import * as connectors from '../src/connectors/index'
 import * as api from '../src/index'
 import * as qr from '../src/qr/index'
+import * as react from '../src/react/index'
 import * as wallet from '../src/wallet/index'
 import * as wire from '../src/wire/index'
 
@@ -31,6 +32,10 @@ describe('public exports', () => {
 
   it('scope-connect/qr', () => {
     expect(Object.keys(qr).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/react', () => {
+    expect(Object.keys(react).sort()).toMatchSnapshot()
   })
 
   it('scope-connect/wire', () => {

@@ -21,6 +21,7 @@ const ALIAS = {
   'scope-connect/machines': here('../../machines/index.ts'),
   'scope-connect/wallet': here('../../src/wallet/index.ts'),
   'scope-connect/qr': here('../../src/qr/index.ts'),
+  'scope-connect/react': here('../../src/react/index.ts'),
   'scope-connect': here('../../src/index.ts'),
 }
 

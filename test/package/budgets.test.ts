@@ -11,7 +11,8 @@ import { type Consumer, createConsumer, packTarball } from '../support/packed'
 let consumer: Consumer
 
 beforeAll(() => {
-  consumer = createConsumer(packTarball())
+  // `@xstate/react`, an optional peer, for the check that `external` leaves a peer out.
+  consumer = createConsumer(packTarball(), ['@xstate/react'])
 }, 180_000)
 
 afterAll(() => consumer?.remove())
@@ -28,13 +29,14 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       ['all pure functions', 8192],
       ['`createBalanceReader`', 14336],
       ['`Client` (before any connector loads)', 35840],
+      ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 1024],
     ])
   })
 
   for (const scenario of budgeted) {
     for (const bundler of BUNDLERS) {
       it(`${scenario.name} with ${bundler} ≤ ${kb(scenario.budget ?? 0)}`, async () => {
-        const { initial } = await measure(bundler, scenario.source, consumer.dir)
+        const { initial } = await measure(bundler, scenario.source, consumer.dir, scenario.external)
         expect(initial.gzip, `${scenario.name}: ${kb(initial.gzip)}`).toBeGreaterThan(0)
         expect(initial.gzip, `${scenario.name} is ${kb(initial.gzip)}`).toBeLessThanOrEqual(
           scenario.budget ?? 0,
@@ -55,5 +57,13 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       consumer.dir,
     )
     expect(more.initial.gzip).toBeGreaterThan(alone.initial.gzip + 4 * 1024)
+  })
+
+  it('a peer left external is not measured; bundled, it is (the React rows are live)', async () => {
+    const source = "export * from 'scope-connect/react'"
+    const peersOut = await measure('esbuild', source, consumer.dir, ['react', '@xstate/react'])
+    const xstateReactIn = await measure('esbuild', source, consumer.dir, ['react'])
+    expect(peersOut.initial.gzip).toBeGreaterThan(0)
+    expect(xstateReactIn.initial.gzip).toBeGreaterThan(peersOut.initial.gzip + 512)
   })
 })

@@ -7,6 +7,7 @@ import { type Consumer, createConsumer, packTarball } from '../support/packed'
 // The packed declarations type-check in a consumer project under the three resolutions apps use,
 // with `skipLibCheck: false` (so every .d.ts / .d.cts we ship, and what they import, is checked):
 // `bundler` (Vite, webpack, esbuild), `node16` from an ES module and `node16` from CommonJS.
+// The consumer has neither `react` nor `@xstate/react`: the hooks' declarations need neither.
 
 const USES = `
 const client = new Client({ baseUrl: 'https://api.example.com', appKey: 'app-key' })
@@ -24,6 +25,10 @@ export const connection: WalletConnection | null = client.getConnection()
 export const body = ConfigResponseSchema.parse({})
 export const actor = createConnectActor(new InjectedConnector())
 export const wallet = new SolanaInjectedConnector({ walletId: 'phantom' })
+export const useStatus = (): string => useClientView(client).status
+export const useWallet = (): WalletConnection | null => useConnection(client)
+export const useAddress = (): string | null =>
+  useClientSelector(client, (snapshot) => snapshot.context.connection?.accounts[0] ?? null)
 `
 
 const ESM_IMPORTS = `import {
@@ -37,6 +42,7 @@ const ESM_IMPORTS = `import {
 import { Client } from 'scope-connect/client'
 import { InjectedConnector, SolanaInjectedConnector } from 'scope-connect/connectors'
 import { createConnectActor } from 'scope-connect/machines'
+import { useClientSelector, useClientView, useConnection } from 'scope-connect/react'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 `
 
@@ -45,11 +51,13 @@ const CJS_IMPORTS = `import scope = require('scope-connect')
 import clientEntry = require('scope-connect/client')
 import connectors = require('scope-connect/connectors')
 import machines = require('scope-connect/machines')
+import react = require('scope-connect/react')
 import wire = require('scope-connect/wire')
 const { createBalanceReader, createBrowserUniversalLinkStore, isAppError } = scope
 const { Client } = clientEntry
 const { InjectedConnector, SolanaInjectedConnector } = connectors
 const { createConnectActor } = machines
+const { useClientSelector, useClientView, useConnection } = react
 const { ConfigResponseSchema } = wire
 type TokenBalance = scope.TokenBalance
 type UniversalLinkStore = scope.UniversalLinkStore
