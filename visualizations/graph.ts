@@ -13,11 +13,19 @@ export interface GraphEdge {
   transition: AnyTransitionDefinition
 }
 
+/** `isRejected`, or with its parameters, `failedWith(USER_REJECTED)`: one guard, several outcomes. */
 function guardName(transition: AnyTransitionDefinition): string | undefined {
   const guard = transition.guard as unknown
   if (guard === undefined) return undefined
   if (typeof guard === 'string') return guard
-  if (typeof guard === 'object' && guard !== null && 'type' in guard) return String(guard.type)
+  if (typeof guard === 'object' && guard !== null && 'type' in guard) {
+    const params = 'params' in guard ? guard.params : undefined
+    const values =
+      typeof params === 'object' && params !== null
+        ? Object.values(params).filter((v) => ['string', 'number', 'boolean'].includes(typeof v))
+        : []
+    return values.length ? `${String(guard.type)}(${values.join(', ')})` : String(guard.type)
+  }
   return 'guard'
 }
 
