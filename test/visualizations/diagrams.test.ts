@@ -142,6 +142,31 @@ describe('diagram content', () => {
     expect(generated.get('universal-link.svg')).toContain('entry / openWalletToConnect')
   })
 
+  it("every diagram shows each state's invoked actors, tags, entry/exit actions and internal transitions", () => {
+    const escape = (text: string) =>
+      text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    for (const { name, machine } of exportedMachines()) {
+      const edges = machineEdges(machine)
+      const mermaid = generated.get(`${name}.mmd`) ?? ''
+      const svg = generated.get(`${name}.svg`) ?? ''
+      let shown = 0
+      for (const state of [machine.root, ...machineStates(machine)]) {
+        const details = stateDetails(state, edges)
+        for (const line of [
+          ...details.actions,
+          ...details.invokes,
+          ...details.tags,
+          ...details.internal,
+        ]) {
+          expect(mermaid, `${name}: ${line}`).toContain(line.replace(/[:;]/g, ','))
+          expect(svg, `${name}: ${line}`).toContain(escape(line))
+          shown++
+        }
+      }
+      expect(shown, `${name} shows what its states do`).toBeGreaterThan(0)
+    }
+  })
+
   it('names parametrised guards with their parameters and draws region transitions from "(any … state)"', () => {
     const pairing = generated.get('pairing.mmd') ?? ''
     expect(pairing).toContain(
