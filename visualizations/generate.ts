@@ -48,7 +48,6 @@ const initialChild = (node: AnyStateNode): AnyStateNode | undefined => {
   const target = node.initial?.target?.[0]
   return target ?? children(node)[0]
 }
-/** The atomic node an edge to/from `node` is drawn at (compound states use their initial child). */
 /**
  * A compound state's transition into one of its own states (the root's are drawn from "(any
  * state)" already).
@@ -61,6 +60,7 @@ const isInside = (target: AnyStateNode, source: AnyStateNode) =>
 const anyOf = (node: AnyStateNode) => `${pathId(node)}_any`
 const hasInnerEdges = (node: AnyStateNode, groups: EdgeGroup[]) =>
   groups.some((g) => g.source === node && isInside(g.target, node))
+/** The atomic node an edge to/from `node` is drawn at (compound states use their initial child). */
 const anchor = (node: AnyStateNode): AnyStateNode => {
   let current = node
   while (children(current).length > 0) {
