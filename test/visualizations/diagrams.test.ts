@@ -143,7 +143,7 @@ describe('diagram content', () => {
   })
 
   it("every diagram shows each state's invoked actors, tags, entry/exit actions and internal transitions", () => {
-    const escape = (text: string) =>
+    const htmlText = (text: string) =>
       text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     for (const { name, machine } of exportedMachines()) {
       const edges = machineEdges(machine)
@@ -159,7 +159,7 @@ describe('diagram content', () => {
           ...details.internal,
         ]) {
           expect(mermaid, `${name}: ${line}`).toContain(line.replace(/[:;]/g, ','))
-          expect(svg, `${name}: ${line}`).toContain(escape(line))
+          expect(svg, `${name}: ${line}`).toContain(htmlText(line))
           shown++
         }
       }
@@ -175,6 +175,10 @@ describe('diagram content', () => {
     expect(pairing).toContain(
       'active_flow_awaitingApproval --> expired : error awaitApproval [failedWith(SESSION_EXPIRED)]<br/>after proposalExpiry',
     )
+    // Parameters returned by a params function from what it closes over (not from the event).
+    const link = generated.get('universal-link.mmd') ?? ''
+    expect(link).toContain('--> rejected : done poll [pollFailedWith(USER_REJECTED)]')
+    expect(link).toContain('--> expired : done poll [pollFailedWith(SESSION_EXPIRED)]')
     // RELAY.STATUS is handled by the connectivity region, whichever state it is in.
     expect(pairing).toContain('state "(any connectivity state)" as active_connectivity_any')
     expect(pairing).toContain(
