@@ -16,7 +16,14 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
 import * as machines from '../machines/index'
-import { edgeGroups, type GraphEdge, machineEdges, stateDetails, withJunctions } from './graph'
+import {
+  type EdgeGroup,
+  edgeGroups,
+  type GraphEdge,
+  machineEdges,
+  stateDetails,
+  withJunctions,
+} from './graph'
 
 export const OUT_DIR = dirname(fileURLToPath(import.meta.url))
 
@@ -41,6 +48,18 @@ const initialChild = (node: AnyStateNode): AnyStateNode | undefined => {
   const target = node.initial?.target?.[0]
   return target ?? children(node)[0]
 }
+/**
+ * A compound state's transition into one of its own states (the root's are drawn from "(any
+ * state)" already).
+ */
+const isInside = (target: AnyStateNode, source: AnyStateNode) =>
+  source.path.length > 0 &&
+  target.path.length > source.path.length &&
+  source.path.every((key, i) => target.path[i] === key)
+/** Where a compound state's transitions into its own states are drawn from: `(any <key> state)`. */
+const anyOf = (node: AnyStateNode) => `${pathId(node)}_any`
+const hasInnerEdges = (node: AnyStateNode, groups: EdgeGroup[]) =>
+  groups.some((g) => g.source === node && isInside(g.target, node))
 /** The atomic node an edge to/from `node` is drawn at (compound states use their initial child). */
 const anchor = (node: AnyStateNode): AnyStateNode => {
   let current = node
@@ -74,15 +93,19 @@ export function toMermaid(machine: AnyStateMachine): string {
     for (const detail of rootDetails) lines.push(`  any_state : ${mermaidText(detail)}`)
   }
   const declare = (node: AnyStateNode, indent: string) => {
-    for (const child of children(node)) {
+    for (const [index, child] of children(node).entries()) {
+      // The regions of a parallel state, side by side.
+      if (node.type === 'parallel' && index > 0) lines.push(`${indent}--`)
       const id = pathId(child)
       const details = detailLines(child, edges)
       lines.push(`${indent}state "${child.key}" as ${id}`)
       if (children(child).length > 0) {
         lines.push(`${indent}state ${id} {`)
-        const initial = initialChild(child)
+        const initial = child.type === 'parallel' ? undefined : initialChild(child)
         if (initial) lines.push(`${indent}  [*] --> ${pathId(initial)}`)
         declare(child, `${indent}  `)
+        if (hasInnerEdges(child, groups))
+          lines.push(`${indent}  state "(any ${child.key} state)" as ${anyOf(child)}`)
         lines.push(`${indent}}`)
         // A composite state has no description lines in Mermaid: its details go in its note.
         const note = [...(child.description ? [child.description] : []), ...details]
@@ -105,8 +128,10 @@ export function toMermaid(machine: AnyStateMachine): string {
   const { direct, junctions } = withJunctions(groups)
   const from = (node: AnyStateNode) => (node === root ? 'any_state' : pathId(node))
   for (const junction of junctions) lines.push(`  state ${junction.id} <<choice>>`)
-  for (const group of direct)
-    lines.push(`  ${from(group.source)} --> ${pathId(group.target)} : ${group.lines.join('<br/>')}`)
+  for (const group of direct) {
+    const source = isInside(group.target, group.source) ? anyOf(group.source) : from(group.source)
+    lines.push(`  ${source} --> ${pathId(group.target)} : ${group.lines.join('<br/>')}`)
+  }
   for (const junction of junctions) {
     for (const source of junction.sources) lines.push(`  ${from(source)} --> ${junction.id}`)
     for (const group of junction.outgoing)
@@ -132,6 +157,7 @@ export type RankDir = 'LR' | 'TB'
 export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string {
   const root = machine.root
   const edges = machineEdges(machine)
+  const groups = edgeGroups(machine)
   const lines = [
     `digraph ${q(root.id)} {`,
     `  graph [rankdir=${rankdir}, compound=true, fontname="Helvetica", fontsize=12, nodesep=0.5, ranksep=0.7, pad=0.25];`,
@@ -140,10 +166,13 @@ export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string
     `  label=${q(root.id)}; labelloc=t;`,
   ]
   const declare = (node: AnyStateNode, indent: string) => {
-    const initial = initialChild(node)
+    // Every region of a parallel state is entered at once: no initial arrow picks one.
+    const initial = node.type === 'parallel' ? undefined : initialChild(node)
     if (initial) {
       lines.push(`${indent}${q(`__init_${pathId(node)}`)} [shape=point, width=0.12, label=""];`)
-      lines.push(`${indent}${q(`__init_${pathId(node)}`)} -> ${q(pathId(anchor(initial)))};`)
+      // Into a compound initial state, the arrow ends at its border (its own initial arrow goes on).
+      const into = children(initial).length > 0 ? ` [lhead=${q(`cluster_${pathId(initial)}`)}]` : ''
+      lines.push(`${indent}${q(`__init_${pathId(node)}`)} -> ${q(pathId(anchor(initial)))}${into};`)
     }
     for (const child of children(node)) {
       const label = stateLabel(child.key, detailLines(child, edges))
@@ -155,6 +184,10 @@ export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string
           `${indent}  label=${label}; style="rounded"; color="#718096";${tooltip ? ` ${tooltip};` : ''}`,
         )
         declare(child, `${indent}  `)
+        if (hasInnerEdges(child, groups))
+          lines.push(
+            `${indent}  ${q(anyOf(child))} [label=${stateLabel(`(any ${child.key} state)`, [])}, shape=plaintext, style=""];`,
+          )
         lines.push(`${indent}}`)
       } else {
         const attrs = [`label=${label}`]
@@ -165,7 +198,6 @@ export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string
     }
   }
   declare(root, '  ')
-  const groups = edgeGroups(machine)
   const rootDetails = detailLines(root, edges)
   if (groups.some((g) => g.source === root) || rootDetails.length > 0) {
     lines.push(
@@ -176,6 +208,8 @@ export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string
   const cluster = (node: AnyStateNode) =>
     node !== root && children(node).length > 0 ? `cluster_${pathId(node)}` : undefined
   const edge = (source: AnyStateNode | string, target: AnyStateNode | string, extra: string[]) => {
+    if (typeof source !== 'string' && typeof target !== 'string' && isInside(target, source))
+      source = anyOf(source)
     const attrs = [...extra]
     const tail = typeof source === 'string' ? undefined : cluster(source)
     const head = typeof target === 'string' || target === source ? undefined : cluster(target)
@@ -193,7 +227,9 @@ export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string
     lines.push(
       `  ${q(junction.id)} [shape=diamond, width=0.18, height=0.18, label="", style=filled, fillcolor="#4a5568"];`,
     )
-    for (const source of junction.sources) edge(source, junction.id, ['arrowhead=none'])
+    // Two ranks on: the junction lands past every state it joins, so no joining edge crosses
+    // another of them (the poll loops' outcomes would cut through the other loop).
+    for (const source of junction.sources) edge(source, junction.id, ['arrowhead=none', 'minlen=2'])
     for (const group of junction.outgoing)
       edge(junction.id, group.target, [`label=${q(group.lines.join('\n'))}`])
   }

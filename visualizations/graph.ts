@@ -13,11 +13,33 @@ export interface GraphEdge {
   transition: AnyTransitionDefinition
 }
 
+/**
+ * The parameters a guard is given whatever the event: written as values, or returned by a params
+ * function from what it closes over (`({ event }) => ({ output: event.output, code })` gives
+ * `code`); what depends on the event is left out.
+ */
+function staticParams(params: unknown): unknown {
+  if (typeof params !== 'function') return params
+  try {
+    return params({ context: {}, event: {} })
+  } catch {
+    return undefined
+  }
+}
+
+/** `isRejected`, or with its parameters, `failedWith(USER_REJECTED)`: one guard, several outcomes. */
 function guardName(transition: AnyTransitionDefinition): string | undefined {
   const guard = transition.guard as unknown
   if (guard === undefined) return undefined
   if (typeof guard === 'string') return guard
-  if (typeof guard === 'object' && guard !== null && 'type' in guard) return String(guard.type)
+  if (typeof guard === 'object' && guard !== null && 'type' in guard) {
+    const params = staticParams('params' in guard ? guard.params : undefined)
+    const values =
+      typeof params === 'object' && params !== null
+        ? Object.values(params).filter((v) => ['string', 'number', 'boolean'].includes(typeof v))
+        : []
+    return values.length ? `${String(guard.type)}(${values.join(', ')})` : String(guard.type)
+  }
   return 'guard'
 }
 

@@ -1,5 +1,5 @@
 import { privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { waitFor } from 'xstate'
 import { createConnectActor } from '../../machines/connect/connect.facade'
 import type { ConnectorEvent } from '../../src/connectors/types'
@@ -114,5 +114,27 @@ describe('connect machine with a viem-backed connector', () => {
     await new Promise((r) => setTimeout(r, 10))
     expect(actor.getSnapshot().value).toBe('idle')
     expect(actor.getSnapshot().context.connection).toBeNull()
+  })
+
+  it('RESET after a rejection or a failure returns to idle without asking the wallet again', async () => {
+    for (const behaviour of ['reject', 'fail'] as const) {
+      const connector = new ViemTestConnector()
+      const connect = vi.spyOn(connector, 'connect')
+      connector.connectBehaviour = behaviour
+      const actor = createConnectActor(connector).start()
+      actor.send({ type: 'CONNECT' })
+      expect((await settle(actor)).context.error).not.toBeNull()
+      connector.connectBehaviour = 'ok'
+      actor.send({ type: 'RESET' })
+      await new Promise((r) => setTimeout(r, 10))
+      expect(actor.getSnapshot().value).toBe('idle')
+      expect(actor.getSnapshot().context.error).toBeNull()
+      expect(actor.getSnapshot().context.connection).toBeNull()
+      expect(connect).toHaveBeenCalledTimes(1)
+      // From idle, the user can start over.
+      actor.send({ type: 'CONNECT' })
+      expect((await settle(actor)).value).toBe('connected')
+      expect(connect).toHaveBeenCalledTimes(2)
+    }
   })
 })

@@ -112,6 +112,55 @@ describe('retries', () => {
   })
 })
 
+describe('after the wallet connected', () => {
+  it('waits for Retry-After on 429 and keeps showing the wallet as connected', async () => {
+    const client = scriptedClient([
+      result('connected'),
+      http(429, 'RATE_LIMITED', 7000),
+      result('connected'),
+      result('signed'),
+    ])
+    const actor = createSessionPollingActor(client, { session, random: () => 0 }).start()
+    await vi.advanceTimersByTimeAsync(1600)
+    expect(client.calls).toHaveLength(2)
+    expect(actor.getSnapshot().matches({ connected: 'sleeping' })).toBe(true)
+    expect(actor.getSnapshot().context.lastError?.status).toBe(429)
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(gaps(client.calls)).toEqual([1500, 7000, 1500])
+    expect(actor.getSnapshot().value).toBe('signed')
+  })
+
+  it('backs off on a network error or a 5xx and keeps showing the wallet as connected', async () => {
+    const client = scriptedClient([
+      result('connected'),
+      network(),
+      http(503, 'STORE_UNAVAILABLE'),
+      result('connected'),
+      result('signed'),
+    ])
+    const actor = createSessionPollingActor(client, { session, random: () => 0.5 }).start()
+    await vi.advanceTimersByTimeAsync(1800)
+    expect(client.calls).toHaveLength(2)
+    expect(actor.getSnapshot().matches({ connected: 'sleeping' })).toBe(true)
+    expect(actor.getSnapshot().context.lastError?.code).toBe('BACKEND_ERROR')
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(gaps(client.calls)).toEqual([1750, 1000, 2000, 1750])
+    expect(actor.getSnapshot().value).toBe('signed')
+  })
+
+  it('POLL_NOW skips the wait', async () => {
+    const client = scriptedClient([result('connected')])
+    const actor = createSessionPollingActor(client, { session }).start()
+    await vi.advanceTimersByTimeAsync(100)
+    expect(actor.getSnapshot().matches({ connected: 'sleeping' })).toBe(true)
+    actor.send({ type: 'POLL_NOW' })
+    await vi.advanceTimersByTimeAsync(10)
+    expect(client.calls).toHaveLength(2)
+    expect(actor.getSnapshot().matches({ connected: 'sleeping' })).toBe(true)
+    actor.stop()
+  })
+})
+
 describe('limits', () => {
   it('expires at the deadline: the last lookup happens at the deadline, none after', async () => {
     const start = Date.now()
@@ -247,8 +296,17 @@ describe('outcomes', () => {
     const actor = createSessionPollingActor(client, {
       create: { caip2Chain: 'eip155:1', walletSlug: 'metamask' },
     }).start()
+    const values: string[] = []
+    actor.subscribe((s) => values.push(JSON.stringify(s.value)))
     await vi.advanceTimersByTimeAsync(5000)
     expect(client.created).toBe(1)
+    // Until the wallet answers, the session is shown as waiting for it.
+    expect(values.filter((v, i) => v !== values[i - 1])).toEqual([
+      '{"waiting":"fetching"}',
+      '{"waiting":"sleeping"}',
+      '{"waiting":"fetching"}',
+      '"complete"',
+    ])
     expect(actor.getSnapshot().value).toBe('complete')
     expect(actor.getSnapshot().context.session?.sessionId).toBe(SESSION_ID)
     expect(JSON.stringify(actor.getPersistedSnapshot())).not.toContain(TOKEN)

@@ -168,4 +168,60 @@ describe('sign machine with a viem-backed connector', () => {
     expect(failed.value).toBe('failed')
     expect(failed.context.error?.message).toContain('without a signature')
   })
+
+  it('RESET while the wallet is asked gives up and ignores its late signature', async () => {
+    const connector = new ViemTestConnector()
+    let answer: (signature: string) => void = () => {}
+    const request = vi
+      .spyOn(connector, 'request')
+      .mockImplementation(() => new Promise((resolve) => (answer = resolve as typeof answer)))
+    const actor = createSignActor(connector).start()
+    actor.send({ type: 'SIGN', request: personalSignRequest('x', connector.account.address) })
+    expect(actor.getSnapshot().value).toBe('requesting')
+    actor.send({ type: 'RESET' })
+    expect(actor.getSnapshot().value).toBe('idle')
+    answer(`0x${'ab'.repeat(65)}`)
+    await new Promise((r) => setTimeout(r, 10))
+    expect(actor.getSnapshot().value).toBe('idle')
+    expect(actor.getSnapshot().context.signature).toBeNull()
+    expect(request).toHaveBeenCalledTimes(1)
+  })
+
+  it('RESET after a rejection returns to idle without asking the wallet again', async () => {
+    const connector = new ViemTestConnector()
+    connector.signBehaviour = 'reject'
+    const actor = createSignActor(connector, {
+      input: { request: personalSignRequest('x', connector.account.address) },
+    }).start()
+    actor.send({ type: 'SIGN' })
+    expect((await settled(actor)).value).toBe('rejected')
+    connector.signBehaviour = 'ok'
+    actor.send({ type: 'RESET' })
+    await new Promise((r) => setTimeout(r, 10))
+    expect(actor.getSnapshot().value).toBe('idle')
+    expect(actor.getSnapshot().context.error).toBeNull()
+    expect(actor.getSnapshot().context.signature).toBeNull()
+    expect(connector.requests).toHaveLength(1)
+  })
+
+  it('RETRY after a failure asks the wallet again and signs', async () => {
+    const connector = new ViemTestConnector()
+    connector.signBehaviour = 'fail'
+    const actor = createSignActor(connector, {
+      input: { request: personalSignRequest('again', connector.account.address) },
+    }).start()
+    actor.send({ type: 'SIGN' })
+    expect((await settled(actor)).value).toBe('failed')
+    connector.signBehaviour = 'ok'
+    actor.send({ type: 'RETRY' })
+    expect(actor.getSnapshot().value).toBe('requesting')
+    expect(actor.getSnapshot().context.error).toBeNull()
+    const signed = await settled(actor)
+    expect(signed.value).toBe('signed')
+    expect(connector.requests).toHaveLength(2)
+    const signature = signed.output?.signature as `0x${string}`
+    expect(await recoverMessageAddress({ message: 'again', signature })).toBe(
+      connector.account.address,
+    )
+  })
 })

@@ -82,6 +82,7 @@ describe('diagram content', () => {
         const reached = into.some(
           (a) =>
             a.from === id(edge.source) ||
+            a.from === `${id(edge.source)}_any` ||
             (a.from.startsWith('join_') && pairs.includes(`${id(edge.source)}→${a.from}`)),
         )
         expect(reached, `${edge.key} is drawn`).toBe(true)
@@ -112,7 +113,19 @@ describe('diagram content', () => {
       'waiting_fetching --> waiting_sleeping : done fetchResult [else]<br/>error fetchResult [isRateLimited | isTransient]',
     )
     expect(mermaid).toContain('any_state --> cancelled : CANCEL')
-    expect(generated.get('session-polling.svg')).toMatch(/^<\?xml|^<svg/)
+    const svg = generated.get('session-polling.svg') ?? ''
+    expect(svg).toMatch(/^<\?xml|^<svg/)
+    // The junction sits right of both poll loops: its edges do not cross the other loop.
+    const xs = (title: string, tag: string) => {
+      const shape = new RegExp(
+        `<title>${title}</title>[\\s\\S]*?<${tag}[^>]*\\s(?:points|d)="([^"]+)"`,
+      )
+      const coordinates = shape.exec(svg)?.[1] ?? ''
+      return [...coordinates.matchAll(/(-?[\d.]+),-?[\d.]+/g)].map((m) => Number(m[1]))
+    }
+    const junctionLeft = Math.min(...xs(junction, 'polygon'))
+    for (const loop of ['cluster_waiting', 'cluster_connected'])
+      expect(junctionLeft).toBeGreaterThan(Math.max(...xs(loop, 'path')))
   })
 
   it('shows invoked actors, tags, entry actions and internal transitions in the states', () => {
@@ -127,6 +140,58 @@ describe('diagram content', () => {
     for (const text of ['invoke fetchResult', '#resumable #polling', 'invoke createSession'])
       expect(svg).toContain(text)
     expect(generated.get('universal-link.svg')).toContain('entry / openWalletToConnect')
+  })
+
+  it("every diagram shows each state's invoked actors, tags, entry/exit actions and internal transitions", () => {
+    const htmlText = (text: string) =>
+      text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    for (const { name, machine } of exportedMachines()) {
+      const edges = machineEdges(machine)
+      const mermaid = generated.get(`${name}.mmd`) ?? ''
+      const svg = generated.get(`${name}.svg`) ?? ''
+      let shown = 0
+      for (const state of [machine.root, ...machineStates(machine)]) {
+        const details = stateDetails(state, edges)
+        for (const line of [
+          ...details.actions,
+          ...details.invokes,
+          ...details.tags,
+          ...details.internal,
+        ]) {
+          expect(mermaid, `${name}: ${line}`).toContain(line.replace(/[:;]/g, ','))
+          expect(svg, `${name}: ${line}`).toContain(htmlText(line))
+          shown++
+        }
+      }
+      expect(shown, `${name} shows what its states do`).toBeGreaterThan(0)
+    }
+  })
+
+  it('names parametrised guards with their parameters and draws region transitions from "(any … state)"', () => {
+    const pairing = generated.get('pairing.mmd') ?? ''
+    expect(pairing).toContain(
+      'active_flow_awaitingApproval --> rejected : error awaitApproval [failedWith(USER_REJECTED)]',
+    )
+    expect(pairing).toContain(
+      'active_flow_awaitingApproval --> expired : error awaitApproval [failedWith(SESSION_EXPIRED)]<br/>after proposalExpiry',
+    )
+    // Parameters returned by a params function from what it closes over (not from the event).
+    const link = generated.get('universal-link.mmd') ?? ''
+    expect(link).toContain('--> rejected : done poll [pollFailedWith(USER_REJECTED)]')
+    expect(link).toContain('--> expired : done poll [pollFailedWith(SESSION_EXPIRED)]')
+    // RELAY.STATUS is handled by the connectivity region, whichever state it is in.
+    expect(pairing).toContain('state "(any connectivity state)" as active_connectivity_any')
+    expect(pairing).toContain(
+      'active_connectivity_any --> active_connectivity_online : RELAY.STATUS [relayStatusIs(online)]',
+    )
+    expect(pairing).not.toMatch(/^\s*active_connectivity --> /m)
+    // The parallel regions are entered together: side by side, no initial arrow picks one.
+    expect(pairing).toMatch(/end note\n\s+}\n\s+--\n\s+state "connectivity"/)
+    expect(pairing).not.toContain('[*] --> active_flow\n')
+    const dot = toDot(exportedMachines().find((m) => m.name === 'pairing')!.machine)
+    expect(dot).toContain('"active_connectivity_any" [label=<<B>(any connectivity state)</B>>')
+    expect(dot).not.toContain('"__init_active"')
+    expect(generated.get('pairing.svg')).toContain('(any connectivity state)')
   })
 
   it('turns a long chain of states top-down so the drawing fits a page', async () => {
