@@ -53,6 +53,11 @@ export {
   type ClientView,
   toClientView,
 } from './client/client.view'
+export {
+  createWalletMachines,
+  type WalletEnvironment,
+  type WalletMachines,
+} from './client/client.wallet'
 // ---- connect -------------------------------------------------------------------------------------
 export { createConnectActors, toConnectionData, toWalletWatchEvent } from './connect/connect.actors'
 export {

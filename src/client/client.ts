@@ -21,6 +21,7 @@ import { createMemoryTokenVault } from '../../machines/session-polling/session-p
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { personalSignRequest } from '../../machines/sign/sign.actors'
+import type { SignMachine } from '../../machines/sign/sign.machine'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
 import type { ConnectConfig, ConnectConfigClient } from '../config'
@@ -120,6 +121,8 @@ export class Client {
   readonly #secrets = createSecretRegistry()
   readonly #vault = createMemoryTokenVault()
   readonly #link = createLazyLogic<UniversalLinkMachine>('universalLink')
+  readonly #connection = createLazyLogic<ConnectMachine>('connection')
+  readonly #signing = createLazyLogic<SignMachine>('sign')
   readonly #listeners = new Set<(view: ClientView) => void>()
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
@@ -522,7 +525,6 @@ export class Client {
   #environment() {
     return {
       loadConnector: (input: LoadConnectorInput) => this.#loadConnector(input),
-      connector: () => this.#connector,
       readConfig: async () => {
         const { createConnectConfigClient } = await import('./lazy/readers')
         this.#config ??= createConnectConfigClient(this.#httpOptions())
@@ -533,8 +535,9 @@ export class Client {
         this.#balances ??= createBalanceReader(this.#httpOptions())
         return this.#balances.getBalance(query)
       },
+      connection: this.#connection.logic,
+      sign: this.#signing.logic,
       universalLink: this.#link.logic,
-      onSecret: (value: string) => this.#secrets.add(value),
     }
   }
 
@@ -544,11 +547,10 @@ export class Client {
           (c) => c.id === input.walletId || walletIdForConnectorId(c.id) === input.walletId,
         )
       : this.#options.connectors?.[0]
-    let connector: IWalletConnector
-    if (custom) connector = custom
+    let connector: Promise<IWalletConnector>
+    if (custom) connector = Promise.resolve(custom)
     else if (input.walletId === null || input.namespace === null) {
-      const { InjectedConnector } = await import('../connectors/injected')
-      connector = new InjectedConnector()
+      connector = import('../connectors/injected').then((m) => new m.InjectedConnector())
     } else {
       const info = getWalletInfo(input.walletId)
       const mobile = this.#options.mobile ?? detectMobile()
@@ -563,20 +565,34 @@ export class Client {
           pollIntervalMs: this.#options.universalLink?.pollIntervalMs ?? null,
         }
       }
-      connector = await loadConnectorForWallet(info, input.namespace, {
+      connector = loadConnectorForWallet(info, input.namespace, {
         mobile,
         eip6963TimeoutMs: input.discoveryMs,
         ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
         ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
       })
     }
-    this.#connector = connector
+    // The connect and sign machines load beside the connector (both are dynamic imports).
+    const [loaded] = await Promise.all([connector, this.#loadWalletMachines()])
+    this.#connector = loaded
     return {
       kind: 'wallet',
-      connectorId: connector.id,
-      walletId: walletIdForConnectorId(connector.id) ?? input.walletId,
+      connectorId: loaded.id,
+      walletId: walletIdForConnectorId(loaded.id) ?? input.walletId,
       chainId: null,
     }
+  }
+
+  /** Loads the `connect` and `sign` machines once (a dynamic import), bound to the current connector. */
+  async #loadWalletMachines(): Promise<void> {
+    if (this.#connection.loaded()) return
+    const { createWalletMachines } = await import('./lazy/wallet')
+    const machines = createWalletMachines({
+      connector: () => this.#connector,
+      onSecret: (value) => this.#secrets.add(value),
+    })
+    this.#connection.set(machines.connection)
+    this.#signing.set(machines.sign)
   }
 
   /** Loads the universal-link part once (a dynamic import): its machine, fingerprint, persistence. */

@@ -13,6 +13,7 @@ import type {
   LoadConnectorInput,
 } from '../../machines/client/client.types'
 import { toClientView } from '../../machines/client/client.view'
+import { createWalletMachines } from '../../machines/client/client.wallet'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import {
@@ -163,7 +164,7 @@ function start(
           }
         : { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null }
     },
-    connector: () => current,
+    ...createWalletMachines({ connector: () => current }),
     readConfig: async () => ({ projectId: 'p', name: 'n', networks: [], wallets: [] }) as never,
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
