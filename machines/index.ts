@@ -8,13 +8,14 @@
 export {
   type ClientEnvironment,
   createClientActors,
+  createDeferredInspector,
   createLazyLogic,
+  provideClient,
 } from './client/client.actors'
 export {
   type ClientActor,
   type ClientActorOptions,
   createClientActor,
-  provideClient,
 } from './client/client.facade'
 export { describeMachineDefinition, machineFingerprint } from './client/client.fingerprint'
 export { type ClientMachine, clientMachine } from './client/client.machine'
@@ -28,11 +29,8 @@ export {
   type SnapshotMigration,
   type SnapshotMigrations,
 } from './client/client.persistence'
-export {
-  createRedactingInspector,
-  createSecretRegistry,
-  type SecretRegistry,
-} from './client/client.redact'
+export { createRedactingInspector } from './client/client.redact'
+export { createSecretRegistry, type SecretRegistry } from './client/client.secrets'
 export {
   type ClientContext,
   type ClientEvent,

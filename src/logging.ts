@@ -4,6 +4,10 @@
  * anything is printed: by key (tokens, keys, signatures, pairing URIs) and by pattern inside strings.
  */
 
+import { REDACTED } from './redacted'
+
+export { REDACTED }
+
 let consoleLogging = false
 let debugMode = false
 
@@ -27,7 +31,6 @@ const SECRET_IN_TEXT: ReadonlyArray<[RegExp, string]> = [
   [/(Bearer\s+)[^\s"']+/gi, '$1[redacted]'],
   [/(token=)[^&\s"']+/gi, '$1[redacted]'],
 ]
-export const REDACTED = '[redacted]'
 
 function redactText(text: string): string {
   return SECRET_IN_TEXT.reduce(

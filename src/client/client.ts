@@ -1,12 +1,12 @@
-import type { AnyActorRef, Subscription } from 'xstate'
-import { createLazyLogic } from '../../machines/client/client.actors'
+import { type AnyActorRef, createActor, type InspectionEvent, type Subscription } from 'xstate'
 import {
-  type ClientActor,
-  createClientActor,
+  createDeferredInspector,
+  createLazyLogic,
   provideClient,
-} from '../../machines/client/client.facade'
+} from '../../machines/client/client.actors'
+import type { ClientActor } from '../../machines/client/client.facade'
 import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/client.persistence'
-import { createSecretRegistry } from '../../machines/client/client.redact'
+import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
   ClientSignRequest,
   ClientTimeouts,
@@ -132,6 +132,8 @@ export class Client {
   #linkPart: ClientLink | null = null
   #reads = 0
   #pairing: PairingFlow | null = null
+  /** The app's inspector behind redaction, which loads on demand; one for every root actor. */
+  readonly #inspect: ((event: InspectionEvent) => void) | undefined
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
@@ -140,6 +142,7 @@ export class Client {
     normalizeBaseUrl(options.baseUrl)
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
+    this.#inspect = this.#inspector()
     this.#actor = this.#start(undefined)
   }
 
@@ -482,20 +485,11 @@ export class Client {
   }
 
   #start(snapshot: unknown): ClientActor {
-    const machine = provideClient(this.#environment())
-    const { inspect, sanitizeInspection } = this.#options
-    const actor = createClientActor(machine, {
-      secrets: sanitizeInspection === false ? { add: () => {}, redact: (v) => v } : this.#secrets,
-      ...(inspect === undefined
-        ? {}
-        : sanitizeInspection === false
-          ? {
-              inspect: (e: Parameters<Exclude<typeof inspect, { next?: unknown }>>[0]) =>
-                typeof inspect === 'function' ? inspect(e) : inspect.next?.(e),
-            }
-          : { inspect }),
-      ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
-      ...(snapshot === undefined ? {} : { snapshot }),
+    const { timeouts } = this.#options
+    const actor = createActor(provideClient(this.#environment()), {
+      input: timeouts ? { timeouts } : {},
+      ...(snapshot === undefined ? {} : { snapshot: snapshot as never }),
+      ...(this.#inspect ? { inspect: this.#inspect } : {}),
     })
     this.#subscription = actor.subscribe({
       next: () => this.#notify(),
@@ -504,6 +498,22 @@ export class Client {
     actor.start()
     this.#persist(actor)
     return actor
+  }
+
+  /**
+   * The inspector every root actor reports to: the app's `inspect` behind redaction by key, and by
+   * value of the secrets seen (none registered with `sanitizeInspection: false`). The redaction
+   * code loads with the first event (a dynamic import); events wait for it in order.
+   */
+  #inspector(): ((event: InspectionEvent) => void) | undefined {
+    const { inspect, sanitizeInspection } = this.#options
+    if (inspect === undefined) return undefined
+    const secrets =
+      sanitizeInspection === false ? { add: () => {}, redact: (v: string) => v } : this.#secrets
+    return createDeferredInspector(async () => {
+      const { createRedactingInspector } = await import('./lazy/inspector')
+      return createRedactingInspector(inspect, secrets)
+    })
   }
 
   #replace(snapshot: unknown): void {

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyActorRef } from 'xstate'
-import { createLazyLogic } from '../../machines/client/client.actors'
-import {
-  type ClientActor,
-  createClientActor,
-  provideClient,
-} from '../../machines/client/client.facade'
-import { createSecretRegistry } from '../../machines/client/client.redact'
+import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
+import { type ClientActor, createClientActor } from '../../machines/client/client.facade'
+import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
   ClientEvent,
   ClientTimeouts,
