@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { AnyActorRef } from 'xstate'
-import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
+import type { AnyActorRef, InspectionEvent } from 'xstate'
+import {
+  createDeferredInspector,
+  createLazyLogic,
+  provideClient,
+} from '../../machines/client/client.actors'
 import { type ClientActor, createClientActor } from '../../machines/client/client.facade'
 import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
@@ -482,5 +486,64 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => outcome(b.actor)?.kind === 'sign')
     expect(outcome(b.actor)?.error?.code).toBe('TIMEOUT')
     expect(view(b.actor).status).toBe('disconnected')
+  })
+})
+
+describe('createDeferredInspector: events wait for the inspector that loads later', () => {
+  const inspection = (n: number) => ({ type: `@test.${n}` }) as unknown as InspectionEvent
+  /** A load the test settles by hand. */
+  function manualLoad() {
+    const calls: { resolve: (f: (e: InspectionEvent) => void) => void; reject: () => void }[] = []
+    const load = () =>
+      new Promise<(e: InspectionEvent) => void>((resolve, reject) => {
+        calls.push({ resolve, reject: () => reject(new Error('chunk failed')) })
+      })
+    return { calls, load }
+  }
+  const types = (events: InspectionEvent[]) => events.map((e) => e.type)
+
+  it('delivers nothing before the load, then every event in order, then each at once', async () => {
+    const { calls, load } = manualLoad()
+    const seen: InspectionEvent[] = []
+    const inspect = createDeferredInspector(load)
+    inspect(inspection(1))
+    inspect(inspection(2))
+    expect(calls).toHaveLength(1)
+    expect(seen).toEqual([])
+    calls[0]?.resolve((e) => seen.push(e))
+    await tick()
+    expect(types(seen)).toEqual(['@test.1', '@test.2'])
+    inspect(inspection(3))
+    expect(types(seen)).toEqual(['@test.1', '@test.2', '@test.3'])
+    expect(calls).toHaveLength(1)
+  })
+
+  it('keeps the events of a failed load and retries with the next event', async () => {
+    const { calls, load } = manualLoad()
+    const seen: InspectionEvent[] = []
+    const inspect = createDeferredInspector(load)
+    inspect(inspection(1))
+    calls[0]?.reject()
+    await tick()
+    expect(seen).toEqual([])
+    inspect(inspection(2))
+    expect(calls).toHaveLength(2)
+    calls[1]?.resolve((e) => seen.push(e))
+    await tick()
+    expect(types(seen)).toEqual(['@test.1', '@test.2'])
+  })
+
+  it('an event raised while the waiting ones drain comes after them', async () => {
+    const { calls, load } = manualLoad()
+    const seen: InspectionEvent[] = []
+    const inspect = createDeferredInspector(load)
+    inspect(inspection(1))
+    inspect(inspection(2))
+    calls[0]?.resolve((e) => {
+      seen.push(e)
+      if (e.type === '@test.1') inspect(inspection(3))
+    })
+    await tick()
+    expect(types(seen)).toEqual(['@test.1', '@test.2', '@test.3'])
   })
 })
