@@ -541,7 +541,7 @@ describe('createDeferredInspector: events wait for the inspector that loads late
     inspect(inspection(2))
     calls[0]?.resolve((e) => {
       seen.push(e)
-      if (e.type === '@test.1') inspect(inspection(3))
+      if ((e.type as string) === '@test.1') inspect(inspection(3))
     })
     await tick()
     expect(types(seen)).toEqual(['@test.1', '@test.2', '@test.3'])
