@@ -27,7 +27,7 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       ['`parsePairingUri`', 2560],
       ['all pure functions', 8192],
       ['`createBalanceReader`', 14336],
-      ['`Client` (before any connector loads)', 35840],
+      ['`Client` (before any connector loads)', 28672],
     ])
   })
 
