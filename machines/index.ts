@@ -164,26 +164,16 @@ export {
   type SessionRef,
 } from './session-polling/session-polling.types'
 // ---- shared --------------------------------------------------------------------------------------
-export {
-  type ErrorData,
-  toAppError,
-  toErrorData,
-  walletErrorData,
-} from './shared/error-data'
+export { type ErrorData, toAppError, toErrorData } from './shared/error-data'
 export {
   createSafeInspector,
   type InspectionOptions,
   type InspectOption,
   sanitizeInspectionEvent,
 } from './shared/inspect'
+export { walletErrorData } from './shared/wallet-error-data'
 // ---- sign ----------------------------------------------------------------------------------------
-export {
-  createSignActors,
-  personalSignRequest,
-  type SignVerifier,
-  sessionSignInput,
-  utf8ToHex,
-} from './sign/sign.actors'
+export { createSignActors, type SignVerifier, sessionSignInput } from './sign/sign.actors'
 export {
   createSignActor,
   provideSign,
@@ -192,6 +182,7 @@ export {
   type SignSnapshot,
 } from './sign/sign.facade'
 export { type SignMachine, signMachine } from './sign/sign.machine'
+export { personalSignRequest, utf8ToHex } from './sign/sign.requests'
 export type {
   JsonValue,
   SignContext,

@@ -4,10 +4,6 @@
  * anything is printed: by key (tokens, keys, signatures, pairing URIs) and by pattern inside strings.
  */
 
-import { REDACTED } from './redacted'
-
-export { REDACTED }
-
 let consoleLogging = false
 let debugMode = false
 
@@ -31,6 +27,7 @@ const SECRET_IN_TEXT: ReadonlyArray<[RegExp, string]> = [
   [/(Bearer\s+)[^\s"']+/gi, '$1[redacted]'],
   [/(token=)[^&\s"']+/gi, '$1[redacted]'],
 ]
+export const REDACTED = '[redacted]'
 
 function redactText(text: string): string {
   return SECRET_IN_TEXT.reduce(

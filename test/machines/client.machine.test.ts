@@ -22,6 +22,7 @@ import {
 } from '../../machines/universal-link/universal-link.machine'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
 import { AppError } from '../../src/errors'
+import { REDACTED } from '../../src/logging'
 import type { GenericSessionResult } from '../../src/session/types'
 
 // The root machine with scripted fakes of the outside world: a wallet whose answers the test
@@ -545,5 +546,17 @@ describe('createDeferredInspector: events wait for the inspector that loads late
     })
     await tick()
     expect(types(seen)).toEqual(['@test.1', '@test.2', '@test.3'])
+  })
+})
+
+describe('createSecretRegistry', () => {
+  it("replaces every registered secret of 8 characters or more by the logger's REDACTED", () => {
+    const secrets = createSecretRegistry()
+    secrets.add('token-0123456789')
+    secrets.add('short')
+    expect(secrets.redact('a token-0123456789 b token-0123456789 short')).toBe(
+      `a ${REDACTED} b ${REDACTED} short`,
+    )
+    expect(REDACTED).toBe('[redacted]')
   })
 })
