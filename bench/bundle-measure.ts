@@ -11,10 +11,11 @@
  */
 import { builtinModules } from 'node:module'
 import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import commonjs from '@rollup/plugin-commonjs'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
-import { build, transform } from 'esbuild'
+import { build, type Plugin as EsbuildPlugin, transform } from 'esbuild'
 import { type Plugin, rollup } from 'rollup'
 
 export type Bundler = 'esbuild' | 'rollup'
@@ -111,7 +112,11 @@ async function split(entry: string, chunks: RawChunk[], minify: boolean): Promis
   return finish(initial, lazy)
 }
 
-async function withEsbuild(source: string, resolveDir: string): Promise<Measurement> {
+async function withEsbuild(
+  source: string,
+  resolveDir: string,
+  plugins: EsbuildPlugin[] = [],
+): Promise<Measurement> {
   const result = await build({
     stdin: { contents: source, resolveDir, sourcefile: 'entry.js', loader: 'js' },
     bundle: true,
@@ -126,6 +131,7 @@ async function withEsbuild(source: string, resolveDir: string): Promise<Measurem
     write: false,
     metafile: true,
     logLevel: 'silent',
+    plugins,
   })
   const chunks: RawChunk[] = []
   let entry: string | undefined
@@ -193,8 +199,12 @@ async function bundleWithRollup(source: string, resolveDir: string, extra?: Plug
   return generated
 }
 
-async function withRollup(source: string, resolveDir: string): Promise<Measurement> {
-  const { output } = await bundleWithRollup(source, resolveDir)
+async function withRollup(
+  source: string,
+  resolveDir: string,
+  extra?: Plugin,
+): Promise<Measurement> {
+  const { output } = await bundleWithRollup(source, resolveDir, extra)
   const chunks: RawChunk[] = []
   let entry: string | undefined
   for (const chunk of output) {
@@ -223,6 +233,42 @@ export function measure(
   resolveDir: string,
 ): Promise<Measurement> {
   return bundler === 'esbuild' ? withEsbuild(source, resolveDir) : withRollup(source, resolveDir)
+}
+
+/** A module of the same exports, all `undefined`, and no code (read from the module itself). */
+async function emptyModule(path: string): Promise<string> {
+  const names = Object.keys(await import(pathToFileURL(path).href))
+  return names.map((name) => `export const ${name} = void 0`).join('\n')
+}
+
+/**
+ * The same measurement as `measure`, with the modules `own` picks emptied: each keeps its export
+ * names (as `undefined`), so the rest bundles as before, but none of their code is left, nor what
+ * only they use, down to the statements of shared modules. A cross-check of `attribute`.
+ */
+export function measureEmptied(
+  bundler: Bundler,
+  source: string,
+  resolveDir: string,
+  own: (name: string) => boolean,
+): Promise<Measurement> {
+  if (bundler === 'esbuild')
+    return withEsbuild(source, resolveDir, [
+      {
+        name: 'empty-modules',
+        setup(setup) {
+          setup.onLoad({ filter: /\.js$/ }, async (args) =>
+            own(moduleName(args.path))
+              ? { contents: await emptyModule(args.path), loader: 'js' }
+              : undefined,
+          )
+        },
+      },
+    ])
+  return withRollup(source, resolveDir, {
+    name: 'empty-modules',
+    load: (id) => (own(moduleName(id)) ? emptyModule(id) : null),
+  })
 }
 
 /** What a group of modules adds to an entry's initial code (see `attribute`). */
