@@ -11,11 +11,12 @@
  */
 import { builtinModules } from 'node:module'
 import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import commonjs from '@rollup/plugin-commonjs'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
-import { build, transform } from 'esbuild'
-import { rollup } from 'rollup'
+import { build, type Plugin as EsbuildPlugin, transform } from 'esbuild'
+import { type Plugin, rollup } from 'rollup'
 
 export type Bundler = 'esbuild' | 'rollup'
 
@@ -114,7 +115,8 @@ async function split(entry: string, chunks: RawChunk[], minify: boolean): Promis
 async function withEsbuild(
   source: string,
   resolveDir: string,
-  external: readonly string[],
+  external: readonly string[] = [],
+  plugins: EsbuildPlugin[] = [],
 ): Promise<Measurement> {
   const result = await build({
     stdin: { contents: source, resolveDir, sourcefile: 'entry.js', loader: 'js' },
@@ -131,6 +133,7 @@ async function withEsbuild(
     write: false,
     metafile: true,
     logLevel: 'silent',
+    plugins,
   })
   const chunks: RawChunk[] = []
   let entry: string | undefined
@@ -154,11 +157,12 @@ async function withEsbuild(
   return split(entry, chunks, false)
 }
 
-async function withRollup(
+async function bundleWithRollup(
   source: string,
   resolveDir: string,
-  external: readonly string[],
-): Promise<Measurement> {
+  external: readonly string[] = [],
+  extra?: Plugin,
+) {
   const bundle = await rollup({
     input: ENTRY,
     external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
@@ -195,10 +199,21 @@ async function withRollup(
       }),
       // CommonJS dependencies of other stacks (dayjs, eventemitter3), as Vite's build converts them.
       commonjs(),
+      ...(extra ? [extra] : []),
     ],
   })
-  const { output } = await bundle.generate({ format: 'es' })
+  const generated = await bundle.generate({ format: 'es' })
   await bundle.close()
+  return generated
+}
+
+async function withRollup(
+  source: string,
+  resolveDir: string,
+  external: readonly string[] = [],
+  extra?: Plugin,
+): Promise<Measurement> {
+  const { output } = await bundleWithRollup(source, resolveDir, external, extra)
   const chunks: RawChunk[] = []
   let entry: string | undefined
   for (const chunk of output) {
@@ -233,6 +248,238 @@ export function measure(
   return bundler === 'esbuild'
     ? withEsbuild(source, resolveDir, external)
     : withRollup(source, resolveDir, external)
+}
+
+/** A module of the same exports, all `undefined`, and no code (read from the module itself). */
+async function emptyModule(path: string): Promise<string> {
+  const names = Object.keys(await import(pathToFileURL(path).href))
+  return names.map((name) => `export const ${name} = void 0`).join('\n')
+}
+
+/**
+ * The same measurement as `measure`, with the modules `own` picks emptied: each keeps its export
+ * names (as `undefined`), so the rest bundles as before, but none of their code is left, nor what
+ * only they use, down to the statements of shared modules. A cross-check of `attribute`.
+ */
+export function measureEmptied(
+  bundler: Bundler,
+  source: string,
+  resolveDir: string,
+  own: (name: string) => boolean,
+): Promise<Measurement> {
+  if (bundler === 'esbuild')
+    return withEsbuild(
+      source,
+      resolveDir,
+      [],
+      [
+        {
+          name: 'empty-modules',
+          setup(setup) {
+            setup.onLoad({ filter: /\.js$/ }, async (args) =>
+              own(moduleName(args.path))
+                ? { contents: await emptyModule(args.path), loader: 'js' }
+                : undefined,
+            )
+          },
+        },
+      ],
+    )
+  return withRollup(source, resolveDir, [], {
+    name: 'empty-modules',
+    load: (id) => (own(moduleName(id)) ? emptyModule(id) : null),
+  })
+}
+
+/** What a group of modules adds to an entry's initial code (see `attribute`). */
+export interface Attribution {
+  /** gzip of the initial code, each chunk minified on its own. */
+  withModules: number
+  /** The same with the group's code cut out. */
+  withoutModules: number
+  /** `withModules - withoutModules`: what the group adds. */
+  added: number
+  /** The modules counted (package-relative), by their minified bytes, largest first. */
+  modules: { name: string; raw: number }[]
+}
+
+/**
+ * The modules of the initial code that belong to the group: its own (`own(name)`) and those the
+ * entry reaches only through them (static imports; what an `import()` reaches loads later anyway).
+ */
+function groupOf(
+  entry: string,
+  imports: (id: string) => string[],
+  initial: string[],
+  own: (name: string) => boolean,
+): Set<string> {
+  const shared = new Set<string>()
+  const queue = [entry]
+  while (queue.length > 0) {
+    const id = queue.pop() as string
+    if (shared.has(id) || own(moduleName(id))) continue
+    shared.add(id)
+    queue.push(...imports(id))
+  }
+  return new Set(initial.filter((id) => own(moduleName(id)) || !shared.has(id)))
+}
+
+async function minifiedGzip(code: string): Promise<{ gzip: number; raw: number }> {
+  const { code: minified } = await transform(code, {
+    minify: true,
+    target: TARGET,
+    format: 'esm',
+    legalComments: 'none',
+  })
+  return { gzip: size(minified).gzip, raw: Buffer.byteLength(minified) }
+}
+
+async function cutAndMeasure(
+  chunks: { code: string; parts: { id: string; code: string }[] }[],
+  group: Set<string>,
+): Promise<Attribution> {
+  let withModules = 0
+  let withoutModules = 0
+  const modules: { name: string; raw: number }[] = []
+  for (const chunk of chunks) {
+    // Without the chunk's export list on both sides: it names what the cut removes.
+    const code = chunk.code.replace(/^export \{[^}]*\};?\s*$/m, '')
+    let cut = code
+    for (const part of chunk.parts) {
+      if (!group.has(part.id) || part.code.trim() === '') continue
+      if (!cut.includes(part.code)) throw new Error(`the code of ${part.id} is not in its chunk`)
+      cut = cut.replace(part.code, '')
+      modules.push({ name: moduleName(part.id), raw: (await minifiedGzip(part.code)).raw })
+    }
+    withModules += (await minifiedGzip(code)).gzip
+    withoutModules += (await minifiedGzip(cut)).gzip
+  }
+  modules.sort((a, b) => b.raw - a.raw)
+  return { withModules, withoutModules, added: withModules - withoutModules, modules }
+}
+
+/** The initial chunks' ids: the entry chunk and its static-import closure. */
+function closure(entry: string, imports: (id: string) => string[]): string[] {
+  const seen = new Set<string>()
+  const queue = [entry]
+  while (queue.length > 0) {
+    const id = queue.pop() as string
+    if (seen.has(id)) continue
+    seen.add(id)
+    queue.push(...imports(id))
+  }
+  return [...seen]
+}
+
+async function attributeWithEsbuild(
+  source: string,
+  resolveDir: string,
+  own: (name: string) => boolean,
+): Promise<Attribution> {
+  // Unminified, so each module's code stands under its `// path` line and can be cut out.
+  const result = await build({
+    stdin: { contents: source, resolveDir, sourcefile: 'entry.js', loader: 'js' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['production', 'module'],
+    target: TARGET,
+    legalComments: 'none',
+    outdir: '/virtual-out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const { inputs, outputs } = result.metafile
+  const staticImports = (list: { path: string; kind: string; external?: boolean }[]) =>
+    list.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path)
+  const entryKey = Object.keys(outputs).find((key) => key.endsWith('/stdin.js'))
+  const entryInput = Object.keys(inputs).find((key) => key.endsWith('/entry.js'))
+  if (!entryKey || !entryInput) throw new Error('esbuild produced no entry chunk')
+  const initialChunks = closure(entryKey, (key) => staticImports(outputs[key]?.imports ?? []))
+  const initialModules = initialChunks.flatMap((key) => Object.keys(outputs[key]?.inputs ?? {}))
+  const group = groupOf(
+    entryInput,
+    (id) => staticImports(inputs[id]?.imports ?? []),
+    initialModules,
+    own,
+  )
+  const chunks = initialChunks.map((key) => {
+    const file = result.outputFiles.find((output) => output.path === resolve(key))
+    const code = file?.text ?? ''
+    const lines = code.split('\n')
+    const parts: { id: string; code: string }[] = []
+    let current: { id: string; lines: string[] } | null = null
+    for (const line of lines) {
+      const marker = line.startsWith('// ') ? line.slice(3) : null
+      if (marker !== null && marker in (outputs[key]?.inputs ?? {})) {
+        if (current) parts.push({ id: current.id, code: current.lines.join('\n') })
+        current = { id: marker, lines: [line] }
+      } else if (line.startsWith('export {') && current) {
+        parts.push({ id: current.id, code: current.lines.join('\n') })
+        current = null
+      } else current?.lines.push(line)
+    }
+    if (current) parts.push({ id: current.id, code: current.lines.join('\n') })
+    return { code, parts }
+  })
+  return cutAndMeasure(chunks, group)
+}
+
+async function attributeWithRollup(
+  source: string,
+  resolveDir: string,
+  own: (name: string) => boolean,
+): Promise<Attribution> {
+  let graph = new Map<string, string[]>()
+  const { output } = await bundleWithRollup(source, resolveDir, [], {
+    name: 'module-graph',
+    generateBundle() {
+      graph = new Map(
+        [...this.getModuleIds()].map((id) => [
+          id,
+          [...(this.getModuleInfo(id)?.importedIds ?? [])],
+        ]),
+      )
+    },
+  })
+  const entry = output.find((chunk) => chunk.type === 'chunk' && chunk.isEntry)
+  if (entry?.type !== 'chunk') throw new Error('Rollup produced no entry chunk')
+  const byName = new Map(output.map((chunk) => [chunk.fileName, chunk]))
+  const initialChunks = closure(entry.fileName, (name) => {
+    const chunk = byName.get(name)
+    return chunk?.type === 'chunk' ? chunk.imports : []
+  })
+    .map((name) => byName.get(name))
+    .filter((chunk) => chunk?.type === 'chunk')
+  const initialModules = initialChunks.flatMap((chunk) => Object.keys(chunk.modules))
+  const group = groupOf(ENTRY, (id) => graph.get(id) ?? [], initialModules, own)
+  return cutAndMeasure(
+    initialChunks.map((chunk) => ({
+      code: chunk.code,
+      parts: Object.entries(chunk.modules).map(([id, info]) => ({ id, code: info.code ?? '' })),
+    })),
+    group,
+  )
+}
+
+/**
+ * What the modules `own` picks (package-relative names such as `dist/machines/client/x.js`) add
+ * to the initial code of `source`: those modules and every module the entry reaches only through
+ * them are cut out of the initial chunks, and the gzip of the chunks with and without them is
+ * compared (each chunk minified on its own by esbuild, for both bundlers, so the two sides differ
+ * only by the cut).
+ */
+export function attribute(
+  bundler: Bundler,
+  source: string,
+  resolveDir: string,
+  own: (name: string) => boolean,
+): Promise<Attribution> {
+  return bundler === 'esbuild'
+    ? attributeWithEsbuild(source, resolveDir, own)
+    : attributeWithRollup(source, resolveDir, own)
 }
 
 /** 1 KB = 1024 bytes, two decimals. */

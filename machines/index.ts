@@ -8,13 +8,14 @@
 export {
   type ClientEnvironment,
   createClientActors,
+  createDeferredInspector,
   createLazyLogic,
+  provideClient,
 } from './client/client.actors'
 export {
   type ClientActor,
   type ClientActorOptions,
   createClientActor,
-  provideClient,
 } from './client/client.facade'
 export { describeMachineDefinition, machineFingerprint } from './client/client.fingerprint'
 export { type ClientMachine, clientMachine } from './client/client.machine'
@@ -28,11 +29,8 @@ export {
   type SnapshotMigration,
   type SnapshotMigrations,
 } from './client/client.persistence'
-export {
-  createRedactingInspector,
-  createSecretRegistry,
-  type SecretRegistry,
-} from './client/client.redact'
+export { createRedactingInspector } from './client/client.redact'
+export { createSecretRegistry, type SecretRegistry } from './client/client.secrets'
 export {
   type ClientContext,
   type ClientEvent,
@@ -53,6 +51,11 @@ export {
   type ClientView,
   toClientView,
 } from './client/client.view'
+export {
+  createWalletMachines,
+  type WalletEnvironment,
+  type WalletMachines,
+} from './client/client.wallet'
 // ---- connect -------------------------------------------------------------------------------------
 export { createConnectActors, toConnectionData, toWalletWatchEvent } from './connect/connect.actors'
 export {
@@ -161,26 +164,16 @@ export {
   type SessionRef,
 } from './session-polling/session-polling.types'
 // ---- shared --------------------------------------------------------------------------------------
-export {
-  type ErrorData,
-  toAppError,
-  toErrorData,
-  walletErrorData,
-} from './shared/error-data'
+export { type ErrorData, toAppError, toErrorData } from './shared/error-data'
 export {
   createSafeInspector,
   type InspectionOptions,
   type InspectOption,
   sanitizeInspectionEvent,
 } from './shared/inspect'
+export { walletErrorData } from './shared/wallet-error-data'
 // ---- sign ----------------------------------------------------------------------------------------
-export {
-  createSignActors,
-  personalSignRequest,
-  type SignVerifier,
-  sessionSignInput,
-  utf8ToHex,
-} from './sign/sign.actors'
+export { createSignActors, type SignVerifier, sessionSignInput } from './sign/sign.actors'
 export {
   createSignActor,
   provideSign,
@@ -189,6 +182,7 @@ export {
   type SignSnapshot,
 } from './sign/sign.facade'
 export { type SignMachine, signMachine } from './sign/sign.machine'
+export { personalSignRequest, utf8ToHex } from './sign/sign.requests'
 export type {
   JsonValue,
   SignContext,

@@ -460,6 +460,18 @@ describe('inspection: one observer sees the whole system, and no secret', () => 
         }
       },
     })
+    // The redaction loads on demand: the root's first events, raised in the constructor, wait
+    // for it and arrive first, in order.
+    await until(() => events.length >= 3)
+    expect(
+      events
+        .slice(0, 3)
+        .map((e) => [e.type, e.actorRef.sessionId, 'event' in e ? e.event.type : null]),
+    ).toEqual([
+      ['@xstate.actor', client.actor.sessionId, null],
+      ['@xstate.event', client.actor.sessionId, 'xstate.init'],
+      ['@xstate.snapshot', client.actor.sessionId, 'xstate.init'],
+    ])
     await client.selectWallet('phantom', { namespace: 'solana' })
     const connecting = client.connect()
     await until(() => links.length === 1)

@@ -1,85 +1,82 @@
-import { type AnyActorLogic, fromPromise } from 'xstate'
+import { type AnyActorLogic, fromPromise, type InspectionEvent } from 'xstate'
 import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
-import type { IWalletConnector, RequestArgs } from '../../src/connectors/types'
-import { AppError } from '../../src/errors/app-error'
-import { createConnectActors } from '../connect/connect.actors'
-import { connectMachine } from '../connect/connect.machine'
-import { createSignActors } from '../sign/sign.actors'
-import { signMachine } from '../sign/sign.machine'
+import type { ConnectMachine } from '../connect/connect.machine'
+import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
+import { clientMachine } from './client.machine'
 import type { LoadConnectorInput, LoadedConnector } from './client.types'
 
 /** The outside world of the root machine, as the `Client` provides it. */
 export interface ClientEnvironment {
   /** Loads and builds the connector for `input` and makes it the current one. */
   loadConnector(input: LoadConnectorInput): Promise<LoadedConnector>
-  /** The connector `loadConnector` made current (null before). */
-  connector(): IWalletConnector | null
   readConfig(): Promise<ConnectConfig>
   readBalance(query: TokenBalanceQuery): Promise<TokenBalance>
+  /** The `connect` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
+  connection: ConnectMachine
+  /** The `sign` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
+  sign: SignMachine
   /** The universal-link machine, provided (possibly a `createLazyLogic` stand-in). */
   universalLink: UniversalLinkMachine
-  /** Told every secret value a wallet answers with (signatures), for redaction by value. */
-  onSecret?: (value: string) => void
-}
-
-const noConnector = (): never => {
-  throw new AppError('NOT_CONNECTED', 'No wallet connector is selected.')
-}
-
-/** Collects the strings of a wallet answer (a signature, `{ signature, publicKey }`, …). */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') out.push(value)
-  else if (value && typeof value === 'object')
-    for (const item of Object.values(value)) strings(item, out)
-  return out
 }
 
 /**
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
- * `sign` machines bound to whichever connector is current); `universalLink`; `readConfig` and
- * `readBalance`. A Solana `signTransaction` answer without a `signature` field (an extension's
- * `{ signedTransaction }`) reaches the sign machine as its JSON, which the facade parses back.
+ * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `readConfig`
+ * and `readBalance`.
  */
 export function createClientActors(env: ClientEnvironment) {
-  const current = (): IWalletConnector => env.connector() ?? noConnector()
-  const proxy: IWalletConnector = {
-    get id() {
-      return current().id
-    },
-    isAvailable: () => current().isAvailable(),
-    connect: () => current().connect(),
-    getAccounts: () => current().getAccounts(),
-    disconnect: () => current().disconnect(),
-    subscribe: (listener) => current().subscribe?.(listener) ?? (() => {}),
-    async request<T>(args: RequestArgs): Promise<T> {
-      const answer = await current().request<unknown>(args)
-      for (const value of strings(answer)) env.onSecret?.(value)
-      if (
-        args.method === 'solana_signTransaction' &&
-        typeof answer === 'object' &&
-        answer !== null &&
-        typeof (answer as { signature?: unknown }).signature !== 'string'
-      ) {
-        const json = JSON.stringify(answer)
-        env.onSecret?.(json)
-        return { signature: json } as T
-      }
-      return answer as T
-    },
-  }
   return {
     loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(({ input }) =>
       env.loadConnector(input),
     ),
-    connection: connectMachine.provide({ actors: createConnectActors(proxy) }),
-    sign: signMachine.provide({ actors: createSignActors(proxy) }),
+    connection: env.connection,
+    sign: env.sign,
     universalLink: env.universalLink,
     readConfig: fromPromise<ConnectConfig>(() => env.readConfig()),
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(({ input }) =>
       env.readBalance(input),
     ),
+  }
+}
+
+/** The root machine with its actors bound to `env`. */
+export function provideClient(env: ClientEnvironment) {
+  return clientMachine.provide({ actors: createClientActors(env) })
+}
+
+/**
+ * An inspector that stands in for one loaded later (by dynamic import), so the redaction code
+ * loads only when an app inspects: events wait, in order, until `load` gives the real inspector,
+ * then go to it; none is dropped and none reaches anything else. A failed load is retried with
+ * the next event.
+ */
+export function createDeferredInspector(
+  load: () => Promise<(event: InspectionEvent) => void>,
+): (event: InspectionEvent) => void {
+  const waiting: InspectionEvent[] = []
+  let inspector: ((event: InspectionEvent) => void) | null = null
+  let loading = false
+  const start = () => {
+    loading = true
+    load().then(
+      (loaded) => {
+        // Events raised while the queue drains join it, so the order holds.
+        for (let event = waiting.shift(); event; event = waiting.shift()) loaded(event)
+        inspector = loaded
+      },
+      () => {
+        loading = false
+      },
+    )
+  }
+  return (event) => {
+    if (inspector) inspector(event)
+    else {
+      waiting.push(event)
+      if (!loading) start()
+    }
   }
 }
 

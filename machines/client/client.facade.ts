@@ -1,17 +1,13 @@
 import { type Actor, createActor } from 'xstate'
 import type { InspectOption } from '../shared/inspect'
-import { type ClientEnvironment, createClientActors } from './client.actors'
-import { clientMachine } from './client.machine'
-import { createRedactingInspector, type SecretRegistry } from './client.redact'
+import type { provideClient } from './client.actors'
+import type { clientMachine } from './client.machine'
+import { createRedactingInspector } from './client.redact'
+import type { SecretRegistry } from './client.secrets'
 import type { ClientTimeouts } from './client.types'
 
 /** The root actor of a `Client`: the one actor system every flow runs in. */
 export type ClientActor = Actor<typeof clientMachine>
-
-/** The root machine with its actors bound to `env`. */
-export function provideClient(env: ClientEnvironment) {
-  return clientMachine.provide({ actors: createClientActors(env) })
-}
 
 /** Options of `createClientActor`. */
 export interface ClientActorOptions {

@@ -2,9 +2,9 @@ import { assign, fromPromise, raise, sendTo, setup, spawnChild } from 'xstate'
 import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { AppErrorCode } from '../../src/errors/app-error'
-import { connectMachine } from '../connect/connect.machine'
+import type { ConnectMachine } from '../connect/connect.machine'
 import { type ErrorData, toErrorData } from '../shared/error-data'
-import { signMachine } from '../sign/sign.machine'
+import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import type { UniversalLinkOutput } from '../universal-link/universal-link.types'
 import {
@@ -26,6 +26,10 @@ const notProvided = (name: string) => async (): Promise<never> => {
 const universalLinkPlaceholder = fromPromise(
   notProvided('universalLink'),
 ) as unknown as UniversalLinkMachine
+
+/** Placeholders for the `connect` and `sign` machines, which the facade loads with a desktop connector. */
+const connectionPlaceholder = fromPromise(notProvided('connection')) as unknown as ConnectMachine
+const signPlaceholder = fromPromise(notProvided('sign')) as unknown as SignMachine
 
 const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
 
@@ -57,9 +61,9 @@ export const clientMachine = setup({
     /** Loads (dynamic import) and builds the connector of a wallet; the facade keeps the object. */
     loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(notProvided('loadConnector')),
     /** The `connect` machine bound to the selected connector. */
-    connection: connectMachine,
+    connection: connectionPlaceholder,
     /** The `sign` machine bound to the selected connector. */
-    sign: signMachine,
+    sign: signPlaceholder,
     /** The `universalLink` machine bound to the session client, vault and link opener. */
     universalLink: universalLinkPlaceholder,
     /** GET the project config. */

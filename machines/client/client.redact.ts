@@ -1,31 +1,6 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate'
-import { REDACTED } from '../../src/logging'
 import { type InspectOption, sanitizeInspectionEvent } from '../shared/inspect'
-
-/** Secret values seen by the system (session tokens, signatures), for redaction by value. */
-export interface SecretRegistry {
-  add(value: string): void
-  /** `value` with every known secret inside it replaced by `[redacted]`. */
-  redact(value: string): string
-}
-
-/** Shorter strings are not treated as secrets (they would redact ordinary words). */
-const MIN_SECRET_LENGTH = 8
-
-/** A registry of secret values (kept in memory only). */
-export function createSecretRegistry(): SecretRegistry {
-  const secrets = new Set<string>()
-  return {
-    add(value) {
-      if (value.length >= MIN_SECRET_LENGTH) secrets.add(value)
-    },
-    redact(value) {
-      let out = value
-      for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
-      return out
-    },
-  }
-}
+import type { SecretRegistry } from './client.secrets'
 
 const isActorRef = (value: object): value is AnyActorRef =>
   typeof (value as { getSnapshot?: unknown }).getSnapshot === 'function' &&

@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
-import { walletErrorData } from '../shared/error-data'
+import { walletErrorData } from '../shared/wallet-error-data'
 import type { ConnectEvent, ConnectionData, WalletWatchEvent } from './connect.types'
 
 /** A `WalletConnection` as plain data. */

@@ -1,5 +1,5 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
-import { walletErrorData } from '../shared/error-data'
+import { walletErrorData } from '../shared/wallet-error-data'
 import type {
   ConnectContext,
   ConnectEvent,

@@ -1,6 +1,5 @@
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { AppError } from '../../src/errors/app-error'
-import { normalizeWalletError } from '../../src/errors/provider-rpc-error'
 
 /**
  * An error as machines keep it in context: plain JSON (an `Error` in context serialises to `{}`
@@ -14,7 +13,8 @@ export interface ErrorData {
   retryAfterMs?: number
 }
 
-const CODES = new Set<string>([
+/** The codes an `ErrorData` may carry (anything else becomes the fallback). */
+export const ERROR_CODES: ReadonlySet<string> = new Set<string>([
   'INVALID_CONFIG',
   'UNSUPPORTED_CHAIN',
   'RPC_ERROR',
@@ -39,7 +39,7 @@ export function toErrorData(error: unknown, fallback: AppErrorCode): ErrorData {
   if (typeof error === 'object' && error !== null) {
     const e = error as Partial<Record<keyof ErrorData, unknown>>
     const code =
-      typeof e.code === 'string' && CODES.has(e.code) ? (e.code as AppErrorCode) : fallback
+      typeof e.code === 'string' && ERROR_CODES.has(e.code) ? (e.code as AppErrorCode) : fallback
     const message =
       error instanceof AppError
         ? error.shortMessage
@@ -62,19 +62,4 @@ export function toAppError(data: ErrorData): AppError {
     ...(data.backendCode === undefined ? {} : { backendCode: data.backendCode }),
     ...(data.retryAfterMs === undefined ? {} : { retryAfterMs: data.retryAfterMs }),
   })
-}
-
-/**
- * Error data for anything a wallet threw: a user rejection (EIP-1193 4001, or `USER_REJECTED` data)
- * becomes `USER_REJECTED`, other provider errors `fallback`; `ErrorData` passes through.
- */
-export function walletErrorData(
-  error: unknown,
-  fallback: AppErrorCode = 'WALLET_ERROR',
-): ErrorData {
-  if (typeof error === 'object' && error !== null) {
-    const code = (error as { code?: unknown }).code
-    if (typeof code === 'string' && CODES.has(code)) return toErrorData(error, fallback)
-  }
-  return toErrorData(normalizeWalletError(error, fallback), fallback)
 }

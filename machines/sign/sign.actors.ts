@@ -4,7 +4,9 @@ import { AppError } from '../../src/errors/app-error'
 import type { GenericWalletSessionClient } from '../../src/session/client'
 import type { GenericSessionResult } from '../../src/session/types'
 import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
-import { toErrorData, walletErrorData } from '../shared/error-data'
+import { toErrorData } from '../shared/error-data'
+import { walletErrorData } from '../shared/wallet-error-data'
+import { personalSignRequest } from './sign.requests'
 import type { SignInput, SignRequest, VerifySignatureInput } from './sign.types'
 
 /** Backend verification bound to a session: the client and the session's token (kept out of context). */
@@ -12,18 +14,6 @@ export interface SignVerifier {
   client: Pick<GenericWalletSessionClient, 'verify'>
   /** The session token, or a getter (e.g. reading a vault). */
   sessionToken: string | (() => string | undefined)
-}
-
-/** UTF-8 text as `0x…` hex, the form `personal_sign` expects. */
-export function utf8ToHex(text: string): `0x${string}` {
-  let hex = '0x'
-  for (const byte of new TextEncoder().encode(text)) hex += byte.toString(16).padStart(2, '0')
-  return hex as `0x${string}`
-}
-
-/** `personal_sign` of `message` by `address`. */
-export function personalSignRequest(message: string, address: string): SignRequest {
-  return { method: 'personal_sign', params: [utf8ToHex(message), address] }
 }
 
 /**

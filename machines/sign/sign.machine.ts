@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { GenericSessionResult } from '../../src/session/types'
-import { toErrorData, walletErrorData } from '../shared/error-data'
+import { toErrorData } from '../shared/error-data'
+import { walletErrorData } from '../shared/wallet-error-data'
 import type {
   SignContext,
   SignEvent,

@@ -1,12 +1,12 @@
-import type { AnyActorRef, Subscription } from 'xstate'
-import { createLazyLogic } from '../../machines/client/client.actors'
+import { type AnyActorRef, createActor, type InspectionEvent, type Subscription } from 'xstate'
 import {
-  type ClientActor,
-  createClientActor,
+  createDeferredInspector,
+  createLazyLogic,
   provideClient,
-} from '../../machines/client/client.facade'
+} from '../../machines/client/client.actors'
+import type { ClientActor } from '../../machines/client/client.facade'
 import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/client.persistence'
-import { createSecretRegistry } from '../../machines/client/client.redact'
+import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
   ClientSignRequest,
   ClientTimeouts,
@@ -20,7 +20,8 @@ import type { PairingFlow } from '../../machines/pairing/pairing.facade'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
-import { personalSignRequest } from '../../machines/sign/sign.actors'
+import type { SignMachine } from '../../machines/sign/sign.machine'
+import { personalSignRequest } from '../../machines/sign/sign.requests'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
 import type { ConnectConfig, ConnectConfigClient } from '../config'
@@ -120,6 +121,8 @@ export class Client {
   readonly #secrets = createSecretRegistry()
   readonly #vault = createMemoryTokenVault()
   readonly #link = createLazyLogic<UniversalLinkMachine>('universalLink')
+  readonly #connection = createLazyLogic<ConnectMachine>('connection')
+  readonly #signing = createLazyLogic<SignMachine>('sign')
   readonly #listeners = new Set<(view: ClientView) => void>()
   #balances: BalanceReader | null = null
   #connector: IWalletConnector | null = null
@@ -129,6 +132,8 @@ export class Client {
   #linkPart: ClientLink | null = null
   #reads = 0
   #pairing: PairingFlow | null = null
+  /** The app's inspector behind redaction, which loads on demand; one for every root actor. */
+  readonly #inspect: ((event: InspectionEvent) => void) | undefined
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
@@ -137,6 +142,7 @@ export class Client {
     normalizeBaseUrl(options.baseUrl)
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
+    this.#inspect = this.#inspector()
     this.#actor = this.#start(undefined)
   }
 
@@ -479,20 +485,11 @@ export class Client {
   }
 
   #start(snapshot: unknown): ClientActor {
-    const machine = provideClient(this.#environment())
-    const { inspect, sanitizeInspection } = this.#options
-    const actor = createClientActor(machine, {
-      secrets: sanitizeInspection === false ? { add: () => {}, redact: (v) => v } : this.#secrets,
-      ...(inspect === undefined
-        ? {}
-        : sanitizeInspection === false
-          ? {
-              inspect: (e: Parameters<Exclude<typeof inspect, { next?: unknown }>>[0]) =>
-                typeof inspect === 'function' ? inspect(e) : inspect.next?.(e),
-            }
-          : { inspect }),
-      ...(this.#options.timeouts ? { timeouts: this.#options.timeouts } : {}),
-      ...(snapshot === undefined ? {} : { snapshot }),
+    const { timeouts } = this.#options
+    const actor = createActor(provideClient(this.#environment()), {
+      input: timeouts ? { timeouts } : {},
+      ...(snapshot === undefined ? {} : { snapshot: snapshot as never }),
+      ...(this.#inspect ? { inspect: this.#inspect } : {}),
     })
     this.#subscription = actor.subscribe({
       next: () => this.#notify(),
@@ -501,6 +498,22 @@ export class Client {
     actor.start()
     this.#persist(actor)
     return actor
+  }
+
+  /**
+   * The inspector every root actor reports to: the app's `inspect` behind redaction by key, and by
+   * value of the secrets seen (none registered with `sanitizeInspection: false`). The redaction
+   * code loads with the first event (a dynamic import); events wait for it in order.
+   */
+  #inspector(): ((event: InspectionEvent) => void) | undefined {
+    const { inspect, sanitizeInspection } = this.#options
+    if (inspect === undefined) return undefined
+    const secrets =
+      sanitizeInspection === false ? { add: () => {}, redact: (v: string) => v } : this.#secrets
+    return createDeferredInspector(async () => {
+      const { createRedactingInspector } = await import('./lazy/inspector')
+      return createRedactingInspector(inspect, secrets)
+    })
   }
 
   #replace(snapshot: unknown): void {
@@ -522,7 +535,6 @@ export class Client {
   #environment() {
     return {
       loadConnector: (input: LoadConnectorInput) => this.#loadConnector(input),
-      connector: () => this.#connector,
       readConfig: async () => {
         const { createConnectConfigClient } = await import('./lazy/readers')
         this.#config ??= createConnectConfigClient(this.#httpOptions())
@@ -533,8 +545,9 @@ export class Client {
         this.#balances ??= createBalanceReader(this.#httpOptions())
         return this.#balances.getBalance(query)
       },
+      connection: this.#connection.logic,
+      sign: this.#signing.logic,
       universalLink: this.#link.logic,
-      onSecret: (value: string) => this.#secrets.add(value),
     }
   }
 
@@ -544,11 +557,10 @@ export class Client {
           (c) => c.id === input.walletId || walletIdForConnectorId(c.id) === input.walletId,
         )
       : this.#options.connectors?.[0]
-    let connector: IWalletConnector
-    if (custom) connector = custom
+    let connector: Promise<IWalletConnector>
+    if (custom) connector = Promise.resolve(custom)
     else if (input.walletId === null || input.namespace === null) {
-      const { InjectedConnector } = await import('../connectors/injected')
-      connector = new InjectedConnector()
+      connector = import('../connectors/injected').then((m) => new m.InjectedConnector())
     } else {
       const info = getWalletInfo(input.walletId)
       const mobile = this.#options.mobile ?? detectMobile()
@@ -563,20 +575,34 @@ export class Client {
           pollIntervalMs: this.#options.universalLink?.pollIntervalMs ?? null,
         }
       }
-      connector = await loadConnectorForWallet(info, input.namespace, {
+      connector = loadConnectorForWallet(info, input.namespace, {
         mobile,
         eip6963TimeoutMs: input.discoveryMs,
         ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
         ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
       })
     }
-    this.#connector = connector
+    // The connect and sign machines load beside the connector (both are dynamic imports).
+    const [loaded] = await Promise.all([connector, this.#loadWalletMachines()])
+    this.#connector = loaded
     return {
       kind: 'wallet',
-      connectorId: connector.id,
-      walletId: walletIdForConnectorId(connector.id) ?? input.walletId,
+      connectorId: loaded.id,
+      walletId: walletIdForConnectorId(loaded.id) ?? input.walletId,
       chainId: null,
     }
+  }
+
+  /** Loads the `connect` and `sign` machines once (a dynamic import), bound to the current connector. */
+  async #loadWalletMachines(): Promise<void> {
+    if (this.#connection.loaded()) return
+    const { createWalletMachines } = await import('./lazy/wallet')
+    const machines = createWalletMachines({
+      connector: () => this.#connector,
+      onSecret: (value) => this.#secrets.add(value),
+    })
+    this.#connection.set(machines.connection)
+    this.#signing.set(machines.sign)
   }
 
   /** Loads the universal-link part once (a dynamic import): its machine, fingerprint, persistence. */

@@ -5,7 +5,8 @@ import {
   persistWhileResumable,
   type SnapshotMigrations,
 } from '../../machines/client/client.persistence'
-import { createRedactingInspector, createSecretRegistry } from '../../machines/client/client.redact'
+import { createRedactingInspector } from '../../machines/client/client.redact'
+import { createSecretRegistry } from '../../machines/client/client.secrets'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'

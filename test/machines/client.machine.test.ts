@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import type { AnyActorRef } from 'xstate'
-import { createLazyLogic } from '../../machines/client/client.actors'
+import type { AnyActorRef, InspectionEvent } from 'xstate'
 import {
-  type ClientActor,
-  createClientActor,
+  createDeferredInspector,
+  createLazyLogic,
   provideClient,
-} from '../../machines/client/client.facade'
-import { createSecretRegistry } from '../../machines/client/client.redact'
+} from '../../machines/client/client.actors'
+import { type ClientActor, createClientActor } from '../../machines/client/client.facade'
+import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
   ClientEvent,
   ClientTimeouts,
   LoadConnectorInput,
 } from '../../machines/client/client.types'
 import { toClientView } from '../../machines/client/client.view'
+import { createWalletMachines } from '../../machines/client/client.wallet'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import {
@@ -21,6 +22,7 @@ import {
 } from '../../machines/universal-link/universal-link.machine'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
 import { AppError } from '../../src/errors'
+import { REDACTED } from '../../src/logging'
 import type { GenericSessionResult } from '../../src/session/types'
 
 // The root machine with scripted fakes of the outside world: a wallet whose answers the test
@@ -163,7 +165,7 @@ function start(
           }
         : { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null }
     },
-    connector: () => current,
+    ...createWalletMachines({ connector: () => current }),
     readConfig: async () => ({ projectId: 'p', name: 'n', networks: [], wallets: [] }) as never,
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
@@ -485,5 +487,76 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => outcome(b.actor)?.kind === 'sign')
     expect(outcome(b.actor)?.error?.code).toBe('TIMEOUT')
     expect(view(b.actor).status).toBe('disconnected')
+  })
+})
+
+describe('createDeferredInspector: events wait for the inspector that loads later', () => {
+  const inspection = (n: number) => ({ type: `@test.${n}` }) as unknown as InspectionEvent
+  /** A load the test settles by hand. */
+  function manualLoad() {
+    const calls: { resolve: (f: (e: InspectionEvent) => void) => void; reject: () => void }[] = []
+    const load = () =>
+      new Promise<(e: InspectionEvent) => void>((resolve, reject) => {
+        calls.push({ resolve, reject: () => reject(new Error('chunk failed')) })
+      })
+    return { calls, load }
+  }
+  const types = (events: InspectionEvent[]) => events.map((e) => e.type)
+
+  it('delivers nothing before the load, then every event in order, then each at once', async () => {
+    const { calls, load } = manualLoad()
+    const seen: InspectionEvent[] = []
+    const inspect = createDeferredInspector(load)
+    inspect(inspection(1))
+    inspect(inspection(2))
+    expect(calls).toHaveLength(1)
+    expect(seen).toEqual([])
+    calls[0]?.resolve((e) => seen.push(e))
+    await tick()
+    expect(types(seen)).toEqual(['@test.1', '@test.2'])
+    inspect(inspection(3))
+    expect(types(seen)).toEqual(['@test.1', '@test.2', '@test.3'])
+    expect(calls).toHaveLength(1)
+  })
+
+  it('keeps the events of a failed load and retries with the next event', async () => {
+    const { calls, load } = manualLoad()
+    const seen: InspectionEvent[] = []
+    const inspect = createDeferredInspector(load)
+    inspect(inspection(1))
+    calls[0]?.reject()
+    await tick()
+    expect(seen).toEqual([])
+    inspect(inspection(2))
+    expect(calls).toHaveLength(2)
+    calls[1]?.resolve((e) => seen.push(e))
+    await tick()
+    expect(types(seen)).toEqual(['@test.1', '@test.2'])
+  })
+
+  it('an event raised while the waiting ones drain comes after them', async () => {
+    const { calls, load } = manualLoad()
+    const seen: InspectionEvent[] = []
+    const inspect = createDeferredInspector(load)
+    inspect(inspection(1))
+    inspect(inspection(2))
+    calls[0]?.resolve((e) => {
+      seen.push(e)
+      if ((e.type as string) === '@test.1') inspect(inspection(3))
+    })
+    await tick()
+    expect(types(seen)).toEqual(['@test.1', '@test.2', '@test.3'])
+  })
+})
+
+describe('createSecretRegistry', () => {
+  it("replaces every registered secret of 8 characters or more by the logger's REDACTED", () => {
+    const secrets = createSecretRegistry()
+    secrets.add('token-0123456789')
+    secrets.add('short')
+    expect(secrets.redact('a token-0123456789 b token-0123456789 short')).toBe(
+      `a ${REDACTED} b ${REDACTED} short`,
+    )
+    expect(REDACTED).toBe('[redacted]')
   })
 })

@@ -6,7 +6,7 @@ import {
   type RestoreCheck,
   type SnapshotMigrations,
 } from '../../../machines/client/client.persistence'
-import type { SecretRegistry } from '../../../machines/client/client.redact'
+import type { SecretRegistry } from '../../../machines/client/client.secrets'
 import type { SessionTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
 import {

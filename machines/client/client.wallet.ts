@@ -1,0 +1,72 @@
+import type { IWalletConnector, RequestArgs } from '../../src/connectors/types'
+import { AppError } from '../../src/errors/app-error'
+import { createConnectActors } from '../connect/connect.actors'
+import { type ConnectMachine, connectMachine } from '../connect/connect.machine'
+import { createSignActors } from '../sign/sign.actors'
+import { type SignMachine, signMachine } from '../sign/sign.machine'
+
+/** What the `connect` and `sign` children of the root machine need from the `Client`. */
+export interface WalletEnvironment {
+  /** The connector the root's `loadConnector` made current (null before). */
+  connector(): IWalletConnector | null
+  /** Told every secret value a wallet answers with (signatures), for redaction by value. */
+  onSecret?: (value: string) => void
+}
+
+/** The root machine's desktop-wallet children, bound to whichever connector is current. */
+export interface WalletMachines {
+  connection: ConnectMachine
+  sign: SignMachine
+}
+
+const noConnector = (): never => {
+  throw new AppError('NOT_CONNECTED', 'No wallet connector is selected.')
+}
+
+/** Collects the strings of a wallet answer (a signature, `{ signature, publicKey }`, …). */
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value)
+  else if (value && typeof value === 'object')
+    for (const item of Object.values(value)) strings(item, out)
+  return out
+}
+
+/**
+ * The `connect` and `sign` machines (the root's `connection` and `sign` actors) bound to whichever
+ * connector is current. The `Client` loads them with the first desktop connector (a dynamic
+ * import), so apps on the universal-link flow only never ship them. A Solana `signTransaction`
+ * answer without a `signature` field (an extension's `{ signedTransaction }`) reaches the sign
+ * machine as its JSON, which the facade parses back.
+ */
+export function createWalletMachines(env: WalletEnvironment): WalletMachines {
+  const current = (): IWalletConnector => env.connector() ?? noConnector()
+  const proxy: IWalletConnector = {
+    get id() {
+      return current().id
+    },
+    isAvailable: () => current().isAvailable(),
+    connect: () => current().connect(),
+    getAccounts: () => current().getAccounts(),
+    disconnect: () => current().disconnect(),
+    subscribe: (listener) => current().subscribe?.(listener) ?? (() => {}),
+    async request<T>(args: RequestArgs): Promise<T> {
+      const answer = await current().request<unknown>(args)
+      for (const value of strings(answer)) env.onSecret?.(value)
+      if (
+        args.method === 'solana_signTransaction' &&
+        typeof answer === 'object' &&
+        answer !== null &&
+        typeof (answer as { signature?: unknown }).signature !== 'string'
+      ) {
+        const json = JSON.stringify(answer)
+        env.onSecret?.(json)
+        return { signature: json } as T
+      }
+      return answer as T
+    },
+  }
+  return {
+    connection: connectMachine.provide({ actors: createConnectActors(proxy) }),
+    sign: signMachine.provide({ actors: createSignActors(proxy) }),
+  }
+}
