@@ -5,6 +5,7 @@ import type { IWalletConnector, RequestArgs } from '../../src/connectors/types'
 import { AppError } from '../../src/errors/app-error'
 import { createConnectActors } from '../connect/connect.actors'
 import { connectMachine } from '../connect/connect.machine'
+import type { PairingMachine } from '../pairing/pairing.machine'
 import { createSignActors } from '../sign/sign.actors'
 import { signMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
@@ -20,6 +21,8 @@ export interface ClientEnvironment {
   readBalance(query: TokenBalanceQuery): Promise<TokenBalance>
   /** The universal-link machine, provided (possibly a `createLazyLogic` stand-in). */
   universalLink: UniversalLinkMachine
+  /** The pairing machine (`pair()`), provided (possibly a `createLazyLogic` stand-in). */
+  pairing: PairingMachine
   /** Told every secret value a wallet answers with (signatures), for redaction by value. */
   onSecret?: (value: string) => void
 }
@@ -38,7 +41,7 @@ function strings(value: unknown, out: string[] = []): string[] {
 
 /**
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
- * `sign` machines bound to whichever connector is current); `universalLink`; `readConfig` and
+ * `sign` machines bound to whichever connector is current); `universalLink`; `pairing`; `readConfig` and
  * `readBalance`. A Solana `signTransaction` answer without a `signature` field (an extension's
  * `{ signedTransaction }`) reaches the sign machine as its JSON, which the facade parses back.
  */
@@ -76,6 +79,7 @@ export function createClientActors(env: ClientEnvironment) {
     connection: connectMachine.provide({ actors: createConnectActors(proxy) }),
     sign: signMachine.provide({ actors: createSignActors(proxy) }),
     universalLink: env.universalLink,
+    pairing: env.pairing,
     readConfig: fromPromise<ConnectConfig>(() => env.readConfig()),
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(({ input }) =>
       env.readBalance(input),
@@ -86,7 +90,8 @@ export function createClientActors(env: ClientEnvironment) {
 /**
  * An actor logic that stands in for one loaded later (by dynamic import): every call is delegated
  * to the logic given to `set`. The root machine is created up front with it, so the universal-link
- * machine's code loads only with the universal-link connector; it must be `set` before the root
+ * machine's code loads only with the universal-link connector (the pairing machine's with the first
+ * `pair()` or `resume()`); it must be `set` before the root
  * enters a state that invokes it, or restores a snapshot that contains it.
  */
 export function createLazyLogic<T extends AnyActorLogic>(name: string) {
