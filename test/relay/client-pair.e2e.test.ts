@@ -2,7 +2,8 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type InspectionEvent, waitFor } from 'xstate'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { type AnyActorRef, type InspectionEvent, waitFor } from 'xstate'
 import type {
   PairingPersistedState,
   PairingStore,
@@ -299,7 +300,7 @@ describe("Client.pair() as the root's child", () => {
     const signature = await client.signMessage('Inspect me')
     await client.disconnect()
     const pairingActorEvents = events.filter(
-      (e) => e.type === '@xstate.event' && e.actorRef.id === 'pairing',
+      (e) => e.type === '@xstate.event' && (e.actorRef as AnyActorRef).id === 'pairing',
     )
     expect(pairingActorEvents.map((e) => (e as { event: { type: string } }).event.type)).toEqual(
       expect.arrayContaining(['RELAY.STATUS', 'REQUEST', 'DISCONNECT']),
@@ -310,11 +311,11 @@ describe("Client.pair() as the root's child", () => {
       events.map((e) => ({ ...e, actorRef: undefined, snapshot: e.actorRef.getSnapshot() })),
       (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
     )
-    const { symKey, topic } = parsePairingUri(flow.uri as string)
+    const { symKeyP, pairingTopic } = parsePairingUri(flow.uri as string)
     for (const secret of [
       flow.uri as string,
-      symKey,
-      topic,
+      bytesToHex(symKeyP),
+      pairingTopic,
       secrets.symKeyS,
       secrets.sessionTopic,
       signature,
