@@ -829,7 +829,7 @@ export const clientMachine = setup({
             },
             DISCONNECT: {
               target: 'disconnecting',
-              actions: { type: 'startFlow', params: 'disconnect' },
+              actions: ['clearRelayRequest', { type: 'startFlow', params: 'disconnect' }],
             },
           },
           after: {
