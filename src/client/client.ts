@@ -173,6 +173,14 @@ export class Client {
     throw new AppError('WALLET_NOT_FOUND', 'No wallet selected yet: call selectWallet or connect.')
   }
 
+  /**
+   * The flow of the current relay pairing — from `pair()`, or the session `resume()` restored (then
+   * its `uri` is null) — while the root is in its relay flow; else null.
+   */
+  get pairing(): PairingFlow | null {
+    return this.#relayFlow()
+  }
+
   /** The selected connector, if any. */
   get connector(): IWalletConnector | null {
     return this.#connector
