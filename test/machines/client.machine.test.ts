@@ -567,6 +567,10 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => outcome(b.actor)?.kind === 'sign')
     expect(outcome(b.actor)?.error?.code).toBe('TIMEOUT')
     expect(view(b.actor).status).toBe('disconnected')
+    // The flow ended there: the wallet was not asked to connect again.
+    await tick()
+    expect(b.backend.opened).toEqual(['connect', 'sign'])
+    expect(b.actor.getSnapshot().children.universalLink).toBeUndefined()
   })
 })
 
