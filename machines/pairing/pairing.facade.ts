@@ -501,8 +501,9 @@ export function createClientPairing(host: ClientPairingHost) {
     if (env) return env
     throw new AppError('RELAY_ERROR', 'This pairing is no longer known (replaced or ended).')
   }
-  const register = (pairingId: string, options: PairingConnectionOptions) => {
-    const { relayUrl, relay, peer, now } = resolveConnection({ ...host, ...options })
+  /** Gives the pairing `pairingId` a relay client, peer and outbox of its own. */
+  const register = (pairingId: string) => {
+    const { relayUrl, relay, peer, now } = resolveConnection(host)
     environments.set(pairingId, {
       relay,
       peer,
@@ -529,7 +530,7 @@ export function createClientPairing(host: ClientPairingHost) {
         throw new AppError('INVALID_CONFIG', 'requiredNamespaces must be CAIP namespaces.')
       }
       const pairingId = bytesToHex(randomBytes(16))
-      const { relayUrl, peer, now } = register(pairingId, {})
+      const { relayUrl, peer, now } = register(pairingId)
       const ttl = options.proposalTtlSeconds ?? RELAY_TTL_SECONDS.proposal
       const startedAt = now()
       const proposalExpiresAt = startedAt + ttl * 1000
@@ -559,7 +560,7 @@ export function createClientPairing(host: ClientPairingHost) {
     },
     /** Puts restored session keys in the vault and gives the pairing a relay client again. */
     restore(pairingId: string, secrets: PairingSecrets): void {
-      register(pairingId, {})
+      register(pairingId)
       vault.set(pairingId, secrets)
     },
     /** The `PairingFlow` of the root's `pairing` child `actor`: requests and approval go through the root. */
