@@ -1,8 +1,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { bytesToHex } from '@noble/hashes/utils.js'
 import { type AnyActorRef, type InspectionEvent, waitFor } from 'xstate'
 import type {
   PairingPersistedState,
