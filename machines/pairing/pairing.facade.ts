@@ -172,7 +172,7 @@ function firstAccount(namespaces: SettledNamespaces, chainId: string): string | 
 }
 
 /** How a flow is driven when its machine is a child of the `Client`'s root (see `createClientPairing`). */
-interface FlowHooks {
+export interface FlowHooks {
   /** Sends request `requestId` through the root; settles with the root's flow (rejects on its error). */
   submit(requestId: string, method: string): Promise<unknown>
   /** The root's pairing flow, settled with the session. */
