@@ -1,4 +1,4 @@
-import { isAppError } from 'scope-connect'
+import { createMemoryUniversalLinkStore, isAppError } from 'scope-connect'
 import { Client } from 'scope-connect/client'
 import { createBrowserPairingStore, type PairingFlow } from 'scope-connect/machines'
 import { pairingQrSvg } from 'scope-connect/qr'
@@ -62,7 +62,13 @@ export function setUpPairing(config: DappConfig): { current(): PairingFlow | nul
   const store = createBrowserPairingStore()
   let flow: PairingFlow | null = null
 
-  const client = new Client({ ...connection, pairing: { store } })
+  // This Client only pairs: its resume() restores the paired session, and a universal-link record
+  // of the page's mobile Client (in localStorage) is not its business, so it gets a store of its own.
+  const client = new Client({
+    ...connection,
+    pairing: { store },
+    universalLink: { store: createMemoryUniversalLinkStore() },
+  })
   $('pair').onclick = async () => {
     flow?.stop()
     store.clear()
