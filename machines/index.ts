@@ -21,11 +21,13 @@ export { describeMachineDefinition, machineFingerprint } from './client/client.f
 export { type ClientMachine, clientMachine } from './client/client.machine'
 export {
   checkRestorable,
+  checkRestorableRecord,
   isResumableTree,
   type PersistOptions,
   persistWhileResumable,
   RESUMABLE,
   type RestoreCheck,
+  type RestoreOptions,
   type SnapshotMigration,
   type SnapshotMigrations,
 } from './client/client.persistence'
@@ -35,15 +37,18 @@ export {
   type ClientContext,
   type ClientEvent,
   type ClientInput,
+  type ClientRelay,
   type ClientSignRequest,
   type ClientTag,
   type ClientTimeouts,
   type ConnectorKind as ClientConnectorKind,
   DEFAULT_CLIENT_TIMEOUTS,
+  type FlowDeadline,
   type FlowKind,
   type FlowOutcome,
   type LoadConnectorInput,
   type LoadedConnector,
+  type RelayRequestRef,
 } from './client/client.types'
 export {
   type ClientSnapshot,

@@ -2,6 +2,7 @@ import { type AnyActorLogic, fromPromise, type InspectionEvent } from 'xstate'
 import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { ConnectMachine } from '../connect/connect.machine'
+import type { PairingMachine } from '../pairing/pairing.machine'
 import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import { clientMachine } from './client.machine'
@@ -19,12 +20,14 @@ export interface ClientEnvironment {
   sign: SignMachine
   /** The universal-link machine, provided (possibly a `createLazyLogic` stand-in). */
   universalLink: UniversalLinkMachine
+  /** The pairing machine (`pair()`), provided (possibly a `createLazyLogic` stand-in). */
+  pairing: PairingMachine
 }
 
 /**
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
- * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `readConfig`
- * and `readBalance`.
+ * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `pairing`;
+ * `readConfig` and `readBalance`.
  */
 export function createClientActors(env: ClientEnvironment) {
   return {
@@ -34,6 +37,7 @@ export function createClientActors(env: ClientEnvironment) {
     connection: env.connection,
     sign: env.sign,
     universalLink: env.universalLink,
+    pairing: env.pairing,
     readConfig: fromPromise<ConnectConfig>(() => env.readConfig()),
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(({ input }) =>
       env.readBalance(input),
@@ -83,7 +87,8 @@ export function createDeferredInspector(
 /**
  * An actor logic that stands in for one loaded later (by dynamic import): every call is delegated
  * to the logic given to `set`. The root machine is created up front with it, so the universal-link
- * machine's code loads only with the universal-link connector; it must be `set` before the root
+ * machine's code loads only with the universal-link connector (the pairing machine's with the first
+ * `pair()` or `resume()`); it must be `set` before the root
  * enters a state that invokes it, or restores a snapshot that contains it.
  */
 export function createLazyLogic<T extends AnyActorLogic>(name: string) {

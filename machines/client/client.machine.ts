@@ -3,6 +3,9 @@ import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import type { ConnectMachine } from '../connect/connect.machine'
+import type { ConnectionData } from '../connect/connect.types'
+import type { PairingMachine } from '../pairing/pairing.machine'
+import type { PairedSessionData, PairingOutput } from '../pairing/pairing.types'
 import { type ErrorData, toErrorData } from '../shared/error-data'
 import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
@@ -12,6 +15,7 @@ import {
   type ClientEvent,
   type ClientInput,
   type ClientTag,
+  type ClientTimeouts,
   DEFAULT_CLIENT_TIMEOUTS,
   type FlowKind,
   type LoadConnectorInput,
@@ -31,7 +35,43 @@ const universalLinkPlaceholder = fromPromise(
 const connectionPlaceholder = fromPromise(notProvided('connection')) as unknown as ConnectMachine
 const signPlaceholder = fromPromise(notProvided('sign')) as unknown as SignMachine
 
+/** Placeholder for the pairing machine, which the facade loads with `pair()`. */
+const pairingPlaceholder = fromPromise(notProvided('pairing')) as unknown as PairingMachine
+
 const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
+
+/** The error a relay pairing that ended reports (our own disconnect is no error). */
+const pairingEndError = (output: PairingOutput | undefined): ErrorData | null => {
+  if (output?.error) return output.error
+  if (output?.status === 'disconnected') return null
+  const code = output?.status === 'cancelled' ? 'ABORTED' : 'RELAY_ERROR'
+  return err(code, `The relay pairing ended: ${output?.status ?? 'failed'}.`)
+}
+
+/** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
+const pairedConnection = (session: PairedSessionData | null): ConnectionData | null => {
+  for (const namespace of ['eip155', 'solana'] as const) {
+    const first = session?.namespaces[namespace]?.accounts[0]
+    if (first === undefined) continue
+    const chainId = first.split(':').slice(0, 2).join(':')
+    return {
+      walletId: null,
+      connectorId: 'relay',
+      namespace,
+      chainId,
+      accounts: (session?.namespaces[namespace]?.accounts ?? [])
+        .filter((account) => account.startsWith(`${chainId}:`))
+        .map((account) => account.slice(chainId.length + 1)),
+    }
+  }
+  return null
+}
+
+/** What is left of the wait of flow `flow` (its deadline), or the whole delay when it has none. */
+const remaining = (context: ClientContext, ms: number): number =>
+  context.deadline?.flow === context.flow ? Math.max(0, context.deadline.at - Date.now()) : ms
+
+type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
 /** The error a universal-link flow that ended reports (a `disconnected` end is no error). */
 const linkEndError = (output: UniversalLinkOutput | undefined): ErrorData | null => {
@@ -45,10 +85,13 @@ const linkEndError = (output: UniversalLinkOutput | undefined): ErrorData | null
  * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
  * `loadConnector`; a desktop connector is driven by the `connect` machine (invoked as `connection`
  * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
- * mobile wallet by the invoked `universalLink` machine, which invokes the `sessionPolling` machine.
- * Config and balance reads are spawned `readConfig` / `readBalance` actors. Every flow a public
- * method starts (`flow`, `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT`
- * after its named delay, or `ABORTED` on `CANCEL` or when another flow replaces it.
+ * mobile wallet by the invoked `universalLink` machine, which invokes the `sessionPolling` machine;
+ * a wallet paired over the relay (`PAIR`) by the invoked `pairing` machine. Config and balance
+ * reads are spawned `readConfig` / `readBalance` actors. Every flow a public method starts (`flow`,
+ * `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT` after its named delay,
+ * or `ABORTED` on `CANCEL` or when another flow replaces it. The wallet-answer and signature waits
+ * keep their deadline as an absolute time (`deadline`): a restored root, sent `RESUMED`, waits only
+ * for what is left of it.
  */
 export const clientMachine = setup({
   types: {
@@ -66,6 +109,8 @@ export const clientMachine = setup({
     sign: signPlaceholder,
     /** The `universalLink` machine bound to the session client, vault and link opener. */
     universalLink: universalLinkPlaceholder,
+    /** The `pairing` machine bound to the relay client, its peer and the pairing vault. */
+    pairing: pairingPlaceholder,
     /** GET the project config. */
     readConfig: fromPromise<ConnectConfig>(notProvided('readConfig')),
     /** GET a token balance. */
@@ -73,8 +118,8 @@ export const clientMachine = setup({
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
-    walletAnswerMs: ({ context }) => context.timeouts.walletAnswerMs,
-    signatureMs: ({ context }) => context.timeouts.signatureMs,
+    walletAnswerMs: ({ context }) => remaining(context, context.timeouts.walletAnswerMs),
+    signatureMs: ({ context }) => remaining(context, context.timeouts.signatureMs),
   },
   guards: {
     /** The pending flow is `kind`. */
@@ -86,6 +131,12 @@ export const clientMachine = setup({
       'status' in event && states.includes(event.status),
     /** The `sign` child stopped at a rejection or a failure (its state value). */
     signFailed: (_, value: string) => value === 'rejected' || value === 'failed',
+    /** The `pairing` child settled the root's request in flight with `status`. */
+    relayRequestIs: ({ context, event }, status: 'answered' | 'failed') =>
+      event.type === 'PAIRING.CHANGED' &&
+      event.lastRequest !== null &&
+      event.lastRequest.requestId === context.relay?.request?.requestId &&
+      event.lastRequest.status === status,
   },
   actions: {
     /** Starts a flow: a settled outcome for the one it replaces (`ABORTED`), a new flow number. */
@@ -126,8 +177,65 @@ export const clientMachine = setup({
             connector: null,
             connection: null,
             walletUrl: null,
+            relay: null,
           }
         : {},
+    ),
+    storePairing: assign(({ event }) =>
+      event.type === 'PAIR'
+        ? {
+            walletId: null,
+            namespace: null,
+            connector: {
+              kind: 'relay' as const,
+              connectorId: 'relay',
+              walletId: null,
+              chainId: null,
+            },
+            connection: null,
+            walletUrl: null,
+            relay: { input: event.input, uri: event.uri, request: null },
+          }
+        : {},
+    ),
+    /** Paired: the session's connection; the URI (it holds the pairing key) is no longer kept. */
+    storePairedSession: assign(({ context, event }) =>
+      event.type === 'PAIRING.CHANGED' && context.relay
+        ? { connection: pairedConnection(event.session), relay: { ...context.relay, uri: null } }
+        : {},
+    ),
+    storeRelayRequest: assign(({ context, event }) =>
+      event.type === 'RELAY.REQUEST' && context.relay
+        ? {
+            relay: {
+              ...context.relay,
+              request: { requestId: event.requestId, method: event.method },
+            },
+          }
+        : {},
+    ),
+    clearRelayRequest: assign(({ context }) =>
+      context.relay ? { relay: { ...context.relay, request: null } } : {},
+    ),
+    endRelay: assign({ relay: null, connector: null, connection: null }),
+    /** Raises the `pairing` child's state as a `PAIRING.CHANGED` event. */
+    forwardPairing: raise(
+      (_, change: Omit<Extract<ClientEvent, { type: 'PAIRING.CHANGED' }>, 'type'>) => ({
+        type: 'PAIRING.CHANGED' as const,
+        ...change,
+      }),
+    ),
+    askRelayRequest: sendTo('pairing', ({ context }) => ({
+      type: 'REQUEST' as const,
+      requestId: context.relay?.request?.requestId ?? '',
+      method: context.relay?.request?.method ?? '',
+    })),
+    askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
+    /** The wait of the current flow ends at now + `delay`, unless it already has its deadline. */
+    armDeadline: assign(({ context }, delay: WaitDelay) =>
+      context.deadline?.flow === context.flow
+        ? {}
+        : { deadline: { flow: context.flow, at: Date.now() + context.timeouts[delay] } },
     ),
     storeConnector: assign({ connector: (_, connector: LoadedConnector) => ({ ...connector }) }),
     storeConnection: assign({
@@ -204,6 +312,8 @@ export const clientMachine = setup({
     outcome: null,
     sign: null,
     walletUrl: null,
+    relay: null,
+    deadline: null,
   }),
   initial: 'idle',
   on: {
@@ -220,6 +330,11 @@ export const clientMachine = setup({
         actions: [{ type: 'startFlow', params: 'select' }, 'storeSelection'],
       },
     ],
+    PAIR: {
+      target: '.relay',
+      reenter: true,
+      actions: [{ type: 'startFlow', params: 'pair' }, 'storePairing'],
+    },
     READ_CONFIG: { actions: 'spawnRead' },
     READ_BALANCE: { actions: 'spawnBalanceRead' },
     WALLET_OPENED: { actions: 'storeWalletUrl' },
@@ -307,7 +422,11 @@ export const clientMachine = setup({
         },
         connecting: {
           tags: ['busy', 'cancellable'],
-          entry: ['askConnect', 'askConnectAgain'],
+          entry: [
+            { type: 'armDeadline', params: 'walletAnswerMs' },
+            'askConnect',
+            'askConnectAgain',
+          ],
           on: {
             'CONNECTION.CHANGED': [
               {
@@ -376,6 +495,7 @@ export const clientMachine = setup({
         },
         signing: {
           tags: ['connected', 'busy', 'cancellable'],
+          entry: { type: 'armDeadline', params: 'signatureMs' },
           invoke: {
             id: 'sign',
             src: 'sign',
@@ -436,7 +556,7 @@ export const clientMachine = setup({
         },
         disconnecting: {
           tags: ['busy'],
-          entry: 'askDisconnect',
+          entry: [{ type: 'armDeadline', params: 'walletAnswerMs' }, 'askDisconnect'],
           on: {
             'CONNECTION.CHANGED': {
               guard: { type: 'childIn', params: ['idle'] },
@@ -516,7 +636,9 @@ export const clientMachine = setup({
           states: {
             connecting: {
               tags: ['busy', 'cancellable', 'resumable'],
+              entry: { type: 'armDeadline', params: 'walletAnswerMs' },
               on: {
+                RESUMED: { target: 'connecting', reenter: true },
                 'LINK.CHANGED': {
                   guard: { type: 'childIn', params: ['connected'] },
                   target: 'connected',
@@ -556,7 +678,9 @@ export const clientMachine = setup({
             },
             signing: {
               tags: ['connected', 'busy', 'cancellable', 'resumable'],
+              entry: { type: 'armDeadline', params: 'signatureMs' },
               on: {
+                RESUMED: { target: 'signing', reenter: true },
                 'LINK.CHANGED': {
                   guard: { type: 'childIn', params: ['connected'] },
                   target: 'connected',
@@ -597,6 +721,142 @@ export const clientMachine = setup({
                 'clearConnection',
                 { type: 'settle', params: { error: err('ABORTED', 'Disconnected.') } },
               ],
+            },
+          },
+        },
+      },
+    },
+    relay: {
+      description: 'A wallet paired over the relay (pair()), driven by the pairing machine.',
+      invoke: {
+        id: 'pairing',
+        src: 'pairing',
+        input: ({ context }) =>
+          context.relay?.input as NonNullable<ClientContext['relay']>['input'],
+        onSnapshot: {
+          actions: {
+            type: 'forwardPairing',
+            params: ({ event }) => ({
+              status: event.snapshot.matches({ active: { flow: 'paired' } }) ? 'paired' : 'pairing',
+              session: event.snapshot.context.session,
+              lastRequest: event.snapshot.context.lastRequest && {
+                requestId: event.snapshot.context.lastRequest.requestId,
+                status: event.snapshot.context.lastRequest.status,
+                error: event.snapshot.context.lastRequest.error,
+              },
+            }),
+          },
+        },
+        onDone: {
+          target: 'idle',
+          actions: [
+            'endRelay',
+            { type: 'settle', params: ({ event }) => ({ error: pairingEndError(event.output) }) },
+          ],
+        },
+        onError: {
+          target: 'idle',
+          actions: [
+            'endRelay',
+            {
+              type: 'settle',
+              params: ({ event }) => ({ error: toErrorData(event.error, 'RELAY_ERROR') }),
+            },
+          ],
+        },
+      },
+      initial: 'pairing',
+      states: {
+        pairing: {
+          description: 'The proposal is on the relay: show the URI until the wallet answers.',
+          tags: ['busy', 'cancellable'],
+          on: {
+            'PAIRING.CHANGED': {
+              guard: { type: 'childIn', params: ['paired'] },
+              target: 'paired',
+              actions: ['storePairedSession', { type: 'settle', params: { error: null } }],
+            },
+            CANCEL: {
+              target: '#client.idle',
+              actions: [
+                'endRelay',
+                { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+              ],
+            },
+          },
+        },
+        paired: {
+          tags: ['connected', 'resumable'],
+          on: {
+            'RELAY.REQUEST': {
+              target: 'signing',
+              actions: [{ type: 'startFlow', params: 'sign' }, 'storeRelayRequest'],
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
+        },
+        signing: {
+          tags: ['connected', 'busy', 'cancellable'],
+          entry: [{ type: 'armDeadline', params: 'signatureMs' }, 'askRelayRequest'],
+          on: {
+            'PAIRING.CHANGED': [
+              {
+                guard: { type: 'relayRequestIs', params: 'answered' },
+                target: 'paired',
+                actions: ['clearRelayRequest', { type: 'settle', params: { error: null } }],
+              },
+              {
+                guard: { type: 'relayRequestIs', params: 'failed' },
+                target: 'paired',
+                actions: [
+                  'clearRelayRequest',
+                  {
+                    type: 'settle',
+                    params: ({ event }) => ({
+                      error:
+                        (event.type === 'PAIRING.CHANGED' ? event.lastRequest?.error : null) ??
+                        err('WALLET_ERROR', 'The wallet did not sign.'),
+                    }),
+                  },
+                ],
+              },
+            ],
+            CANCEL: {
+              target: 'paired',
+              actions: [
+                'clearRelayRequest',
+                { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+              ],
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: ['clearRelayRequest', { type: 'startFlow', params: 'disconnect' }],
+            },
+          },
+          after: {
+            signatureMs: {
+              target: 'paired',
+              actions: [
+                'clearRelayRequest',
+                {
+                  type: 'settle',
+                  params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+                },
+              ],
+            },
+          },
+        },
+        disconnecting: {
+          description: 'The session delete is sent to the wallet; the pairing then ends.',
+          tags: ['busy'],
+          entry: [{ type: 'armDeadline', params: 'walletAnswerMs' }, 'askRelayDisconnect'],
+          after: {
+            walletAnswerMs: {
+              target: '#client.idle',
+              actions: ['endRelay', { type: 'settle', params: { error: null } }],
             },
           },
         },

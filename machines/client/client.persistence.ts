@@ -91,23 +91,41 @@ export function isResumableTree(snapshot: unknown): boolean {
   return true
 }
 
+/** What `checkRestorable` checks a record against. */
+export interface RestoreOptions {
+  machine: AnyStateMachine
+  fingerprint: string
+  migrations?: SnapshotMigrations
+  now?: number
+  /** The root state the snapshot must restore into (`link`, `relay`): a record of another flow is not restored. */
+  state?: string
+}
+
 /**
  * Decides whether a stored value can be restored into `machine` (provided with its real actors):
  * the envelope, the expiry, the fingerprint (a different one needs a registered migration), then a
  * trial restore — an actor is created from the snapshot, not started — which must give an active
  * tree in `resumable` states. Never throws, never starts anything.
  */
-export function checkRestorable(
-  value: unknown,
-  options: {
-    machine: AnyStateMachine
-    fingerprint: string
-    migrations?: SnapshotMigrations
-    now?: number
-  },
-): RestoreCheck {
+export function checkRestorable(value: unknown, options: RestoreOptions): RestoreCheck {
   const state = parsePersistedState(value)
   if (!state) return { ok: false, reason: 'the stored record is not a valid envelope' }
+  return checkRestorableRecord(state, options)
+}
+
+/**
+ * `checkRestorable` past the envelope: the expiry, the fingerprint (or a migration), the trial
+ * restore. For stores with an envelope of their own (the relay pairing's). Never throws.
+ */
+export function checkRestorableRecord(
+  state: {
+    fingerprint: string
+    expiresAt: number
+    snapshot: unknown
+    tokens: Record<string, string>
+  },
+  options: RestoreOptions,
+): RestoreCheck {
   if (state.expiresAt <= (options.now ?? Date.now()))
     return { ok: false, reason: 'the stored flow has expired' }
   let record = { snapshot: state.snapshot, tokens: state.tokens }
@@ -134,7 +152,9 @@ export function checkRestorable(
   }
   try {
     const trial = createActor(options.machine, { snapshot: record.snapshot as never })
-    const restored = trial.getSnapshot() as TaggedSnapshot
+    const restored = trial.getSnapshot() as TaggedSnapshot & { matches(state: string): boolean }
+    if (options.state !== undefined && !restored.matches(options.state))
+      return { ok: false, reason: `the snapshot is not of the ${options.state} flow` }
     if (!isResumableTree(restored))
       return { ok: false, reason: 'the snapshot is not in a resumable state' }
     if (!invokesPresent(restored))
@@ -160,6 +180,8 @@ export interface PersistOptions {
   /** When the record stops being useful (ms epoch), e.g. the session's expiry. */
   expiresAt: () => number
   now?: () => number
+  /** Persist only while the root is in this state (`link`): another flow's resumable state is not this store's. */
+  state?: string
 }
 
 /**
@@ -176,7 +198,8 @@ export function persistWhileResumable(
   let saved = false
   const subscription = actor.subscribe({
     next(snapshot) {
-      if (!isResumableTree(snapshot)) {
+      const inFlow = options.state === undefined || snapshot.matches?.(options.state) === true
+      if (!inFlow || !isResumableTree(snapshot)) {
         if (saved || snapshot.status !== 'active') store.clear()
         saved = false
         return

@@ -1,6 +1,7 @@
 import type { TokenBalanceQuery } from '../../src/balance'
 import type { ChainNamespace } from '../../src/registry/types'
 import type { ConnectionData } from '../connect/connect.types'
+import type { PairedSessionData, PairingInput } from '../pairing/pairing.types'
 import type { ErrorData } from '../shared/error-data'
 import type { SignRequest } from '../sign/sign.types'
 
@@ -24,8 +25,11 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
   signatureMs: 300_000,
 }
 
-/** `wallet`: a connector driven by the `connect` and `sign` machines; `universalLink`: the mobile flow. */
-export type ConnectorKind = 'wallet' | 'universalLink'
+/**
+ * `wallet`: a connector driven by the `connect` and `sign` machines; `universalLink`: the mobile
+ * flow; `relay`: a wallet paired over the relay (`pair()`), driven by the `pairing` machine.
+ */
+export type ConnectorKind = 'wallet' | 'universalLink' | 'relay'
 
 /** What `loadConnector` reports (the connector object itself stays with the facade). */
 export interface LoadedConnector {
@@ -46,7 +50,7 @@ export interface LoadConnectorInput {
 }
 
 /** The kinds of flow a public method starts; each ends in exactly one `FlowOutcome`. */
-export type FlowKind = 'select' | 'connect' | 'sign' | 'disconnect'
+export type FlowKind = 'select' | 'connect' | 'pair' | 'sign' | 'disconnect'
 
 /** How a flow ended: `error` null for success, `signature` for a signing flow. */
 export interface FlowOutcome {
@@ -67,6 +71,28 @@ export interface ClientInput {
   timeouts?: Partial<ClientTimeouts>
 }
 
+/** A wallet call over the paired session: its handle in the pairing outbox and its method. */
+export interface RelayRequestRef {
+  requestId: string
+  method: string
+}
+
+/** The relay pairing of the root (`pair()`): the pairing child's input, its URI while pairing. */
+export interface ClientRelay {
+  /** The input of the invoked `pairing` machine (no secret: the keys stay in the pairing vault). */
+  input: PairingInput
+  /** The pairing URI to show as a QR code, until the wallet answers (it holds `symKeyP`). */
+  uri: string | null
+  /** The request in flight over the paired session. */
+  request: RelayRequestRef | null
+}
+
+/** When the flow `flow` stops waiting (ms since the epoch): kept in context, so a restored root keeps it. */
+export interface FlowDeadline {
+  flow: number
+  at: number
+}
+
 /** The root machine's context: JSON-safe, no connector object, no token. */
 export interface ClientContext {
   timeouts: ClientTimeouts
@@ -85,6 +111,9 @@ export interface ClientContext {
   sign: ClientSignRequest | null
   /** The universal link the wallet was last opened with. */
   walletUrl: string | null
+  relay: ClientRelay | null
+  /** The deadline of the wait in progress (wallet answer or signature), by absolute time. */
+  deadline: FlowDeadline | null
 }
 
 /** Tags of the root chart: the view is derived from them, not from state names. */
@@ -103,6 +132,12 @@ export type ClientEvent =
   | { type: 'DISCONNECT' }
   /** Ends the pending flow: its promise rejects with `ABORTED`. */
   | { type: 'CANCEL' }
+  /** Pair a wallet over the relay: invokes the `pairing` machine with `input`; `uri` is for the QR. */
+  | { type: 'PAIR'; input: PairingInput; uri: string }
+  /** Paired: send the request `requestId` of the pairing outbox (a signature). */
+  | ({ type: 'RELAY.REQUEST' } & RelayRequestRef)
+  /** The root was restored from a snapshot: a waiting state schedules its deadline again. */
+  | { type: 'RESUMED' }
   /** The facade opened the wallet with this link. */
   | { type: 'WALLET_OPENED'; url: string }
   /** Reads, as named child actors of the system (`id` is the child's id). */
@@ -117,3 +152,14 @@ export type ClientEvent =
     }
   /** Internal: the `universalLink` child changed (raised from its snapshot). */
   | { type: 'LINK.CHANGED'; status: string; walletAddress: string | null; signature: string | null }
+  /** Internal: the `pairing` child changed (raised from its snapshot; public facts only). */
+  | {
+      type: 'PAIRING.CHANGED'
+      status: string
+      session: PairedSessionData | null
+      lastRequest: {
+        requestId: string
+        status: 'answered' | 'failed'
+        error: ErrorData | null
+      } | null
+    }

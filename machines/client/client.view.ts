@@ -10,6 +10,7 @@ export type ClientSnapshot = SnapshotFrom<ClientMachine>
 export type ClientStatus =
   | 'idle'
   | 'selecting'
+  | 'pairing'
   | 'disconnected'
   | 'connecting'
   | 'awaitingWallet'
@@ -42,6 +43,11 @@ export interface ClientView {
   chainId: string | null
   /** The universal link the wallet was opened with (mobile), e.g. to show "open the wallet again". */
   walletUrl: string | null
+  /**
+   * While `pairing`: the pairing URI to show as a QR code (`pairingQrSvg`) or deep link, until the
+   * wallet answers. It holds the pairing key: show it, never log it.
+   */
+  pairingUri: string | null
 }
 
 function linkAwaitsWallet(snapshot: ClientSnapshot): boolean {
@@ -52,6 +58,9 @@ function linkAwaitsWallet(snapshot: ClientSnapshot): boolean {
 
 function statusOf(snapshot: ClientSnapshot): ClientStatus {
   if (snapshot.matches('selecting')) return 'selecting'
+  if (snapshot.matches({ relay: 'pairing' })) return 'pairing'
+  if (snapshot.matches({ relay: 'signing' })) return 'awaitingSignature'
+  if (snapshot.matches({ relay: 'disconnecting' })) return 'disconnecting'
   if (snapshot.matches({ wallet: 'connecting' })) return 'connecting'
   if (snapshot.matches({ wallet: 'signing' })) return 'signing'
   if (snapshot.matches({ wallet: 'disconnecting' })) return 'disconnecting'
@@ -90,5 +99,6 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
     accounts: isConnected ? (context.connection?.accounts ?? []) : [],
     chainId: isConnected ? (context.connection?.chainId ?? null) : null,
     walletUrl: context.walletUrl,
+    pairingUri: context.relay?.uri ?? null,
   }
 }

@@ -100,16 +100,23 @@ function ttlUntil(expiresAt: number, now: number): number {
 
 /**
  * The pairing machine's I/O, bound to a relay client, its peer, the pairing vault and the
- * facade's request outbox. Every actor reports when it finished (`at`); failures are `AppError`s
- * whose messages hold no secret.
+ * facade's request outbox — one environment, or one per pairing (a function of the `pairingId`, as
+ * the `Client` does: its root invokes a new pairing per `pair()`). Every actor reports when it
+ * finished (`at`); failures are `AppError`s whose messages hold no secret.
  */
-export function createPairingActors(env: PairingEnvironment) {
-  const { relay, peer, vault, outbox } = env
-  const now = env.now ?? Date.now
+export function createPairingActors(
+  environment: PairingEnvironment | ((pairingId: string) => PairingEnvironment),
+) {
+  const envOf = (pairingId: string) =>
+    typeof environment === 'function' ? environment(pairingId) : environment
+  const now = () =>
+    typeof environment === 'function' ? Date.now() : (environment.now ?? Date.now)()
 
   return {
     relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
-      ({ sendBack, receive }) => {
+      ({ input, sendBack, receive }) => {
+        const env = envOf(input.pairingId)
+        const { relay, peer } = env
         const stop = relay.onStatus((change) => sendBack(statusEvent(change)))
         if (relay.status !== 'idle') sendBack(statusEvent({ status: relay.status }))
         receive((event) => {
@@ -125,18 +132,20 @@ export function createPairingActors(env: PairingEnvironment) {
       },
     ),
 
-    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(async () => {
-      await relay.ensureToken()
+    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      await envOf(input.pairingId).relay.ensureToken()
       return { at: now() }
     }),
 
     connectRelay: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      const { peer, vault } = envOf(input.pairingId)
       const secrets = secretsOf(vault, input.pairingId)
       await peer.listen(secrets.pairingTopic, secrets.symKeyP)
       return { at: now() }
     }),
 
     awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(async ({ input }) => {
+      const { peer, vault } = envOf(input.pairingId)
       const secrets = secretsOf(vault, input.pairingId)
       const remainingMs = input.proposalExpiresAt - now()
       if (remainingMs <= 0) throw new AppError('SESSION_EXPIRED', 'The proposal has expired.')
@@ -183,6 +192,7 @@ export function createPairingActors(env: PairingEnvironment) {
     }),
 
     settleSession: fromPromise<ActorTime, SettleSessionInput>(async ({ input }) => {
+      const { peer, vault } = envOf(input.pairingId)
       const secrets = secretsOf(vault, input.pairingId)
       if (secrets.privateKey === null) throw new AppError('RELAY_ERROR', 'The pairing key is gone.')
       const { symKeyS, topic } = deriveSessionKey(secrets.privateKey, input.peerPublicKey)
@@ -194,6 +204,7 @@ export function createPairingActors(env: PairingEnvironment) {
     }),
 
     maintainSession: fromCallback<EventObject, MaintainSessionInput>(({ input, sendBack }) => {
+      const { peer, vault } = envOf(input.pairingId)
       const secrets = vault.get(input.pairingId)
       if (secrets?.sessionTopic == null || secrets.symKeyS === null) {
         sendBack({ type: 'PEER.DELETED', code: 0, message: 'the session keys are gone' })
@@ -223,6 +234,7 @@ export function createPairingActors(env: PairingEnvironment) {
     }),
 
     sendRequest: fromPromise<ActorTime, SendRequestInput>(async ({ input }) => {
+      const { peer, vault, outbox } = envOf(input.pairingId)
       const entry = outbox.take(input.requestId)
       if (entry === undefined) {
         throw new AppError('RELAY_ERROR', 'The request is no longer known (page reloaded?).')
@@ -255,12 +267,14 @@ export function createPairingActors(env: PairingEnvironment) {
     }),
 
     pingPeer: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      const { peer, vault } = envOf(input.pairingId)
       const topic = sessionTopicOf(secretsOf(vault, input.pairingId))
       await peer.request(topic, SESSION_METHODS.ping, {}, { what: 'the ping', timeoutMs: 30_000 })
       return { at: now() }
     }),
 
     deleteSession: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
+      const { peer, vault } = envOf(input.pairingId)
       const secrets = vault.get(input.pairingId)
       if (secrets?.sessionTopic) {
         await peer

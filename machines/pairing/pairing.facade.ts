@@ -31,8 +31,8 @@ import {
   type PairingStore,
   persistWhilePaired,
 } from './pairing.persistence'
-import type { PairedSessionData } from './pairing.types'
-import { createMemoryPairingVault, type PairingVault } from './pairing.vault'
+import type { PairedSessionData, PairingInput } from './pairing.types'
+import { createMemoryPairingVault, type PairingSecrets, type PairingVault } from './pairing.vault'
 
 export type PairingActor = Actor<typeof pairingMachine>
 export type PairingSnapshot = SnapshotFrom<typeof pairingMachine>
@@ -171,49 +171,66 @@ function firstAccount(namespaces: SettledNamespaces, chainId: string): string | 
   return namespace?.accounts.find((a) => a.startsWith(prefix))?.slice(prefix.length)
 }
 
+/** How a flow is driven when its machine is a child of the `Client`'s root (see `createClientPairing`). */
+export interface FlowHooks {
+  /** Sends request `requestId` through the root; settles with the root's flow (rejects on its error). */
+  submit(requestId: string, method: string): Promise<unknown>
+  /** The root's pairing flow, settled with the session. */
+  approval: Promise<PairedSessionData>
+  disconnect(): Promise<void>
+  stop(): void
+}
+
 function buildFlow(
   actor: PairingActor,
   env: PairingEnvironment & { outbox: ReturnType<typeof createOutbox> },
   pairingId: string,
   store: PairingStore | undefined,
   uri: string | null,
+  hooks?: FlowHooks & { onEnd(): void },
 ): PairingFlow {
   const { vault, outbox } = env
   const stopPersisting = store ? persistWhilePaired(actor, store, vault, env.now) : () => undefined
   let queue: Promise<unknown> = Promise.resolve()
 
-  const approval = new Promise<PairedSessionData>((resolve, reject) => {
-    const check = (snapshot: PairingSnapshot): boolean => {
-      if (snapshot.matches(PAIRED) && snapshot.context.session) {
-        resolve(snapshot.context.session)
+  const approval =
+    hooks?.approval ??
+    new Promise<PairedSessionData>((resolve, reject) => {
+      const check = (snapshot: PairingSnapshot): boolean => {
+        if (snapshot.matches(PAIRED) && snapshot.context.session) {
+          resolve(snapshot.context.session)
+          return true
+        }
+        if (snapshot.status === 'active') return false
+        const error = snapshot.context.error ?? {
+          code: 'ABORTED' as const,
+          message: 'Pairing ended before approval.',
+        }
+        reject(toAppError(error))
         return true
       }
-      if (snapshot.status === 'active') return false
-      const error = snapshot.context.error ?? {
-        code: 'ABORTED' as const,
-        message: 'Pairing ended before approval.',
-      }
-      reject(toAppError(error))
-      return true
-    }
-    const subscription = actor.subscribe({
-      next: (snapshot) => {
-        if (check(snapshot)) queueMicrotask(() => subscription.unsubscribe())
-      },
-      error: (error) => reject(error),
-      complete: () => check(actor.getSnapshot()),
+      const subscription = actor.subscribe({
+        next: (snapshot) => {
+          if (check(snapshot)) queueMicrotask(() => subscription.unsubscribe())
+        },
+        error: (error) => reject(error),
+        complete: () => check(actor.getSnapshot()),
+      })
     })
-  })
   // Callers who never await the approval must not see an unhandled rejection.
   approval.catch(() => undefined)
 
-  // When the flow ends, its keys go and its waiting requests fail.
+  // When the flow ends (or its actor is stopped), its keys go and its waiting requests fail.
+  const end = () => {
+    vault.delete(pairingId)
+    outbox.rejectAll(new AppError('NOT_CONNECTED', 'The relay session has ended.'))
+    hooks?.onEnd()
+  }
   actor.subscribe({
     next(snapshot) {
-      if (snapshot.status === 'active') return
-      vault.delete(pairingId)
-      outbox.rejectAll(new AppError('NOT_CONNECTED', 'The relay session has ended.'))
+      if (snapshot.status !== 'active') end()
     },
+    complete: end,
   })
 
   async function whenIdle(): Promise<void> {
@@ -256,6 +273,24 @@ function buildFlow(
         })
         if (!valid.success) {
           throw new AppError('INVALID_CONFIG', `Invalid ${args.method} request for the relay.`)
+        }
+        if (hooks) {
+          // Through the root: the answer arrives by the outbox, the flow settles in the root.
+          let requestId = ''
+          const answer = new Promise<T>((resolve, reject) => {
+            requestId = outbox.add({
+              method: args.method,
+              params: args.params,
+              chainId,
+              resolve: resolve as (value: unknown) => void,
+              reject,
+            })
+          })
+          const settled = hooks.submit(requestId, args.method).catch((error: unknown) => {
+            outbox.take(requestId)
+            throw error
+          })
+          return Promise.all([answer, settled]).then(([value]) => value)
         }
         return new Promise<T>((resolve, reject) => {
           const requestId = outbox.add({
@@ -312,12 +347,14 @@ function buildFlow(
       })
     },
     async disconnect() {
+      if (hooks) return hooks.disconnect()
       actor.send({ type: 'DISCONNECT' })
       await waitFor(actor, (s) => s.status !== 'active', { timeout: 30_000 }).catch(() => undefined)
     },
     stop() {
       stopPersisting()
-      actor.stop()
+      if (hooks) hooks.stop()
+      else actor.stop()
     },
   }
   return flow
@@ -417,3 +454,129 @@ export function resumePairing(
   }
   return { status: 'resumed', flow }
 }
+
+/** What the `Client` hands the pairing part it loads with its first `pair()` or `resume()`. */
+export interface ClientPairingHost extends PairingConnectionOptions {
+  /** Told every secret the pairing handles (URI, topics, keys), for the inspector's redaction by value. */
+  onSecret(value: string): void
+}
+
+/** A pairing prepared for the root's `PAIR` event: the `pairing` child's input and the URI. */
+export interface BegunPairing {
+  input: PairingInput
+  uri: string
+}
+
+const secretStrings = (secrets: PairingSecrets): string[] =>
+  [
+    secrets.pairingTopic,
+    bytesToHex(secrets.symKeyP),
+    secrets.privateKey && bytesToHex(secrets.privateKey),
+    secrets.uri,
+    secrets.sessionTopic,
+    secrets.symKeyS && bytesToHex(secrets.symKeyS),
+  ].filter((value): value is string => typeof value === 'string' && value.length > 0)
+
+/**
+ * The pairing part of the `Client`, in the chunk `pair()` and `resume()` load: the pairing machine
+ * provided once (its actors find each pairing's relay client, peer and outbox by `pairingId`), for
+ * the root to invoke as its `pairing` child; one vault whose every secret is reported to `onSecret`.
+ */
+export function createClientPairing(host: ClientPairingHost) {
+  const inner = createMemoryPairingVault()
+  const vault: PairingVault = {
+    get: (id) => inner.get(id),
+    set(id, secrets) {
+      for (const value of secretStrings(secrets)) host.onSecret(value)
+      inner.set(id, secrets)
+    },
+    delete: (id) => inner.delete(id),
+  }
+  const environments = new Map<
+    string,
+    PairingEnvironment & { outbox: ReturnType<typeof createOutbox> }
+  >()
+  const environmentOf = (pairingId: string) => {
+    const env = environments.get(pairingId)
+    if (env) return env
+    throw new AppError('RELAY_ERROR', 'This pairing is no longer known (replaced or ended).')
+  }
+  /** Gives the pairing `pairingId` a relay client, peer and outbox of its own. */
+  const register = (pairingId: string) => {
+    const { relayUrl, relay, peer, now } = resolveConnection(host)
+    environments.set(pairingId, {
+      relay,
+      peer,
+      vault,
+      outbox: createOutbox(),
+      ownsRelay: true,
+      now,
+    })
+    return { relayUrl, peer, now }
+  }
+  const machine = pairingMachine.provide({ actors: createPairingActors(environmentOf) })
+  return {
+    machine,
+    vault,
+    /**
+     * Prepares a pairing (keys in the vault, a relay client of its own) and returns the input of
+     * the root's `PAIR`. @throws `INVALID_CONFIG` (metadata, namespaces, connection options).
+     */
+    begin(options: Omit<PairingOptions, keyof PairingConnectionOptions>): BegunPairing {
+      if (!PeerMetadataSchema.safeParse(options.metadata).success) {
+        throw new AppError('INVALID_CONFIG', 'metadata needs a name (1..100 characters) and a url.')
+      }
+      if (!CaipNamespacesSchema.safeParse(options.requiredNamespaces).success) {
+        throw new AppError('INVALID_CONFIG', 'requiredNamespaces must be CAIP namespaces.')
+      }
+      const pairingId = bytesToHex(randomBytes(16))
+      const { relayUrl, peer, now } = register(pairingId)
+      const ttl = options.proposalTtlSeconds ?? RELAY_TTL_SECONDS.proposal
+      const startedAt = now()
+      const proposalExpiresAt = startedAt + ttl * 1000
+      const pairing = createPairing(relayUrl, {
+        expiryTimestamp: Math.floor(proposalExpiresAt / 1000),
+      })
+      const keyPair = generateKeyPair()
+      vault.set(pairingId, {
+        pairingTopic: pairing.pairingTopic,
+        symKeyP: pairing.symKeyP,
+        privateKey: keyPair.privateKey,
+        publicKey: keyPair.publicKey,
+        uri: pairing.uri,
+        sessionTopic: null,
+        symKeyS: null,
+      })
+      const input: PairingInput = {
+        pairingId,
+        proposalId: peer.nextId(),
+        relayUrl,
+        requiredNamespaces: options.requiredNamespaces,
+        metadata: options.metadata,
+        proposalExpiresAt,
+        startedAt,
+      }
+      return { input, uri: pairing.uri }
+    },
+    /** Puts restored session keys in the vault and gives the pairing a relay client again. */
+    restore(pairingId: string, secrets: PairingSecrets): void {
+      register(pairingId)
+      vault.set(pairingId, secrets)
+    },
+    /** The `PairingFlow` of the root's `pairing` child `actor`: requests and approval go through the root. */
+    flow(
+      actor: PairingActor,
+      pairingId: string,
+      uri: string | null,
+      hooks: FlowHooks,
+    ): PairingFlow {
+      const env = environmentOf(pairingId)
+      return buildFlow(actor, env, pairingId, undefined, uri, {
+        ...hooks,
+        onEnd: () => environments.delete(pairingId),
+      })
+    },
+  }
+}
+
+export type ClientPairing = ReturnType<typeof createClientPairing>

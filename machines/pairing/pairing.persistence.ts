@@ -1,8 +1,13 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
-import type { AnyActorRef, Snapshot } from 'xstate'
+import type { AnyActorRef, AnyStateMachine, Snapshot } from 'xstate'
 import * as z from 'zod/mini'
 import { createLogger } from '../../src/logging'
 import { PeerMetadataSchema, SettledNamespacesSchema } from '../../src/relay/protocol/schemas'
+import {
+  checkRestorableRecord,
+  isResumableTree,
+  type SnapshotMigrations,
+} from '../client/client.persistence'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -25,6 +30,11 @@ export interface PairingPersistedState {
   format: typeof PAIRING_STATE_FORMAT
   formatVersion: typeof PAIRING_STATE_FORMAT_VERSION
   machineVersion: number
+  /**
+   * Set when a `Client` wrote the record: the fingerprint of its root machine, whose deep snapshot
+   * `snapshot` then is (the pairing is its `pairing` child). Absent: a `startPairing` flow's record.
+   */
+  fingerprint?: string
   /** ms since the epoch. */
   savedAt: number
   /** ms since the epoch: the session's expiry; past it the record is discarded. */
@@ -45,6 +55,7 @@ const EnvelopeSchema = z.object({
   format: z.literal(PAIRING_STATE_FORMAT),
   formatVersion: z.literal(PAIRING_STATE_FORMAT_VERSION),
   machineVersion: z.int().check(z.gte(0)),
+  fingerprint: z.optional(z.string()),
   savedAt: z.int().check(z.gte(0)),
   expiresAt: z.int().check(z.gte(0)),
   snapshot: z.record(z.string(), z.unknown()),
@@ -103,9 +114,13 @@ export function checkRestorablePairing(value: unknown, now = Date.now()): Pairin
   if (snapshot.data.context.session.expiresAt <= now) {
     return { ok: false, reason: 'the session has expired' }
   }
+  return restored(state, state.snapshot as Snapshot<unknown>)
+}
+
+function restored(state: z.infer<typeof EnvelopeSchema>, snapshot: Snapshot<unknown>) {
   return {
-    ok: true,
-    snapshot: state.snapshot as Snapshot<unknown>,
+    ok: true as const,
+    snapshot,
     pairingId: state.secrets.pairingId,
     secrets: {
       pairingTopic: '',
@@ -117,6 +132,114 @@ export function checkRestorablePairing(value: unknown, now = Date.now()): Pairin
       symKeyS: hexToBytes(state.secrets.symKeyS),
     },
   }
+}
+
+/** The parts of a `Client` root snapshot the keys must match: its relay pairing and the child's. */
+const PairedRootSchema = z.object({
+  context: z.object({ relay: z.object({ input: z.object({ pairingId: z.string() }) }) }),
+  children: z.object({
+    pairing: z.object({ snapshot: z.object({ context: z.object({ pairingId: z.string() }) }) }),
+  }),
+})
+
+/**
+ * Decides whether a `Client`'s stored paired session can be restored into its root `machine`
+ * (provided with the real pairing machine) — the universal-link flow's rules: the envelope and the
+ * pairing machine version, the expiry, the root fingerprint (another one needs a registered
+ * migration), a trial restore that gives the root in `relay` with an active, resumable tree; and
+ * keys of the same pairing as the snapshot. Never throws.
+ */
+export function checkRestorablePairedRoot(
+  value: unknown,
+  options: {
+    machine: AnyStateMachine
+    fingerprint: string
+    migrations?: SnapshotMigrations
+    now?: number
+  },
+): PairingRestoreCheck {
+  const envelope = EnvelopeSchema.safeParse(value)
+  if (!envelope.success) return { ok: false, reason: 'the stored record is not a valid envelope' }
+  const state = envelope.data
+  if (state.machineVersion !== PAIRING_MACHINE_VERSION) {
+    return {
+      ok: false,
+      reason: `machine version ${state.machineVersion} is not ${PAIRING_MACHINE_VERSION}`,
+    }
+  }
+  if (state.fingerprint === undefined)
+    return { ok: false, reason: 'the record is a standalone pairing (resumePairing), not a Client' }
+  const check = checkRestorableRecord(
+    {
+      fingerprint: state.fingerprint,
+      expiresAt: state.expiresAt,
+      snapshot: state.snapshot,
+      tokens: {},
+    },
+    { ...options, state: 'relay' },
+  )
+  if (!check.ok) return check
+  const root = PairedRootSchema.safeParse(check.snapshot)
+  if (
+    !root.success ||
+    root.data.context.relay.input.pairingId !== state.secrets.pairingId ||
+    root.data.children.pairing.snapshot.context.pairingId !== state.secrets.pairingId
+  ) {
+    return { ok: false, reason: 'the keys belong to another pairing' }
+  }
+  return restored(state, check.snapshot)
+}
+
+/**
+ * Saves a `Client` root's deep snapshot (the session keys from the vault beside it) whenever it is
+ * paired with a resumable tree, keeps the last record while a request is in flight, and clears it
+ * once the root leaves the relay flow (disconnect, the wallet's delete, another wallet, a new pair).
+ */
+export function persistPairedRoot(
+  root: AnyActorRef,
+  store: PairingStore,
+  vault: PairingVault,
+  options: { fingerprint: string; now?: () => number },
+): () => void {
+  const now = options.now ?? Date.now
+  let saved = false
+  const subscription = root.subscribe({
+    next(snapshot) {
+      if (snapshot.status !== 'active' || !snapshot.matches('relay')) {
+        if (saved) store.clear()
+        saved = false
+        return
+      }
+      if (!isResumableTree(snapshot)) return
+      const persisted = root.getPersistedSnapshot() as Snapshot<unknown>
+      const parsed = PairedRootSchema.safeParse(persisted)
+      const pairing = snapshot.children?.pairing?.getSnapshot() as
+        | { context?: { session?: { expiresAt: number } | null } }
+        | undefined
+      const pairingId = parsed.success ? parsed.data.context.relay.input.pairingId : ''
+      const secrets = vault.get(pairingId)
+      const expiresAt = pairing?.context?.session?.expiresAt
+      if (!secrets?.sessionTopic || !secrets.symKeyS || expiresAt === undefined) return
+      store.save({
+        format: PAIRING_STATE_FORMAT,
+        formatVersion: PAIRING_STATE_FORMAT_VERSION,
+        machineVersion: PAIRING_MACHINE_VERSION,
+        fingerprint: options.fingerprint,
+        savedAt: now(),
+        expiresAt,
+        snapshot: persisted,
+        secrets: {
+          pairingId,
+          sessionTopic: secrets.sessionTopic,
+          symKeyS: bytesToHex(secrets.symKeyS),
+          publicKey: secrets.publicKey,
+        },
+      })
+      saved = true
+    },
+    error: () => store.clear(),
+  })
+  return () => subscription.unsubscribe()
 }
 
 /**

@@ -16,7 +16,9 @@ import type {
 } from '../../machines/client/client.types'
 import { type ClientView, toClientView } from '../../machines/client/client.view'
 import type { ConnectMachine } from '../../machines/connect/connect.machine'
-import type { PairingFlow } from '../../machines/pairing/pairing.facade'
+import type { PairingActor, PairingFlow } from '../../machines/pairing/pairing.facade'
+import type { PairingMachine } from '../../machines/pairing/pairing.machine'
+import type { PairingRestoreCheck, PairingStore } from '../../machines/pairing/pairing.persistence'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
@@ -39,7 +41,8 @@ import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
-import { type ClientPairOptions, pairedConnection, startClientPairing } from './pairing'
+import type { ClientPairingPart } from './lazy/pairing'
+import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from './pairing'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, timeouts, inspection. */
 export interface ClientOptions extends InspectionOptions {
@@ -71,9 +74,19 @@ export interface ClientOptions extends InspectionOptions {
   relayUrl?: string
   /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
   WebSocket?: WebSocketConstructor
+  /** Relay pairing (`pair()`): where a settled session persists for `resume()`, and its migrations. */
+  pairing?: {
+    /** Keeps the settled session (7 days); `createBrowserPairingStore()` in a page. Default: none. */
+    store?: PairingStore
+    /** Migrations of stored sessions written by older root definitions, by their fingerprint. */
+    migrations?: SnapshotMigrations
+  }
 }
 
-/** Where a resumed universal-link flow stands, at once; `wait()` settles with its outcome. */
+/**
+ * Where a resumed flow stands, at once — a universal-link flow, or a paired relay session
+ * (`connected`) — and `wait()` settles with its outcome.
+ */
 export type ResumeResult =
   | { status: 'none'; wait(): Promise<WalletConnection | null> }
   | { status: 'discarded'; reason: string; wait(): Promise<WalletConnection | null> }
@@ -131,9 +144,14 @@ export class Client {
   #stopPersisting: (() => void) | null = null
   #linkPart: ClientLink | null = null
   #reads = 0
+  readonly #pairingLogic = createLazyLogic<PairingMachine>('pairing')
+  #pairingPart: ClientPairingPart | null = null
+  /** The flow of the root's current `pairing` child. */
   #pairing: PairingFlow | null = null
   /** The app's inspector behind redaction, which loads on demand; one for every root actor. */
   readonly #inspect: ((event: InspectionEvent) => void) | undefined
+  #pairingStore: PairingStore | null = null
+  #stopPairPersisting: (() => void) | null = null
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
@@ -159,6 +177,14 @@ export class Client {
     const ref = childOf(this.#actor, 'connection')
     if (ref) return ref as import('xstate').ActorRefFrom<ConnectMachine>
     throw new AppError('WALLET_NOT_FOUND', 'No wallet selected yet: call selectWallet or connect.')
+  }
+
+  /**
+   * The flow of the current relay pairing — from `pair()`, or the session `resume()` restored (then
+   * its `uri` is null) — while the root is in its relay flow; else null.
+   */
+  get pairing(): PairingFlow | null {
+    return this.#relayFlow()
   }
 
   /** The selected connector, if any. */
@@ -221,32 +247,41 @@ export class Client {
   }
 
   /**
-   * Pairs a wallet over the relay (QR code or deep link), end-to-end encrypted. Resolves once the
-   * pairing URI exists (show `flow.uri` as a QR code: `pairingQrSvg` from `scope-connect/qr`);
-   * `flow.approval` settles when the wallet answers, and from then on `getConnection`,
-   * `signMessage` and `signTypedData` go over the paired session while no connector is connected.
-   * The pairing machine and the relay client load on first use; a new `pair()` stops the previous
-   * pairing. @throws `INVALID_CONFIG` (no metadata outside a page).
+   * Pairs a wallet over the relay (QR code or deep link), end-to-end encrypted: the root invokes the
+   * `pairing` machine as its child. Resolves once the pairing URI exists (show `flow.uri`, or the
+   * view's `pairingUri`, as a QR code: `pairingQrSvg` from `scope-connect/qr`); `flow.approval`
+   * settles when the wallet answers, and from then on `getConnection`, `signMessage`,
+   * `signTypedData` and `disconnect` go over the paired session. Ends any pending flow (`ABORTED`),
+   * and a previous pairing; `cancel()` while pairing rejects the approval with `ABORTED`. The
+   * pairing machine and the relay client load on first use. With a store (`options.store` or
+   * `ClientOptions.pairing.store`) the settled session survives a reload: see `resume()`.
+   * @throws `INVALID_CONFIG` (no metadata outside a page, a bad relay URL or proposal).
    */
   async pair(options: ClientPairOptions = {}): Promise<PairingFlow> {
-    this.#pairing?.stop()
-    const { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, inspect, sanitizeInspection } =
-      this.#options
-    const flow = await startClientPairing(
-      { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, inspect, sanitizeInspection },
-      options,
+    const metadata = pairMetadata(options)
+    const part = await this.#loadPairing()
+    const begun = part.begin({
+      requiredNamespaces: defaultRequiredNamespaces(options),
+      metadata,
+      ...(options.proposalTtlSeconds === undefined
+        ? {}
+        : { proposalTtlSeconds: options.proposalTtlSeconds }),
+    })
+    this.#pairingStore = options.store ?? this.#options.pairing?.store ?? null
+    this.#persistPairing(this.#actor)
+    this.#actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
+    return this.#pairedFlow(
+      begun.input.pairingId,
+      begun.uri,
+      this.#actor.getSnapshot().context.flow,
     )
-    this.#pairing = flow
-    return flow
   }
 
   /** The current connection (a connector's, else a settled pairing's), or null. */
   getConnection(): WalletConnection | null {
     const snapshot = this.#actor.getSnapshot()
     const connection = snapshot.context.connection
-    if (!connection || !snapshot.hasTag('connected')) {
-      return this.#pairing ? pairedConnection(this.#pairing) : null
-    }
+    if (!connection || !snapshot.hasTag('connected')) return null
     return {
       ...connection,
       walletId: connection.walletId ?? undefined,
@@ -263,12 +298,11 @@ export class Client {
     if (!this.#actor.getSnapshot().hasTag('resumable')) this.#options.universalLink?.store?.clear()
   }
 
-  /** Ends any pending flow (`ABORTED`) and the connection; clears the stored universal-link flow. */
+  /**
+   * Ends any pending flow (`ABORTED`) and the connection — a paired relay session is deleted (the
+   * wallet is told); clears the stored universal-link flow and paired session.
+   */
   async disconnect(): Promise<void> {
-    const pairing = this.#pairing
-    this.#pairing = null
-    if (pairing?.session) await pairing.disconnect()
-    else pairing?.stop()
     const view = this.getView()
     if (view.isConnected && !view.isBusy) await this.#run({ type: 'DISCONNECT' })
     else if (view.canCancel) this.#actor.send({ type: view.isConnected ? 'DISCONNECT' : 'CANCEL' })
@@ -282,13 +316,13 @@ export class Client {
    * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signMessage(message: string): Promise<string> {
-    const paired = this.#pairedFlow()
-    if (paired) {
-      return paired.connection.namespace === 'eip155'
-        ? paired.flow.signMessage(message)
-        : paired.flow.signSolanaMessage(message)
-    }
     const connection = this.#connected()
+    const paired = this.#relayFlow()
+    if (paired) {
+      return connection.namespace === 'eip155'
+        ? paired.signMessage(message)
+        : paired.signSolanaMessage(message)
+    }
     const request =
       connection.namespace === 'eip155'
         ? personalSignRequest(message, connection.accounts[0] ?? '')
@@ -303,13 +337,10 @@ export class Client {
    * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signTypedData(typedData: object): Promise<string> {
-    const paired = this.#pairedFlow()
-    if (paired) {
-      if (paired.connection.namespace !== 'eip155') throw evmOnly()
-      return paired.flow.signTypedData(typedData)
-    }
     const connection = this.#connected()
     if (connection.namespace !== 'eip155') throw evmOnly()
+    const paired = this.#relayFlow()
+    if (paired) return paired.signTypedData(typedData)
     const params = [connection.accounts[0] ?? '', typedDataJson(typedData)]
     return this.#sign({
       request: { method: 'eth_signTypedData_v4', params },
@@ -346,17 +377,21 @@ export class Client {
   }
 
   /**
-   * Continues a mobile universal-link flow after the wallet sent the user back (the page reloaded).
-   * Returns at once where the restored flow stands — `none`, `discarded` (with the reason; the
-   * record is cleared), `awaitingWallet`, `awaitingSignature` or `connected` — and `wait()` to
-   * await its outcome. Never throws; a record of another machine definition is migrated (see
-   * `universalLink.migrations`) or discarded.
+   * Continues after a reload: a paired relay session (from `ClientOptions.pairing.store`), else a
+   * mobile universal-link flow after the wallet sent the user back. Returns at once where the
+   * restored flow stands — `none`, `discarded` (with the reason; the record is cleared),
+   * `awaitingWallet`, `awaitingSignature` or `connected` — and `wait()` to await its outcome. A
+   * restored wait keeps its deadline (`walletAnswerMs`, `signatureMs` from when it began). Never
+   * throws; a record of another machine definition is migrated (see `universalLink.migrations`,
+   * `pairing.migrations`) or discarded.
    */
   async resume(): Promise<ResumeResult> {
     const none = async () => null
+    const paired = await this.#resumePairing()
+    if (paired?.status === 'connected') return paired
     const store = await this.#store()
     const stored = store.load()
-    if (stored === null) return { status: 'none', wait: none }
+    if (stored === null) return paired ?? { status: 'none', wait: none }
     let check: RestoreCheck
     try {
       check = (await this.#loadLink()).check(stored)
@@ -390,6 +425,29 @@ export class Client {
     return { status: view.isConnected ? 'connected' : 'awaitingWallet', connection, wait }
   }
 
+  /** Restores the paired session of the pairing store, if any: `connected`, `discarded` or null (none). */
+  async #resumePairing(): Promise<ResumeResult | null> {
+    const none = async () => null
+    const store = this.#options.pairing?.store
+    const stored = store?.load() ?? null
+    if (!store || stored === null) return null
+    let check: PairingRestoreCheck
+    try {
+      check = (await this.#loadPairing()).check(stored)
+    } catch (error) {
+      check = { ok: false, reason: `the pairing could not be loaded: ${String(error)}` }
+    }
+    if (!check.ok) {
+      store.clear()
+      return { status: 'discarded', reason: check.reason, wait: none }
+    }
+    this.#pairingStore = store
+    this.#replace(check.snapshot)
+    this.#pairedFlow(check.pairingId, null, this.#actor.getSnapshot().context.flow)
+    const connection = this.getConnection()
+    return { status: 'connected', connection, wait: async () => this.getConnection() }
+  }
+
   /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
   loadConfig(): Promise<ConnectConfig> {
     return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id }))
@@ -418,11 +476,34 @@ export class Client {
     return outcome.signature ?? ''
   }
 
-  /** The settled pairing, when no connector is connected (a connector's connection comes first). */
-  #pairedFlow(): { flow: PairingFlow; connection: WalletConnection } | null {
-    if (this.#actor.getSnapshot().hasTag('connected') || !this.#pairing) return null
-    const connection = pairedConnection(this.#pairing)
-    return connection ? { flow: this.#pairing, connection } : null
+  /** The paired session's flow, while the root is in its relay flow. */
+  #relayFlow(): PairingFlow | null {
+    return this.#actor.getSnapshot().matches('relay') ? this.#pairing : null
+  }
+
+  /**
+   * The `PairingFlow` of the root's `pairing` child: its requests are `RELAY.REQUEST` events of the
+   * root (which settles them, with `signatureMs`), its approval is the root's `pair` flow `flow`.
+   */
+  #pairedFlow(pairingId: string, uri: string | null, flow: number): PairingFlow {
+    const part = this.#pairingPart as ClientPairingPart
+    const child = childOf(this.#actor, 'pairing') as PairingActor
+    const approval = this.#wait(flow).then(() => {
+      const session = child.getSnapshot().context.session
+      if (session) return session
+      throw new AppError('NOT_CONNECTED', 'The relay session has ended.')
+    })
+    approval.catch(() => undefined)
+    const pairing = part.flow(child, pairingId, uri, {
+      submit: (requestId, method) => this.#run({ type: 'RELAY.REQUEST', requestId, method }),
+      approval,
+      disconnect: () => this.disconnect(),
+      stop: () => {
+        if (this.#actor.getSnapshot().matches({ relay: 'pairing' })) this.cancel()
+      },
+    })
+    this.#pairing = pairing
+    return pairing
   }
 
   #connected(): WalletConnection {
@@ -520,8 +601,13 @@ export class Client {
     this.#subscription?.unsubscribe()
     this.#stopPersisting?.()
     this.#stopPersisting = null
+    this.#stopPairPersisting?.()
+    this.#stopPairPersisting = null
     this.#actor.stop()
     this.#actor = this.#start(snapshot)
+    this.#persistPairing(this.#actor)
+    // A restored waiting state schedules its deadline again (pending timers are not restored).
+    this.#actor.send({ type: 'RESUMED' })
     for (const hook of [...this.#replaceHooks]) hook()
     this.#notify()
   }
@@ -548,6 +634,7 @@ export class Client {
       connection: this.#connection.logic,
       sign: this.#signing.logic,
       universalLink: this.#link.logic,
+      pairing: this.#pairingLogic.logic,
     }
   }
 
@@ -625,6 +712,37 @@ export class Client {
     this.#linkPart = part
     this.#persist(this.#actor)
     return part
+  }
+
+  /** Loads the pairing part once (a dynamic import): its machine, vault, restore check. */
+  async #loadPairing(): Promise<ClientPairingPart> {
+    const { loadClientPairing } = await import('./lazy/pairing')
+    if (!this.#pairingPart) {
+      const { baseUrl, appKey, relayUrl, WebSocket, fetchImpl } = this.#options
+      this.#pairingPart = loadClientPairing({
+        baseUrl,
+        appKey,
+        ...(relayUrl ? { relayUrl } : {}),
+        ...(WebSocket ? { WebSocket } : {}),
+        ...(fetchImpl ? { fetchImpl } : {}),
+        ...(this.#options.pairing?.migrations
+          ? { migrations: this.#options.pairing.migrations }
+          : {}),
+        onSecret: (value) => this.#secrets.add(value),
+        rootMachine: (machine) => provideClient({ ...this.#environment(), pairing: machine }),
+      })
+      this.#pairingLogic.set(this.#pairingPart.machine)
+    }
+    return this.#pairingPart
+  }
+
+  /** Keeps the root's paired session in the pairing store (when there is one). */
+  #persistPairing(actor: ClientActor): void {
+    this.#stopPairPersisting?.()
+    this.#stopPairPersisting = null
+    const part = this.#pairingPart
+    if (part && this.#pairingStore)
+      this.#stopPairPersisting = part.persist(actor, this.#pairingStore)
   }
 
   #persist(actor: ClientActor): void {

@@ -218,7 +218,7 @@ describe('npm run demo in Chromium', () => {
     ).toBe(true)
     expect(await wallet.textContent('#requests')).toContain('personal_sign: "Hello over the relay"')
 
-    // The session survives a reload of the dApp page (resumePairing from localStorage).
+    // The session survives a reload of the dApp page (client.resume() from localStorage).
     await dapp.reload()
     await textOf(dapp, 'pair-status', 'paired')
     expect(await textOf(dapp, 'pair-account', /^0x/)).toBe(RELAY_WALLET.address)

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest'
-import type { AnyActorRef, InspectionEvent } from 'xstate'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  type AnyActorRef,
+  type EventObject,
+  fromCallback,
+  fromPromise,
+  type InspectionEvent,
+} from 'xstate'
 import {
   createDeferredInspector,
   createLazyLogic,
@@ -14,6 +20,8 @@ import type {
 } from '../../machines/client/client.types'
 import { toClientView } from '../../machines/client/client.view'
 import { createWalletMachines } from '../../machines/client/client.wallet'
+import { type PairingMachine, pairingMachine } from '../../machines/pairing/pairing.machine'
+import type { ActorTime, ApprovalOutput, PairingInput } from '../../machines/pairing/pairing.types'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import {
@@ -134,6 +142,75 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
   }
 }
 
+const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+/** The pairing machine with a scripted relay: the wallet's approval, requests and delete wait for the test. */
+function scriptedRelay(options: { relayThrows?: boolean } = {}) {
+  const pending = {
+    approval: [] as ReturnType<typeof deferred<ApprovalOutput>>[],
+    request: [] as ReturnType<typeof deferred<ActorTime>>[],
+    delete: [] as ReturnType<typeof deferred<ActorTime>>[],
+  }
+  const wallet: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
+  const at = async () => ({ at: Date.now() })
+  const waitFor = <T>(list: ReturnType<typeof deferred<T>>[]) =>
+    fromPromise<T, unknown>(() => {
+      const d = deferred<T>()
+      list.push(d)
+      return d.promise
+    })
+  const machine = pairingMachine.provide({
+    actors: {
+      relayConnection: fromCallback(({ sendBack }) => {
+        if (options.relayThrows) throw new Error('the relay cannot be reached')
+        sendBack({ type: 'RELAY.STATUS', status: 'online' })
+        return () => {}
+      }),
+      fetchRelayToken: fromPromise(at),
+      connectRelay: fromPromise(at),
+      awaitApproval: waitFor(pending.approval),
+      settleSession: fromPromise(at),
+      maintainSession: fromCallback(({ sendBack }) => {
+        wallet.sendBack = sendBack
+        return () => {}
+      }),
+      sendRequest: waitFor(pending.request),
+      pingPeer: fromPromise(at),
+      deleteSession: waitFor(pending.delete),
+    } as never,
+  }) as PairingMachine
+  const approve = () =>
+    pending.approval[0]?.resolve({
+      session: {
+        namespaces: {
+          eip155: { accounts: [`eip155:1:${ACCOUNT}`], methods: ['personal_sign'], events: [] },
+        },
+        peer: {
+          publicKey: 'ab'.repeat(32),
+          metadata: { name: 'Wallet', url: 'https://w.example' },
+        },
+        expiresAt: Date.now() + 7 * 86_400_000,
+      },
+      at: Date.now(),
+    })
+  return { machine, pending, wallet, approve }
+}
+
+const PAIRING_URI = `scope:${'cd'.repeat(32)}@1?relay-url=ws://relay&symKey=${'ef'.repeat(32)}`
+const PAIR = (): ClientEvent => ({
+  type: 'PAIR',
+  uri: PAIRING_URI,
+  input: {
+    pairingId: '01'.repeat(16),
+    proposalId: 1,
+    relayUrl: 'ws://relay',
+    requiredNamespaces: { eip155: { chains: ['eip155:1'], methods: ['personal_sign'] } },
+    metadata: { name: 'dApp', url: 'https://dapp.example' },
+    proposalExpiresAt: Date.now() + 300_000,
+    startedAt: Date.now(),
+  } satisfies PairingInput,
+})
+
 function start(
   options: {
     timeouts?: Partial<ClientTimeouts>
@@ -141,8 +218,11 @@ function start(
     failLoad?: boolean
     slowLoad?: boolean
     openThrows?: boolean
+    relayThrows?: boolean
+    pollMs?: number
   } = {},
 ) {
+  const relay = scriptedRelay({ relayThrows: options.relayThrows === true })
   const wallet = scriptedWallet()
   const backend = scriptedBackend({ openThrows: options.openThrows === true })
   const lazy = createLazyLogic<UniversalLinkMachine>('universalLink')
@@ -161,7 +241,7 @@ function start(
             connectorId: 'phantom',
             walletId: 'phantom',
             chainId: 'solana:devnet',
-            pollIntervalMs: 1,
+            pollIntervalMs: options.pollMs ?? 1,
           }
         : { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null }
     },
@@ -171,12 +251,20 @@ function start(
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
     },
     universalLink: lazy.logic,
+    pairing: relay.machine,
   })
   const actor = createClientActor(machine, {
     secrets: createSecretRegistry(),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   }).start()
-  return { actor, wallet, backend, loads }
+  /** A new root from a persisted snapshot of this one (a reload), told it was `RESUMED`. */
+  const restore = (snapshot: unknown) => {
+    const restored = createClientActor(machine, { secrets: createSecretRegistry(), snapshot })
+    restored.start()
+    restored.send({ type: 'RESUMED' })
+    return restored
+  }
+  return { actor, wallet, backend, loads, relay, restore }
 }
 
 const view = (actor: ClientActor) => toClientView(actor.getSnapshot())
@@ -487,6 +575,205 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => outcome(b.actor)?.kind === 'sign')
     expect(outcome(b.actor)?.error?.code).toBe('TIMEOUT')
     expect(view(b.actor).status).toBe('disconnected')
+    // The flow ended there: the wallet was not asked to connect again.
+    await tick()
+    expect(b.backend.opened).toEqual(['connect', 'sign'])
+    expect(b.actor.getSnapshot().children.universalLink).toBeUndefined()
+  })
+})
+
+describe('client machine: a wallet paired over the relay', () => {
+  async function paired(options: Parameters<typeof start>[0] = {}) {
+    const t = start(options)
+    send(t.actor, PAIR())
+    await until(() => t.relay.pending.approval.length === 1)
+    t.relay.approve()
+    await until(() => view(t.actor).status === 'connected')
+    return t
+  }
+  const REQUEST: ClientEvent = { type: 'RELAY.REQUEST', requestId: 'r1', method: 'personal_sign' }
+
+  it('PAIR invokes the pairing child: pairing with the URI, then connected when the wallet approves', async () => {
+    const t = start()
+    send(t.actor, PAIR())
+    expect(view(t.actor)).toMatchObject({
+      status: 'pairing',
+      pairingUri: PAIRING_URI,
+      connectorKind: 'relay',
+      isBusy: true,
+      canCancel: true,
+      canConnect: false,
+      pending: 'pair',
+    })
+    expect(t.actor.getSnapshot().children.pairing).toBeDefined()
+    await until(() => t.relay.pending.approval.length === 1)
+    t.relay.approve()
+    await until(() => view(t.actor).status === 'connected')
+    expect(view(t.actor)).toMatchObject({
+      isConnected: true,
+      canSign: true,
+      canCancel: false,
+      address: ACCOUNT,
+      chainId: 'eip155:1',
+      pairingUri: null,
+    })
+    expect(outcome(t.actor)).toMatchObject({ kind: 'pair', error: null })
+  })
+
+  it('the pairing ending (a rejection, an expiry) settles its error and returns to idle', async () => {
+    const a = start()
+    send(a.actor, PAIR())
+    await until(() => a.relay.pending.approval.length === 1)
+    a.relay.pending.approval[0]?.reject(new AppError('USER_REJECTED', 'no'))
+    await until(() => outcome(a.actor)?.kind === 'pair')
+    expect(outcome(a.actor)?.error?.code).toBe('USER_REJECTED')
+    expect(view(a.actor)).toMatchObject({ status: 'idle', connectorKind: null, pairingUri: null })
+    expect(a.actor.getSnapshot().children.pairing).toBeUndefined()
+  })
+
+  it('the pairing child failing settles RELAY_ERROR and returns to idle', async () => {
+    const { actor } = start({ relayThrows: true })
+    send(actor, PAIR())
+    await until(() => outcome(actor)?.kind === 'pair')
+    expect(outcome(actor)?.error?.code).toBe('RELAY_ERROR')
+    expect(view(actor)).toMatchObject({ status: 'idle', connectorKind: null })
+  })
+
+  it('pairing: CANCEL settles ABORTED; a new PAIR or SELECT_WALLET replaces it (ABORTED)', async () => {
+    const a = start()
+    send(a.actor, PAIR())
+    send(a.actor, { type: 'CANCEL' })
+    expect(outcome(a.actor)).toMatchObject({ kind: 'pair', error: { code: 'ABORTED' } })
+    expect(view(a.actor)).toMatchObject({ status: 'idle', pairingUri: null, connectorKind: null })
+    expect(a.actor.getSnapshot().children.pairing).toBeUndefined()
+
+    const b = start()
+    send(b.actor, PAIR())
+    const first = b.actor.getSnapshot().children.pairing
+    send(b.actor, PAIR())
+    expect(outcome(b.actor)).toMatchObject({ kind: 'pair', error: { code: 'ABORTED' } })
+    expect(first?.getSnapshot().status).toBe('stopped')
+    expect(view(b.actor).status).toBe('pairing')
+    send(b.actor, select())
+    expect(outcome(b.actor)).toMatchObject({ kind: 'pair', error: { code: 'ABORTED' } })
+    expect(view(b.actor)).toMatchObject({ status: 'selecting', pairingUri: null })
+  })
+
+  it('RELAY.REQUEST: awaitingSignature, then the answer settles the flow and the session stays', async () => {
+    const { actor, relay } = await paired()
+    send(actor, REQUEST)
+    expect(view(actor)).toMatchObject({
+      status: 'awaitingSignature',
+      canCancel: true,
+      isConnected: true,
+    })
+    await until(() => relay.pending.request.length === 1)
+    relay.pending.request[0]?.resolve({ at: Date.now() })
+    await until(() => outcome(actor)?.kind === 'sign')
+    expect(outcome(actor)).toMatchObject({ error: null, signature: null })
+    expect(view(actor)).toMatchObject({ status: 'connected', canSign: true })
+  })
+
+  it('signing: a failed request, CANCEL and signatureMs settle it and keep the session', async () => {
+    for (const end of ['fail', 'CANCEL', 'timeout'] as const) {
+      const { actor, relay } = await paired()
+      if (end === 'timeout') actor.getSnapshot().context.timeouts.signatureMs = 10
+      send(actor, REQUEST)
+      await until(() => relay.pending.request.length === 1)
+      if (end === 'fail') relay.pending.request[0]?.reject(new AppError('USER_REJECTED', 'no'))
+      if (end === 'CANCEL') send(actor, { type: 'CANCEL' })
+      await until(() => outcome(actor)?.kind === 'sign')
+      expect(outcome(actor)?.error?.code).toBe(
+        { fail: 'USER_REJECTED', CANCEL: 'ABORTED', timeout: 'TIMEOUT' }[end],
+      )
+      expect(view(actor)).toMatchObject({ status: 'connected', isConnected: true })
+    }
+  })
+
+  it('DISCONNECT (paired or signing): disconnecting, then idle once the delete is sent', async () => {
+    for (const from of ['paired', 'signing'] as const) {
+      const { actor, relay } = await paired()
+      if (from === 'signing') send(actor, REQUEST)
+      send(actor, { type: 'DISCONNECT' })
+      expect(view(actor)).toMatchObject({ status: 'disconnecting', isBusy: true })
+      await until(() => relay.pending.delete.length === 1)
+      relay.pending.delete[0]?.resolve({ at: Date.now() })
+      await until(() => view(actor).status === 'idle')
+      expect(outcome(actor)).toMatchObject({ kind: 'disconnect', error: null })
+      expect(view(actor)).toMatchObject({ isConnected: false, connectorKind: null })
+    }
+  })
+
+  it('disconnecting ends after walletAnswerMs when the delete hangs', async () => {
+    const { actor, relay } = await paired()
+    actor.getSnapshot().context.timeouts.walletAnswerMs = 10
+    send(actor, { type: 'DISCONNECT' })
+    await until(() => relay.pending.delete.length === 1)
+    await until(() => view(actor).status === 'idle')
+    expect(outcome(actor)).toMatchObject({ kind: 'disconnect', error: null })
+  })
+
+  it('the wallet deleting the session ends it: NOT_CONNECTED, idle', async () => {
+    const { actor, relay } = await paired()
+    relay.wallet.sendBack?.({ type: 'PEER.DELETED', code: 6000, message: 'bye' } as EventObject)
+    await until(() => view(actor).status === 'idle')
+    expect(view(actor).error?.code).toBe('NOT_CONNECTED')
+  })
+})
+
+describe('client machine: deadlines survive a restore', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+  const T0 = 1_700_000_000_000
+  const selectLink: ClientEvent = {
+    type: 'SELECT_WALLET',
+    walletId: 'phantom',
+    namespace: 'solana',
+    connect: true,
+  }
+
+  it('walletAnswerMs: a root restored mid-wait times out at the original deadline', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const t = start({ link: true, pollMs: 5_000, timeouts: { walletAnswerMs: 30_000 } })
+    send(t.actor, selectLink)
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(view(t.actor).status).toBe('awaitingWallet')
+    expect(t.actor.getSnapshot().context.deadline?.at).toBe(T0 + 30_000)
+    const saved = JSON.parse(JSON.stringify(t.actor.getPersistedSnapshot()))
+    t.actor.stop()
+
+    const restored = t.restore(saved)
+    expect(view(restored).status).toBe('awaitingWallet')
+    await vi.advanceTimersByTimeAsync(19_999)
+    expect(outcome(restored)?.kind).not.toBe('connect')
+    expect(view(restored).status).toBe('awaitingWallet')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcome(restored)).toMatchObject({ kind: 'connect', error: { code: 'TIMEOUT' } })
+    expect(view(restored).status).toBe('disconnected')
+  })
+
+  it('signatureMs: a root restored mid-signature times out at the original deadline', async () => {
+    vi.useFakeTimers({ now: T0 })
+    const t = start({ link: true, pollMs: 5_000, timeouts: { signatureMs: 20_000 } })
+    send(t.actor, selectLink)
+    await vi.advanceTimersByTimeAsync(1)
+    t.backend.answer('s1', 'connected')
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(view(t.actor).status).toBe('connected')
+    const signAt = Date.now()
+    send(t.actor, SIGN)
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(view(t.actor).status).toBe('awaitingSignature')
+    const saved = JSON.parse(JSON.stringify(t.actor.getPersistedSnapshot()))
+    t.actor.stop()
+
+    const restored = t.restore(saved)
+    expect(view(restored).status).toBe('awaitingSignature')
+    await vi.advanceTimersByTimeAsync(signAt + 20_000 - Date.now() - 1)
+    expect(outcome(restored)?.kind).not.toBe('sign')
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcome(restored)).toMatchObject({ kind: 'sign', error: { code: 'TIMEOUT' } })
   })
 })
 

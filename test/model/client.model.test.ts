@@ -44,7 +44,67 @@ const linkSnapshot = (value: string, signature: string | null = null) => ({
   },
 })
 
+const session = {
+  namespaces: {
+    eip155: { accounts: [`eip155:1:${ACCOUNT}`], methods: ['personal_sign'], events: [] },
+  },
+  peer: { publicKey: 'ab'.repeat(32), metadata: { name: 'Wallet', url: 'https://w.example' } },
+  expiresAt: 1_900_000_000_000,
+}
+/** A snapshot of the `pairing` child: `flow` is its flow region's state, `lastRequest` r1's end. */
+const pairingSnapshot = (
+  flow: 'awaitingApproval' | 'paired',
+  lastRequest: string | null = null,
+) => ({
+  type: 'xstate.snapshot.pairing',
+  snapshot: {
+    matches: (value: unknown) =>
+      flow === 'paired' && JSON.stringify(value) === JSON.stringify({ active: { flow: 'paired' } }),
+    context: {
+      session: flow === 'paired' ? session : null,
+      lastRequest:
+        lastRequest === null
+          ? null
+          : {
+              requestId: 'r1',
+              method: 'personal_sign',
+              status: lastRequest,
+              error: lastRequest === 'failed' ? { code: 'USER_REJECTED', message: 'no' } : null,
+              at: 1,
+            },
+    },
+  },
+})
+
 const events: AnyEventObject[] = [
+  {
+    type: 'PAIR',
+    uri: 'scope:topic@1?symKey=k',
+    input: {
+      pairingId: '01'.repeat(16),
+      proposalId: 1,
+      relayUrl: 'ws://relay',
+      requiredNamespaces: { eip155: { chains: ['eip155:1'], methods: ['personal_sign'] } },
+      metadata: { name: 'dApp', url: 'https://dapp.example' },
+      proposalExpiresAt: 2,
+      startedAt: 1,
+    },
+  },
+  { type: 'RELAY.REQUEST', requestId: 'r1', method: 'personal_sign' },
+  { type: 'RESUMED' },
+  pairingSnapshot('awaitingApproval'),
+  pairingSnapshot('paired'),
+  pairingSnapshot('paired', 'answered'),
+  pairingSnapshot('paired', 'failed'),
+  {
+    type: 'xstate.done.actor.pairing',
+    output: { status: 'rejected', session: null, error: { code: 'USER_REJECTED', message: 'no' } },
+  },
+  {
+    type: 'xstate.done.actor.pairing',
+    output: { status: 'disconnected', session: null, error: null },
+  },
+  { type: 'xstate.error.actor.pairing', error: { code: 'RELAY_ERROR', message: 'x' } },
   { type: 'SELECT_WALLET', walletId: 'metamask', namespace: 'eip155', connect: true },
   { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: false },
   { type: 'CONNECT' },
@@ -108,6 +168,8 @@ const serialize = (s: AnyMachineSnapshot) =>
     error: s.context.error?.code ?? null,
     connected: s.context.connection ? 1 : 0,
     kind: s.context.connector?.kind ?? null,
+    request: s.context.relay?.request ? 1 : 0,
+    uri: s.context.relay?.uri ? 1 : 0,
   })
 
 describe('client (root) model', () => {
@@ -144,8 +206,16 @@ describe('client (root) model', () => {
       if (s.context.outcome) expect(s.context.outcome.flow).toBeLessThanOrEqual(s.context.flow)
       // A cancellable state is busy.
       if (s.hasTag('cancellable')) expect(s.hasTag('busy')).toBe(true)
-      // Only universal-link states are resumable.
-      if (s.hasTag('resumable')) expect(s.matches('link')).toBe(true)
+      // Only universal-link states and a paired relay session are resumable.
+      if (s.hasTag('resumable'))
+        expect(s.matches('link') || s.matches({ relay: 'paired' })).toBe(true)
+      // The pairing URI (it holds the pairing key) is kept only while pairing.
+      if (s.context.relay?.uri) expect(s.matches({ relay: 'pairing' })).toBe(true)
+      // A relay request is in flight only while signing over the relay.
+      if (s.context.relay?.request) expect(s.matches({ relay: 'signing' })).toBe(true)
+      // A waiting state has the deadline of its own flow (a restored root keeps it).
+      if (s.hasTag('busy') && !s.matches('selecting') && !s.matches({ relay: 'pairing' }))
+        expect(s.context.deadline?.flow).toBe(s.context.flow)
     }
   })
 })

@@ -1,10 +1,15 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { waitFor } from 'xstate'
+import { type AnyActorRef, type InspectionEvent, waitFor } from 'xstate'
+import type {
+  PairingPersistedState,
+  PairingStore,
+} from '../../machines/pairing/pairing.persistence'
 import { startTestServer, type TestServer } from '../../server/test/support/server'
-import { Client } from '../../src/client'
+import { Client, type ClientOptions } from '../../src/client'
 import { isAppError } from '../../src/errors'
 import { parsePairingUri } from '../../src/relay'
 import {
@@ -30,9 +35,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
-function dappClient(): Client {
-  const client = new Client({ baseUrl: server.baseUrl, appKey: server.appKey, WebSocket: WS })
-  cleanups.push(() => client.disconnect())
+function dappClient(options: Partial<ClientOptions> = {}): Client {
+  const client = new Client({
+    baseUrl: server.baseUrl,
+    appKey: server.appKey,
+    WebSocket: WS,
+    ...options,
+  })
+  // A client whose page "reloaded" (root stopped) has nothing left to disconnect.
+  cleanups.push(() => client.actor.getSnapshot().status === 'active' && client.disconnect())
   return client
 }
 
@@ -132,9 +143,185 @@ describe('Client.pair()', () => {
     const first = await client.pair({ metadata: DAPP_METADATA })
     const second = await client.pair({ metadata: DAPP_METADATA })
     expect(first.actor.getSnapshot().status).toBe('stopped')
+    expect(isAppError(await first.approval.catch((e) => e), 'ABORTED')).toBe(true)
+    expect(client.getView()).toMatchObject({ status: 'pairing', pairingUri: second.uri })
     expect(second.uri).not.toBe(first.uri)
     const error = await client.pair().catch((e) => e)
     expect(isAppError(error, 'INVALID_CONFIG')).toBe(true)
     expect(error.message).toMatch(/metadata/)
+  })
+})
+
+/** A store that keeps the JSON text, as localStorage would. */
+function jsonStore(): PairingStore & { raw: string | null } {
+  const store = {
+    raw: null as string | null,
+    save(state: PairingPersistedState) {
+      store.raw = JSON.stringify(state)
+    },
+    load() {
+      return store.raw === null ? null : (JSON.parse(store.raw) as PairingPersistedState)
+    },
+    clear() {
+      store.raw = null
+    },
+  }
+  return store
+}
+
+describe("Client.pair() as the root's child", () => {
+  it('the view reports the pairing; cancel() while pairing rejects the approval with ABORTED', async () => {
+    const client = dappClient()
+    const flow = await client.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+    expect(client.getView()).toMatchObject({
+      status: 'pairing',
+      pairingUri: flow.uri,
+      connectorKind: 'relay',
+      canCancel: true,
+      isBusy: true,
+      isConnected: false,
+    })
+    const child = (client.actor.getSnapshot().children as Record<string, unknown>).pairing
+    expect(child).toBe(flow.actor)
+    client.cancel()
+    expect(isAppError(await flow.approval.catch((e) => e), 'ABORTED')).toBe(true)
+    expect(client.getView()).toMatchObject({ status: 'idle', pairingUri: null, canCancel: false })
+    expect(flow.actor.getSnapshot().status).toBe('stopped')
+  })
+
+  it('a paired session survives a reload: a new Client resumes it, signs over the relay, disconnects', async () => {
+    const store = jsonStore()
+    const first = dappClient({ pairing: { store } })
+    const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+    const simulator = wallet()
+    await simulator.pairAndApprove(flow.uri as string)
+    await flow.approval
+    expect(first.getView()).toMatchObject({ status: 'connected', pairingUri: null })
+    expect(store.raw).not.toBeNull()
+    const saved = JSON.parse(store.raw as string) as PairingPersistedState
+    expect(saved.fingerprint).toMatch(/^[0-9a-f]{16}$/)
+    // The root's snapshot holds no key: only the envelope's secrets do, beside it.
+    const snapshotText = JSON.stringify(saved.snapshot)
+    expect(snapshotText).not.toContain(saved.secrets.symKeyS)
+    expect(snapshotText).not.toContain(saved.secrets.sessionTopic)
+    expect(snapshotText).not.toContain((flow.uri as string).split('symKey=')[1]?.split('&')[0])
+    // The page goes away without a word to the wallet (no disconnect).
+    first.actor.stop()
+
+    const second = dappClient({ pairing: { store } })
+    const result = await second.resume()
+    expect(result.status).toBe('connected')
+    expect(result.status === 'connected' && result.connection).toMatchObject({
+      connectorId: 'relay',
+      accounts: [simulator.evm.address],
+    })
+    expect(second.getView()).toMatchObject({ status: 'connected', connectorKind: 'relay' })
+    const signature = await second.signMessage('Welcome back')
+    expect(
+      await recoverMessageAddress({
+        message: 'Welcome back',
+        signature: signature as `0x${string}`,
+      }),
+    ).toBe(simulator.evm.address)
+    await second.disconnect()
+    expect(second.getView().status).toBe('idle')
+    expect(store.raw).toBeNull()
+    await expect.poll(() => simulator.wallet.sessions().length).toBe(0)
+  })
+
+  it.each([
+    [
+      'a renamed root state',
+      (r: PairingPersistedState) => ({ ...r, fingerprint: '0123456789abcdef' }),
+      /no migration is registered/,
+    ],
+    [
+      'keys of another pairing',
+      (r: PairingPersistedState) => ({
+        ...r,
+        secrets: { ...r.secrets, pairingId: 'ab'.repeat(16) },
+      }),
+      /another pairing/,
+    ],
+    [
+      'a broken envelope',
+      (r: PairingPersistedState) => ({ ...r, format: 'other' }),
+      /not a valid envelope/,
+    ],
+    ['an expired session', (r: PairingPersistedState) => ({ ...r, expiresAt: 1 }), /expired/],
+  ] as const)(
+    'resume() discards %s with its reason and clears the store',
+    async (_name, mutate, reason) => {
+      const store = jsonStore()
+      const first = dappClient({ pairing: { store } })
+      const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+      await wallet().pairAndApprove(flow.uri as string)
+      await flow.approval
+      first.actor.stop()
+      store.raw = JSON.stringify(mutate(JSON.parse(store.raw as string)))
+      const second = dappClient({ pairing: { store } })
+      const result = await second.resume()
+      expect(result.status).toBe('discarded')
+      expect(result.status === 'discarded' && result.reason).toMatch(reason)
+      expect(store.raw).toBeNull()
+      expect(second.getView().status).toBe('idle')
+    },
+  )
+
+  it('a migration registered for an older fingerprint restores its record', async () => {
+    const store = jsonStore()
+    const first = dappClient({ pairing: { store } })
+    const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+    const simulator = wallet()
+    await simulator.pairAndApprove(flow.uri as string)
+    await flow.approval
+    first.actor.stop()
+    store.raw = JSON.stringify({
+      ...JSON.parse(store.raw as string),
+      fingerprint: 'feedfacefeedface',
+    })
+    const second = dappClient({
+      pairing: { store, migrations: { feedfacefeedface: (record) => record } },
+    })
+    expect((await second.resume()).status).toBe('connected')
+    expect(second.getConnection()?.accounts).toEqual([simulator.evm.address])
+  })
+
+  it("one inspector sees the pairing child's events and no key, URI or signature value", async () => {
+    const events: InspectionEvent[] = []
+    const store = jsonStore()
+    const client = dappClient({ inspect: (event) => events.push(event), pairing: { store } })
+    const flow = await client.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+    const simulator = wallet()
+    await simulator.pairAndApprove(flow.uri as string)
+    await flow.approval
+    // The session key and topic, as the store keeps them beside the snapshot.
+    const { secrets } = JSON.parse(store.raw as string) as PairingPersistedState
+    const signature = await client.signMessage('Inspect me')
+    await client.disconnect()
+    const pairingActorEvents = events.filter(
+      (e) => e.type === '@xstate.event' && (e.actorRef as AnyActorRef).id === 'pairing',
+    )
+    expect(pairingActorEvents.map((e) => (e as { event: { type: string } }).event.type)).toEqual(
+      expect.arrayContaining(['RELAY.STATUS', 'REQUEST', 'DISCONNECT']),
+    )
+    expect(events.some((e) => e.type === '@xstate.event' && e.event.type === 'PAIR')).toBe(true)
+    // Everything the inspector was handed, snapshots of the refs included.
+    const text = JSON.stringify(
+      events.map((e) => ({ ...e, actorRef: undefined, snapshot: e.actorRef.getSnapshot() })),
+      (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
+    )
+    const { symKeyP, pairingTopic } = parsePairingUri(flow.uri as string)
+    for (const secret of [
+      flow.uri as string,
+      bytesToHex(symKeyP),
+      pairingTopic,
+      secrets.symKeyS,
+      secrets.sessionTopic,
+      signature,
+      signature.slice(2),
+    ])
+      expect(text).not.toContain(secret)
+    expect(text).toContain('[redacted]')
   })
 })

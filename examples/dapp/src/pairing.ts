@@ -1,19 +1,13 @@
-import { isAppError } from 'scope-connect'
+import { createMemoryUniversalLinkStore, isAppError } from 'scope-connect'
 import { Client } from 'scope-connect/client'
-import { createBrowserPairingStore, type PairingFlow, resumePairing } from 'scope-connect/machines'
+import { createBrowserPairingStore, type PairingFlow } from 'scope-connect/machines'
 import { pairingQrSvg } from 'scope-connect/qr'
 import { $, type DappConfig } from './config'
 
 // Flow 3, QR pairing over the relay: show the pairing URI as a QR code (and as text), wait for the
 // wallet to approve, then ask it for a personal_sign over the end-to-end encrypted session. The
-// settled session is kept in localStorage and restored after a reload (`resumePairing`).
-// A new pairing goes through `Client.pair()`; the Client then signs over the paired session.
-
-/** How the page signs and ends a session: through the Client, or on a restored flow. */
-interface SessionControls {
-  signMessage(message: string): Promise<string>
-  disconnect(): Promise<void>
-}
+// pairing runs as a child of the Client's root machine; the settled session is kept in
+// localStorage and restored after a reload by `client.resume()`.
 
 function flowState(value: unknown): string {
   const flow = (value as { active?: { flow?: unknown } }).active?.flow
@@ -27,7 +21,7 @@ function showError(id: string, error: unknown) {
 }
 
 /** Follows the flow's state on the page; once paired, shows the account and arms the buttons. */
-async function follow(flow: PairingFlow, controls: SessionControls) {
+async function follow(flow: PairingFlow, client: Client) {
   const sign = $<HTMLButtonElement>('pair-sign')
   const disconnect = $<HTMLButtonElement>('pair-disconnect')
   flow.actor.subscribe((s) => {
@@ -45,7 +39,7 @@ async function follow(flow: PairingFlow, controls: SessionControls) {
     sign.onclick = async () => {
       $('pair-signature').textContent = 'waiting for the wallet…'
       try {
-        $('pair-signature').textContent = await controls.signMessage('Hello over the relay')
+        $('pair-signature').textContent = await client.signMessage('Hello over the relay')
       } catch (error) {
         showError('pair-signature', error)
       }
@@ -53,7 +47,7 @@ async function follow(flow: PairingFlow, controls: SessionControls) {
     disconnect.onclick = async () => {
       sign.disabled = true
       disconnect.disabled = true
-      await controls.disconnect()
+      await client.disconnect()
       $('pair-status').textContent = 'disconnected'
       $('pair-account').textContent = ''
     }
@@ -68,7 +62,13 @@ export function setUpPairing(config: DappConfig): { current(): PairingFlow | nul
   const store = createBrowserPairingStore()
   let flow: PairingFlow | null = null
 
-  const client = new Client(connection)
+  // This Client only pairs: its resume() restores the paired session, and a universal-link record
+  // of the page's mobile Client (in localStorage) is not its business, so it gets a store of its own.
+  const client = new Client({
+    ...connection,
+    pairing: { store },
+    universalLink: { store: createMemoryUniversalLinkStore() },
+  })
   $('pair').onclick = async () => {
     flow?.stop()
     store.clear()
@@ -77,7 +77,6 @@ export function setUpPairing(config: DappConfig): { current(): PairingFlow | nul
     flow = await client.pair({
       chains: ['eip155:31337'],
       metadata: { name: 'scope-connect example dApp', url: location.origin },
-      store,
     })
     $('pair-account').textContent = ''
     $('pair-signature').textContent = ''
@@ -86,12 +85,13 @@ export function setUpPairing(config: DappConfig): { current(): PairingFlow | nul
     void follow(flow, client)
   }
 
-  const resumed = resumePairing({ ...connection, store })
-  if (resumed.status === 'resumed') {
-    flow = resumed.flow
-    void follow(flow, resumed.flow)
-  } else if (resumed.status === 'discarded') {
-    $('pair-status').textContent = `discarded: ${resumed.reason}`
-  }
+  void client.resume().then((resumed) => {
+    if (resumed.status === 'connected' && client.pairing) {
+      flow = client.pairing
+      void follow(flow, client)
+    } else if (resumed.status === 'discarded') {
+      $('pair-status').textContent = `discarded: ${resumed.reason}`
+    }
+  })
   return { current: () => flow }
 }

@@ -108,6 +108,7 @@ export function createClientLink(host: ClientLinkHost) {
       const check = checkRestorable(stored, {
         machine: host.rootMachine(machine),
         fingerprint,
+        state: 'link',
         ...(host.migrations ? { migrations: host.migrations } : {}),
       })
       if (!check.ok) log.warn(`discarded the stored universal-link flow: ${check.reason}`)
@@ -132,6 +133,7 @@ export function createClientLink(host: ClientLinkHost) {
         )?.context?.session
       return persistWhileResumable(root, store, {
         fingerprint,
+        state: 'link',
         expiresAt: () => linkSession()?.expiresAt ?? 0,
         tokens: () => {
           const id = linkSession()?.sessionId

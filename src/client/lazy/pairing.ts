@@ -1,0 +1,57 @@
+// The chunk the client loads on its first pair() or resume() with a pairing store, by dynamic
+// import: the pairing machine, the relay client and the pairing persistence stay out of the
+// `Client` entry until then.
+import type { AnyActorRef, AnyStateMachine } from 'xstate'
+import { machineFingerprint } from '../../../machines/client/client.fingerprint'
+import type { SnapshotMigrations } from '../../../machines/client/client.persistence'
+import {
+  type ClientPairingHost,
+  createClientPairing,
+} from '../../../machines/pairing/pairing.facade'
+import type { PairingMachine } from '../../../machines/pairing/pairing.machine'
+import {
+  checkRestorablePairedRoot,
+  type PairingRestoreCheck,
+  type PairingStore,
+  persistPairedRoot,
+} from '../../../machines/pairing/pairing.persistence'
+import { createLogger } from '../../logging'
+
+const log = /* @__PURE__ */ createLogger('client')
+
+/** What the `Client` hands the pairing part: the relay settings and its root machine. */
+export interface ClientPairingPartHost extends ClientPairingHost {
+  migrations?: SnapshotMigrations
+  /** The root machine with this pairing machine in place. */
+  rootMachine(pairing: PairingMachine): AnyStateMachine
+}
+
+/**
+ * The pairing part of the `Client`: the pairing machine its root invokes, the fingerprint of the
+ * root definition, the restore check of a stored paired session and its persistence.
+ */
+export function loadClientPairing(host: ClientPairingPartHost) {
+  const part = createClientPairing(host)
+  const fingerprint = machineFingerprint(host.rootMachine(part.machine))
+  return {
+    ...part,
+    fingerprint,
+    /** Checks a stored record; on success the vault gets its keys. Logs why a record is discarded. */
+    check(stored: unknown): PairingRestoreCheck {
+      const check = checkRestorablePairedRoot(stored, {
+        machine: host.rootMachine(part.machine),
+        fingerprint,
+        ...(host.migrations ? { migrations: host.migrations } : {}),
+      })
+      if (!check.ok) log.warn(`discarded the stored paired session: ${check.reason}`)
+      else part.restore(check.pairingId, check.secrets)
+      return check
+    },
+    /** Saves the root's deep snapshot (keys beside it) while paired; clears it once the flow ends. */
+    persist(root: AnyActorRef, store: PairingStore): () => void {
+      return persistPairedRoot(root, store, part.vault, { fingerprint })
+    },
+  }
+}
+
+export type ClientPairingPart = ReturnType<typeof loadClientPairing>
