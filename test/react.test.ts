@@ -15,6 +15,7 @@ import { isAppError } from '../src/errors'
 import { useClientActor, useClientSelector, useClientView, useConnection } from '../src/react'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
+import { DAPP_METADATA, WS, walletSimulator } from './relay/support/pairing-setup'
 import { type RunningAnvil, startAnvil } from './support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 
@@ -308,6 +309,36 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     })
     expect(text('connection')).toBe('none')
     expect(text('address')).not.toContain(wallet.address)
+  })
+
+  it('follows a relay pairing: the URI while pairing, then the paired account, then disconnect', async () => {
+    const client = new Client({ baseUrl: server.baseUrl, appKey: server.appKey, WebSocket: WS })
+    const renders = render(client)
+    let uri = ''
+    await act(async () => {
+      uri = (await client.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })).uri ?? ''
+    })
+    expect(uri).toMatch(/^scope:.*relay-protocol=scr/)
+    await until(() => text('root') === 'pairing')
+    expect(text('connection')).toBe('none')
+
+    const wallet = walletSimulator(server)
+    try {
+      await act(async () => {
+        await wallet.pairAndApprove(uri)
+      })
+      await until(() => text('address') === wallet.evm.address)
+      expect(text('root')).toBe('connected')
+      expect(text('connection')).toBe(`undefined ${wallet.evm.address}`)
+      expect(renders.actors).toEqual([client.actor])
+      await act(async () => {
+        await client.disconnect()
+      })
+      expect(text('connection')).toBe('none')
+      expect(text('address')).toBe('-')
+    } finally {
+      await wallet.close()
+    }
   })
 
   it('a component given a new client follows that one', async () => {
