@@ -3,14 +3,15 @@
  * (`GET /api/v1/connect/sessions/{id}/result` with a bearer token), side by side with the stack a
  * team would otherwise write (Fastify 5 + @fastify/rate-limit + a session lookup with the same
  * token check) and a bare Fastify route, each on the in-process store and on Redis. The load
- * generator (autocannon) runs in its own process so it does not share the server's event loop.
+ * generator (autocannon) runs in its own process so it does not share the server's event loop, and
+ * each target runs in a fresh process of its own (no shared heap or warmed-up framework code).
  * Writes the table to docs/benchmarks.md under "Server throughput".
  *
  * The targets run in interleaved rounds (default 3) and each row reports its median round, so one
  * noisy moment on a shared machine does not decide a ratio.
  *
- * Pinned by default: this process (every server under test) runs on core 0, autocannon and
- * redis-server on core 1 (`taskset`), the same for every target. Otherwise autocannon and the
+ * Pinned by default: the server under test runs on core 0; autocannon, redis-server and this
+ * process on core 1 (`taskset`), the same for every target. Otherwise autocannon and the
  * server fight for the same cores and the figures measure the scheduler as much as the server.
  * `--co-located` skips the pinning; `--only 2,3` runs the given target indexes only and writes
  * nothing (for quick comparisons while working on the route).
@@ -18,7 +19,7 @@
  *   npx tsx bench/server-throughput.ts [--duration 10] [--connections 50] [--rounds 3]
  *     [--co-located] [--only 2,3]
  */
-import { execFile } from 'node:child_process'
+import { execFile, fork } from 'node:child_process'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -113,6 +114,7 @@ async function load(
   target: string,
   url: string,
   headers: Record<string, string>,
+  serverCpuUs: () => Promise<number>,
   redis: Redis | undefined,
 ) {
   const header = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
@@ -129,11 +131,10 @@ async function load(
     return JSON.parse(stdout) as AutocannonJson
   }
   const warmup = await cannon(WARMUP_S) // JIT and connection set-up, not recorded
-  // This process only waits for autocannon meanwhile: its CPU time is the server's.
-  const cpuBefore = process.cpuUsage()
+  const cpuBefore = await serverCpuUs()
   const redisBefore = redis ? await redisCpuSeconds(redis) : 0
   const result = await cannon(DURATION_S)
-  const cpu = process.cpuUsage(cpuBefore)
+  const cpuUs = (await serverCpuUs()) - cpuBefore
   const redisSeconds = redis ? (await redisCpuSeconds(redis)) - redisBefore : 0
   const answered = Math.max(1, result.requests.total)
   // Answered ≤ reached the server ≤ sent: the requests in flight when autocannon stops may or may
@@ -149,7 +150,7 @@ async function load(
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    serverCpuUs: (cpu.user + cpu.system) / answered,
+    serverCpuUs: cpuUs / answered,
     ...(redis ? { redisCpuUs: (redisSeconds * 1e6) / answered } : {}),
   }
   const redisCpu = redis ? `, Redis ${figures.redisCpuUs!.toFixed(1)} µs CPU/req` : ''
@@ -169,8 +170,6 @@ async function listen(app: FastifyInstance): Promise<string> {
 interface Opened {
   url: string
   headers: Record<string, string>
-  /** Requests the session's limiter has counted so far (result routes only). */
-  counted?(): Promise<number>
   close(): Promise<void>
 }
 
@@ -178,6 +177,8 @@ interface Target {
   name: string
   /** True for the targets on Redis: their runs also read redis-server's CPU time. */
   onRedis?: boolean
+  /** True for our result route: its answers carry the session's remaining quota to check. */
+  counts?: boolean
   open(): Promise<Opened>
 }
 
@@ -218,6 +219,7 @@ function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
   return {
     name,
     onRedis: makeStore !== undefined,
+    counts: true,
     async open() {
       const store = makeStore ? await makeStore() : undefined
       const app = await buildApp({ projects: PROJECTS, logger: false, ...(store ? { store } : {}) })
@@ -239,16 +241,7 @@ function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
         }
         const url = base + API_PREFIX + ROUTES.sessionResult(sessionId)
         const headers = { authorization: `Bearer ${sessionToken}` }
-        // One more poll reads the remaining quota; it counts itself, hence the - 1.
-        const counted = async () => {
-          const answer = await fetch(url, { headers })
-          const remaining = /;r=(\d+);/.exec(answer.headers.get('ratelimit') ?? '')?.[1]
-          if (answer.status !== 200 || remaining === undefined) {
-            throw new Error(`quota check: ${answer.status} ${answer.headers.get('ratelimit')}`)
-          }
-          return SESSION_LIMIT - Number(remaining) - 1
-        }
-        return { url, headers, counted, close }
+        return { url, headers, close }
       } catch (err) {
         await close()
         throw err
@@ -421,10 +414,10 @@ function section(rows: Figures[], runs: Figures[][]): string {
       .map((ratio) => ratio.toFixed(2))
       .join(', ')
   const placement = PINNED
-    ? `**Pinned** (\`taskset\`, the same for every target): the servers under test (all in the bench's
-process) on core ${SERVER_CORE}; autocannon and redis-server on core ${LOAD_CORE}, so the load generator never takes
-the server's core.`
-    : '**Co-located** (`--co-located`): the servers, autocannon and redis-server share every core.'
+    ? `**Pinned** (\`taskset\`, the same for every target): each server under test in a fresh
+process of its own on core ${SERVER_CORE}; autocannon, redis-server and the bench's own process on core ${LOAD_CORE}, so
+the load generator never takes the server's core.`
+    : '**Co-located** (`--co-located`): each server under test in a fresh process of its own; the servers, autocannon and redis-server share every core.'
   return `${HEADING}
 
 Generated by \`npx tsx bench/server-throughput.ts${PINNED ? '' : ' --co-located'}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC:
@@ -452,9 +445,9 @@ ${table(rows)}
   Redis one script, one round trip per poll, the commands of one event-loop turn in one socket
   write), the constant-time token compare, origin and CORS, the RateLimit headers, the
   failed-auth hook, the answer (its JSON written as a string, the bytes \`JSON.stringify\` gives).
-- **server CPU**: the bench process's CPU time (user + system, \`process.cpuUsage\`) over the
-  measured run, divided by the answers: every server under test runs in that process, and it does
-  nothing else meanwhile (autocannon is a child process). **Redis CPU**: redis-server's
+- **server CPU**: the server process's CPU time (user + system, \`process.cpuUsage\`) over the
+  measured run, divided by the answers; the process runs that one server and nothing else.
+  **Redis CPU**: redis-server's
   (\`INFO cpu\`) the same way. **CPU: peer ÷ ours** compares the two sums; above 1, a poll costs
   ours less CPU than it costs the peer. Unlike req/s, it does not depend on how fast autocannon
   can send on a shared machine.
@@ -505,27 +498,115 @@ async function redisPid(url: string): Promise<number> {
   }
 }
 
-async function main() {
-  const redis = await startRedis()
-  if (PINNED) {
-    await pin(process.pid, SERVER_CORE)
-    await pin(await redisPid(redis.url), LOAD_CORE)
-  }
-  const monitor = new Redis(redis.url) // reads redis-server's CPU time around each run
+/** The targets, by index (see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS). */
+function targetsOn(redisUrl: string): Target[] {
   const redisStore = (autoPipelining: boolean) => async () => {
-    const store = createRedisStore(redis.url, { keyPrefix: 'bench:', autoPipelining })
+    const store = createRedisStore(redisUrl, { keyPrefix: 'bench:', autoPipelining })
     await store.ready()
     return store
   }
-  // Indexes matter: see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS.
-  const targets = [
+  return [
     bare('bare Fastify hello-world', false),
     bare("bare Fastify, the result route's answer", true),
     peer('peer: Fastify + @fastify/rate-limit + Map lookup, in process'),
     resultRoute('result route, in-process store'),
-    peer('peer: Fastify + @fastify/rate-limit + HGETALL, Redis', redis.url),
+    peer('peer: Fastify + @fastify/rate-limit + HGETALL, Redis', redisUrl),
     resultRoute('result route, Redis store', redisStore(true)),
   ]
+}
+
+type ChildMessage =
+  | { ready: { url: string; headers: Record<string, string> } }
+  | { cpuUs: number }
+  | { failed: string }
+
+/**
+ * Child mode (`--serve <index> <redisUrl>`): opens one target, reports its URL, answers CPU
+ * time questions, closes on request. Each target runs in a fresh process, so no server shares a
+ * heap, a garbage collector or Fastify's warmed-up (and then polymorphic) code with another.
+ */
+async function serveOne(index: number, redisUrl: string): Promise<void> {
+  const send = (message: ChildMessage) => process.send!(message)
+  let opened: Opened
+  try {
+    opened = await targetsOn(redisUrl)[index]!.open()
+  } catch (err) {
+    send({ failed: String(err) })
+    process.exit(1)
+  }
+  process.on('message', async (message: 'cpu' | 'close') => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage()
+      send({ cpuUs: user + system })
+      return
+    }
+    await opened.close()
+    process.exit(0)
+  })
+  send({ ready: { url: opened.url, headers: opened.headers } })
+}
+
+interface Child {
+  url: string
+  headers: Record<string, string>
+  /** The child's CPU time so far, µs. */
+  cpuUs(): Promise<number>
+  close(): Promise<void>
+}
+
+/** Starts target `index` in a child process (pinned to the server core when pinning). */
+async function openChild(index: number, redisUrl: string): Promise<Child> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(index), redisUrl], {
+    execArgv: process.execArgv,
+  })
+  const next = () =>
+    new Promise<ChildMessage>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`target ${index} exited (${code})`))
+      child.once('exit', onExit)
+      child.once('message', (message: ChildMessage) => {
+        child.off('exit', onExit)
+        resolve(message)
+      })
+    })
+  const first = await next()
+  if (!('ready' in first)) throw new Error(`target ${index}: ${JSON.stringify(first)}`)
+  if (PINNED) await pin(child.pid!, SERVER_CORE)
+  return {
+    ...first.ready,
+    async cpuUs() {
+      const answer = next()
+      child.send('cpu')
+      const message = await answer
+      if (!('cpuUs' in message)) throw new Error(`target ${index}: ${JSON.stringify(message)}`)
+      return message.cpuUs
+    },
+    async close() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.send('close')
+      await exited
+    },
+  }
+}
+
+/** One more poll reads the session's remaining quota; it counts itself, hence the - 1. */
+async function countedBy(url: string, headers: Record<string, string>): Promise<number> {
+  const answer = await fetch(url, { headers })
+  const remaining = /;r=(\d+);/.exec(answer.headers.get('ratelimit') ?? '')?.[1]
+  if (answer.status !== 200 || remaining === undefined) {
+    throw new Error(`quota check: ${answer.status} ${answer.headers.get('ratelimit')}`)
+  }
+  return SESSION_LIMIT - Number(remaining) - 1
+}
+
+async function main() {
+  const redis = await startRedis()
+  if (PINNED) {
+    // The servers go to SERVER_CORE as they start; this process only drives autocannon.
+    await pin(process.pid, LOAD_CORE)
+    await pin(await redisPid(redis.url), LOAD_CORE)
+  }
+  const monitor = new Redis(redis.url) // reads redis-server's CPU time around each run
+  const targets = targetsOn(redis.url)
   const runs = targets.map((): Figures[] => [])
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -535,19 +616,20 @@ async function main() {
       if (round % 2 === 0) order.reverse()
       for (const [index, target] of order) {
         if (ONLY && !ONLY.has(index)) continue
-        const opened = await target.open()
+        const child = await openChild(index, redis.url)
         try {
-          const { url, headers } = opened
+          const { url, headers } = child
           const { figures, requests } = await load(
             target.name,
             url,
             headers,
+            () => child.cpuUs(),
             target.onRedis ? monitor : undefined,
           )
-          if (opened.counted) checkCounted(target.name, await opened.counted(), requests)
+          if (target.counts) checkCounted(target.name, await countedBy(url, headers), requests)
           runs[index]!.push(figures)
         } finally {
-          await opened.close()
+          await child.close()
         }
       }
     }
@@ -578,7 +660,9 @@ async function main() {
   console.log(`\nwritten to ${DOC}`)
 }
 
-main().catch((err) => {
+const SERVE = args.indexOf('--serve')
+const entry = SERVE === -1 ? main() : serveOne(Number(args[SERVE + 1]), args[SERVE + 2]!)
+entry.catch((err) => {
   console.error(err)
   process.exitCode = 1
 })
