@@ -447,10 +447,10 @@ ${table(rows)}
   failed-auth hook, the answer (its JSON written as a string, the bytes \`JSON.stringify\` gives).
 - **server CPU**: the server process's CPU time (user + system, \`process.cpuUsage\`) over the
   measured run, divided by the answers; the process runs that one server and nothing else.
-  **Redis CPU**: redis-server's
-  (\`INFO cpu\`) the same way. **CPU: peer ÷ ours** compares the two sums; above 1, a poll costs
-  ours less CPU than it costs the peer. Unlike req/s, it does not depend on how fast autocannon
-  can send on a shared machine.
+  **Redis CPU**: redis-server's (\`INFO cpu\`) the same way. **CPU: peer ÷ ours** compares the
+  two sums; above 1, a poll costs ours less CPU than it costs the peer. It depends less than req/s on how fast autocannon can
+  send on a shared machine (a busier server does a little less per answer: more answers per
+  wake-up).
 - Ours ÷ the peer's req/s in each round (run back to back): in process ${perRound(OURS_MEMORY)};
   on Redis ${perRound(OURS_REDIS)}.
 - The bench project raises its per-session quota to ${SESSION_LIMIT.toLocaleString('en')} per 60 s (default 120), since one
