@@ -5,9 +5,9 @@ import { statusEtag } from '../src/sessions/long-poll'
 import { effectiveStatus, toResultJson, toResultResponse } from '../src/sessions/view'
 import { createMemoryStore, type MemoryStore } from '../src/store/memory'
 import type { SessionRecord } from '../src/store/types'
+import { sessionRecord } from './store/fixtures'
 import { startTestServer, type TestServer } from './support/server'
 import { createTestSession } from './support/sessions'
-import { sessionRecord } from './store/fixtures'
 
 // The poll hot path answers with a string it builds itself: it must stay the same bytes as the
 // object answer serialized by JSON.stringify, and the same headers.

@@ -1,10 +1,10 @@
 import { connect } from 'node:net'
 import { API_PREFIX, ErrorBodySchema, RELAY_METHODS, ROUTES } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withinBound } from '../store/fixtures'
 import { connectRelay } from '../support/relay-client'
 import { startTestServer, type TestServer } from '../support/server'
 import { createTestSession } from '../support/sessions'
-import { withinBound } from '../store/fixtures'
 
 // @fastify/websocket lives in the relay's scope; an upgrade to any other route is refused with
 // 404 and the connection closed, instead of a socket nobody looks after.
