@@ -13,7 +13,9 @@ export function installUpgradeGuard(
   websocketRoutes: ReadonlySet<string>,
 ): void {
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.raw.upgrade !== true || websocketRoutes.has(request.routeOptions.url ?? '')) {
+    // Node's parser sets `upgrade` on the requests it handed to the `upgrade` event (not typed).
+    const upgraded = (request.raw as { upgrade?: boolean }).upgrade === true
+    if (!upgraded || websocketRoutes.has(request.routeOptions.url ?? '')) {
       done()
       return
     }
