@@ -3,15 +3,23 @@
  * (`GET /api/v1/connect/sessions/{id}/result` with a bearer token), side by side with the stack a
  * team would otherwise write (Fastify 5 + @fastify/rate-limit + a session lookup with the same
  * token check) and a bare Fastify route, each on the in-process store and on Redis. The load
- * generator (autocannon) runs in its own process so it does not share the server's event loop.
+ * generator (autocannon) runs in its own process so it does not share the server's event loop, and
+ * each target runs in a fresh process of its own (no shared heap or warmed-up framework code).
  * Writes the table to docs/benchmarks.md under "Server throughput".
  *
  * The targets run in interleaved rounds (default 3) and each row reports its median round, so one
  * noisy moment on a shared machine does not decide a ratio.
  *
+ * Pinned by default: the server under test runs on core 0; autocannon, redis-server and this
+ * process on core 1 (`taskset`), the same for every target. Otherwise autocannon and the
+ * server fight for the same cores and the figures measure the scheduler as much as the server.
+ * `--co-located` skips the pinning; `--only 2,3` runs the given target indexes only and writes
+ * nothing (for quick comparisons while working on the route).
+ *
  *   npx tsx bench/server-throughput.ts [--duration 10] [--connections 50] [--rounds 3]
+ *     [--co-located] [--only 2,3]
  */
-import { execFile } from 'node:child_process'
+import { execFile, fork } from 'node:child_process'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -40,6 +48,13 @@ const DURATION_S = option('duration', 10)
 const CONNECTIONS = option('connections', 50)
 const ROUNDS = option('rounds', 3)
 const WARMUP_S = 2
+const PINNED = !args.includes('--co-located')
+const ONLY = args.includes('--only')
+  ? new Set(args[args.indexOf('--only') + 1]!.split(',').map(Number))
+  : undefined
+/** Core of the servers under test (this process) and core of the load generator and Redis. */
+const SERVER_CORE = 0
+const LOAD_CORE = 1
 
 const APP_KEY = 'bench-app-key-0001'
 // The session limit (120/60 s by default) would answer 429 after the first 120 requests; the
@@ -67,6 +82,10 @@ interface Figures {
   p99: number
   non2xx: number
   errors: number
+  /** CPU time of the server's process (every server under test runs in this one) per answer, µs. */
+  serverCpuUs: number
+  /** CPU time of redis-server per answer, µs (Redis targets only). */
+  redisCpuUs?: number
 }
 
 interface AutocannonJson {
@@ -79,18 +98,45 @@ interface AutocannonJson {
 
 const run = promisify(execFile)
 
-async function load(target: string, url: string, headers: Record<string, string>) {
+/** Pins every thread of process `pid` to `core` (taskset -a: V8's and libuv's threads too). */
+async function pin(pid: number, core: number): Promise<void> {
+  await run('taskset', ['-a', '-cp', String(core), String(pid)])
+}
+
+/** CPU seconds redis-server has used so far (INFO cpu: user + system). */
+async function redisCpuSeconds(client: Redis): Promise<number> {
+  const info = await client.info('cpu')
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)![1])
+  return field('used_cpu_user') + field('used_cpu_sys')
+}
+
+async function load(
+  target: string,
+  url: string,
+  headers: Record<string, string>,
+  serverCpuUs: () => Promise<number>,
+  redis: Redis | undefined,
+) {
   const header = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
   const cannon = async (seconds: number) => {
-    const { stdout } = await run(
+    const command = [
       `${root}node_modules/.bin/autocannon`,
-      ['--json', '-c', String(CONNECTIONS), '-d', String(seconds), ...header, url],
-      { maxBuffer: 16 * 1024 * 1024 },
-    )
+      '--json',
+      ...['-c', String(CONNECTIONS), '-d', String(seconds)],
+      ...header,
+      url,
+    ]
+    const pinned = PINNED ? ['taskset', '-c', String(LOAD_CORE), ...command] : command
+    const { stdout } = await run(pinned[0]!, pinned.slice(1), { maxBuffer: 16 * 1024 * 1024 })
     return JSON.parse(stdout) as AutocannonJson
   }
   const warmup = await cannon(WARMUP_S) // JIT and connection set-up, not recorded
+  const cpuBefore = await serverCpuUs()
+  const redisBefore = redis ? await redisCpuSeconds(redis) : 0
   const result = await cannon(DURATION_S)
+  const cpuUs = (await serverCpuUs()) - cpuBefore
+  const redisSeconds = redis ? (await redisCpuSeconds(redis)) - redisBefore : 0
+  const answered = Math.max(1, result.requests.total)
   // Answered ≤ reached the server ≤ sent: the requests in flight when autocannon stops may or may
   // not have been served.
   const requests = {
@@ -104,9 +150,12 @@ async function load(target: string, url: string, headers: Record<string, string>
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    serverCpuUs: cpuUs / answered,
+    ...(redis ? { redisCpuUs: (redisSeconds * 1e6) / answered } : {}),
   }
+  const redisCpu = redis ? `, Redis ${figures.redisCpuUs!.toFixed(1)} µs CPU/req` : ''
   console.log(
-    `${target}: ${figures.requestsPerSecond.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.non2xx}, errors ${figures.errors}`,
+    `${target}: ${figures.requestsPerSecond.toFixed(0)} req/s, server ${figures.serverCpuUs.toFixed(1)} µs CPU/req${redisCpu}, p50 ${figures.p50} ms, p99 ${figures.p99} ms, non-2xx ${figures.non2xx}, errors ${figures.errors}`,
   )
   return { figures, requests }
 }
@@ -121,13 +170,15 @@ async function listen(app: FastifyInstance): Promise<string> {
 interface Opened {
   url: string
   headers: Record<string, string>
-  /** Requests the session's limiter has counted so far (result routes only). */
-  counted?(): Promise<number>
   close(): Promise<void>
 }
 
 interface Target {
   name: string
+  /** True for the targets on Redis: their runs also read redis-server's CPU time. */
+  onRedis?: boolean
+  /** True for our result route: its answers carry the session's remaining quota to check. */
+  counts?: boolean
   open(): Promise<Opened>
 }
 
@@ -167,6 +218,8 @@ function bare(name: string, sameAnswer: boolean): Target {
 function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
   return {
     name,
+    onRedis: makeStore !== undefined,
+    counts: true,
     async open() {
       const store = makeStore ? await makeStore() : undefined
       const app = await buildApp({ projects: PROJECTS, logger: false, ...(store ? { store } : {}) })
@@ -188,16 +241,7 @@ function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
         }
         const url = base + API_PREFIX + ROUTES.sessionResult(sessionId)
         const headers = { authorization: `Bearer ${sessionToken}` }
-        // One more poll reads the remaining quota; it counts itself, hence the - 1.
-        const counted = async () => {
-          const answer = await fetch(url, { headers })
-          const remaining = /;r=(\d+);/.exec(answer.headers.get('ratelimit') ?? '')?.[1]
-          if (answer.status !== 200 || remaining === undefined) {
-            throw new Error(`quota check: ${answer.status} ${answer.headers.get('ratelimit')}`)
-          }
-          return SESSION_LIMIT - Number(remaining) - 1
-        }
-        return { url, headers, counted, close }
+        return { url, headers, close }
       } catch (err) {
         await close()
         throw err
@@ -216,6 +260,7 @@ function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
 function peer(name: string, redisUrl?: string): Target {
   return {
     name,
+    onRedis: redisUrl !== undefined,
     async open() {
       const redis = redisUrl ? new Redis(redisUrl, { lazyConnect: false }) : undefined
       const sessionId = randomBytes(16).toString('base64url')
@@ -303,10 +348,24 @@ function checkCounted(
   console.log(`  limiter counted ${counted} (answered ${requests.answered}, sent ${requests.sent})`)
 }
 
-/** The round whose req/s is the median of the target's rounds. */
+const middle = (values: number[]): number => {
+  const sorted = [...values].sort((x, y) => x - y)
+  return sorted[Math.floor((sorted.length - 1) / 2)]!
+}
+
+/**
+ * The round whose req/s is the median of the target's rounds, with the median of the rounds'
+ * CPU times per answer (a quieter figure than req/s on a shared machine).
+ */
 function median(runs: Figures[]): Figures {
   const sorted = [...runs].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)
-  return sorted[Math.floor((sorted.length - 1) / 2)]!
+  const row = sorted[Math.floor((sorted.length - 1) / 2)]!
+  const redisCpu = runs.flatMap((run) => (run.redisCpuUs === undefined ? [] : [run.redisCpuUs]))
+  return {
+    ...row,
+    serverCpuUs: middle(runs.map((run) => run.serverCpuUs)),
+    ...(redisCpu.length > 0 ? { redisCpuUs: middle(redisCpu) } : {}),
+  }
 }
 
 /** Row indexes, in the order of `targets` in main(). */
@@ -317,36 +376,57 @@ const PEER_REDIS = 4
 const OURS_REDIS = 5
 const PEER_OF: Record<number, number> = { [OURS_MEMORY]: PEER_MEMORY, [OURS_REDIS]: PEER_REDIS }
 
+/** Ours ÷ the peer's req/s in each round (the two ran back to back, under the same load). */
+function roundRatios(runs: Figures[][], ours: number): number[] {
+  return runs[ours]!.map(
+    (run, round) => run.requestsPerSecond / runs[PEER_OF[ours]!]![round]!.requestsPerSecond,
+  )
+}
+
+const cpuOf = (row: Figures) => row.serverCpuUs + (row.redisCpuUs ?? 0)
+
 function table(rows: Figures[]): string {
   const baseline = rows[BARE]!.requestsPerSecond
   const lines = [
-    '| Target | req/s | p50 (ms) | p99 (ms) | ratio to bare | ratio to peer | non-2xx | errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Target | req/s | server CPU (µs/req) | Redis CPU (µs/req) | p50 (ms) | p99 (ms) | ratio to bare | ratio to peer | CPU: peer ÷ ours | non-2xx | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((row, index) => {
-      const peerIndex = PEER_OF[index]
-      const toPeer =
-        peerIndex === undefined
-          ? ''
-          : `**${(row.requestsPerSecond / rows[peerIndex]!.requestsPerSecond).toFixed(2)}**`
-      return `| ${row.target} | ${row.requestsPerSecond.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.requestsPerSecond / baseline).toFixed(2)} | ${toPeer} | ${row.non2xx} | ${row.errors} |`
+      const peerRow = PEER_OF[index] === undefined ? undefined : rows[PEER_OF[index]!]!
+      const toPeer = peerRow
+        ? `**${(row.requestsPerSecond / peerRow.requestsPerSecond).toFixed(2)}**`
+        : ''
+      const cpuToPeer = peerRow ? `**${(cpuOf(peerRow) / cpuOf(row)).toFixed(2)}**` : ''
+      const redisCpu = row.redisCpuUs === undefined ? '' : row.redisCpuUs.toFixed(1)
+      return `| ${row.target} | ${row.requestsPerSecond.toFixed(0)} | ${row.serverCpuUs.toFixed(1)} | ${redisCpu} | ${row.p50} | ${row.p99} | ${(row.requestsPerSecond / baseline).toFixed(2)} | ${toPeer} | ${cpuToPeer} | ${row.non2xx} | ${row.errors} |`
     }),
   ]
   return lines.join('\n')
 }
 
-function section(rows: Figures[]): string {
+function section(rows: Figures[], runs: Figures[][]): string {
   const cpu = cpus()
   const rps = (index: number) => rows[index]!.requestsPerSecond
-  const verdict = (ok: boolean) => (ok ? 'met' : '**not met**')
+  const cpuRatio = (ours: number) => cpuOf(rows[PEER_OF[ours]!]!) / cpuOf(rows[ours]!)
+  const verdict = (ratio: number, goal: number) =>
+    `${ratio >= goal ? 'met' : '**not met**'} (${ratio.toFixed(2)})`
+  const perRound = (ours: number) =>
+    roundRatios(runs, ours)
+      .map((ratio) => ratio.toFixed(2))
+      .join(', ')
+  const placement = PINNED
+    ? `**Pinned** (\`taskset\`, the same for every target): each server under test in a fresh
+process of its own on core ${SERVER_CORE}; autocannon, redis-server and the bench's own process on core ${LOAD_CORE}, so
+the load generator never takes the server's core.`
+    : '**Co-located** (`--co-located`): each server under test in a fresh process of its own; the servers, autocannon and redis-server share every core.'
   return `${HEADING}
 
-Generated by \`npx tsx bench/server-throughput.ts\` on ${new Date().toISOString().slice(0, 10)}:
+Generated by \`npx tsx bench/server-throughput.ts${PINNED ? '' : ' --co-located'}\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC:
 Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB.
 Loopback HTTP/1.1, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION_S} s per target (each after a
-${WARMUP_S} s warm-up); each row is the target's median round. autocannon runs in its own process,
-redis-server (no persistence) on the same machine. Every process shares the same cores (1-minute
-load average ${loadAtStart.toFixed(1)} when the run began), so the figures compare targets with each other;
-they are not a capacity plan.
+${WARMUP_S} s warm-up; every other round in reverse order); each row is the target's median round by req/s, with the median of its rounds'
+CPU times. ${placement} 1-minute load average ${loadAtStart.toFixed(1)} when the run began and
+${loadavg()[0]!.toFixed(1)} when it ended: other work shares the machine, so the figures compare targets run side by
+side; they are not a capacity plan.
 
 ${table(rows)}
 
@@ -364,22 +444,24 @@ ${table(rows)}
   call that reads the session and counts the poll in the same step (\`getSessionAndHit\`; on
   Redis one script, one round trip per poll, the commands of one event-loop turn in one socket
   write), the constant-time token compare, origin and CORS, the RateLimit headers, the
-  failed-auth hook, the answer built from the record.
-- Where the time goes: a CPU profile of our server under this load (in process, 2026-11-25) was
-  53 % idle and 20 % in \`writev\` (the socket writes), with every function of ours together under
-  5 %: on two cores shared with autocannon the figures are bound by the load generator and the
-  bytes per answer (ours carries \`ETag\`, \`X-Long-Poll-Max-Ms\`, \`Cache-Control\` and the two
-  \`RateLimit\` fields), not by the route's code. The in-process ratio moved between 0.94 and 0.98
-  across runs; the ≥ 1.0× goal is not shown on this machine.
+  failed-auth hook, the answer (its JSON written as a string, the bytes \`JSON.stringify\` gives).
+- **server CPU**: the server process's CPU time (user + system, \`process.cpuUsage\`) over the
+  measured run, divided by the answers; the process runs that one server and nothing else.
+  **Redis CPU**: redis-server's (\`INFO cpu\`) the same way. **CPU: peer ÷ ours** compares the
+  two sums; above 1, a poll costs ours less CPU than it costs the peer. It depends less than req/s on how fast autocannon can
+  send on a shared machine (a busier server does a little less per answer: more answers per
+  wake-up).
+- Ours ÷ the peer's req/s in each round (run back to back): in process ${perRound(OURS_MEMORY)};
+  on Redis ${perRound(OURS_REDIS)}.
 - The bench project raises its per-session quota to ${SESSION_LIMIT.toLocaleString('en')} per 60 s (default 120), since one
   session polled ${CONNECTIONS} connections wide would otherwise get 429 after 120 requests (the peer gets the
   same quota). Our limiter still counts every request, and the bench checks it: after each run the
   session's remaining quota must have gone down by the requests that reached the server (between
   those answered and those sent), or the run fails.
 
-Goals (issue 10): ≥ 1.0 × the peer in process: ${verdict(rps(OURS_MEMORY) >= rps(PEER_MEMORY))} (${(rps(OURS_MEMORY) / rps(PEER_MEMORY)).toFixed(2)});
-≥ 1.0 × the peer on Redis: ${verdict(rps(OURS_REDIS) >= rps(PEER_REDIS))} (${(rps(OURS_REDIS) / rps(PEER_REDIS)).toFixed(2)});
-≥ 0.4 × bare on Redis: ${verdict(rps(OURS_REDIS) >= 0.4 * rps(BARE))} (${(rps(OURS_REDIS) / rps(BARE)).toFixed(2)}).
+Goals (issue 10), this run: ≥ 1.0 × the peer in process: req/s ${verdict(rps(OURS_MEMORY) / rps(PEER_MEMORY), 1)}, CPU per poll ${verdict(cpuRatio(OURS_MEMORY), 1)};
+≥ 1.0 × the peer on Redis: req/s ${verdict(rps(OURS_REDIS) / rps(PEER_REDIS), 1)}, CPU per poll ${verdict(cpuRatio(OURS_REDIS), 1)};
+≥ 0.4 × bare on Redis: ${verdict(rps(OURS_REDIS) / rps(BARE), 0.4)}.
 `
 }
 
@@ -405,47 +487,182 @@ async function writeDoc(text: string): Promise<void> {
 
 const loadAtStart = loadavg()[0] ?? 0
 
-async function main() {
-  const redis = await startRedis()
+/** The redis-server's pid, from INFO (startRedis keeps its child to itself). */
+async function redisPid(url: string): Promise<number> {
+  const client = new Redis(url)
+  try {
+    const info = await client.info('server')
+    return Number(/process_id:(\d+)/.exec(info)![1])
+  } finally {
+    client.disconnect()
+  }
+}
+
+/** The targets, by index (see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS). */
+function targetsOn(redisUrl: string): Target[] {
   const redisStore = (autoPipelining: boolean) => async () => {
-    const store = createRedisStore(redis.url, { keyPrefix: 'bench:', autoPipelining })
+    const store = createRedisStore(redisUrl, { keyPrefix: 'bench:', autoPipelining })
     await store.ready()
     return store
   }
-  // Indexes matter: see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS.
-  const targets = [
+  return [
     bare('bare Fastify hello-world', false),
     bare("bare Fastify, the result route's answer", true),
     peer('peer: Fastify + @fastify/rate-limit + Map lookup, in process'),
     resultRoute('result route, in-process store'),
-    peer('peer: Fastify + @fastify/rate-limit + HGETALL, Redis', redis.url),
+    peer('peer: Fastify + @fastify/rate-limit + HGETALL, Redis', redisUrl),
     resultRoute('result route, Redis store', redisStore(true)),
   ]
+}
+
+type ChildMessage =
+  | { ready: { url: string; headers: Record<string, string> } }
+  | { cpuUs: number }
+  | { failed: string }
+
+/**
+ * Child mode (`--serve <index> <redisUrl>`): opens one target, reports its URL, answers CPU
+ * time questions, closes on request. Each target runs in a fresh process, so no server shares a
+ * heap, a garbage collector or Fastify's warmed-up (and then polymorphic) code with another.
+ */
+async function serveOne(index: number, redisUrl: string): Promise<void> {
+  const send = (message: ChildMessage) => process.send!(message)
+  let opened: Opened
+  try {
+    opened = await targetsOn(redisUrl)[index]!.open()
+  } catch (err) {
+    send({ failed: String(err) })
+    process.exit(1)
+  }
+  process.on('message', async (message: 'cpu' | 'close') => {
+    if (message === 'cpu') {
+      const { user, system } = process.cpuUsage()
+      send({ cpuUs: user + system })
+      return
+    }
+    await opened.close()
+    process.exit(0)
+  })
+  send({ ready: { url: opened.url, headers: opened.headers } })
+}
+
+interface Child {
+  url: string
+  headers: Record<string, string>
+  /** The child's CPU time so far, µs. */
+  cpuUs(): Promise<number>
+  close(): Promise<void>
+}
+
+/** Starts target `index` in a child process (pinned to the server core when pinning). */
+async function openChild(index: number, redisUrl: string): Promise<Child> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(index), redisUrl], {
+    execArgv: process.execArgv,
+  })
+  const next = () =>
+    new Promise<ChildMessage>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`target ${index} exited (${code})`))
+      child.once('exit', onExit)
+      child.once('message', (message: ChildMessage) => {
+        child.off('exit', onExit)
+        resolve(message)
+      })
+    })
+  const first = await next()
+  if (!('ready' in first)) throw new Error(`target ${index}: ${JSON.stringify(first)}`)
+  if (PINNED) await pin(child.pid!, SERVER_CORE)
+  return {
+    ...first.ready,
+    async cpuUs() {
+      const answer = next()
+      child.send('cpu')
+      const message = await answer
+      if (!('cpuUs' in message)) throw new Error(`target ${index}: ${JSON.stringify(message)}`)
+      return message.cpuUs
+    },
+    async close() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.send('close')
+      await exited
+    },
+  }
+}
+
+/** One more poll reads the session's remaining quota; it counts itself, hence the - 1. */
+async function countedBy(url: string, headers: Record<string, string>): Promise<number> {
+  const answer = await fetch(url, { headers })
+  const remaining = /;r=(\d+);/.exec(answer.headers.get('ratelimit') ?? '')?.[1]
+  if (answer.status !== 200 || remaining === undefined) {
+    throw new Error(`quota check: ${answer.status} ${answer.headers.get('ratelimit')}`)
+  }
+  return SESSION_LIMIT - Number(remaining) - 1
+}
+
+async function main() {
+  const redis = await startRedis()
+  if (PINNED) {
+    // The servers go to SERVER_CORE as they start; this process only drives autocannon.
+    await pin(process.pid, LOAD_CORE)
+    await pin(await redisPid(redis.url), LOAD_CORE)
+  }
+  const monitor = new Redis(redis.url) // reads redis-server's CPU time around each run
+  const targets = targetsOn(redis.url)
   const runs = targets.map((): Figures[] => [])
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round} of ${ROUNDS}`)
-      for (const [index, target] of targets.entries()) {
-        const opened = await target.open()
+      // Every other round runs the targets in reverse, so no target always follows the same one.
+      const order = [...targets.entries()]
+      if (round % 2 === 0) order.reverse()
+      for (const [index, target] of order) {
+        if (ONLY && !ONLY.has(index)) continue
+        const child = await openChild(index, redis.url)
         try {
-          const { figures, requests } = await load(target.name, opened.url, opened.headers)
-          if (opened.counted) checkCounted(target.name, await opened.counted(), requests)
+          const { url, headers } = child
+          const { figures, requests } = await load(
+            target.name,
+            url,
+            headers,
+            () => child.cpuUs(),
+            target.onRedis ? monitor : undefined,
+          )
+          if (target.counts) checkCounted(target.name, await countedBy(url, headers), requests)
           runs[index]!.push(figures)
         } finally {
-          await opened.close()
+          await child.close()
         }
       }
     }
   } finally {
+    monitor.disconnect()
     await redis.stop()
+  }
+  if (ONLY) {
+    for (const figures of runs) {
+      if (figures.length === 0) continue
+      const { target, requestsPerSecond, serverCpuUs } = median(figures)
+      console.log(
+        `${target}: median ${requestsPerSecond.toFixed(0)} req/s, ${serverCpuUs.toFixed(1)} µs CPU/req`,
+      )
+    }
+    return
   }
   const rows = runs.map(median)
   console.log(`\n${table(rows)}`)
-  await writeDoc(section(rows))
+  for (const ours of [OURS_MEMORY, OURS_REDIS]) {
+    console.log(
+      `${rows[ours]!.target}, per-round ratios to peer: ${roundRatios(runs, ours)
+        .map((r) => r.toFixed(2))
+        .join(', ')}`,
+    )
+  }
+  await writeDoc(section(rows, runs))
   console.log(`\nwritten to ${DOC}`)
 }
 
-main().catch((err) => {
+const SERVE = args.indexOf('--serve')
+const entry = SERVE === -1 ? main() : serveOne(Number(args[SERVE + 1]), args[SERVE + 2]!)
+entry.catch((err) => {
   console.error(err)
   process.exitCode = 1
 })

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify'
+import { API_PREFIX, ROUTES } from 'scope-connect/wire'
 import { type ChainRegistry, createChainRegistry } from './chains'
 import { createProjectIndex } from './config/project-index'
 import { parseProjectsConfig } from './config/projects'
@@ -14,6 +15,7 @@ import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
 import { installAuthFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
+import { installUpgradeGuard } from './http/upgrade-guard'
 import { type LoggingOptions, loggerOptions } from './logging'
 import { registerOpenApiRoute } from './openapi/route'
 import {
@@ -128,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, routes)
   installCors(app, ctx.projects, routes)
   installAuthFailureLimit(app, ctx)
+  installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
   await registerRelayRoutes(app, ctx, options.relay)
   registerHealthRoutes(app, ctx)
   registerBalanceRoute(app, ctx)

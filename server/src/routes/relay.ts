@@ -38,13 +38,20 @@ const SOCKET_CAP_RETRY_AFTER_S = 10
  * WebSocket of the relay protocol (SPEC 5). The upgrade is refused over HTTP, before any socket
  * exists: 401 INVALID_RELAY_TOKEN for a missing, malformed, forged or expired token, 429 when the
  * caller's IP holds `maxSocketsPerIp` relay sockets here. A plain GET is 426 UPGRADE_REQUIRED.
- * Registered before the other routes: @fastify/websocket must see every route it guards.
+ * In a scope of their own: @fastify/websocket adds an `onRequest` and an `onResponse` hook to
+ * every route of its scope (and the second makes Fastify watch every answer's end), which the
+ * poll hot path would otherwise pay on each request. Upgrades to the other routes are refused by
+ * `installUpgradeGuard`.
  */
 export async function registerRelayRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   options: RelayOptions = {},
 ): Promise<void> {
+  await app.register(async (scope) => relayScope(scope, ctx, options))
+}
+
+async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayOptions) {
   const limits = resolveRelayLimits(options.limits)
   const fixedEndpoints = options.publicUrl ? publicEndpoints(options.publicUrl) : undefined
   const endpoints = (request: FastifyRequest): RelayEndpoints =>

@@ -1,4 +1,4 @@
-import { LONG_POLL_MAX_MS } from 'scope-connect/wire'
+import { LONG_POLL_MAX_MS, type SessionStatus } from 'scope-connect/wire'
 import type { AppContext } from '../context'
 import { fieldError } from '../errors'
 import type { SessionRecord } from '../store/types'
@@ -10,7 +10,12 @@ import { effectiveStatus } from './view'
  * RFC 9110 wants; it tells nothing the answer does not.
  */
 export function resultEtag(record: SessionRecord, now: number): string {
-  return `"${record.version}-${effectiveStatus(record, now)}"`
+  return statusEtag(record, effectiveStatus(record, now))
+}
+
+/** `resultEtag` when the effective status is already known. */
+export function statusEtag(record: SessionRecord, status: SessionStatus): string {
+  return `"${record.version}-${status}"`
 }
 
 /**

@@ -15,26 +15,30 @@ export async function loadSession(ctx: AppContext, sessionId: string): Promise<S
 }
 
 /**
- * `loadSession` for the polling routes (result, verify). With a token hash and the default
- * limiter, the store also counts the session's hit, in the same step and only when the token and
- * the request's origin would pass `authorizeSession`. `hit` is null when nothing was counted; the
- * caller then counts through the limiter.
+ * `loadSession` for the polling routes (result, verify), given the presented token's hash. With
+ * the default limiter, the store also counts the session's hit, in the same step and only when
+ * the token and the request's origin would pass `authorizeSession`. `hit` is null when nothing
+ * was counted; the caller then counts through the limiter. Not async: the poll hot path awaits
+ * the store's promise itself (one promise per layer, per poll, otherwise).
  */
-export async function loadPolledSession(
+export function loadPolledSession(
   ctx: AppContext,
   sessionId: string,
-  tokenHash: string | undefined,
+  tokenHash: string,
   origin: string | undefined,
-): Promise<GatedRead> {
-  if (tokenHash === undefined || !ctx.countPollsInStore) {
-    return { record: await loadSession(ctx, sessionId), hit: null }
+): Promise<GatedRead | null> {
+  if (!ctx.countPollsInStore) {
+    return ctx.store.getSession(sessionId).then((record) => record && { record, hit: null })
   }
   // Policy names do not change with a project's override, so the counter key is the limiter's.
-  const read = await ctx.store.getSessionAndHit(
-    sessionId,
-    counterKey(sessionId, DEFAULT_RATE_LIMITS.session),
-    { tokenHash, windowsMs: ctx.pollWindows(origin) },
-  )
+  return ctx.store.getSessionAndHit(sessionId, counterKey(sessionId, DEFAULT_RATE_LIMITS.session), {
+    tokenHash,
+    windowsMs: ctx.pollWindows(origin),
+  })
+}
+
+/** `loadPolledSession`'s read, or 404 when there is none or its project left the projects file. */
+export function polledSession(ctx: AppContext, read: GatedRead | null): GatedRead {
   if (!read || !ctx.projects.byId(read.record.projectId)) throw sessionNotFound()
   return read
 }

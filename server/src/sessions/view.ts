@@ -28,6 +28,20 @@ export function toResultResponse(record: SessionRecord, now: number): SessionRes
   }
 }
 
+/**
+ * `JSON.stringify(toResultResponse(record, now))`, byte for byte, given `status` =
+ * `effectiveStatus(record, now)`: the poll hot path sends this string and skips building the
+ * object and Fastify's serializer. The status needs no escaping (an enum); every other value
+ * goes through JSON.stringify, as it would inside the object.
+ */
+export function toResultJson(record: SessionRecord, status: SessionStatus): string {
+  const connected = status === 'connected' || status === 'signed'
+  return `{"sessionId":${JSON.stringify(record.sessionId)},"status":"${status}","connected":${connected},"signed":${status === 'signed'},"walletAddress":${jsonOrNull(record.walletAddress)},"signature":${jsonOrNull(record.signature)},"txSignature":${jsonOrNull(record.txSignature)},"errorCode":${jsonOrNull(record.errorCode)},"expiresAt":${JSON.stringify(record.expiresAt)}}`
+}
+
+const jsonOrNull = (value: string | null): string =>
+  value === null ? 'null' : JSON.stringify(value)
+
 /** GenericSessionResult: the result route's answer without `expiresAt`. */
 export function toResult(record: SessionRecord, now: number): SessionResult {
   const { expiresAt: _expiresAt, ...result } = toResultResponse(record, now)
