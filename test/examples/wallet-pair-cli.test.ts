@@ -33,10 +33,11 @@ describe('examples/wallet-simulator pair-cli (docs/wallet.md)', () => {
       expect(session.peer.metadata.name).toBe('Wallet Simulator')
       const signature = await dapp.signMessage('from the CLI wallet')
       expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
-      expect(output).toContain('paired with Example dApp (https://dapp.example)')
       await dapp.disconnect()
-      // The dApp ended the session: the CLI wallet closes and exits by itself.
+      // The dApp ended the session: the CLI wallet closes and exits by itself. Its lines are read
+      // once it has exited (the signature can reach the dApp before "paired with" reaches us).
       expect(await exited).toBe(0)
+      expect(output).toContain('paired with Example dApp (https://dapp.example)')
       expect(output).toContain('the dApp ended the session')
     } finally {
       if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
