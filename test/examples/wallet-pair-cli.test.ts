@@ -20,7 +20,8 @@ describe('examples/wallet-simulator pair-cli (docs/wallet.md)', () => {
       ['examples/wallet-simulator/src/pair-cli.ts', dapp.uri as string, server.appKey],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     )
-    const exited = new Promise((resolve) => child.on('exit', resolve))
+    // 'close': the process exited and its output streams are read to the end.
+    const exited = new Promise((resolve) => child.on('close', resolve))
     let output = ''
     child.stdout.on('data', (chunk) => {
       output += chunk
