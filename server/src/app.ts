@@ -13,7 +13,7 @@ import {
 } from './http/connection-limits'
 import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
-import { installAuthFailureLimit } from './http/rate-limit'
+import { authFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
 import { installUpgradeGuard } from './http/upgrade-guard'
 import { type LoggingOptions, loggerOptions } from './logging'
@@ -127,9 +127,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const routes = trackRoutes(app)
-  installErrorHandling(app, routes)
+  installErrorHandling(app, routes, authFailureLimit(ctx))
   installCors(app, ctx.projects, routes)
-  installAuthFailureLimit(app, ctx)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
   await registerRelayRoutes(app, ctx, options.relay)
   registerHealthRoutes(app, ctx)

@@ -3,6 +3,7 @@ import { ChainInputError, UpstreamError } from '../chains/types'
 import { ApiError } from '../errors'
 import { StoreUnavailableError } from '../store/types'
 import { chainInputToApiError } from './chain-errors'
+import { isAuthFailure } from './rate-limit'
 import type { RouteTable } from './route-table'
 
 /** Fastify's own refusals (parsers, body limit, URL) mapped to the wire codes. */
@@ -47,12 +48,22 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody())
 }
 
-/** Every refusal has the one wire shape; anything unforeseen is a logged 500 without internals. */
-export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
+/**
+ * Every refusal has the one wire shape; anything unforeseen is a logged 500 without internals.
+ * A failed authentication goes through `limitAuthFailure` first (it may become a 429).
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  routes: RouteTable,
+  limitAuthFailure?: (request: FastifyRequest, failure: ApiError) => Promise<ApiError>,
+): void {
   app.setErrorHandler((error, request, reply) => {
     const known = toApiError(error)
     if (known) {
       if (known.status >= 500) request.log.warn({ code: known.code, err: error }, known.message)
+      if (limitAuthFailure && isAuthFailure(known)) {
+        return limitAuthFailure(request, known).then((answer) => sendApiError(reply, answer))
+      }
       return sendApiError(reply, known)
     }
     request.log.error({ err: error }, 'unhandled error')

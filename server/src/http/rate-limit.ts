@@ -85,12 +85,9 @@ function rateLimitedError(decision: RateLimitDecision): ApiError {
   )
 }
 
-/** An answer that means "your credential or session id was wrong" (SPEC 4: failed authentication). */
-function isAuthFailure(statusCode: number, payload: unknown): boolean {
-  if (statusCode === 401) return true
-  return (
-    statusCode === 404 && typeof payload === 'string' && payload.includes('"SESSION_NOT_FOUND"')
-  )
+/** A refusal that means "your credential or session id was wrong" (SPEC 4: failed authentication). */
+export function isAuthFailure(error: ApiError): boolean {
+  return error.status === 401 || error.code === 'SESSION_NOT_FOUND'
 }
 
 /**
@@ -98,32 +95,21 @@ function isAuthFailure(statusCode: number, payload: unknown): boolean {
  * one hit on the caller's `auth` window; past its limit the failure is answered 429 instead (with
  * `RateLimit-Policy: "auth";…`), so guessing app keys, session ids or tokens is slowed to the
  * policy's rate and a refusal tells nothing about what was guessed. Successful requests never
- * count. Runs in `onSend`, so it covers every route without the routes knowing.
+ * count. The error handler calls it for every such refusal (each one is a thrown `ApiError`), so
+ * it covers every route without the routes knowing, and costs a successful answer nothing.
+ * Resolves to the refusal to send.
  */
-export function installAuthFailureLimit(app: FastifyInstance, ctx: AppContext): void {
+export function authFailureLimit(
+  ctx: AppContext,
+): (request: FastifyRequest, failure: ApiError) => Promise<ApiError> {
   const policy = ctx.authFailurePolicy
-  // Callback style: an async hook would cost every request a promise; only failures go async.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (!isAuthFailure(reply.statusCode, payload)) {
-      done(null, payload)
-      return
-    }
+  return (request, failure) =>
     ctx.limiter.check(callerKey(ctx, request), policy).then(
-      (decision) => {
-        if (decision.allowed) {
-          done(null, payload)
-          return
-        }
-        const error = rateLimitedError(decision)
-        reply.headers(error.headers ?? {})
-        reply.code(429).type('application/json; charset=utf-8')
-        done(null, JSON.stringify(error.toBody()))
-      },
+      (decision) => (decision.allowed ? failure : rateLimitedError(decision)),
       // A limiter error other than an outage (those go to the floor) must not turn a 401 into a 500.
       (err: unknown) => {
         request.log.error({ err }, 'auth failure limit: limiter error')
-        done(null, payload)
+        return failure
       },
     )
-  })
 }
