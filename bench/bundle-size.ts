@@ -290,8 +290,19 @@ entry of 28.20 KB / 25.82 KB. What keeps it small: the \`connect\` and \`sign\` 
 the first desktop connector (\`src/client/lazy/wallet.ts\`), the universal-link machine, its
 persistence and fingerprint with the universal-link connector, and the redaction only when the
 \`Client\` is inspected (\`src/client/lazy/inspector.ts\`; events wait for it in order); the chart,
-the view and the stand-ins (\`createLazyLogic\`, \`createDeferredInspector\`) stay, since the
-constructor creates the root actor at once.
+the view and the lazy-logic stand-in (\`createLazyLogic\`) stay, since the constructor creates the
+root actor at once. The inspection plumbing the \`Client\` keeps up front (\`createDeferredInspector\`,
+the secret registry) is in \`machines/shared/\` and counts as the \`Client\`'s, not the chart's; it
+is in the \`Client\` row above either way.
+
+The relay states (\`pair()\`) first took the root machine to 3.73 KB esbuild / 3.69 KB Rollup. It
+came back under its budget by moving work to the children that own it, which load lazily: each
+child reports its connection in the one shape the root keeps and its output says why it ended
+(the root no longer maps CAIP-10 accounts or end statuses); \`exit\`/\`entry\` actions instead of
+the same action on every transition out of a state; one \`forward\` action for the three
+children; one placeholder for the seven actors the facade provides; and the chart's state
+descriptions, which only the diagram's reader needs, live with the diagram
+(\`visualizations/descriptions.ts\`).
 
 ### Connector chunks of the \`Client\`
 

@@ -8,7 +8,6 @@
 export {
   type ClientEnvironment,
   createClientActors,
-  createDeferredInspector,
   createLazyLogic,
   provideClient,
 } from './client/client.actors'
@@ -32,7 +31,6 @@ export {
   type SnapshotMigrations,
 } from './client/client.persistence'
 export { createRedactingInspector } from './client/client.redact'
-export { createSecretRegistry, type SecretRegistry } from './client/client.secrets'
 export {
   type ClientContext,
   type ClientEvent,
@@ -168,6 +166,7 @@ export {
   type SessionPollingOutput,
   type SessionRef,
 } from './session-polling/session-polling.types'
+export { createDeferredInspector } from './shared/deferred-inspector'
 // ---- shared --------------------------------------------------------------------------------------
 export { type ErrorData, toAppError, toErrorData } from './shared/error-data'
 export {
@@ -176,6 +175,7 @@ export {
   type InspectOption,
   sanitizeInspectionEvent,
 } from './shared/inspect'
+export { createSecretRegistry, type SecretRegistry } from './shared/secret-registry'
 export { walletErrorData } from './shared/wallet-error-data'
 // ---- sign ----------------------------------------------------------------------------------------
 export { createSignActors, type SignVerifier, sessionSignInput } from './sign/sign.actors'

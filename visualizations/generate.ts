@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
 import * as machines from '../machines/index'
+import { DIAGRAM_DESCRIPTIONS } from './descriptions'
 import {
   type EdgeGroup,
   edgeGroups,
@@ -42,6 +43,9 @@ function isMachine(value: unknown): value is AnyStateMachine {
   return typeof value === 'object' && value !== null && 'root' in value && 'provide' in value
 }
 
+/** A state's description: its own, or the one its diagram keeps for it (see descriptions.ts). */
+const describe = (node: AnyStateNode): string | undefined =>
+  node.description ?? DIAGRAM_DESCRIPTIONS[node.id]
 const children = (node: AnyStateNode): AnyStateNode[] => Object.values(node.states ?? {})
 const pathId = (node: AnyStateNode) => node.path.join('_') || 'root'
 const initialChild = (node: AnyStateNode): AnyStateNode | undefined => {
@@ -98,6 +102,7 @@ export function toMermaid(machine: AnyStateMachine): string {
       if (node.type === 'parallel' && index > 0) lines.push(`${indent}--`)
       const id = pathId(child)
       const details = detailLines(child, edges)
+      const description = describe(child)
       lines.push(`${indent}state "${child.key}" as ${id}`)
       if (children(child).length > 0) {
         lines.push(`${indent}state ${id} {`)
@@ -108,7 +113,7 @@ export function toMermaid(machine: AnyStateMachine): string {
           lines.push(`${indent}  state "(any ${child.key} state)" as ${anyOf(child)}`)
         lines.push(`${indent}}`)
         // A composite state has no description lines in Mermaid: its details go in its note.
-        const note = [...(child.description ? [child.description] : []), ...details]
+        const note = [...(description ? [description] : []), ...details]
         if (note.length > 0) {
           lines.push(`${indent}note right of ${id}`)
           for (const line of note) lines.push(`${indent}  ${mermaidText(line)}`)
@@ -118,8 +123,7 @@ export function toMermaid(machine: AnyStateMachine): string {
       }
       for (const detail of details) lines.push(`${indent}${id} : ${mermaidText(detail)}`)
       if (child.type === 'final') lines.push(`${indent}${id} --> [*]`)
-      if (child.description)
-        lines.push(`${indent}note right of ${id} : ${mermaidText(child.description)}`)
+      if (description) lines.push(`${indent}note right of ${id} : ${mermaidText(description)}`)
     }
   }
   const initial = initialChild(root)
@@ -177,7 +181,8 @@ export function toDot(machine: AnyStateMachine, rankdir: RankDir = 'LR'): string
     for (const child of children(node)) {
       const label = stateLabel(child.key, detailLines(child, edges))
       // The description shows on hover in the SVG.
-      const tooltip = child.description ? `tooltip=${q(child.description)}` : undefined
+      const description = describe(child)
+      const tooltip = description ? `tooltip=${q(description)}` : undefined
       if (children(child).length > 0) {
         lines.push(`${indent}subgraph ${q(`cluster_${pathId(child)}`)} {`)
         lines.push(

@@ -1,9 +1,9 @@
 import { type Actor, createActor } from 'xstate'
 import type { InspectOption } from '../shared/inspect'
+import type { SecretRegistry } from '../shared/secret-registry'
 import type { provideClient } from './client.actors'
 import type { clientMachine } from './client.machine'
 import { createRedactingInspector } from './client.redact'
-import type { SecretRegistry } from './client.secrets'
 import type { ClientTimeouts } from './client.types'
 
 /** The root actor of a `Client`: the one actor system every flow runs in. */

@@ -1,15 +1,21 @@
-import { assign, fromPromise, raise, sendTo, setup, spawnChild } from 'xstate'
+import {
+  assign,
+  fromPromise,
+  type PromiseActorLogic,
+  raise,
+  sendTo,
+  setup,
+  spawnChild,
+} from 'xstate'
 import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { ConnectionData } from '../connect/connect.types'
 import type { PairingMachine } from '../pairing/pairing.machine'
-import type { PairedSessionData, PairingOutput } from '../pairing/pairing.types'
 import { type ErrorData, toErrorData } from '../shared/error-data'
 import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
-import type { UniversalLinkOutput } from '../universal-link/universal-link.types'
 import {
   type ClientContext,
   type ClientEvent,
@@ -22,64 +28,27 @@ import {
   type LoadedConnector,
 } from './client.types'
 
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`clientMachine: provide the "${name}" actor`)
-}
-
-/** Placeholder for the universal-link machine, which the facade loads with its connector. */
-const universalLinkPlaceholder = fromPromise(
-  notProvided('universalLink'),
-) as unknown as UniversalLinkMachine
-
-/** Placeholders for the `connect` and `sign` machines, which the facade loads with a desktop connector. */
-const connectionPlaceholder = fromPromise(notProvided('connection')) as unknown as ConnectMachine
-const signPlaceholder = fromPromise(notProvided('sign')) as unknown as SignMachine
-
-/** Placeholder for the pairing machine, which the facade loads with `pair()`. */
-const pairingPlaceholder = fromPromise(notProvided('pairing')) as unknown as PairingMachine
+/**
+ * What every actor of the chart is until the facade provides it (`provideClient`): the connector
+ * loader, the reads, and the `connect`, `sign`, `universalLink` and `pairing` machines, which load
+ * with their connector or with `pair()`.
+ */
+const notProvided = fromPromise<never>(async () => {
+  throw new Error('clientMachine: provide its actors (provideClient)')
+})
 
 const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
-
-/** The error a relay pairing that ended reports (our own disconnect is no error). */
-const pairingEndError = (output: PairingOutput | undefined): ErrorData | null => {
-  if (output?.error) return output.error
-  if (output?.status === 'disconnected') return null
-  const code = output?.status === 'cancelled' ? 'ABORTED' : 'RELAY_ERROR'
-  return err(code, `The relay pairing ended: ${output?.status ?? 'failed'}.`)
-}
-
-/** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
-const pairedConnection = (session: PairedSessionData | null): ConnectionData | null => {
-  for (const namespace of ['eip155', 'solana'] as const) {
-    const first = session?.namespaces[namespace]?.accounts[0]
-    if (first === undefined) continue
-    const chainId = first.split(':').slice(0, 2).join(':')
-    return {
-      walletId: null,
-      connectorId: 'relay',
-      namespace,
-      chainId,
-      accounts: (session?.namespaces[namespace]?.accounts ?? [])
-        .filter((account) => account.startsWith(`${chainId}:`))
-        .map((account) => account.slice(chainId.length + 1)),
-    }
-  }
-  return null
-}
 
 /** What is left of the wait of flow `flow` (its deadline), or the whole delay when it has none. */
 const remaining = (context: ClientContext, ms: number): number =>
   context.deadline?.flow === context.flow ? Math.max(0, context.deadline.at - Date.now()) : ms
 
-type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
+type ChildChange = Extract<
+  ClientEvent,
+  { type: 'CONNECTION.CHANGED' | 'LINK.CHANGED' | 'PAIRING.CHANGED' }
+>
 
-/** The error a universal-link flow that ended reports (a `disconnected` end is no error). */
-const linkEndError = (output: UniversalLinkOutput | undefined): ErrorData | null => {
-  if (output?.status === 'disconnected') return null
-  if (output?.error) return output.error
-  const code = output?.status === 'cancelled' ? 'ABORTED' : 'SESSION_FAILED'
-  return err(code, `The wallet flow ended: ${output?.status ?? 'failed'}.`)
-}
+type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
 /**
  * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
@@ -91,7 +60,8 @@ const linkEndError = (output: UniversalLinkOutput | undefined): ErrorData | null
  * `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT` after its named delay,
  * or `ABORTED` on `CANCEL` or when another flow replaces it. The wallet-answer and signature waits
  * keep their deadline as an absolute time (`deadline`): a restored root, sent `RESUMED`, waits only
- * for what is left of it.
+ * for what is left of it. The chart is in every app's entry chunk, so its state descriptions live
+ * with its diagram (visualizations/descriptions.ts), not here.
  */
 export const clientMachine = setup({
   types: {
@@ -102,19 +72,19 @@ export const clientMachine = setup({
   },
   actors: {
     /** Loads (dynamic import) and builds the connector of a wallet; the facade keeps the object. */
-    loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(notProvided('loadConnector')),
+    loadConnector: notProvided as unknown as PromiseActorLogic<LoadedConnector, LoadConnectorInput>,
     /** The `connect` machine bound to the selected connector. */
-    connection: connectionPlaceholder,
+    connection: notProvided as unknown as ConnectMachine,
     /** The `sign` machine bound to the selected connector. */
-    sign: signPlaceholder,
+    sign: notProvided as unknown as SignMachine,
     /** The `universalLink` machine bound to the session client, vault and link opener. */
-    universalLink: universalLinkPlaceholder,
+    universalLink: notProvided as unknown as UniversalLinkMachine,
     /** The `pairing` machine bound to the relay client, its peer and the pairing vault. */
-    pairing: pairingPlaceholder,
+    pairing: notProvided as unknown as PairingMachine,
     /** GET the project config. */
-    readConfig: fromPromise<ConnectConfig>(notProvided('readConfig')),
+    readConfig: notProvided as unknown as PromiseActorLogic<ConnectConfig>,
     /** GET a token balance. */
-    readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(notProvided('readBalance')),
+    readBalance: notProvided as unknown as PromiseActorLogic<TokenBalance, TokenBalanceQuery>,
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
@@ -198,11 +168,9 @@ export const clientMachine = setup({
           }
         : {},
     ),
-    /** Paired: the session's connection; the URI (it holds the pairing key) is no longer kept. */
-    storePairedSession: assign(({ context, event }) =>
-      event.type === 'PAIRING.CHANGED' && context.relay
-        ? { connection: pairedConnection(event.session), relay: { ...context.relay, uri: null } }
-        : {},
+    /** Paired: the URI (it holds the pairing key) is no longer kept. */
+    forgetPairingUri: assign(({ context }) =>
+      context.relay ? { relay: { ...context.relay, uri: null } } : {},
     ),
     storeRelayRequest: assign(({ context, event }) =>
       event.type === 'RELAY.REQUEST' && context.relay
@@ -218,13 +186,6 @@ export const clientMachine = setup({
       context.relay ? { relay: { ...context.relay, request: null } } : {},
     ),
     endRelay: assign({ relay: null, connector: null, connection: null }),
-    /** Raises the `pairing` child's state as a `PAIRING.CHANGED` event. */
-    forwardPairing: raise(
-      (_, change: Omit<Extract<ClientEvent, { type: 'PAIRING.CHANGED' }>, 'type'>) => ({
-        type: 'PAIRING.CHANGED' as const,
-        ...change,
-      }),
-    ),
     askRelayRequest: sendTo('pairing', ({ context }) => ({
       type: 'REQUEST' as const,
       requestId: context.relay?.request?.requestId ?? '',
@@ -238,34 +199,12 @@ export const clientMachine = setup({
         : { deadline: { flow: context.flow, at: Date.now() + context.timeouts[delay] } },
     ),
     storeConnector: assign({ connector: (_, connector: LoadedConnector) => ({ ...connector }) }),
+    /** The connection a child reports (every flow reports it in the same shape). */
     storeConnection: assign({
-      connection: ({ context, event }) =>
-        event.type === 'CONNECTION.CHANGED'
-          ? event.connection
-          : event.type === 'LINK.CHANGED' && context.connector
-            ? {
-                walletId: context.connector.walletId,
-                connectorId: context.connector.connectorId,
-                namespace: context.connector.chainId?.startsWith('solana:') ? 'solana' : 'eip155',
-                chainId: context.connector.chainId ?? '',
-                accounts: event.walletAddress ? [event.walletAddress] : [],
-              }
-            : context.connection,
+      connection: ({ event }) => ('connection' in event ? event.connection : null),
     }),
-    /** Raises the `connection` child's state as a `CONNECTION.CHANGED` event. */
-    forwardConnection: raise(
-      (_, change: Omit<Extract<ClientEvent, { type: 'CONNECTION.CHANGED' }>, 'type'>) => ({
-        type: 'CONNECTION.CHANGED' as const,
-        ...change,
-      }),
-    ),
-    /** Raises the `universalLink` child's state as a `LINK.CHANGED` event. */
-    forwardLink: raise(
-      (_, change: Omit<Extract<ClientEvent, { type: 'LINK.CHANGED' }>, 'type'>) => ({
-        type: 'LINK.CHANGED' as const,
-        ...change,
-      }),
-    ),
+    /** Raises a child's state as its `*.CHANGED` event, which the chart's transitions read. */
+    forward: raise((_, change: ChildChange) => change),
     clearConnection: assign({ connection: null }),
     storeSignRequest: assign({
       sign: ({ event }) =>
@@ -275,10 +214,9 @@ export const clientMachine = setup({
       walletUrl: ({ event, context }) =>
         event.type === 'WALLET_OPENED' ? event.url : context.walletUrl,
     }),
-    /** `RESET` then `CONNECT`: the connect child starts over from any state. */
-    askConnect: sendTo('connection', { type: 'RESET' }),
-    askConnectAgain: sendTo('connection', { type: 'CONNECT' }),
+    /** Brings the connect child back to `idle` from any state (before a `CONNECT`: it starts over). */
     resetConnection: sendTo('connection', { type: 'RESET' }),
+    askConnect: sendTo('connection', { type: 'CONNECT' }),
     askDisconnect: sendTo('connection', { type: 'DISCONNECT' }),
     askSignature: sendTo('sign', { type: 'SIGN' }),
     askLinkSignature: sendTo('universalLink', ({ context }) =>
@@ -286,7 +224,6 @@ export const clientMachine = setup({
         ? { type: 'SIGN_TRANSACTION' as const, payload: context.sign.link.payload ?? '' }
         : { type: 'SIGN_MESSAGE' as const },
     ),
-    askLinkDisconnect: sendTo('universalLink', { type: 'DISCONNECT' }),
     spawnRead: spawnChild('readConfig', {
       id: ({ event }) => (event.type === 'READ_CONFIG' ? event.id : 'readConfig'),
     }),
@@ -340,11 +277,8 @@ export const clientMachine = setup({
     WALLET_OPENED: { actions: 'storeWalletUrl' },
   },
   states: {
-    idle: {
-      description: 'No connector selected.',
-    },
+    idle: {},
     selecting: {
-      description: 'Loading the connector of the chosen wallet.',
       tags: ['busy', 'cancellable'],
       invoke: {
         id: 'loadConnector',
@@ -378,7 +312,7 @@ export const clientMachine = setup({
           target: 'idle',
           actions: {
             type: 'settle',
-            params: { error: err('TIMEOUT', 'Loading the wallet connector took too long.') },
+            params: { error: err('TIMEOUT', 'The wallet connector did not load in time.') },
           },
         },
       },
@@ -390,7 +324,6 @@ export const clientMachine = setup({
       },
     },
     wallet: {
-      description: 'A desktop (or custom) connector, driven by the connect machine.',
       tags: ['selected'],
       invoke: {
         id: 'connection',
@@ -398,8 +331,9 @@ export const clientMachine = setup({
         input: ({ context }) => ({ connectorId: context.connector?.connectorId ?? '' }),
         onSnapshot: {
           actions: {
-            type: 'forwardConnection',
+            type: 'forward',
             params: ({ event }) => ({
+              type: 'CONNECTION.CHANGED' as const,
               status: String(event.snapshot.value),
               connection: event.snapshot.context.connection,
               error: event.snapshot.context.error,
@@ -416,6 +350,8 @@ export const clientMachine = setup({
           ],
         },
         disconnected: {
+          // However the wallet left (the child gone, a disconnect, a failed connect), none is kept.
+          entry: 'clearConnection',
           on: {
             CONNECT: { target: 'connecting', actions: { type: 'startFlow', params: 'connect' } },
           },
@@ -424,8 +360,8 @@ export const clientMachine = setup({
           tags: ['busy', 'cancellable'],
           entry: [
             { type: 'armDeadline', params: 'walletAnswerMs' },
+            'resetConnection',
             'askConnect',
-            'askConnectAgain',
           ],
           on: {
             'CONNECTION.CHANGED': [
@@ -440,9 +376,7 @@ export const clientMachine = setup({
                 actions: {
                   type: 'settle',
                   params: ({ event }) => ({
-                    error:
-                      (event.type === 'CONNECTION.CHANGED' ? event.error : null) ??
-                      err('WALLET_ERROR', 'The wallet did not connect.'),
+                    error: event.error ?? err('WALLET_ERROR', 'The wallet did not connect.'),
                   }),
                 },
               },
@@ -481,7 +415,7 @@ export const clientMachine = setup({
             // Account and chain changes are kept; any other state of the child means it is gone.
             'CONNECTION.CHANGED': [
               { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-              { target: 'disconnected', actions: 'clearConnection' },
+              { target: 'disconnected' },
             ],
             SIGN: {
               target: 'signing',
@@ -526,13 +460,10 @@ export const clientMachine = setup({
               { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
               {
                 target: 'disconnected',
-                actions: [
-                  'clearConnection',
-                  {
-                    type: 'settle',
-                    params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-                  },
-                ],
+                actions: {
+                  type: 'settle',
+                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                },
               },
             ],
             CANCEL: {
@@ -561,24 +492,19 @@ export const clientMachine = setup({
             'CONNECTION.CHANGED': {
               guard: { type: 'childIn', params: ['idle'] },
               target: 'disconnected',
-              actions: ['clearConnection', { type: 'settle', params: { error: null } }],
+              actions: { type: 'settle', params: { error: null } },
             },
           },
           after: {
             walletAnswerMs: {
               target: 'disconnected',
-              actions: [
-                'clearConnection',
-                'resetConnection',
-                { type: 'settle', params: { error: null } },
-              ],
+              actions: ['resetConnection', { type: 'settle', params: { error: null } }],
             },
           },
         },
       },
     },
     link: {
-      description: 'A mobile wallet over a universal link, driven by the universalLink machine.',
       tags: ['selected'],
       initial: 'checking',
       states: {
@@ -594,6 +520,8 @@ export const clientMachine = setup({
           },
         },
         flow: {
+          // Every way out of the flow leaves it without a connection.
+          exit: 'clearConnection',
           invoke: {
             id: 'universalLink',
             src: 'universalLink',
@@ -606,30 +534,25 @@ export const clientMachine = setup({
             }),
             onSnapshot: {
               actions: {
-                type: 'forwardLink',
+                type: 'forward',
                 params: ({ event }) => ({
+                  type: 'LINK.CHANGED' as const,
                   status: String(event.snapshot.value),
-                  walletAddress: event.snapshot.context.walletAddress,
+                  connection: event.snapshot.context.connection,
                   signature: event.snapshot.context.txSignature ?? event.snapshot.context.signature,
                 }),
               },
             },
             onDone: {
               target: 'disconnected',
-              actions: [
-                'clearConnection',
-                { type: 'settle', params: ({ event }) => ({ error: linkEndError(event.output) }) },
-              ],
+              actions: { type: 'settle', params: ({ event }) => ({ error: event.output.error }) },
             },
             onError: {
               target: 'disconnected',
-              actions: [
-                'clearConnection',
-                {
-                  type: 'settle',
-                  params: ({ event }) => ({ error: toErrorData(event.error, 'SESSION_FAILED') }),
-                },
-              ],
+              actions: {
+                type: 'settle',
+                params: ({ event }) => ({ error: toErrorData(event.error, 'SESSION_FAILED') }),
+              },
             },
           },
           initial: 'connecting',
@@ -669,7 +592,6 @@ export const clientMachine = setup({
                 DISCONNECT: {
                   target: '#client.link.disconnected',
                   actions: [
-                    'clearConnection',
                     { type: 'startFlow', params: 'disconnect' },
                     { type: 'settle', params: { error: null } },
                   ],
@@ -686,23 +608,17 @@ export const clientMachine = setup({
                   target: 'connected',
                   actions: {
                     type: 'settle',
-                    params: ({ event }) => ({
-                      error: null,
-                      signature: event.type === 'LINK.CHANGED' ? event.signature : null,
-                    }),
+                    params: ({ event }) => ({ error: null, signature: event.signature }),
                   },
                 },
               },
               after: {
                 signatureMs: {
                   target: '#client.link.disconnected',
-                  actions: [
-                    'clearConnection',
-                    {
-                      type: 'settle',
-                      params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
-                    },
-                  ],
+                  actions: {
+                    type: 'settle',
+                    params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+                  },
                 },
               },
             },
@@ -710,24 +626,19 @@ export const clientMachine = setup({
           on: {
             CANCEL: {
               target: 'disconnected',
-              actions: [
-                'clearConnection',
-                { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-              ],
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
             },
             DISCONNECT: {
               target: 'disconnected',
-              actions: [
-                'clearConnection',
-                { type: 'settle', params: { error: err('ABORTED', 'Disconnected.') } },
-              ],
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Disconnected.') } },
             },
           },
         },
       },
     },
     relay: {
-      description: 'A wallet paired over the relay (pair()), driven by the pairing machine.',
+      // Every way out of the relay states ends the pairing's bookkeeping.
+      exit: 'endRelay',
       invoke: {
         id: 'pairing',
         src: 'pairing',
@@ -735,53 +646,45 @@ export const clientMachine = setup({
           context.relay?.input as NonNullable<ClientContext['relay']>['input'],
         onSnapshot: {
           actions: {
-            type: 'forwardPairing',
+            type: 'forward',
             params: ({ event }) => ({
+              type: 'PAIRING.CHANGED' as const,
               status: event.snapshot.matches({ active: { flow: 'paired' } }) ? 'paired' : 'pairing',
-              session: event.snapshot.context.session,
-              lastRequest: event.snapshot.context.lastRequest && {
-                requestId: event.snapshot.context.lastRequest.requestId,
-                status: event.snapshot.context.lastRequest.status,
-                error: event.snapshot.context.lastRequest.error,
-              },
+              connection: event.snapshot.context.connection,
+              // The record of the last request: its id and outcome, never its result.
+              lastRequest: event.snapshot.context.lastRequest,
             }),
           },
         },
         onDone: {
           target: 'idle',
-          actions: [
-            'endRelay',
-            { type: 'settle', params: ({ event }) => ({ error: pairingEndError(event.output) }) },
-          ],
+          actions: { type: 'settle', params: ({ event }) => ({ error: event.output.error }) },
         },
         onError: {
           target: 'idle',
-          actions: [
-            'endRelay',
-            {
-              type: 'settle',
-              params: ({ event }) => ({ error: toErrorData(event.error, 'RELAY_ERROR') }),
-            },
-          ],
+          actions: {
+            type: 'settle',
+            params: ({ event }) => ({ error: toErrorData(event.error, 'RELAY_ERROR') }),
+          },
         },
       },
       initial: 'pairing',
       states: {
         pairing: {
-          description: 'The proposal is on the relay: show the URI until the wallet answers.',
           tags: ['busy', 'cancellable'],
           on: {
             'PAIRING.CHANGED': {
               guard: { type: 'childIn', params: ['paired'] },
               target: 'paired',
-              actions: ['storePairedSession', { type: 'settle', params: { error: null } }],
+              actions: [
+                'storeConnection',
+                'forgetPairingUri',
+                { type: 'settle', params: { error: null } },
+              ],
             },
             CANCEL: {
               target: '#client.idle',
-              actions: [
-                'endRelay',
-                { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-              ],
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
             },
           },
         },
@@ -801,62 +704,52 @@ export const clientMachine = setup({
         signing: {
           tags: ['connected', 'busy', 'cancellable'],
           entry: [{ type: 'armDeadline', params: 'signatureMs' }, 'askRelayRequest'],
+          exit: 'clearRelayRequest',
           on: {
             'PAIRING.CHANGED': [
               {
                 guard: { type: 'relayRequestIs', params: 'answered' },
                 target: 'paired',
-                actions: ['clearRelayRequest', { type: 'settle', params: { error: null } }],
+                actions: { type: 'settle', params: { error: null } },
               },
               {
                 guard: { type: 'relayRequestIs', params: 'failed' },
                 target: 'paired',
-                actions: [
-                  'clearRelayRequest',
-                  {
-                    type: 'settle',
-                    params: ({ event }) => ({
-                      error:
-                        (event.type === 'PAIRING.CHANGED' ? event.lastRequest?.error : null) ??
-                        err('WALLET_ERROR', 'The wallet did not sign.'),
-                    }),
-                  },
-                ],
+                actions: {
+                  type: 'settle',
+                  params: ({ event }) => ({
+                    error:
+                      event.lastRequest?.error ?? err('WALLET_ERROR', 'The wallet did not sign.'),
+                  }),
+                },
               },
             ],
             CANCEL: {
               target: 'paired',
-              actions: [
-                'clearRelayRequest',
-                { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-              ],
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
             },
             DISCONNECT: {
               target: 'disconnecting',
-              actions: ['clearRelayRequest', { type: 'startFlow', params: 'disconnect' }],
+              actions: { type: 'startFlow', params: 'disconnect' },
             },
           },
           after: {
             signatureMs: {
               target: 'paired',
-              actions: [
-                'clearRelayRequest',
-                {
-                  type: 'settle',
-                  params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
-                },
-              ],
+              actions: {
+                type: 'settle',
+                params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+              },
             },
           },
         },
         disconnecting: {
-          description: 'The session delete is sent to the wallet; the pairing then ends.',
           tags: ['busy'],
           entry: [{ type: 'armDeadline', params: 'walletAnswerMs' }, 'askRelayDisconnect'],
           after: {
             walletAnswerMs: {
               target: '#client.idle',
-              actions: ['endRelay', { type: 'settle', params: { error: null } }],
+              actions: { type: 'settle', params: { error: null } },
             },
           },
         },

@@ -1,6 +1,6 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate'
 import { type InspectOption, sanitizeInspectionEvent } from '../shared/inspect'
-import type { SecretRegistry } from './client.secrets'
+import type { SecretRegistry } from '../shared/secret-registry'
 
 const isActorRef = (value: object): value is AnyActorRef =>
   typeof (value as { getSnapshot?: unknown }).getSnapshot === 'function' &&

@@ -1,7 +1,7 @@
 import type { TokenBalanceQuery } from '../../src/balance'
 import type { ChainNamespace } from '../../src/registry/types'
 import type { ConnectionData } from '../connect/connect.types'
-import type { PairedSessionData, PairingInput } from '../pairing/pairing.types'
+import type { PairingInput, PairingRequestRecord } from '../pairing/pairing.types'
 import type { ErrorData } from '../shared/error-data'
 import type { SignRequest } from '../sign/sign.types'
 
@@ -151,15 +151,17 @@ export type ClientEvent =
       error: ErrorData | null
     }
   /** Internal: the `universalLink` child changed (raised from its snapshot). */
-  | { type: 'LINK.CHANGED'; status: string; walletAddress: string | null; signature: string | null }
+  | {
+      type: 'LINK.CHANGED'
+      status: string
+      connection: ConnectionData | null
+      signature: string | null
+    }
   /** Internal: the `pairing` child changed (raised from its snapshot; public facts only). */
   | {
       type: 'PAIRING.CHANGED'
       status: string
-      session: PairedSessionData | null
-      lastRequest: {
-        requestId: string
-        status: 'answered' | 'failed'
-        error: ErrorData | null
-      } | null
+      connection: ConnectionData | null
+      /** The pairing's record of its last request: id, method, outcome; never the result. */
+      lastRequest: PairingRequestRecord | null
     }

@@ -79,12 +79,13 @@ function statusOf(snapshot: ClientSnapshot): ClientStatus {
  */
 export function toClientView(snapshot: ClientSnapshot): ClientView {
   const { context } = snapshot
-  const status = statusOf(snapshot)
-  const isConnected = snapshot.hasTag('connected') && context.connection !== null
+  // The connection counts only in a connected state (a stale one is never shown).
+  const connection = snapshot.hasTag('connected') ? context.connection : null
+  const isConnected = connection !== null
   const isBusy = snapshot.hasTag('busy')
   const selected = snapshot.hasTag('selected')
   return {
-    status,
+    status: statusOf(snapshot),
     isConnected,
     isBusy,
     canConnect: !isBusy && !isConnected,
@@ -95,9 +96,9 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
     error: context.error,
     walletId: context.connector?.walletId ?? context.walletId,
     connectorKind: context.connector?.kind ?? null,
-    address: isConnected ? (context.connection?.accounts[0] ?? null) : null,
-    accounts: isConnected ? (context.connection?.accounts ?? []) : [],
-    chainId: isConnected ? (context.connection?.chainId ?? null) : null,
+    address: connection?.accounts[0] ?? null,
+    accounts: connection?.accounts ?? [],
+    chainId: connection?.chainId ?? null,
     walletUrl: context.walletUrl,
     pairingUri: context.relay?.uri ?? null,
   }

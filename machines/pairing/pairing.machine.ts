@@ -9,6 +9,7 @@ import {
   setup,
 } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
+import type { ConnectionData } from '../connect/connect.types'
 import { toErrorData } from '../shared/error-data'
 import {
   type ActorTime,
@@ -16,6 +17,7 @@ import {
   type AwaitApprovalInput,
   type MaintainSessionInput,
   PAIRING_RESUMABLE_TAG,
+  type PairedSessionData,
   type PairingContext,
   type PairingEvent,
   type PairingFinalStatus,
@@ -40,6 +42,25 @@ const notProvidedCallback = (name: string) =>
   })
 
 type AnyEvent = PairingEvent | { type: string }
+/** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
+const pairedConnection = (session: PairedSessionData): ConnectionData | null => {
+  for (const namespace of ['eip155', 'solana'] as const) {
+    const first = session.namespaces[namespace]?.accounts[0]
+    if (first === undefined) continue
+    const chainId = first.split(':').slice(0, 2).join(':')
+    return {
+      walletId: null,
+      connectorId: 'relay',
+      namespace,
+      chainId,
+      accounts: (session.namespaces[namespace]?.accounts ?? [])
+        .filter((account) => account.startsWith(`${chainId}:`))
+        .map((account) => account.slice(chainId.length + 1)),
+    }
+  }
+  return null
+}
+
 const doneOutput = <T>(event: AnyEvent) => (event as DoneActorEvent<T>).output
 const actorError = (event: AnyEvent) => (event as ErrorActorEvent).error
 /** When an actor's answer (or failure) was observed, if it says. */
@@ -120,7 +141,7 @@ export const pairingMachine = setup({
     }),
     storeApproval: assign(({ context, event }) => {
       const { session, at } = doneOutput<ApprovalOutput>(event)
-      return { session, clock: Math.max(context.clock, at) }
+      return { session, connection: pairedConnection(session), clock: Math.max(context.clock, at) }
     }),
     storeError: assign(({ context, event }) => ({
       error: toErrorData(actorError(event), 'RELAY_ERROR'),
@@ -209,6 +230,7 @@ export const pairingMachine = setup({
     proposalExpiresAt: input.proposalExpiresAt,
     clock: input.startedAt,
     session: null,
+    connection: null,
     request: null,
     lastRequest: null,
     lastPingAt: null,

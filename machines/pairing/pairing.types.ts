@@ -1,5 +1,6 @@
 import type { PeerMetadata } from '../../src/relay/protocol/schemas'
 import type { CaipNamespaces, SettledNamespaces } from '../../src/relay/types'
+import type { ConnectionData } from '../connect/connect.types'
 import type { ErrorData } from '../shared/error-data'
 
 /**
@@ -55,6 +56,8 @@ export interface PairingContext {
   /** The latest time an actor reported (the machine reads no clock itself). */
   clock: number
   session: PairedSessionData | null
+  /** The connection the session gives (its first namespace's accounts), once paired. */
+  connection: ConnectionData | null
   request: PairingRequestRef | null
   lastRequest: PairingRequestRecord | null
   lastPingAt: number | null
@@ -125,6 +128,7 @@ export interface SendRequestInput {
 export interface PairingOutput {
   status: PairingFinalStatus
   session: PairedSessionData | null
+  /** Why the pairing ended; `null` only when this side disconnected. */
   error: ErrorData | null
 }
 

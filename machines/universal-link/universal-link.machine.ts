@@ -19,6 +19,15 @@ import type {
 const pollError = (output: SessionPollingOutput): ErrorData | null =>
   output.ok ? null : output.error
 
+/** Why the flow ended: nothing after a disconnect, else the error it kept or one for its status. */
+const endError = (status: UniversalLinkFinalStatus, error: ErrorData | null): ErrorData | null =>
+  status === 'disconnected'
+    ? null
+    : (error ?? {
+        code: status === 'cancelled' ? 'ABORTED' : 'SESSION_FAILED',
+        message: `The wallet flow ended: ${status}.`,
+      })
+
 type PollDone = { event: { output: SessionPollingOutput } }
 const pollOutput = ({ event }: PollDone) => event.output
 const pollErrorOf = ({ event }: PollDone) => pollError(event.output)
@@ -80,8 +89,21 @@ export const universalLinkMachine = setup({
   },
   actions: {
     storeSession: assign({ session: (_, session: UniversalLinkSession) => session }),
-    storeConnection: assign({
-      walletAddress: (_, output: SessionPollingOutput) => output.result?.walletAddress ?? null,
+    /** The wallet's address, and the connection it gives in the shape every flow reports. */
+    storeConnection: assign(({ context }, output: SessionPollingOutput) => {
+      const walletAddress = output.result?.walletAddress ?? null
+      return {
+        walletAddress,
+        connection: {
+          walletId: context.walletId,
+          connectorId: context.walletId,
+          namespace: context.chainId.startsWith('solana:')
+            ? ('solana' as const)
+            : ('eip155' as const),
+          chainId: context.chainId,
+          accounts: walletAddress ? [walletAddress] : [],
+        },
+      }
     }),
     storeSignature: assign(({ context }, output: SessionPollingOutput) => ({
       signature: output.result?.signature ?? null,
@@ -133,6 +155,7 @@ export const universalLinkMachine = setup({
     chainId: input.chainId,
     session: null,
     walletAddress: null,
+    connection: null,
     request: null,
     signature: null,
     txSignature: null,
@@ -282,13 +305,16 @@ export const universalLinkMachine = setup({
     expired: { type: 'final', entry: { type: 'markOutcome', params: { status: 'expired' } } },
     cancelled: { type: 'final', entry: { type: 'markOutcome', params: { status: 'cancelled' } } },
   },
-  output: ({ context }) => ({
-    status: context.outcome ?? 'failed',
-    walletAddress: context.walletAddress,
-    signature: context.signature,
-    txSignature: context.txSignature,
-    error: context.error,
-  }),
+  output: ({ context }) => {
+    const status = context.outcome ?? 'failed'
+    return {
+      status,
+      walletAddress: context.walletAddress,
+      signature: context.signature,
+      txSignature: context.txSignature,
+      error: endError(status, context.error),
+    }
+  },
 })
 
 /**

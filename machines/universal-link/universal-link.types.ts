@@ -1,3 +1,4 @@
+import type { ConnectionData } from '../connect/connect.types'
 import type { ErrorData } from '../shared/error-data'
 
 /**
@@ -32,6 +33,8 @@ export interface UniversalLinkContext {
   chainId: string
   session: UniversalLinkSession | null
   walletAddress: string | null
+  /** The connection the wallet gave (the connector id is the wallet id), once connected. */
+  connection: ConnectionData | null
   /** The signing request in flight: method and, for transactions, the base64url payload. */
   request: { method: UniversalLinkSignMethod; payload: string | null } | null
   /** The last signature (cleared when the next request starts). */
@@ -78,6 +81,7 @@ export interface UniversalLinkOutput {
   walletAddress: string | null
   signature: string | null
   txSignature: string | null
+  /** Why the flow ended (`ABORTED` for a cancellation); `null` after a disconnect. */
   error: ErrorData | null
 }
 

@@ -1,12 +1,7 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Subscription } from 'xstate'
-import {
-  createDeferredInspector,
-  createLazyLogic,
-  provideClient,
-} from '../../machines/client/client.actors'
+import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
 import type { ClientActor } from '../../machines/client/client.facade'
 import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/client.persistence'
-import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
   ClientSignRequest,
   ClientTimeouts,
@@ -20,8 +15,10 @@ import type { PairingActor, PairingFlow } from '../../machines/pairing/pairing.f
 import type { PairingMachine } from '../../machines/pairing/pairing.machine'
 import type { PairingRestoreCheck, PairingStore } from '../../machines/pairing/pairing.persistence'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import { createDeferredInspector } from '../../machines/shared/deferred-inspector'
 import { toAppError } from '../../machines/shared/error-data'
 import type { InspectionOptions } from '../../machines/shared/inspect'
+import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import type { SignMachine } from '../../machines/sign/sign.machine'
 import { personalSignRequest } from '../../machines/sign/sign.requests'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'

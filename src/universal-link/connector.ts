@@ -6,9 +6,9 @@ import {
   type SnapshotMigrations,
 } from '../../machines/client/client.persistence'
 import { createRedactingInspector } from '../../machines/client/client.redact'
-import { createSecretRegistry } from '../../machines/client/client.secrets'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import type { InspectionOptions } from '../../machines/shared/inspect'
+import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { UniversalLinkOutput } from '../../machines/universal-link/universal-link.types'

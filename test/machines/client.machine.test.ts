@@ -6,13 +6,8 @@ import {
   fromPromise,
   type InspectionEvent,
 } from 'xstate'
-import {
-  createDeferredInspector,
-  createLazyLogic,
-  provideClient,
-} from '../../machines/client/client.actors'
+import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
 import { type ClientActor, createClientActor } from '../../machines/client/client.facade'
-import { createSecretRegistry } from '../../machines/client/client.secrets'
 import type {
   ClientEvent,
   ClientTimeouts,
@@ -23,6 +18,8 @@ import { createWalletMachines } from '../../machines/client/client.wallet'
 import { type PairingMachine, pairingMachine } from '../../machines/pairing/pairing.machine'
 import type { ActorTime, ApprovalOutput, PairingInput } from '../../machines/pairing/pairing.types'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import { createDeferredInspector } from '../../machines/shared/deferred-inspector'
+import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import {
   type UniversalLinkMachine,

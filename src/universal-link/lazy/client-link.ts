@@ -6,8 +6,8 @@ import {
   type RestoreCheck,
   type SnapshotMigrations,
 } from '../../../machines/client/client.persistence'
-import type { SecretRegistry } from '../../../machines/client/client.secrets'
 import type { SessionTokenVault } from '../../../machines/session-polling/session-polling.actors'
+import type { SecretRegistry } from '../../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
 import {
   type UniversalLinkMachine,
