@@ -444,7 +444,8 @@ ${table(rows)}
   call that reads the session and counts the poll in the same step (\`getSessionAndHit\`; on
   Redis one script, one round trip per poll, the commands of one event-loop turn in one socket
   write), the constant-time token compare, origin and CORS, the RateLimit headers, the
-  failed-auth hook, the answer (its JSON written as a string, the bytes \`JSON.stringify\` gives).
+  failed-authentication limit (counted in the error handler, so a good poll pays nothing for it),
+  the answer (its JSON written as a string, the bytes \`JSON.stringify\` gives).
 - **server CPU**: the server process's CPU time (user + system, \`process.cpuUsage\`) over the
   measured run, divided by the answers; the process runs that one server and nothing else.
   **Redis CPU**: redis-server's (\`INFO cpu\`) the same way. **CPU: peer ÷ ours** compares the
