@@ -389,6 +389,8 @@ describe('client machine: a desktop wallet', () => {
     wallet.emit({ type: 'disconnect' })
     await until(() => view(actor).status === 'disconnected')
     expect(view(actor).isConnected).toBe(false)
+    // Nor kept in context, which the inspector and `useClientSelector` see.
+    expect(actor.getSnapshot().context.connection).toBeNull()
   })
 
   it('SIGN: signing, then the signature settles the flow and the client stays connected', async () => {
@@ -524,9 +526,11 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => outcome(actor)?.kind === 'sign')
     expect(outcome(actor)).toMatchObject({ error: null, signature: 'signature-of-s1' })
     expect(view(actor).status).toBe('connected')
+    expect(actor.getSnapshot().context.connection?.accounts).toEqual(['So1anaAddre55So1ana'])
     send(actor, { type: 'DISCONNECT' })
     expect(view(actor).status).toBe('disconnected')
     expect(outcome(actor)).toMatchObject({ kind: 'disconnect', error: null })
+    expect(actor.getSnapshot().context.connection).toBeNull()
     await tick()
     expect(actor.getSnapshot().children.universalLink).toBeUndefined()
   })

@@ -135,6 +135,14 @@ describe('pairing machine', () => {
     expect(flow(s)).toEqual({ paired: 'idle' })
     const snapshot = s.actor.getSnapshot()
     expect(snapshot.context.session).toEqual(session)
+    // The connection in the shape every flow reports to the root (CAIP-10 → address).
+    expect(snapshot.context.connection).toEqual({
+      walletId: null,
+      connectorId: 'relay',
+      namespace: 'eip155',
+      chainId: 'eip155:1',
+      accounts: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'],
+    })
     expect(snapshot.context.clock).toBe(T + 120)
     expect(snapshot.hasTag('resumable')).toBe(true)
     expect(s.inputs.maintainSession?.[0]).toEqual({
@@ -142,6 +150,38 @@ describe('pairing machine', () => {
       expiresAt: session.expiresAt,
     })
     expect(JSON.parse(JSON.stringify(snapshot.context))).toEqual(snapshot.context)
+  })
+
+  it.each([
+    [
+      'the first EVM chain, its accounts only',
+      {
+        eip155: {
+          accounts: ['eip155:10:0xA', 'eip155:1:0xB', 'eip155:10:0xC'],
+        },
+        solana: { accounts: ['solana:5eyk:So1'] },
+      },
+      { namespace: 'eip155', chainId: 'eip155:10', accounts: ['0xA', '0xC'] },
+    ],
+    [
+      'Solana when no EVM account',
+      { eip155: { accounts: [] }, solana: { accounts: ['solana:5eyk:So1', 'solana:5eyk:So2'] } },
+      { namespace: 'solana', chainId: 'solana:5eyk', accounts: ['So1', 'So2'] },
+    ],
+  ] as const)('the connection a session gives: %s', async (_, namespaces, expected) => {
+    const s = scripted()
+    s.actor.start()
+    await s.settle('fetchRelayToken', at(10))
+    await s.settle('connectRelay', at(20))
+    await s.settle('awaitApproval', {
+      session: { ...session, namespaces: structuredClone(namespaces) },
+      at: T + 100,
+    })
+    expect(s.actor.getSnapshot().context.connection).toEqual({
+      walletId: null,
+      connectorId: 'relay',
+      ...expected,
+    })
   })
 
   it('only paired.idle is resumable', async () => {

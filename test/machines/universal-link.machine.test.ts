@@ -203,7 +203,13 @@ describe('universal-link machine (with the session-polling machine as its child)
     await until(() => waiting.getSnapshot().matches('awaitingWallet'))
     const poller = waiting.getSnapshot().children.poll
     waiting.send({ type: 'CANCEL' })
-    expect((await toPromise(waiting)).status).toBe('cancelled')
+    const cancelled = await toPromise(waiting)
+    expect(cancelled.status).toBe('cancelled')
+    // The output says why it ended (a cancellation is ABORTED), so its parent maps nothing.
+    expect(cancelled.error).toEqual({
+      code: 'ABORTED',
+      message: 'The wallet flow ended: cancelled.',
+    })
     expect(poller?.getSnapshot().status).toBe('stopped')
 
     const b = scriptedBackend()
@@ -211,8 +217,18 @@ describe('universal-link machine (with the session-polling machine as its child)
     await until(() => linked.getSnapshot().matches('awaitingWallet'))
     b.answer('sess_1', result('sess_1', 'connected'))
     await until(() => linked.getSnapshot().matches('connected'))
+    // The connection in the shape every flow reports (the connector id is the wallet id).
+    expect(linked.getSnapshot().context.connection).toEqual({
+      walletId: 'phantom',
+      connectorId: 'phantom',
+      namespace: 'solana',
+      chainId: input.chainId,
+      accounts: [ADDRESS],
+    })
     linked.send({ type: 'DISCONNECT' })
-    expect((await toPromise(linked)).status).toBe('disconnected')
+    const disconnected = await toPromise(linked)
+    expect(disconnected.status).toBe('disconnected')
+    expect(disconnected.error).toBeNull()
   })
 
   it('only waiting and connected states are tagged resumable', () => {
