@@ -138,14 +138,13 @@ export class UniversalLinkConnector implements IWalletConnector {
 
   getConnection(): WalletConnection | null {
     const snapshot = this.#actor?.getSnapshot()
-    const context = snapshot?.context
-    if (!context?.walletAddress || snapshot?.status !== 'active') return null
+    // The flow keeps its connection (connector id = wallet id); without an address there is none.
+    const connection = snapshot?.context.connection
+    if (!connection?.accounts.length || snapshot?.status !== 'active') return null
     return {
+      ...connection,
       walletId: this.#options.walletId,
-      connectorId: this.id,
-      namespace: context.chainId.startsWith('solana:') ? 'solana' : 'eip155',
-      chainId: context.chainId as Caip2ChainId,
-      accounts: [context.walletAddress],
+      chainId: connection.chainId as Caip2ChainId,
     }
   }
 

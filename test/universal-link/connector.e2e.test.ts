@@ -96,12 +96,14 @@ describe('universal-link connector against the real server', () => {
 
     expect((await wallet.handle(links[0] ?? '')).callbackStatus).toBe(204)
     const connection = await connecting
-    expect(connection).toMatchObject({
+    expect(connection).toEqual({
       walletId: 'phantom',
+      connectorId: 'phantom',
       namespace: 'solana',
       chainId: SOLANA_DEVNET,
       accounts: [wallet.address],
     })
+    expect(connector.getAccounts()).toEqual([wallet.address])
 
     const signing = connector.request<{ signature: string; publicKey: string }>({
       method: 'solana_signMessage',
@@ -131,6 +133,7 @@ describe('universal-link connector against the real server', () => {
     expect(second.signature).not.toBe(first.signature)
     await connector.disconnect()
     expect(store.raw()).toBeNull()
+    expect(connector.getConnection()).toBeNull()
   })
 
   it('a transaction request reaches the wallet with its payload and returns the tx signature', async () => {
