@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ProjectConfig } from '../config/projects-schema'
 import { type AppContext, policyFor } from '../context'
 import { ApiError } from '../errors'
