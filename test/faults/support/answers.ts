@@ -1,0 +1,40 @@
+/**
+ * How a scripted TEST DOUBLE answers the requests made during one step of a fault sequence.
+ * Wallets: approve, reject (4001), error (a non-4001 failure), hang (never answers), change the
+ * account or the chain after answering, lock (no accounts, 4100). Backend and relay: ok, down,
+ * 4xx, 5xx, 429 with Retry-After, garbage body, wrong shape, slow, hang, socket dropped mid-body.
+ */
+export const WALLET_ANSWERS = [
+  'approve',
+  'reject',
+  'error',
+  'hang',
+  'changeAccount',
+  'changeChain',
+  'lock',
+] as const
+export type WalletAnswer = (typeof WALLET_ANSWERS)[number]
+
+export const BACKEND_FAULTS = [
+  'ok',
+  'down',
+  'status401',
+  'status403',
+  'status404',
+  'status422',
+  'status500',
+  'status503',
+  'status429',
+  'garbage',
+  'badShape',
+  'slow',
+  'hang',
+  'drop',
+] as const
+export type BackendFault = (typeof BACKEND_FAULTS)[number]
+
+/** A promise that never settles (a wallet or server that never answers). */
+export const never = <T>(): Promise<T> => new Promise<T>(() => {})
+
+/** Resolves after `ms` on the (fake) clock. */
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

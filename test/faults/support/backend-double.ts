@@ -1,0 +1,278 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, bytesToHex } from '@scure/base'
+import { buildSignedMessageEnvelope } from '../../../src/wire/envelope'
+import { API_PREFIX, APP_KEY_HEADER, SESSION_NONCE_HEADER } from '../../../src/wire/routes'
+import type { SessionResultResponse } from '../../../src/wire/schemas'
+import { type BackendFault, delay, never } from './answers'
+
+export const APP_KEY = 'pk_test_faults'
+export const BASE_URL = 'https://backend.test'
+
+interface SessionRecord {
+  sessionId: string
+  nonce: string
+  token: string
+  caip2Chain: string
+  walletSlug: string | null
+  intent: string
+  status: SessionResultResponse['status']
+  walletAddress: string | null
+  signature: string | null
+  txSignature: string | null
+  errorCode: string | null
+  nonceUsed: boolean
+  expiresAt: number
+}
+
+/**
+ * A TEST DOUBLE of the backend as a `fetchImpl`, in process (no socket): the routes the Client and
+ * the reference wallets use, answering in the documented wire shapes (src/wire/schemas) — config,
+ * balances, sessions and their result, the wallet callbacks (nonce-bound; a Solana signature is
+ * verified with ed25519 over the session envelope), the relay token. `fault` turns every answer
+ * into a failure: down (fetch rejects), 4xx / 5xx error bodies, 429 with Retry-After, a body that
+ * is not JSON or not of the schema, a slow or hanging answer, a socket dropped mid-body.
+ */
+export interface BackendDouble {
+  fetch: typeof fetch
+  fault: BackendFault
+  /** Every session token and signature it issued or recorded (secrets for the inspection check). */
+  readonly secrets: Set<string>
+  readonly requests: string[]
+}
+
+let sequence = 0
+const randomId = (bytes: number) =>
+  bytesToHex(crypto.getRandomValues(new Uint8Array(bytes))).slice(0, bytes * 2)
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
+}
+const error = (status: number, code: string, message: string, headers = {}) =>
+  json(status, { error: { code, message } }, headers)
+const noContent = () => new Response(null, { status: 204 })
+
+const FAULT_STATUS: Partial<Record<BackendFault, [number, string]>> = {
+  status401: [401, 'INVALID_APP_KEY'],
+  status403: [403, 'CHAIN_NOT_ENABLED'],
+  status404: [404, 'SESSION_NOT_FOUND'],
+  status422: [422, 'VALIDATION_FAILED'],
+  status500: [500, 'INTERNAL_ERROR'],
+  status503: [503, 'STORE_UNAVAILABLE'],
+  status429: [429, 'RATE_LIMITED'],
+}
+
+export function createBackendDouble(): BackendDouble {
+  const sessions = new Map<string, SessionRecord>()
+  const secrets = new Set<string>()
+  const requests: string[] = []
+
+  const view = (r: SessionRecord): SessionResultResponse => {
+    const open = r.status === 'pending' || r.status === 'connected'
+    const status = open && Date.now() >= r.expiresAt ? 'expired' : r.status
+    return {
+      sessionId: r.sessionId,
+      status,
+      connected: status === 'connected' || status === 'signed',
+      signed: status === 'signed',
+      walletAddress: r.walletAddress,
+      signature: r.signature,
+      txSignature: r.txSignature,
+      errorCode: r.errorCode,
+      expiresAt: r.expiresAt,
+    }
+  }
+
+  async function route(method: string, url: URL, headers: Headers, body: unknown) {
+    const path = url.pathname.slice(API_PREFIX.length)
+    const appKey = headers.get(APP_KEY_HEADER)
+    const nonceBound = (sessionId: unknown) => {
+      const record = sessions.get(String(sessionId))
+      return record && record.nonce === headers.get(SESSION_NONCE_HEADER) ? record : undefined
+    }
+    const b = (body ?? {}) as Record<string, unknown>
+    if (method === 'GET' && path === '/config') {
+      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      return json(200, {
+        projectId: 'proj_faults',
+        name: 'Faults',
+        networks: [
+          {
+            networkId: 'eip155:1',
+            namespace: 'eip155',
+            name: 'Ethereum',
+            nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+            testnet: false,
+          },
+        ],
+        wallets: [{ walletId: 'metamask', name: 'MetaMask', namespaces: ['eip155'] }],
+      })
+    }
+    if (method === 'GET' && path === '/balances') {
+      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      const chainId = url.searchParams.get('chainId') ?? ''
+      return json(200, {
+        chainId,
+        tokenAddress: url.searchParams.get('tokenAddress') ?? 'native',
+        account: url.searchParams.get('account') ?? '',
+        // Beyond 2^53: it only fits a bigint.
+        raw: '123456789012345678901234',
+        decimals: 18,
+        blockNumber: '19000000',
+      })
+    }
+    if (method === 'POST' && path === '/sessions') {
+      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      const record: SessionRecord = {
+        sessionId: `sess_${++sequence}_${randomId(12)}`,
+        nonce: randomId(16),
+        token: `tok_${randomId(24)}`,
+        caip2Chain: String(b.caip2Chain),
+        walletSlug: typeof b.walletSlug === 'string' ? b.walletSlug : null,
+        intent: typeof b.intent === 'string' ? b.intent : 'connect',
+        status: 'pending',
+        walletAddress: null,
+        signature: null,
+        txSignature: null,
+        errorCode: null,
+        nonceUsed: false,
+        expiresAt: Date.now() + 600_000,
+      }
+      sessions.set(record.sessionId, record)
+      secrets.add(record.token)
+      const { sessionId, nonce, token: sessionToken, expiresAt } = record
+      return json(201, { sessionId, nonce, sessionToken, expiresAt })
+    }
+    const result = /^\/sessions\/([^/]+)\/result$/.exec(path)
+    if (method === 'GET' && result) {
+      const record = sessions.get(decodeURIComponent(result[1] ?? ''))
+      if (!record || headers.get('authorization') !== `Bearer ${record.token}`)
+        return error(404, 'SESSION_NOT_FOUND', 'no such session')
+      return json(200, view(record))
+    }
+    if (method === 'POST' && path.startsWith('/callback/')) {
+      const record = nonceBound(b.sessionId)
+      if (!record) return error(404, 'SESSION_NOT_FOUND', 'no such session')
+      if (Date.now() >= record.expiresAt) return error(410, 'SESSION_EXPIRED', 'expired')
+      const conflict = () => error(409, 'SESSION_STATE_CONFLICT', `session is ${record.status}`)
+      if (path === '/callback/connect') {
+        if (record.status === 'connected' && record.walletAddress === b.walletAddress)
+          return noContent()
+        if (record.status !== 'pending') return conflict()
+        record.status = 'connected'
+        record.walletAddress = String(b.walletAddress)
+        return noContent()
+      }
+      if (path === '/callback/sign') {
+        if (record.status === 'signed' && record.signature === b.signature) return noContent()
+        if (record.nonceUsed) return error(409, 'NONCE_USED', 'nonce used')
+        if (record.status !== 'connected' || record.walletAddress === null) return conflict()
+        const message = buildSignedMessageEnvelope(
+          record.sessionId,
+          record.nonce,
+          record.walletAddress,
+          Number(b.timestamp),
+        )
+        let valid = false
+        try {
+          valid = ed25519.verify(
+            base58.decode(String(b.signature)),
+            new TextEncoder().encode(message),
+            base58.decode(record.walletAddress),
+          )
+        } catch {
+          valid = false
+        }
+        if (!valid) return error(422, 'SIGNATURE_INVALID', 'the signature does not verify')
+        record.status = 'signed'
+        record.signature = String(b.signature)
+        record.nonceUsed = true
+        secrets.add(record.signature)
+        return noContent()
+      }
+      if (path === '/callback/transaction') {
+        if (record.intent !== 'transaction') return conflict()
+        if (record.txSignature === b.txSignature) return noContent()
+        if (record.txSignature !== null) return conflict()
+        if (record.status !== 'connected' && record.status !== 'signed') return conflict()
+        record.txSignature = String(b.txSignature)
+        secrets.add(record.txSignature)
+        return noContent()
+      }
+      if (path === '/callback/reject') {
+        const status = b.errorCode === 'USER_REJECTED' ? 'rejected' : 'failed'
+        if (record.status === status) return noContent()
+        if (record.status !== 'pending' && record.status !== 'connected') return conflict()
+        record.status = status
+        record.errorCode = String(b.errorCode)
+        return noContent()
+      }
+    }
+    if (method === 'POST' && path === '/relay/token') {
+      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      const token = `relay_${randomId(24)}`
+      secrets.add(token)
+      return json(200, { token, expiresAt: Date.now() + 3_600_000 })
+    }
+    return error(404, 'NOT_FOUND', `no route ${method} ${path}`)
+  }
+
+  /** Honours the request's AbortSignal (ky's timeout aborts it), as fetch does. */
+  const abortable = <T>(signal: AbortSignal | null | undefined, work: Promise<T>): Promise<T> =>
+    signal
+      ? new Promise<T>((resolve, reject) => {
+          if (signal.aborted) return reject(signal.reason)
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+          work.then(resolve, reject)
+        })
+      : work
+
+  const double: BackendDouble = {
+    fault: 'ok',
+    secrets,
+    requests,
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init)
+      const url = new URL(request.url)
+      requests.push(`${request.method} ${url.pathname}`)
+      const fault = double.fault
+      const text = request.method === 'GET' ? '' : await request.text()
+      const work = (async () => {
+        if (fault === 'down') throw new TypeError('fetch failed (test double: backend down)')
+        if (fault === 'hang') return never<Response>()
+        if (fault === 'slow') await delay(2_000)
+        const failure = FAULT_STATUS[fault]
+        if (failure) {
+          const [status, code] = failure
+          return error(status, code, 'test double fault', status === 429 ? { 'retry-after': '3' } : {})
+        }
+        if (fault === 'garbage')
+          return new Response('<html>502 Bad Gateway</html>', {
+            status: 200,
+            headers: { 'content-type': 'text/html' },
+          })
+        if (fault === 'badShape') return json(200, { unexpected: true, raw: 12 })
+        const answer = await route(
+          request.method,
+          url,
+          request.headers,
+          text ? JSON.parse(text) : undefined,
+        )
+        if (fault === 'drop') {
+          // The socket drops after the headers: reading the body fails.
+          const body = new ReadableStream({
+            start(controller) {
+              controller.error(new TypeError('terminated (test double: socket dropped)'))
+            },
+          })
+          return new Response(body, { status: answer.status, headers: answer.headers })
+        }
+        return answer
+      })()
+      return abortable(request.signal, work)
+    }) as typeof fetch,
+  }
+  return double
+}

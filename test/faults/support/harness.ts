@@ -1,0 +1,566 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { getWallets } from '@wallet-standard/app'
+import fc from 'fast-check'
+import type { Hex } from 'viem'
+import { vi } from 'vitest'
+import type { InspectionEvent } from 'xstate'
+import {
+  createRelayWalletSimulator,
+  type RelayWalletSimulator,
+} from '../../../examples/wallet-simulator/src/relay'
+import { createWalletSimulator } from '../../../examples/wallet-simulator/src/index'
+import { isResumableTree } from '../../../machines/client/client.persistence'
+import { Client, type ClientOptions } from '../../../src/client'
+import { Eip1193Connector } from '../../../src/connectors/eip1193'
+import { Eip6963Connector } from '../../../src/connectors/eip6963'
+import { SolanaInjectedConnector } from '../../../src/connectors/solana-injected'
+import { AppError, type AppErrorCode } from '../../../src/errors/app-error'
+import { parsePersistedState } from '../../../src/universal-link/persisted-state'
+import { createRelayDouble, type RelayDouble } from '../../relay/support/relay-double'
+import {
+  BACKEND_FAULTS,
+  type BackendFault,
+  WALLET_ANSWERS,
+  type WalletAnswer,
+} from './answers'
+import { APP_KEY, BASE_URL, type BackendDouble, createBackendDouble } from './backend-double'
+import { createScriptedEvmWallet, type ScriptedEvmWallet } from './scripted-evm-wallet'
+import { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './scripted-solana-wallet'
+import {
+  createRecordingLinkStore,
+  createRecordingPairingStore,
+  describeJsonUnsafe,
+  type RecordingStore,
+} from './stores'
+
+/** The documented `AppError` codes (src/errors/app-error.ts); the type check keeps the list whole. */
+const DOCUMENTED = {
+  INVALID_CONFIG: true,
+  UNSUPPORTED_CHAIN: true,
+  RPC_ERROR: true,
+  WALLET_NOT_FOUND: true,
+  BACKEND_ERROR: true,
+  USER_REJECTED: true,
+  WALLET_UNAVAILABLE: true,
+  WALLET_ERROR: true,
+  NOT_CONNECTED: true,
+  SESSION_EXPIRED: true,
+  SESSION_FAILED: true,
+  TIMEOUT: true,
+  ABORTED: true,
+  RELAY_ERROR: true,
+} satisfies Record<AppErrorCode, true>
+export const DOCUMENTED_CODES = new Set(Object.keys(DOCUMENTED))
+
+/** Named timeouts, small (the clock is fake; small keeps the polling between them cheap). */
+export const FAULT_TIMEOUTS = {
+  connectorLoadMs: 1_000,
+  discoveryMs: 200,
+  walletAnswerMs: 4_000,
+  signatureMs: 4_000,
+}
+/** Past every named timeout, the HTTP timeout (10 s), the proposal TTL and the relay's waits. */
+export const SETTLE_MS = 90_000
+const PROPOSAL_TTL_SECONDS = 30
+
+export const CALLS = [
+  'select:metamask',
+  'select:rabby',
+  'select:phantom',
+  'select:solflare',
+  'connect',
+  'signMessage',
+  'signTypedData',
+  'signTransaction',
+  'getBalance',
+  'loadConfig',
+  'pair:eip155',
+  'pair:solana',
+  'cancel',
+  'disconnect',
+  'resume',
+  'reload',
+  'walletActs',
+  'wait',
+] as const
+export type Call = (typeof CALLS)[number]
+
+/** One step: a public call, how every wallet and the backend/relay answer during it, then time. */
+export interface Step {
+  call: Call
+  answer: WalletAnswer
+  fault: BackendFault
+  /** ms the fake clock advances after the call. */
+  think: number
+}
+
+/** `FAULTS_EXCLUDE=getBalance,loadConfig` leaves calls out (to explore past a known failure). */
+const EXCLUDED = new Set((process.env.FAULTS_EXCLUDE ?? '').split(',').filter(Boolean))
+const INCLUDED = CALLS.filter((call) => !EXCLUDED.has(call))
+
+export const stepArbitrary: fc.Arbitrary<Step> = fc.record({
+  call: fc.constantFrom(...INCLUDED),
+  answer: fc.oneof(
+    { weight: 4, arbitrary: fc.constant<WalletAnswer>('approve') },
+    { weight: 6, arbitrary: fc.constantFrom(...WALLET_ANSWERS) },
+  ),
+  fault: fc.oneof(
+    { weight: 4, arbitrary: fc.constant<BackendFault>('ok') },
+    { weight: 6, arbitrary: fc.constantFrom(...BACKEND_FAULTS) },
+  ),
+  think: fc.constantFrom(0, 5, 150, 600, 2_500, 5_000),
+})
+export const sequenceArbitrary = fc.array(stepArbitrary, { minLength: 1, maxLength: 30 })
+
+/** Fixed real keys (viem secp256k1, ed25519): every signature in a run is a real one. */
+const EVM_KEYS: Hex[] = [
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+]
+const SOLANA_KEYS = [1, 2].map((n) => new Uint8Array(32).fill(n))
+
+/** A property that failed: thrown from a step, with the step index. */
+export class Violation extends Error {
+  constructor(
+    readonly property: string,
+    detail: string,
+  ) {
+    super(`${property}: ${detail}`)
+  }
+}
+
+interface Tracked {
+  label: string
+  settled: boolean
+  outcome?: string
+}
+
+const realSetImmediate = globalThis.setImmediate
+/** One turn of the real event loop (unhandled rejections are reported on it). */
+export const realTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve))
+
+/** The page's `window` for EIP-6963 announcements (one per process: discovery listens once). */
+export const eip6963Window: EventTarget = (() => {
+  const g = globalThis as { window?: EventTarget }
+  g.window ??= new EventTarget()
+  return g.window
+})()
+
+const unhandled: unknown[] = []
+let listening = false
+function listenUnhandled() {
+  if (listening) return
+  listening = true
+  process.on('unhandledRejection', (reason) => unhandled.push(reason))
+}
+
+const bigintSafe = (_key: string, value: unknown) =>
+  typeof value === 'bigint' ? `${value}n` : value
+
+function jsonOfEvent(event: InspectionEvent): string {
+  const seen = new WeakSet<object>()
+  const parts: unknown[] = [event]
+  try {
+    parts.push((event.actorRef as { getSnapshot?: () => unknown }).getSnapshot?.())
+  } catch {
+    // a stopped actor: its events are enough
+  }
+  return JSON.stringify(parts, (key, value) => {
+    const v = bigintSafe(key, value)
+    if (typeof v === 'object' && v !== null) {
+      if (seen.has(v)) return '[cycle]'
+      seen.add(v)
+    }
+    return v
+  })
+}
+
+/**
+ * One world: the Client under test and its TEST DOUBLES — a backend (`fetchImpl`), a relay
+ * (`WebSocket` class), an injected EIP-1193 wallet (MetaMask), an EIP-6963 wallet (Rabby), a Wallet
+ * Standard Solana wallet (Phantom), the universal-link reference wallet (Solflare) and the relay
+ * reference wallet — every wallet signing with real keys.
+ */
+export class World {
+  readonly backend: BackendDouble = createBackendDouble()
+  readonly relay: RelayDouble = createRelayDouble()
+  readonly metamask: ScriptedEvmWallet = createScriptedEvmWallet(EVM_KEYS.slice(0, 2))
+  readonly rabby: ScriptedEvmWallet = createScriptedEvmWallet(EVM_KEYS.slice(2, 4))
+  readonly phantom: ScriptedSolanaWallet = createScriptedSolanaWallet('Phantom', SOLANA_KEYS)
+  readonly linkWallet = createWalletSimulator({
+    walletSlug: 'solflare',
+    secretKey: SOLANA_KEYS[0],
+    fetchImpl: this.backend.fetch,
+  })
+  readonly relayWallets: RelayWalletSimulator[] = []
+  readonly linkStore = createRecordingLinkStore()
+  readonly pairingStore = createRecordingPairingStore()
+  readonly events: string[] = []
+  readonly tracked: Tracked[] = []
+  readonly log: string[] = []
+  answer: WalletAnswer = 'approve'
+  client: Client
+  readonly #cleanup: Array<() => void> = []
+  readonly #links: string[] = []
+
+  constructor() {
+    listenUnhandled()
+    unhandled.length = 0
+    this.#cleanup.push(this.rabby.announce(eip6963Window, 'io.rabby'))
+    this.#cleanup.push(getWallets().register(this.phantom.wallet))
+    this.client = this.#newClient()
+  }
+
+  #options(): ClientOptions {
+    return {
+      baseUrl: BASE_URL,
+      appKey: APP_KEY,
+      fetchImpl: this.backend.fetch,
+      mobile: true,
+      solanaChainId: 'solana:devnet',
+      connectors: [
+        new Eip1193Connector('metamask', () => this.metamask),
+        new Eip6963Connector('io.rabby', { timeoutMs: 300 }),
+        new SolanaInjectedConnector({ walletId: 'phantom', walletName: 'Phantom' }),
+      ],
+      timeouts: FAULT_TIMEOUTS,
+      universalLink: {
+        store: this.linkStore,
+        openLink: (url) => this.#walletOpened(url),
+        returnUrl: 'https://dapp.test/',
+        dappName: 'Faults',
+        pollIntervalMs: 250,
+      },
+      relayUrl: 'wss://backend.test/api/v1/connect/relay',
+      WebSocket: this.relay.WebSocket,
+      pairing: { store: this.pairingStore },
+      inspect: (event) => {
+        this.events.push(jsonOfEvent(event))
+      },
+    }
+  }
+
+  #newClient(): Client {
+    return new Client(this.#options())
+  }
+
+  /** The universal-link wallet app opens with `url` and answers as the step says, a moment later. */
+  #walletOpened(url: string) {
+    this.#links.push(url)
+    const answer = this.answer
+    setTimeout(() => {
+      if (answer === 'hang' || answer === 'lock') return
+      const decision = answer === 'reject' ? 'reject' : answer === 'error' ? 'fail' : 'approve'
+      this.linkWallet.handle(url, decision).catch(() => undefined)
+    }, 100)
+  }
+
+  /** The relay wallet scans the pairing URI and answers as the step says. */
+  #walletScans(uri: string) {
+    const answer = this.answer
+    if (answer === 'hang' || answer === 'lock') return
+    const sim = createRelayWalletSimulator({
+      appKey: APP_KEY,
+      baseUrl: BASE_URL,
+      WebSocket: this.relay.WebSocket,
+      fetchImpl: this.backend.fetch,
+      evmPrivateKey: EVM_KEYS[0],
+      solanaSecretKey: SOLANA_KEYS[1],
+      decide: () => {
+        const now = this.answer
+        if (now === 'hang') return new Promise<'approve'>(() => {})
+        if (now === 'error') return Promise.reject(new Error('wallet crashed'))
+        return now === 'reject' || now === 'lock' ? 'reject' : 'approve'
+      },
+    })
+    this.relayWallets.push(sim)
+    const pairing = sim.wallet.pair(uri)
+    if (answer === 'reject' || answer === 'error')
+      pairing
+        .then((p) => p.reject(answer === 'error' ? { code: -32603 } : undefined))
+        .catch(() => undefined)
+    else pairing.then((p) => sim.approve(p)).catch(() => undefined)
+  }
+
+  track(label: string, promise: Promise<unknown>) {
+    const entry: Tracked = { label, settled: false }
+    this.tracked.push(entry)
+    promise.then(
+      (value) => {
+        entry.settled = true
+        entry.outcome = 'value'
+        return value
+      },
+      (error: unknown) => {
+        entry.settled = true
+        if (!(error instanceof AppError))
+          entry.outcome = `NOT AN AppError: ${String(error)} ${(error as Error)?.stack ?? ''}`
+        else if (!DOCUMENTED_CODES.has(error.code)) entry.outcome = `UNDOCUMENTED ${error.code}`
+        else entry.outcome = error.code
+      },
+    )
+  }
+
+  /** Runs one public call (synchronous throws count as a settled call too). */
+  #call(label: string, run: () => Promise<unknown> | unknown) {
+    try {
+      const result = run()
+      if (result instanceof Promise) this.track(label, result)
+    } catch (error) {
+      this.track(label, Promise.reject(error))
+    }
+  }
+
+  #faults(step: Step) {
+    this.answer = step.answer
+    for (const w of [this.metamask, this.rabby, this.phantom]) w.answer = step.answer
+    this.backend.fault = step.fault
+    this.relay.refuse = step.fault === 'down'
+    this.relay.silentPings = step.fault === 'hang'
+    this.relay.publishError =
+      step.fault === 'status500' || step.fault === 'status503' ? -32603 : null
+    if (step.fault === 'drop') this.relay.closeAll(1006, 'test double: socket dropped')
+  }
+
+  async step(step: Step, index: number): Promise<void> {
+    this.#faults(step)
+    const c = this.client
+    const label = `#${index} ${step.call}`
+    switch (step.call) {
+      case 'select:metamask':
+      case 'select:rabby':
+        this.#call(label, () =>
+          c.selectWallet(step.call.slice(7) as 'metamask', { namespace: 'eip155' }),
+        )
+        break
+      case 'select:phantom':
+      case 'select:solflare':
+        this.#call(label, () =>
+          c.selectWallet(step.call.slice(7) as 'phantom', { namespace: 'solana' }),
+        )
+        break
+      case 'connect':
+        this.#call(label, () => c.connect())
+        break
+      case 'signMessage':
+        this.#call(label, () => c.signMessage(`hello ${index}`))
+        break
+      case 'signTypedData':
+        this.#call(label, () =>
+          c.signTypedData({
+            types: {
+              EIP712Domain: [{ name: 'name', type: 'string' }],
+              Mail: [
+                { name: 'contents', type: 'string' },
+                { name: 'amount', type: 'uint256' },
+              ],
+            },
+            primaryType: 'Mail',
+            domain: { name: 'Faults' },
+            message: { contents: `step ${index}`, amount: 10n ** 20n },
+          }),
+        )
+        break
+      case 'signTransaction':
+        this.#call(label, () => c.signTransaction(this.phantom.transaction()))
+        break
+      case 'getBalance':
+        this.#call(label, () =>
+          c.getBalance({
+            chainId: 'eip155:1',
+            tokenAddress: 'native',
+            account: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          }),
+        )
+        break
+      case 'loadConfig':
+        this.#call(label, () => c.loadConfig())
+        break
+      case 'pair:eip155':
+      case 'pair:solana': {
+        const namespace = step.call.slice(5) as 'eip155' | 'solana'
+        this.#call(label, async () => {
+          const flow = await c.pair({
+            namespace,
+            metadata: { name: 'Faults dApp', url: 'https://dapp.test' },
+            proposalTtlSeconds: PROPOSAL_TTL_SECONDS,
+          })
+          this.track(`${label} approval`, flow.approval)
+          if (flow.uri) this.#walletScans(flow.uri)
+          return flow
+        })
+        break
+      }
+      case 'cancel':
+        this.#call(label, () => c.cancel())
+        break
+      case 'disconnect':
+        this.#call(label, () => c.disconnect())
+        break
+      case 'resume':
+        this.#call(label, () => this.#resume(label, false))
+        break
+      case 'reload':
+        this.#call(label, () => this.#reload(label))
+        break
+      case 'walletActs': {
+        const what =
+          step.answer === 'changeChain' || step.answer === 'lock' ? step.answer : 'changeAccount'
+        this.metamask.act(what)
+        this.rabby.act(what)
+        this.phantom.act(what)
+        break
+      }
+      case 'wait':
+        break
+    }
+    await this.advance(step.think)
+    this.check(label)
+  }
+
+  /** `resume()`; when the store held a live record, it must come back (not `none`, not `discarded`). */
+  async #resume(label: string, afterReload: boolean) {
+    const linkRecord = this.linkStore.load()
+    const pairRecord = this.pairingStore.load()
+    const now = Date.now()
+    const result = await this.client.resume()
+    this.track(`${label} wait`, result.wait())
+    if ('signature' in result) this.track(`${label} signature`, result.signature())
+    const live = (r: { expiresAt: number } | null) => r !== null && r.expiresAt > now
+    if (afterReload && (live(linkRecord) || live(pairRecord))) {
+      if (result.status === 'none' || result.status === 'discarded') {
+        this.fail(
+          'a stored flow survives a reload',
+          `resume() after reload: ${result.status}${'reason' in result ? ` (${result.reason})` : ''}`,
+        )
+      }
+    }
+    return result
+  }
+
+  /** A page reload: the old root stops (the page is gone), a new Client on the same stores resumes. */
+  async #reload(label: string) {
+    this.client.actor.stop()
+    this.client = this.#newClient()
+    return this.#resume(label, true)
+  }
+
+  readonly violations: Violation[] = []
+  fail(property: string, detail: string) {
+    this.violations.push(new Violation(property, detail))
+  }
+
+  async advance(ms: number) {
+    await vi.advanceTimersByTimeAsync(ms)
+    // Microtasks of what the last timer started (dynamic imports are cached promises).
+    for (let i = 0; i < 5; i++) await Promise.resolve()
+  }
+
+  /** The invariants that hold after every step. */
+  check(where: string) {
+    for (const v of this.violations.splice(0)) throw new Violation(v.property, `${where}: ${v.message}`)
+    const snapshot = this.client.actor.getSnapshot()
+    if (snapshot.status !== 'active')
+      throw new Violation(
+        'the root actor stays active',
+        `${where}: status ${snapshot.status} (${describe((snapshot as { error?: unknown }).error)})`,
+      )
+    const view = this.client.getView()
+    const connected = snapshot.hasTag('connected')
+    if (view.isConnected !== (connected && snapshot.context.connection !== null))
+      throw new Violation('the view agrees with the snapshot', `${where}: isConnected ${view.isConnected}, tag ${connected}`)
+    if (view.isBusy !== snapshot.hasTag('busy'))
+      throw new Violation('the view agrees with the snapshot', `${where}: isBusy ${view.isBusy}`)
+    if (view.canCancel !== snapshot.hasTag('cancellable'))
+      throw new Violation('the view agrees with the snapshot', `${where}: canCancel ${view.canCancel}`)
+    if ((this.client.getConnection() !== null) !== view.isConnected)
+      throw new Violation('the view agrees with the snapshot', `${where}: getConnection vs isConnected`)
+    if (view.status === 'connected' && !view.isConnected)
+      throw new Violation('the view agrees with the snapshot', `${where}: status connected without a connection`)
+    if ((view.status === 'signing' || view.status === 'awaitingSignature') && !view.isConnected)
+      throw new Violation('the view agrees with the snapshot', `${where}: ${view.status} without a connection`)
+    if (view.isBusy !== (view.pending !== null))
+      throw new Violation('the view agrees with the snapshot', `${where}: isBusy ${view.isBusy} but pending ${view.pending}`)
+    if (view.isBusy && view.status === 'idle')
+      throw new Violation('the view agrees with the snapshot', `${where}: busy while idle`)
+
+    // The universal-link store: a record exactly while a resumable link flow is in place.
+    const resumable = snapshot.matches('link') && isResumableTree(snapshot)
+    const unsafe = this.linkStore.unsafeSaves.splice(0)
+    if (unsafe.length > 0)
+      throw new Violation(
+        'the stored universal-link record is JSON-safe',
+        `${where}: save() got a value JSON.stringify rejects: ${unsafe[0]}`,
+      )
+    const pairUnsafe = this.pairingStore.unsafeSaves.splice(0)
+    if (pairUnsafe.length > 0)
+      throw new Violation('the stored paired session is JSON-safe', `${where}: ${pairUnsafe[0]}`)
+    const record = this.linkStore.load()
+    if (resumable && record === null)
+      throw new Violation('the store holds a record exactly while a resumable flow is pending', `${where}: resumable, no record`)
+    if (!resumable && record !== null)
+      throw new Violation('the store holds a record exactly while a resumable flow is pending', `${where}: a record, nothing resumable (${String(snapshot.value && JSON.stringify(snapshot.value))})`)
+    if (record !== null && parsePersistedState(JSON.parse(JSON.stringify(record))) === null)
+      throw new Violation('the stored universal-link record is JSON-safe', `${where}: the record does not parse back`)
+
+    for (const t of this.tracked)
+      if (t.settled && t.outcome !== 'value' && t.outcome !== undefined && !DOCUMENTED_CODES.has(t.outcome))
+        throw new Violation('every call settles with a value or a documented AppError', `${t.label}: ${t.outcome}`)
+    if (unhandled.length > 0)
+      throw new Violation('no unhandled rejection', `${where}: ${describe(unhandled[0])}`)
+  }
+
+  /** End of a sequence: the clock passes every named timeout; every call has settled; no secret leaked. */
+  async finish() {
+    for (let waited = 0; waited < SETTLE_MS; waited += 5_000) await this.advance(5_000)
+    await realTurn()
+    this.check('end')
+    const open = this.tracked.filter((t) => !t.settled)
+    if (open.length > 0)
+      throw new Violation(
+        'every call settles',
+        `still pending after ${SETTLE_MS} ms past every named timeout: ${open.map((t) => t.label).join(', ')}`,
+      )
+    // Let the redacting inspector (loaded on demand) flush, then look for secrets.
+    await vi.advanceTimersByTimeAsync(10)
+    await realTurn()
+    const secrets = [
+      ...this.backend.secrets,
+      ...this.metamask.signatures,
+      ...this.rabby.signatures,
+      ...this.phantom.signatures,
+    ]
+    const text = this.events.join('\n')
+    for (const secret of secrets)
+      if (secret.length >= 16 && text.includes(secret))
+        throw new Violation('no secret in inspection events', `${secret.slice(0, 12)}… appears`)
+  }
+
+  dispose() {
+    try {
+      this.client.actor.stop()
+    } catch {
+      // already stopped
+    }
+    for (const sim of this.relayWallets) sim.close()
+    for (const undo of this.#cleanup.splice(0)) undo()
+  }
+}
+
+function describe(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`
+  return describeJsonUnsafe(value) ?? JSON.stringify(value, bigintSafe)
+}
+
+/** Replays one sequence in a fresh world; throws the first `Violation`. */
+export async function runSequence(steps: readonly Step[]): Promise<void> {
+  const world = new World()
+  try {
+    for (const [index, step] of steps.entries()) await world.step(step, index)
+    await world.finish()
+  } finally {
+    world.dispose()
+  }
+}
