@@ -1,6 +1,7 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, it, vi } from 'vitest'
-import { runSequence, sequenceArbitrary } from './support/harness'
+import { afterAll, describe, it } from 'vitest'
+import { useFaultClock } from './support/clock'
+import { caseArbitrary, profile, runSequence } from './support/harness'
 
 // Item 2 of issue 15: random sequences of the Client's public calls against scripted wallets and a
 // backend and relay that fail in every documented way; after every step the invariants of
@@ -10,26 +11,24 @@ import { runSequence, sequenceArbitrary } from './support/harness'
 const seed = Number(process.env.FAULTS_SEED ?? 20261126)
 const numRuns = Number(process.env.FAULTS_RUNS ?? 2_000)
 
-beforeAll(async () => {
-  // The Client's on-demand chunks load once, on the real clock; later imports are cached.
-  await Promise.all([
-    import('../../src/client/lazy/readers'),
-    import('../../src/client/lazy/wallet'),
-    import('../../src/client/lazy/pairing'),
-    import('../../src/client/lazy/inspector'),
-    import('../../src/universal-link/lazy/connector'),
-  ])
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
-})
+useFaultClock()
 afterAll(() => {
-  vi.useRealTimers()
+  if (process.env.FAULTS_PROFILE)
+    console.log(
+      [...profile]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${Math.round(v)}ms`)
+        .join('\n'),
+    )
 })
 
 describe('fault sequences against the Client', () => {
-  it(`behavior: ${numRuns} random sequences keep every invariant (seed ${seed})`, { timeout: 0 }, async () => {
+  it(`behavior: ${numRuns} random sequences keep every invariant (seed ${seed})`, {
+    timeout: 0,
+  }, async () => {
     await fc.assert(
-      fc.asyncProperty(sequenceArbitrary, async (steps) => {
-        await runSequence(steps)
+      fc.asyncProperty(caseArbitrary, async ({ steps, inspect }) => {
+        await runSequence(steps, inspect)
       }),
       { seed, numRuns, verbose: 1, endOnFailure: process.env.FAULTS_SHRINK === '0' },
     )

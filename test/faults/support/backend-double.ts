@@ -1,5 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58, bytesToHex } from '@scure/base'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { base58 } from '@scure/base'
 import { buildSignedMessageEnvelope } from '../../../src/wire/envelope'
 import { API_PREFIX, APP_KEY_HEADER, SESSION_NONCE_HEADER } from '../../../src/wire/routes'
 import type { SessionResultResponse } from '../../../src/wire/schemas'
@@ -246,7 +247,12 @@ export function createBackendDouble(): BackendDouble {
         const failure = FAULT_STATUS[fault]
         if (failure) {
           const [status, code] = failure
-          return error(status, code, 'test double fault', status === 429 ? { 'retry-after': '3' } : {})
+          return error(
+            status,
+            code,
+            'test double fault',
+            status === 429 ? { 'retry-after': '3' } : {},
+          )
         }
         if (fault === 'garbage')
           return new Response('<html>502 Bad Gateway</html>', {

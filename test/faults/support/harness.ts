@@ -1,4 +1,4 @@
-import { ed25519 } from '@noble/curves/ed25519.js'
+
 import { getWallets } from '@wallet-standard/app'
 import fc from 'fast-check'
 import type { Hex } from 'viem'
@@ -17,12 +17,7 @@ import { SolanaInjectedConnector } from '../../../src/connectors/solana-injected
 import { AppError, type AppErrorCode } from '../../../src/errors/app-error'
 import { parsePersistedState } from '../../../src/universal-link/persisted-state'
 import { createRelayDouble, type RelayDouble } from '../../relay/support/relay-double'
-import {
-  BACKEND_FAULTS,
-  type BackendFault,
-  WALLET_ANSWERS,
-  type WalletAnswer,
-} from './answers'
+import { BACKEND_FAULTS, type BackendFault, WALLET_ANSWERS, type WalletAnswer } from './answers'
 import { APP_KEY, BASE_URL, type BackendDouble, createBackendDouble } from './backend-double'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './scripted-evm-wallet'
 import { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './scripted-solana-wallet'
@@ -30,7 +25,6 @@ import {
   createRecordingLinkStore,
   createRecordingPairingStore,
   describeJsonUnsafe,
-  type RecordingStore,
 } from './stores'
 
 /** The documented `AppError` codes (src/errors/app-error.ts); the type check keeps the list whole. */
@@ -61,7 +55,7 @@ export const FAULT_TIMEOUTS = {
 }
 /** Past every named timeout, the HTTP timeout (10 s), the proposal TTL and the relay's waits. */
 export const SETTLE_MS = 90_000
-const PROPOSAL_TTL_SECONDS = 30
+const PROPOSAL_TTL_SECONDS = 20
 
 export const CALLS = [
   'select:metamask',
@@ -97,20 +91,50 @@ export interface Step {
 /** `FAULTS_EXCLUDE=getBalance,loadConfig` leaves calls out (to explore past a known failure). */
 const EXCLUDED = new Set((process.env.FAULTS_EXCLUDE ?? '').split(',').filter(Boolean))
 const INCLUDED = CALLS.filter((call) => !EXCLUDED.has(call))
+/** `FAULTS_BACKEND=ok,slow` limits the backend and relay faults drawn (to explore past a known one). */
+const FAULTS = process.env.FAULTS_BACKEND
+  ? BACKEND_FAULTS.filter((f) => process.env.FAULTS_BACKEND?.split(',').includes(f))
+  : BACKEND_FAULTS
+
+/**
+ * Connecting and signing weigh more, so most sequences reach a connection and act on it; pairing
+ * (real x25519 and ChaCha20 on both sides) weighs less, for time.
+ */
+const WEIGHT: Partial<Record<Call, number>> = {
+  connect: 8,
+  signMessage: 4,
+  signTypedData: 4,
+  signTransaction: 3,
+  'pair:eip155': 1,
+  'pair:solana': 1,
+}
 
 export const stepArbitrary: fc.Arbitrary<Step> = fc.record({
-  call: fc.constantFrom(...INCLUDED),
+  call: fc.oneof(
+    ...INCLUDED.map((call) => ({ weight: WEIGHT[call] ?? 2, arbitrary: fc.constant(call) })),
+  ),
   answer: fc.oneof(
-    { weight: 4, arbitrary: fc.constant<WalletAnswer>('approve') },
+    { weight: 5, arbitrary: fc.constant<WalletAnswer>('approve') },
     { weight: 6, arbitrary: fc.constantFrom(...WALLET_ANSWERS) },
   ),
   fault: fc.oneof(
-    { weight: 4, arbitrary: fc.constant<BackendFault>('ok') },
-    { weight: 6, arbitrary: fc.constantFrom(...BACKEND_FAULTS) },
+    { weight: 5, arbitrary: fc.constant<BackendFault>('ok') },
+    { weight: 6, arbitrary: fc.constantFrom(...FAULTS) },
   ),
   think: fc.constantFrom(0, 5, 150, 600, 2_500, 5_000),
 })
-export const sequenceArbitrary = fc.array(stepArbitrary, { minLength: 1, maxLength: 30 })
+/** A case: its steps, and whether an inspector is attached (about one case in 24: redaction makes them costly). */
+export interface FaultCase {
+  inspect: boolean
+  steps: Step[]
+}
+export const caseArbitrary: fc.Arbitrary<FaultCase> = fc.record({
+  inspect: fc.oneof(
+    { weight: 23, arbitrary: fc.constant(false) },
+    { weight: 1, arbitrary: fc.constant(true) },
+  ),
+  steps: fc.array(stepArbitrary, { minLength: 1, maxLength: 30 }),
+})
 
 /** Fixed real keys (viem secp256k1, ed25519): every signature in a run is a real one. */
 const EVM_KEYS: Hex[] = [
@@ -159,15 +183,10 @@ function listenUnhandled() {
 const bigintSafe = (_key: string, value: unknown) =>
   typeof value === 'bigint' ? `${value}n` : value
 
+/** An inspection event as JSON (bigints as text, cycles cut): what an inspector could ship anywhere. */
 function jsonOfEvent(event: InspectionEvent): string {
   const seen = new WeakSet<object>()
-  const parts: unknown[] = [event]
-  try {
-    parts.push((event.actorRef as { getSnapshot?: () => unknown }).getSnapshot?.())
-  } catch {
-    // a stopped actor: its events are enough
-  }
-  return JSON.stringify(parts, (key, value) => {
+  return JSON.stringify(event, (key, value) => {
     const v = bigintSafe(key, value)
     if (typeof v === 'object' && v !== null) {
       if (seen.has(v)) return '[cycle]'
@@ -197,7 +216,9 @@ export class World {
   readonly relayWallets: RelayWalletSimulator[] = []
   readonly linkStore = createRecordingLinkStore()
   readonly pairingStore = createRecordingPairingStore()
-  readonly events: string[] = []
+  readonly events: InspectionEvent[] = []
+  /** Signatures the wallets returned to the Client's callers (the relay wallet's included). */
+  readonly signatures = new Set<string>()
   readonly tracked: Tracked[] = []
   readonly log: string[] = []
   answer: WalletAnswer = 'approve'
@@ -205,7 +226,7 @@ export class World {
   readonly #cleanup: Array<() => void> = []
   readonly #links: string[] = []
 
-  constructor() {
+  constructor(readonly inspect = true) {
     listenUnhandled()
     unhandled.length = 0
     this.#cleanup.push(this.rabby.announce(eip6963Window, 'io.rabby'))
@@ -236,9 +257,14 @@ export class World {
       relayUrl: 'wss://backend.test/api/v1/connect/relay',
       WebSocket: this.relay.WebSocket,
       pairing: { store: this.pairingStore },
-      inspect: (event) => {
-        this.events.push(jsonOfEvent(event))
-      },
+      ...(!this.inspect
+        ? {}
+        : {
+            inspect: (event: InspectionEvent) => {
+              // Kept as is (snapshots are immutable) and serialised once, at the end.
+              this.events.push(event)
+            },
+          }),
     }
   }
 
@@ -266,6 +292,7 @@ export class World {
       baseUrl: BASE_URL,
       WebSocket: this.relay.WebSocket,
       fetchImpl: this.backend.fetch,
+      proposalWaitMs: 5_000,
       evmPrivateKey: EVM_KEYS[0],
       solanaSecretKey: SOLANA_KEYS[1],
       decide: () => {
@@ -291,6 +318,11 @@ export class World {
       (value) => {
         entry.settled = true
         entry.outcome = 'value'
+        if (typeof value === 'string' && value.length >= 16) this.signatures.add(value)
+        const signed = value as { signature?: unknown; signedTransaction?: unknown } | null
+        if (typeof signed?.signature === 'string') this.signatures.add(signed.signature)
+        if (typeof signed?.signedTransaction === 'string')
+          this.signatures.add(signed.signedTransaction)
         return value
       },
       (error: unknown) => {
@@ -460,7 +492,8 @@ export class World {
 
   /** The invariants that hold after every step. */
   check(where: string) {
-    for (const v of this.violations.splice(0)) throw new Violation(v.property, `${where}: ${v.message}`)
+    for (const v of this.violations.splice(0))
+      throw new Violation(v.property, `${where}: ${v.message}`)
     const snapshot = this.client.actor.getSnapshot()
     if (snapshot.status !== 'active')
       throw new Violation(
@@ -470,21 +503,49 @@ export class World {
     const view = this.client.getView()
     const connected = snapshot.hasTag('connected')
     if (view.isConnected !== (connected && snapshot.context.connection !== null))
-      throw new Violation('the view agrees with the snapshot', `${where}: isConnected ${view.isConnected}, tag ${connected}`)
+      throw new Violation(
+        'the view agrees with the snapshot',
+        `${where}: isConnected ${view.isConnected}, tag ${connected}`,
+      )
     if (view.isBusy !== snapshot.hasTag('busy'))
       throw new Violation('the view agrees with the snapshot', `${where}: isBusy ${view.isBusy}`)
     if (view.canCancel !== snapshot.hasTag('cancellable'))
-      throw new Violation('the view agrees with the snapshot', `${where}: canCancel ${view.canCancel}`)
+      throw new Violation(
+        'the view agrees with the snapshot',
+        `${where}: canCancel ${view.canCancel}`,
+      )
     if ((this.client.getConnection() !== null) !== view.isConnected)
-      throw new Violation('the view agrees with the snapshot', `${where}: getConnection vs isConnected`)
+      throw new Violation(
+        'the view agrees with the snapshot',
+        `${where}: getConnection vs isConnected`,
+      )
     if (view.status === 'connected' && !view.isConnected)
-      throw new Violation('the view agrees with the snapshot', `${where}: status connected without a connection`)
+      throw new Violation(
+        'the view agrees with the snapshot',
+        `${where}: status connected without a connection`,
+      )
     if ((view.status === 'signing' || view.status === 'awaitingSignature') && !view.isConnected)
-      throw new Violation('the view agrees with the snapshot', `${where}: ${view.status} without a connection`)
+      throw new Violation(
+        'the view agrees with the snapshot',
+        `${where}: ${view.status} without a connection`,
+      )
     if (view.isBusy !== (view.pending !== null))
-      throw new Violation('the view agrees with the snapshot', `${where}: isBusy ${view.isBusy} but pending ${view.pending}`)
+      throw new Violation(
+        'the view agrees with the snapshot',
+        `${where}: isBusy ${view.isBusy} but pending ${view.pending}`,
+      )
     if (view.isBusy && view.status === 'idle')
       throw new Violation('the view agrees with the snapshot', `${where}: busy while idle`)
+
+    // A read is a child of the root while it runs, and only then.
+    for (const [id, child] of Object.entries(
+      snapshot.children as Record<string, { getSnapshot(): { status: string } } | undefined>,
+    ))
+      if (id.startsWith('read-') && child && child.getSnapshot().status !== 'active')
+        throw new Violation(
+          'a settled read leaves no child behind',
+          `${where}: ${id} is ${child.getSnapshot().status} and still a child`,
+        )
 
     // The universal-link store: a record exactly while a resumable link flow is in place.
     const resumable = snapshot.matches('link') && isResumableTree(snapshot)
@@ -499,22 +560,45 @@ export class World {
       throw new Violation('the stored paired session is JSON-safe', `${where}: ${pairUnsafe[0]}`)
     const record = this.linkStore.load()
     if (resumable && record === null)
-      throw new Violation('the store holds a record exactly while a resumable flow is pending', `${where}: resumable, no record`)
+      throw new Violation(
+        'the store holds a record exactly while a resumable flow is pending',
+        `${where}: resumable, no record`,
+      )
     if (!resumable && record !== null)
-      throw new Violation('the store holds a record exactly while a resumable flow is pending', `${where}: a record, nothing resumable (${String(snapshot.value && JSON.stringify(snapshot.value))})`)
+      throw new Violation(
+        'the store holds a record exactly while a resumable flow is pending',
+        `${where}: a record, nothing resumable (${String(snapshot.value && JSON.stringify(snapshot.value))})`,
+      )
     if (record !== null && parsePersistedState(JSON.parse(JSON.stringify(record))) === null)
-      throw new Violation('the stored universal-link record is JSON-safe', `${where}: the record does not parse back`)
+      throw new Violation(
+        'the stored universal-link record is JSON-safe',
+        `${where}: the record does not parse back`,
+      )
 
     for (const t of this.tracked)
-      if (t.settled && t.outcome !== 'value' && t.outcome !== undefined && !DOCUMENTED_CODES.has(t.outcome))
-        throw new Violation('every call settles with a value or a documented AppError', `${t.label}: ${t.outcome}`)
+      if (
+        t.settled &&
+        t.outcome !== 'value' &&
+        t.outcome !== undefined &&
+        !DOCUMENTED_CODES.has(t.outcome)
+      )
+        throw new Violation(
+          'every call settles with a value or a documented AppError',
+          `${t.label}: ${t.outcome}`,
+        )
     if (unhandled.length > 0)
       throw new Violation('no unhandled rejection', `${where}: ${describe(unhandled[0])}`)
   }
 
   /** End of a sequence: the clock passes every named timeout; every call has settled; no secret leaked. */
   async finish() {
-    for (let waited = 0; waited < SETTLE_MS; waited += 5_000) await this.advance(5_000)
+    // The clock moves on only until every call has settled (at most SETTLE_MS).
+    for (
+      let waited = 0;
+      waited < SETTLE_MS && this.tracked.some((t) => !t.settled);
+      waited += 1_000
+    )
+      await this.advance(1_000)
     await realTurn()
     this.check('end')
     const open = this.tracked.filter((t) => !t.settled)
@@ -531,8 +615,9 @@ export class World {
       ...this.metamask.signatures,
       ...this.rabby.signatures,
       ...this.phantom.signatures,
+      ...this.signatures,
     ]
-    const text = this.events.join('\n')
+    const text = this.events.map(jsonOfEvent).join('\n')
     for (const secret of secrets)
       if (secret.length >= 16 && text.includes(secret))
         throw new Violation('no secret in inspection events', `${secret.slice(0, 12)}… appears`)
@@ -554,12 +639,35 @@ function describe(value: unknown): string {
   return describeJsonUnsafe(value) ?? JSON.stringify(value, bigintSafe)
 }
 
+export const profile = new Map<string, number>()
+
 /** Replays one sequence in a fresh world; throws the first `Violation`. */
-export async function runSequence(steps: readonly Step[]): Promise<void> {
-  const world = new World()
+export async function runSequence(steps: readonly Step[], inspect = true): Promise<void> {
+  const world = new World(inspect)
+  const t0 = performance.now()
   try {
-    for (const [index, step] of steps.entries()) await world.step(step, index)
+    const perCall = new Map<string, number>()
+    for (const [index, step] of steps.entries()) {
+      const s0 = performance.now()
+      await world.step(step, index)
+      perCall.set(step.call, (perCall.get(step.call) ?? 0) + performance.now() - s0)
+    }
+    if (process.env.FAULTS_PROFILE)
+      for (const [k, v] of perCall) profile.set(k, (profile.get(k) ?? 0) + v)
+    const t1 = performance.now()
     await world.finish()
+    if (process.env.FAULTS_PROFILE) {
+      profile.set('(finish)', (profile.get('(finish)') ?? 0) + performance.now() - t1)
+      for (const t of world.tracked) {
+        const key = `= ${t.label.replace(/^#\d+ /, '')} → ${t.outcome}`
+        profile.set(key, (profile.get(key) ?? 0) + 1)
+      }
+    }
+    if (process.env.FAULTS_PROFILE === 'verbose')
+      console.log(
+        `steps ${steps.length} ${Math.round(t1 - t0)}ms finish ${Math.round(performance.now() - t1)}ms`,
+        world.tracked.map((t) => `${t.label.replace(/^#\d+ /, '')}=${t.outcome}`).join(' '),
+      )
   } finally {
     world.dispose()
   }

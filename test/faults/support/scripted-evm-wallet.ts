@@ -1,5 +1,5 @@
-import { type Hex, isAddressEqual, isHex, type LocalAccount, numberToHex } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
+import { type Hex, isAddressEqual, isHex, numberToHex } from 'viem'
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import type { Eip1193Provider, RequestArgs } from '../../../src/connectors/types'
 import { never, type WalletAnswer } from './answers'
 
@@ -9,7 +9,7 @@ export interface ScriptedEvmWallet extends Eip1193Provider {
   removeListener(event: string, listener: (...args: never[]) => void): void
   /** How the wallet answers from now on. */
   answer: WalletAnswer
-  readonly accounts: readonly LocalAccount[]
+  readonly accounts: readonly PrivateKeyAccount[]
   /** Every signature the wallet produced (secrets the inspection must never show). */
   readonly signatures: string[]
   /** The wallet UI acts on its own: switches account, switches chain, or locks. */
@@ -40,7 +40,7 @@ export function createScriptedEvmWallet(keys: readonly Hex[]): ScriptedEvmWallet
       (listener as (...values: unknown[]) => void)(...args)
   }
   const addresses = () => (authorized ? accounts.map((a) => a.address) : [])
-  const signer = (address: unknown): LocalAccount => {
+  const signer = (address: unknown): PrivateKeyAccount => {
     const account = accounts.find(
       (a) => typeof address === 'string' && isHex(address) && isAddressEqual(a.address, address),
     )
@@ -49,7 +49,7 @@ export function createScriptedEvmWallet(keys: readonly Hex[]): ScriptedEvmWallet
   }
   const act: ScriptedEvmWallet['act'] = (what) => {
     if (what === 'changeAccount') {
-      accounts.push(accounts.shift() as LocalAccount)
+      accounts.push(accounts.shift() as PrivateKeyAccount)
       if (authorized) emit('accountsChanged', addresses())
     } else if (what === 'changeChain') {
       chain = (chain + 1) % CHAINS.length

@@ -1,4 +1,7 @@
-import type { PairingPersistedState, PairingStore } from '../../../machines/pairing/pairing.persistence'
+import type {
+  PairingPersistedState,
+  PairingStore,
+} from '../../../machines/pairing/pairing.persistence'
 import type { UniversalLinkPersistedState } from '../../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../../src/universal-link/store'
 
