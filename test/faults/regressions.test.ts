@@ -27,4 +27,20 @@ describe('regressions found by the fault sequences', () => {
       { call: 'select:metamask', answer: 'approve', fault: 'ok', think: 0 },
     ])
   })
+
+  it('error: a settled read stays a child of the root (reads pile up)', async () => {
+    await runSequence([
+      { call: 'getBalance', answer: 'approve', fault: 'ok', think: 0 },
+      { call: 'select:rabby', answer: 'approve', fault: 'ok', think: 0 },
+    ])
+  })
+
+  // Built from the known bug (issue 15), not shrunk: the read child above hides it from the run.
+  it('error: a bigint balance lands in the persisted universal-link record (JSON.stringify throws)', async () => {
+    await runSequence([
+      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'connect', answer: 'approve', fault: 'ok', think: 600 },
+      { call: 'getBalance', answer: 'approve', fault: 'ok', think: 5 },
+    ])
+  })
 })

@@ -1,4 +1,3 @@
-
 import { getWallets } from '@wallet-standard/app'
 import fc from 'fast-check'
 import type { Hex } from 'viem'
@@ -21,11 +20,7 @@ import { BACKEND_FAULTS, type BackendFault, WALLET_ANSWERS, type WalletAnswer } 
 import { APP_KEY, BASE_URL, type BackendDouble, createBackendDouble } from './backend-double'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './scripted-evm-wallet'
 import { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './scripted-solana-wallet'
-import {
-  createRecordingLinkStore,
-  createRecordingPairingStore,
-  describeJsonUnsafe,
-} from './stores'
+import { createRecordingLinkStore, createRecordingPairingStore, describeJsonUnsafe } from './stores'
 
 /** The documented `AppError` codes (src/errors/app-error.ts); the type check keeps the list whole. */
 const DOCUMENTED = {
@@ -502,10 +497,10 @@ export class World {
       )
     const view = this.client.getView()
     const connected = snapshot.hasTag('connected')
-    if (view.isConnected !== (connected && snapshot.context.connection !== null))
+    if (view.isConnected !== connected)
       throw new Violation(
         'the view agrees with the snapshot',
-        `${where}: isConnected ${view.isConnected}, tag ${connected}`,
+        `${where}: isConnected ${view.isConnected}, tag connected ${connected} (state ${JSON.stringify(snapshot.value)})`,
       )
     if (view.isBusy !== snapshot.hasTag('busy'))
       throw new Violation('the view agrees with the snapshot', `${where}: isBusy ${view.isBusy}`)
