@@ -496,6 +496,6 @@ describe('inspection: one observer sees the whole system, and no secret', () => 
     )
     for (const id of ['loadConnector', 'universalLink', 'createSession', 'poll', 'fetchResult'])
       expect(actors).toContain(id)
-    expect([...actors].some((id) => id?.startsWith('read-'))).toBe(true)
+    expect([...actors].some((id) => id?.startsWith('read.'))).toBe(true)
   })
 })

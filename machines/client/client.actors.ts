@@ -1,12 +1,12 @@
-import { type AnyActorLogic, fromPromise } from 'xstate'
+import { type AnyActorLogic, assign, fromPromise } from 'xstate'
 import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
 import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
-import { clientMachine } from './client.machine'
-import type { LoadConnectorInput, LoadedConnector } from './client.types'
+import { clientMachine, deadlineFrom, remainingMs } from './client.machine'
+import type { ClientTimeouts, LoadConnectorInput, LoadedConnector } from './client.types'
 
 /** The outside world of the root machine, as the `Client` provides it. */
 export interface ClientEnvironment {
@@ -22,6 +22,8 @@ export interface ClientEnvironment {
   universalLink: UniversalLinkMachine
   /** The pairing machine (`pair()`), provided (possibly a `createLazyLogic` stand-in). */
   pairing: PairingMachine
+  /** The clock of the waits' deadlines (ms since the epoch). Default `Date.now`. */
+  now?: () => number
 }
 
 /**
@@ -45,9 +47,21 @@ export function createClientActors(env: ClientEnvironment) {
   }
 }
 
-/** The root machine with its actors bound to `env`. */
+type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
+
+/** The root machine with its actors bound to `env`, and its waits' deadlines read from `env.now`. */
 export function provideClient(env: ClientEnvironment) {
-  return clientMachine.provide({ actors: createClientActors(env) })
+  const now = env.now ?? (() => Date.now())
+  return clientMachine.provide({
+    actors: createClientActors(env),
+    actions: {
+      armDeadline: assign(({ context }, delay: WaitDelay) => deadlineFrom(context, delay, now())),
+    },
+    delays: {
+      walletAnswerMs: ({ context }) => remainingMs(context, context.timeouts.walletAnswerMs, now()),
+      signatureMs: ({ context }) => remainingMs(context, context.timeouts.signatureMs, now()),
+    },
+  })
 }
 
 /**

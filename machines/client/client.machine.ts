@@ -1,11 +1,16 @@
 import {
+  type AnyStateMachine,
   assign,
+  type EmittedFrom,
+  type EventFromLogic,
   fromPromise,
-  type PromiseActorLogic,
+  type InputFrom,
   raise,
+  type SnapshotFrom,
   sendTo,
   setup,
   spawnChild,
+  stopChild,
 } from 'xstate'
 import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
@@ -13,6 +18,7 @@ import type { AppErrorCode } from '../../src/errors/app-error'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
 import { type ErrorData, toErrorData } from '../shared/error-data'
+import { notProvidedLogic } from '../shared/not-provided'
 import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import {
@@ -28,19 +34,39 @@ import {
 } from './client.types'
 
 /**
- * What every actor of the chart is until the facade provides it (`provideClient`): the connector
- * loader, the reads, and the `connect`, `sign`, `universalLink` and `pairing` machines, which load
- * with their connector or with `pair()`.
+ * What the promise actors are until the facade provides them (`provideClient`); the child
+ * machines stand in as `notProvidedLogic` of their types (they load with their connector or with
+ * `pair()`).
  */
-const notProvided = fromPromise<never>(async () => {
+const notProvided = async (): Promise<never> => {
   throw new Error('clientMachine: provide its actors (provideClient)')
-})
+}
+
+/** The stand-in of child machine `T`: its types, none of its code. */
+const child = <T extends AnyStateMachine>(name: string) =>
+  notProvidedLogic<SnapshotFrom<T>, EventFromLogic<T>, InputFrom<T>, EmittedFrom<T>>(name)
+
+/**
+ * The chart's own clock stands still (a traversal compares no time); `provideClient` replaces the
+ * implementations that read it with ones reading the Client's clock.
+ */
+const STILL = 0
 
 const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
 
-/** What is left of the wait of flow `flow` (its deadline), or the whole delay when it has none. */
-const remaining = (context: ClientContext, ms: number): number =>
-  context.deadline?.flow === context.flow ? Math.max(0, context.deadline.at - Date.now()) : ms
+/** What is left at `now` of the wait of the current flow (its deadline), or the whole delay. */
+export const remainingMs = (context: ClientContext, ms: number, now: number): number =>
+  context.deadline?.flow === context.flow ? Math.max(0, context.deadline.at - now) : ms
+
+/** The deadline of the current flow's wait for `delay`, from `now` (kept when it has one). */
+export const deadlineFrom = (
+  context: ClientContext,
+  delay: WaitDelay,
+  now: number,
+): Partial<ClientContext> =>
+  context.deadline?.flow === context.flow
+    ? {}
+    : { deadline: { flow: context.flow, at: now + context.timeouts[delay] } }
 
 type ChildChange = Extract<
   ClientEvent,
@@ -71,26 +97,28 @@ export const clientMachine = setup({
   },
   actors: {
     /** Loads (dynamic import) and builds the connector of a wallet; the facade keeps the object. */
-    loadConnector: notProvided as unknown as PromiseActorLogic<LoadedConnector, LoadConnectorInput>,
+    loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(notProvided),
     /** The `connect` machine bound to the selected connector. */
-    connection: notProvided as unknown as ConnectMachine,
+    connection: child<ConnectMachine>('connection'),
     /** The `sign` machine bound to the selected connector. */
-    sign: notProvided as unknown as SignMachine,
+    sign: child<SignMachine>('sign'),
     /** The `universalLink` machine bound to the session client, vault and link opener. */
-    universalLink: notProvided as unknown as UniversalLinkMachine,
+    universalLink: child<UniversalLinkMachine>('universalLink'),
     /** The `pairing` machine bound to the relay client, its peer and the pairing vault. */
-    pairing: notProvided as unknown as PairingMachine,
+    pairing: child<PairingMachine>('pairing'),
     /** GET the project config. */
-    readConfig: notProvided as unknown as PromiseActorLogic<ConnectConfig>,
+    readConfig: fromPromise<ConnectConfig>(notProvided),
     /** GET a token balance. */
-    readBalance: notProvided as unknown as PromiseActorLogic<TokenBalance, TokenBalanceQuery>,
+    readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(notProvided),
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
-    walletAnswerMs: ({ context }) => remaining(context, context.timeouts.walletAnswerMs),
-    signatureMs: ({ context }) => remaining(context, context.timeouts.signatureMs),
+    walletAnswerMs: ({ context }) => remainingMs(context, context.timeouts.walletAnswerMs, STILL),
+    signatureMs: ({ context }) => remainingMs(context, context.timeouts.signatureMs, STILL),
   },
   guards: {
+    /** `SELECT_WALLET` goes on to connect. */
+    wantsConnect: ({ event }) => event.type === 'SELECT_WALLET' && event.connect,
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: FlowKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */
@@ -192,11 +220,7 @@ export const clientMachine = setup({
     })),
     askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
     /** The wait of the current flow ends at now + `delay`, unless it already has its deadline. */
-    armDeadline: assign(({ context }, delay: WaitDelay) =>
-      context.deadline?.flow === context.flow
-        ? {}
-        : { deadline: { flow: context.flow, at: Date.now() + context.timeouts[delay] } },
-    ),
+    armDeadline: assign(({ context }, delay: WaitDelay) => deadlineFrom(context, delay, STILL)),
     storeConnector: assign({ connector: (_, connector: LoadedConnector) => ({ ...connector }) }),
     /** The connection a child reports (every flow reports it in the same shape). */
     storeConnection: assign({
@@ -223,6 +247,8 @@ export const clientMachine = setup({
         ? { type: 'SIGN_TRANSACTION' as const, payload: context.sign.link.payload ?? '' }
         : { type: 'SIGN_MESSAGE' as const },
     ),
+    /** A settled read leaves nothing behind: its actor (and its output) goes. */
+    endRead: stopChild(({ event }) => (event as { actorId?: string }).actorId ?? ''),
     spawnRead: spawnChild('readConfig', {
       id: ({ event }) => (event.type === 'READ_CONFIG' ? event.id : 'readConfig'),
     }),
@@ -255,7 +281,7 @@ export const clientMachine = setup({
   on: {
     SELECT_WALLET: [
       {
-        guard: ({ event }) => event.connect,
+        guard: 'wantsConnect',
         target: '.selecting',
         reenter: true,
         actions: [{ type: 'startFlow', params: 'connect' }, 'storeSelection'],
@@ -273,6 +299,9 @@ export const clientMachine = setup({
     },
     READ_CONFIG: { actions: 'spawnRead' },
     READ_BALANCE: { actions: 'spawnBalanceRead' },
+    // A read's end, success or failure, is its caller's alone (the Client settles its promise).
+    'xstate.done.actor.read.*': { actions: 'endRead' },
+    'xstate.error.actor.read.*': { actions: 'endRead' },
     WALLET_OPENED: { actions: 'storeWalletUrl' },
   },
   states: {
@@ -326,8 +355,16 @@ export const clientMachine = setup({
       tags: ['selected'],
       invoke: {
         id: 'connection',
+        systemId: 'connection',
         src: 'connection',
         input: ({ context }) => ({ connectorId: context.connector?.connectorId ?? '' }),
+        onError: {
+          target: 'idle',
+          actions: {
+            type: 'settle',
+            params: ({ event }) => ({ error: toErrorData(event.error, 'WALLET_ERROR') }),
+          },
+        },
         onSnapshot: {
           actions: {
             type: 'forward',
@@ -451,6 +488,13 @@ export const clientMachine = setup({
                 params: ({ event }) => ({ error: null, signature: event.output.signature }),
               },
             },
+            onError: {
+              target: 'connected',
+              actions: {
+                type: 'settle',
+                params: ({ event }) => ({ error: toErrorData(event.error, 'WALLET_ERROR') }),
+              },
+            },
           },
           initial: 'requesting',
           states: { requesting: { entry: 'askSignature' } },
@@ -523,6 +567,7 @@ export const clientMachine = setup({
           exit: 'clearConnection',
           invoke: {
             id: 'universalLink',
+            systemId: 'universalLink',
             src: 'universalLink',
             input: ({ context }) => ({
               walletId: context.connector?.walletId ?? '',
@@ -640,6 +685,7 @@ export const clientMachine = setup({
       exit: 'endRelay',
       invoke: {
         id: 'pairing',
+        systemId: 'pairing',
         src: 'pairing',
         input: ({ context }) =>
           context.relay?.input as NonNullable<ClientContext['relay']>['input'],

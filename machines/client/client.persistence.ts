@@ -172,6 +172,18 @@ export function checkRestorableRecord(
   }
 }
 
+/**
+ * The root's persisted snapshot with only the child its flow needs (`universalLink`, `pairing`):
+ * a read in flight, or whatever else runs beside the flow, is not the record's (and its output,
+ * a `bigint` balance, would not even serialise). JSON-safe by construction: charts keep plain data.
+ */
+export function flowSnapshot(root: AnyActorRef, child: string): Snapshot<unknown> {
+  const persisted = root.getPersistedSnapshot() as { children?: Record<string, unknown> }
+  const kept = persisted.children?.[child]
+  const children = kept === undefined ? {} : { [child]: kept }
+  return { ...persisted, children } as unknown as Snapshot<unknown>
+}
+
 /** How `persistWhileResumable` writes the envelope. */
 export interface PersistOptions {
   fingerprint: string
@@ -182,6 +194,8 @@ export interface PersistOptions {
   now?: () => number
   /** Persist only while the root is in this state (`link`): another flow's resumable state is not this store's. */
   state?: string
+  /** The root's child that carries the flow (`universalLink`): the only child kept (`flowSnapshot`). */
+  child: string
 }
 
 /**
@@ -210,7 +224,7 @@ export function persistWhileResumable(
         fingerprint: options.fingerprint,
         savedAt: now(),
         expiresAt: options.expiresAt(),
-        snapshot: actor.getPersistedSnapshot(),
+        snapshot: flowSnapshot(actor, options.child),
         tokens: options.tokens(),
       }
       store.save(envelope)

@@ -18,6 +18,8 @@ export type ClientStatus =
   | 'signing'
   | 'awaitingSignature'
   | 'disconnecting'
+  /** The root actor stopped (`actor.stop()`, or a fault no chart handled): the next call starts a fresh one. */
+  | 'stopped'
 
 /** A typed, render-ready view of the client (see `toClientView`). */
 export interface ClientView {
@@ -57,6 +59,7 @@ function linkAwaitsWallet(snapshot: ClientSnapshot): boolean {
 }
 
 function statusOf(snapshot: ClientSnapshot): ClientStatus {
+  if (snapshot.status !== 'active') return 'stopped'
   if (snapshot.matches('selecting')) return 'selecting'
   if (snapshot.matches({ relay: 'pairing' })) return 'pairing'
   if (snapshot.matches({ relay: 'signing' })) return 'awaitingSignature'

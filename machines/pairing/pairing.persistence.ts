@@ -5,6 +5,7 @@ import { createLogger } from '../../src/logging'
 import { PeerMetadataSchema, SettledNamespacesSchema } from '../../src/relay/protocol/schemas'
 import {
   checkRestorableRecord,
+  flowSnapshot,
   isResumableTree,
   type SnapshotMigrations,
 } from '../client/client.persistence'
@@ -211,7 +212,7 @@ export function persistPairedRoot(
         return
       }
       if (!isResumableTree(snapshot)) return
-      const persisted = root.getPersistedSnapshot() as Snapshot<unknown>
+      const persisted = flowSnapshot(root, 'pairing')
       const parsed = PairedRootSchema.safeParse(persisted)
       const pairing = snapshot.children?.pairing?.getSnapshot() as
         | { context?: { session?: { expiresAt: number } | null } }

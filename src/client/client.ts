@@ -229,6 +229,7 @@ export class Client {
    * `SESSION_EXPIRED`, `SESSION_FAILED`, `BACKEND_ERROR`.
    */
   async connect(): Promise<WalletConnection> {
+    this.#live()
     const view = this.getView()
     if (view.isConnected) return this.getConnection() as WalletConnection
     // A wallet being selected: connect it once loaded (not the default connector).
@@ -265,7 +266,7 @@ export class Client {
         : { proposalTtlSeconds: options.proposalTtlSeconds }),
     })
     this.#pairingStore = options.store ?? this.#options.pairing?.store ?? null
-    this.#persistPairing(this.#actor)
+    this.#persistPairing(this.#live())
     this.#actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
     return this.#pairedFlow(
       begun.input.pairingId,
@@ -456,8 +457,8 @@ export class Client {
   }
 
   #read<T>(event: (id: string) => Parameters<ClientActor['send']>[0]): Promise<T> {
-    const id = `read-${++this.#reads}`
-    this.#actor.send(event(id))
+    const id = `read.${++this.#reads}`
+    this.#live().send(event(id))
     const ref = childOf(this.#actor, id)
     if (!ref) return Promise.reject(new AppError('RPC_ERROR', 'The read did not start.'))
     return new Promise<T>((resolve, reject) => {
@@ -512,7 +513,7 @@ export class Client {
 
   /** Sends the event that starts a flow and settles with that flow's outcome. */
   async #run(event: Parameters<ClientActor['send']>[0]): Promise<FlowOutcome> {
-    const before = this.#actor.getSnapshot().context.flow
+    const before = this.#live().getSnapshot().context.flow
     this.#actor.send(event)
     const flow = this.#actor.getSnapshot().context.flow
     if (flow === before) throw new AppError('NOT_CONNECTED', `${event.type} is not possible now.`)
@@ -554,6 +555,15 @@ export class Client {
         subscription.unsubscribe()
       })
     })
+  }
+
+  /**
+   * The root actor, replaced by a fresh one if it stopped (`actor.stop()`, or a fault no chart
+   * handled): a stopped root never wedges the Client; its view said `stopped` meanwhile.
+   */
+  #live(): ClientActor {
+    if (this.#actor.getSnapshot().status !== 'active') this.#replace(undefined)
+    return this.#actor
   }
 
   readonly #replaceHooks = new Set<() => void>()

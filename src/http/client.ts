@@ -102,6 +102,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         request.what,
         request.timeoutMs ?? timeoutMs,
         request.secrets,
+        config.baseUrl,
       )
     }
     log.debug(`${request.what}: ${response.status}`)

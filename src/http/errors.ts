@@ -57,7 +57,9 @@ export async function errorFromResponse(
   const reason = backendMessage ?? (response.statusText || 'no error body')
   const label =
     backendCode === undefined ? `HTTP ${response.status}` : `HTTP ${response.status} ${backendCode}`
-  return new AppError(code, maskSecrets(`${what} failed: ${label}: ${reason}`, secrets), {
+  // The one refusal a developer fixes in their own options: say which.
+  const hint = backendCode === 'INVALID_APP_KEY' ? ' (check the appKey option)' : ''
+  return new AppError(code, maskSecrets(`${what} failed: ${label}: ${reason}${hint}`, secrets), {
     status: response.status,
     ...(backendCode === undefined ? {} : { backendCode }),
     ...(details === undefined ? {} : { details }),
@@ -65,17 +67,24 @@ export async function errorFromResponse(
   })
 }
 
-/** The `AppError` for a request that got no answer: network failure, refused connection, timeout. */
+/**
+ * The `AppError` for a request that got no answer: network failure, refused connection, timeout.
+ * The message names the backend asked (`baseUrl`), the option to check when it is wrong.
+ */
 export function errorFromTransport(
   error: unknown,
   code: AppErrorCode,
   what: string,
   timeoutMs: number,
   secrets: readonly string[] = [],
+  baseUrl?: string,
 ): AppError {
   const name = error instanceof Error ? error.name : ''
+  const where = baseUrl === undefined ? '' : ` (no answer from baseUrl ${baseUrl})`
   if (name === 'TimeoutError') {
-    return new AppError(code, `${what} failed: no answer within ${timeoutMs} ms.`, { cause: error })
+    return new AppError(code, `${what} failed: no answer within ${timeoutMs} ms${where}.`, {
+      cause: error,
+    })
   }
   if (name === 'AbortError') {
     return new AppError(code, `${what} was aborted.`, { cause: error })
@@ -83,7 +92,7 @@ export function errorFromTransport(
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined
   const detail = typeof cause?.code === 'string' ? ` (${cause.code})` : ''
   const message = error instanceof Error ? error.message : String(error)
-  return new AppError(code, maskSecrets(`${what} failed: ${message}${detail}`, secrets), {
+  return new AppError(code, maskSecrets(`${what} failed: ${message}${detail}${where}`, secrets), {
     cause: error,
   })
 }

@@ -310,6 +310,7 @@ export class UniversalLinkConnector implements IWalletConnector {
       const sessionOf = () => actor.getSnapshot().context.session
       this.#stopPersisting = persistWhileResumable(actor, this.#options.store, {
         fingerprint: this.#fingerprint,
+        child: 'poll',
         expiresAt: () => sessionOf()?.expiresAt ?? 0,
         tokens: () => {
           const id = sessionOf()?.sessionId

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   type AnyActorRef,
+  createMachine,
   type EventObject,
   fromCallback,
   fromPromise,
@@ -208,6 +209,13 @@ const PAIR = (): ClientEvent => ({
   } satisfies PairingInput,
 })
 
+/** A child machine that throws as it starts. */
+const throwingMachine = createMachine({
+  entry: () => {
+    throw new Error('the child machine threw')
+  },
+})
+
 function start(
   options: {
     timeouts?: Partial<ClientTimeouts>
@@ -217,6 +225,8 @@ function start(
     openThrows?: boolean
     relayThrows?: boolean
     pollMs?: number
+    /** This child machine throws as it starts (a fault no child handles itself). */
+    throwing?: 'connection' | 'sign'
   } = {},
 ) {
   const relay = scriptedRelay({ relayThrows: options.relayThrows === true })
@@ -243,6 +253,7 @@ function start(
         : { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null }
     },
     ...createWalletMachines({ connector: () => current }),
+    ...(options.throwing ? { [options.throwing]: throwingMachine as never } : {}),
     readConfig: async () => ({ projectId: 'p', name: 'n', networks: [], wallets: [] }) as never,
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
@@ -462,13 +473,55 @@ describe('client machine: a desktop wallet', () => {
     expect(view(b.actor).status).toBe('disconnected')
   })
 
-  it('reads are spawned actors of the system', async () => {
+  it('reads are spawned actors of the system, gone once settled', async () => {
     const { actor } = start()
-    send(actor, { type: 'READ_CONFIG', id: 'read-1' })
-    const ref = (actor.getSnapshot().children as Record<string, AnyActorRef | undefined>)['read-1']
+    const children = () => actor.getSnapshot().children as Record<string, AnyActorRef | undefined>
+    send(actor, { type: 'READ_CONFIG', id: 'read.1' })
+    const ref = children()['read.1']
     expect(ref).toBeDefined()
     await until(() => ref?.getSnapshot().status === 'done')
     expect(ref?.getSnapshot().output).toMatchObject({ projectId: 'p' })
+    expect(children()['read.1']).toBeUndefined()
+  })
+
+  it('error: a failed read ends that read only; the root stays active and usable', async () => {
+    const { actor, wallet } = start()
+    const children = () => actor.getSnapshot().children as Record<string, AnyActorRef | undefined>
+    send(actor, {
+      type: 'READ_BALANCE',
+      id: 'read.2',
+      query: { chainId: 'eip155:1', tokenAddress: 'native', account: '0x0' },
+    })
+    const ref = children()['read.2']
+    await until(() => ref?.getSnapshot().status === 'error')
+    expect(children()['read.2']).toBeUndefined()
+    expect(actor.getSnapshot().status).toBe('active')
+    send(actor, select(true))
+    await until(() => wallet.pending.connect.length === 1)
+    wallet.pending.connect[0]?.resolve(CONNECTION)
+    await until(() => view(actor).status === 'connected')
+  })
+
+  it('error: a connect machine that throws settles WALLET_ERROR, back to idle, root active', async () => {
+    const { actor } = start({ throwing: 'connection' })
+    send(actor, select(true))
+    await until(() => outcome(actor)?.kind === 'connect')
+    expect(outcome(actor)?.error).toMatchObject({ code: 'WALLET_ERROR' })
+    expect(actor.getSnapshot().status).toBe('active')
+    expect(view(actor).status).toBe('idle')
+  })
+
+  it('error: a sign machine that throws settles WALLET_ERROR and keeps the connection', async () => {
+    const t = start({ throwing: 'sign' })
+    send(t.actor, select(true))
+    await until(() => t.wallet.pending.connect.length === 1)
+    t.wallet.pending.connect[0]?.resolve(CONNECTION)
+    await until(() => view(t.actor).status === 'connected')
+    send(t.actor, SIGN)
+    await until(() => outcome(t.actor)?.kind === 'sign')
+    expect(outcome(t.actor)?.error).toMatchObject({ code: 'WALLET_ERROR' })
+    expect(view(t.actor).status).toBe('connected')
+    expect(t.actor.getSnapshot().status).toBe('active')
   })
 })
 

@@ -116,12 +116,16 @@ const events: AnyEventObject[] = [
   { type: 'DISCONNECT' },
   { type: 'CANCEL' },
   { type: 'WALLET_OPENED', url: 'https://phantom.app/ul/?scSessionId=s' },
-  { type: 'READ_CONFIG', id: 'read-config' },
+  { type: 'READ_CONFIG', id: 'read.config' },
   {
     type: 'READ_BALANCE',
-    id: 'read-balance',
+    id: 'read.balance',
     query: { chainId: 'eip155:1', tokenAddress: 'native', account: ACCOUNT },
   },
+  { type: 'xstate.done.actor.read.config', output: { networks: [], wallets: [] } },
+  { type: 'xstate.error.actor.read.config', error: { code: 'RPC_ERROR', message: 'x' } },
+  { type: 'xstate.error.actor.connection', error: new Error('the connect machine threw') },
+  { type: 'xstate.error.actor.sign', error: new Error('the sign machine threw') },
   {
     type: 'xstate.done.actor.loadConnector',
     output: { kind: 'wallet', connectorId: 'metamask', walletId: 'metamask', chainId: null },
@@ -170,6 +174,7 @@ const serialize = (s: AnyMachineSnapshot) =>
     kind: s.context.connector?.kind ?? null,
     request: s.context.relay?.request ? 1 : 0,
     uri: s.context.relay?.uri ? 1 : 0,
+    reads: Object.keys(s.children).some((id) => id.startsWith('read.')) ? 1 : 0,
   })
 
 describe('client (root) model', () => {

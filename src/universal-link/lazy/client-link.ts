@@ -134,6 +134,7 @@ export function createClientLink(host: ClientLinkHost) {
       return persistWhileResumable(root, store, {
         fingerprint,
         state: 'link',
+        child: 'universalLink',
         expiresAt: () => linkSession()?.expiresAt ?? 0,
         tokens: () => {
           const id = linkSession()?.sessionId
