@@ -43,4 +43,17 @@ describe('regressions found by the fault sequences', () => {
       { call: 'getBalance', answer: 'approve', fault: 'ok', think: 5 },
     ])
   })
+
+  // FAULTS_SEED=20261126, 2,000 runs, after merging main at 0f39f92: failed after 1,263 runs. The
+  // relay token came slowly, then the relay refused every socket: the pairing sits in
+  // connectingRelay (no proposalExpiry there) until the relay client's retries give up at ~150 s.
+  it('error: a pairing whose relay refuses every connection keeps its approval pending long past the proposal expiry (150 s for a 20 s proposal)', async () => {
+    await runSequence(
+      [
+        { call: 'pair:solana', answer: 'approve', fault: 'slow', think: 0 },
+        { call: 'signMessage', answer: 'approve', fault: 'down', think: 0 },
+      ],
+      false,
+    )
+  })
 })

@@ -1,4 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
 import { buildSignedMessageEnvelope } from '../../../src/wire/envelope'
@@ -41,9 +42,9 @@ export interface BackendDouble {
   readonly requests: string[]
 }
 
-let sequence = 0
-const randomId = (bytes: number) =>
-  bytesToHex(crypto.getRandomValues(new Uint8Array(bytes))).slice(0, bytes * 2)
+/** Ids, nonces and tokens from a counter and a hash: unguessable-looking, and the same on replay. */
+const idFor = (label: string, n: number, bytes: number) =>
+  bytesToHex(sha256(new TextEncoder().encode(`${label}:${n}`))).slice(0, bytes * 2)
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -69,6 +70,7 @@ export function createBackendDouble(): BackendDouble {
   const sessions = new Map<string, SessionRecord>()
   const secrets = new Set<string>()
   const requests: string[] = []
+  let sequence = 0
 
   const view = (r: SessionRecord): SessionResultResponse => {
     const open = r.status === 'pending' || r.status === 'connected'
@@ -127,9 +129,9 @@ export function createBackendDouble(): BackendDouble {
     if (method === 'POST' && path === '/sessions') {
       if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
       const record: SessionRecord = {
-        sessionId: `sess_${++sequence}_${randomId(12)}`,
-        nonce: randomId(16),
-        token: `tok_${randomId(24)}`,
+        sessionId: `sess_${++sequence}_${idFor('session', sequence, 12)}`,
+        nonce: idFor('nonce', sequence, 16),
+        token: `tok_${idFor('token', sequence, 24)}`,
         caip2Chain: String(b.caip2Chain),
         walletSlug: typeof b.walletSlug === 'string' ? b.walletSlug : null,
         intent: typeof b.intent === 'string' ? b.intent : 'connect',
@@ -213,7 +215,7 @@ export function createBackendDouble(): BackendDouble {
     }
     if (method === 'POST' && path === '/relay/token') {
       if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
-      const token = `relay_${randomId(24)}`
+      const token = `relay_${idFor('relay', ++sequence, 24)}`
       secrets.add(token)
       return json(200, { token, expiresAt: Date.now() + 3_600_000 })
     }
