@@ -1,7 +1,7 @@
 import fc from 'fast-check'
-import { afterAll, describe, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { useFaultClock } from './support/clock'
-import { caseArbitrary, profile, runSequence } from './support/harness'
+import { caseArbitrary, profile, runSequence, World } from './support/harness'
 
 // Item 2 of issue 15: random sequences of the Client's public calls against scripted wallets and a
 // backend and relay that fail in every documented way; after every step the invariants of
@@ -32,5 +32,18 @@ describe('fault sequences against the Client', () => {
       }),
       { seed, numRuns, verbose: 1, endOnFailure: process.env.FAULTS_SHRINK === '0' },
     )
+  })
+
+  it('behavior: the secret check bites — a session token planted in an inspection event is seen', async () => {
+    const world = new World(true)
+    try {
+      await world.step({ call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 }, 0)
+      await world.step({ call: 'connect', answer: 'approve', fault: 'ok', think: 600 }, 1)
+      const [token] = world.backend.secrets
+      world.events.push({ type: '@xstate.event', event: { type: 'LEAK', token } } as never)
+      await expect(world.finish()).rejects.toThrow(/no secret in inspection events/)
+    } finally {
+      world.dispose()
+    }
   })
 })

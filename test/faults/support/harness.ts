@@ -221,7 +221,11 @@ export class World {
   readonly #cleanup: Array<() => void> = []
   readonly #links: string[] = []
 
-  constructor(readonly inspect = true) {
+  constructor(
+    readonly inspect = true,
+    /** Options over the world's own (e.g. `sanitizeInspection: false` to see the checks bite). */
+    readonly overrides: Partial<ClientOptions> = {},
+  ) {
     listenUnhandled()
     unhandled.length = 0
     this.#cleanup.push(this.rabby.announce(eip6963Window, 'io.rabby'))
@@ -264,7 +268,7 @@ export class World {
   }
 
   #newClient(): Client {
-    return new Client(this.#options())
+    return new Client({ ...this.#options(), ...this.overrides })
   }
 
   /** The universal-link wallet app opens with `url` and answers as the step says, a moment later. */
@@ -637,8 +641,12 @@ function describe(value: unknown): string {
 export const profile = new Map<string, number>()
 
 /** Replays one sequence in a fresh world; throws the first `Violation`. */
-export async function runSequence(steps: readonly Step[], inspect = true): Promise<void> {
-  const world = new World(inspect)
+export async function runSequence(
+  steps: readonly Step[],
+  inspect = true,
+  overrides: Partial<ClientOptions> = {},
+): Promise<void> {
+  const world = new World(inspect, overrides)
   const t0 = performance.now()
   try {
     const perCall = new Map<string, number>()
