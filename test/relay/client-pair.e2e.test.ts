@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type AnyActorRef, type InspectionEvent, waitFor } from 'xstate'
 import type {
   PairingPersistedState,
@@ -299,6 +299,12 @@ describe("Client.pair() as the root's child", () => {
     const { secrets } = JSON.parse(store.raw as string) as PairingPersistedState
     const signature = await client.signMessage('Inspect me')
     await client.disconnect()
+    // The redaction loads on demand (a dynamic import): the events wait for it, then all arrive.
+    await vi.waitFor(() =>
+      expect(events.some((e) => e.type === '@xstate.event' && e.event.type === 'DISCONNECT')).toBe(
+        true,
+      ),
+    )
     const pairingActorEvents = events.filter(
       (e) => e.type === '@xstate.event' && (e.actorRef as AnyActorRef).id === 'pairing',
     )
