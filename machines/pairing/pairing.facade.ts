@@ -158,6 +158,30 @@ function createOutbox() {
   }
 }
 
+/** Collects the strings of a wallet's answer (a signature, `{ signature, publicKey }`, …). */
+function answerStrings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value)
+  else if (value && typeof value === 'object')
+    for (const item of Object.values(value)) answerStrings(item, out)
+  return out
+}
+
+/** An outbox that reports every string of a wallet's answer (a signature) before it settles. */
+function reportingOutbox(onSecret: (value: string) => void): ReturnType<typeof createOutbox> {
+  const outbox = createOutbox()
+  return {
+    ...outbox,
+    add: (entry) =>
+      outbox.add({
+        ...entry,
+        resolve(result) {
+          for (const value of answerStrings(result)) onSecret(value)
+          entry.resolve(result)
+        },
+      }),
+  }
+}
+
 const NAMESPACE_OF_METHOD = (method: string) => (method.startsWith('solana_') ? 'solana' : 'eip155')
 
 function firstChain(namespaces: SettledNamespaces, namespace: string): string | undefined {
@@ -457,7 +481,10 @@ export function resumePairing(
 
 /** What the `Client` hands the pairing part it loads with its first `pair()` or `resume()`. */
 export interface ClientPairingHost extends PairingConnectionOptions {
-  /** Told every secret the pairing handles (URI, topics, keys), for the inspector's redaction by value. */
+  /**
+   * Told every secret the pairing handles (URI, topics, keys, the wallet's answers), for the
+   * inspector's redaction by value.
+   */
   onSecret(value: string): void
 }
 
@@ -508,7 +535,7 @@ export function createClientPairing(host: ClientPairingHost) {
       relay,
       peer,
       vault,
-      outbox: createOutbox(),
+      outbox: reportingOutbox(host.onSecret),
       ownsRelay: true,
       now,
     })

@@ -298,6 +298,9 @@ describe("Client.pair() as the root's child", () => {
     // The session key and topic, as the store keeps them beside the snapshot.
     const { secrets } = JSON.parse(store.raw as string) as PairingPersistedState
     const signature = await client.signMessage('Inspect me')
+    // The wallet's answer is a registered secret: wherever it shows up later (here in an event
+    // sent on purpose), the inspector sees it redacted.
+    client.actor.send({ type: 'APP.NOTE', note: signature } as never)
     await client.disconnect()
     // The redaction loads on demand (a dynamic import): the events wait for it, then all arrive.
     await vi.waitFor(() =>
