@@ -66,7 +66,11 @@ async function drained(sent: unknown[]) {
 }
 
 /** A desktop connect, a signature and a balance read of the connected address, all inspected. */
-async function desktopSession(inspect: ClientOptions['inspect'], seen: unknown[]) {
+async function desktopSession(
+  inspect: ClientOptions['inspect'],
+  seen: unknown[],
+  extra: Partial<ClientOptions> = {},
+) {
   const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl })
   const client = new Client({
     baseUrl: server.baseUrl,
@@ -75,6 +79,7 @@ async function desktopSession(inspect: ClientOptions['inspect'], seen: unknown[]
     mobile: false,
     timeouts: { signatureMs: 123_456, walletAnswerMs: 234_567 },
     inspect,
+    ...extra,
   })
   await client.selectWallet('metamask', { namespace: 'eip155' })
   const connection = await client.connect()
@@ -142,6 +147,16 @@ describe('inspection through @statelyai/inspect: small events, secrets by value'
     const snapshot = JSON.stringify(root?.actorRef.getSnapshot())
     expect(snapshot).toContain('"signatureMs":123456')
     expect(snapshot).not.toContain(signature)
+  })
+
+  it('sanitizeInspection: false shows the secrets (local debugging), refs still as ids', async () => {
+    const seen: InspectionEvent[] = []
+    const { signature } = await desktopSession((event) => seen.push(event), seen, {
+      sanitizeInspection: false,
+    })
+    const text = seen.map((event) => JSON.stringify(event)).join('\n')
+    expect(text).toContain(signature)
+    expect(text).not.toContain('[redacted]')
   })
 
   it('universal link: the session token and the signature are hidden, the signature count is not', async () => {
