@@ -24,7 +24,7 @@ const byKey: InspectionRedaction = {
  * (the standalone factories): the string under any key named like a token, secret, signature or
  * key is replaced by `[redacted]`, wherever it sits (the event, snapshots, outputs, action params,
  * the snapshot read through `actorRef.getSnapshot()`); actor refs show as `{ id, sessionId,
- * systemId? }`, never their internals (see `inspectionView`).
+ * systemId? }`, never their internals.
  */
 export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): InspectionEvent {
   return inspectionView(inspectionEvent, byKey)
