@@ -98,7 +98,7 @@ async function statelySession() {
 describe('inspection through @statelyai/inspect: small events, secrets by value', () => {
   it('desktop connect + sign + balance read: no event over 16 KiB, 256 KiB in all', async () => {
     const { sent } = await statelySession()
-    const sizes = sent.map(({ text }) => text.length)
+    const sizes = sent.map(({ text }) => Buffer.byteLength(text))
     const total = sizes.reduce((a, b) => a + b, 0)
     console.log(
       `inspection: ${sent.length} events, largest ${(Math.max(...sizes) / KiB).toFixed(1)} KiB, total ${(total / KiB).toFixed(1)} KiB`,
