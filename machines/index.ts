@@ -7,6 +7,7 @@
 // ---- client (the root machine) -------------------------------------------------------------------
 export {
   type ClientEnvironment,
+  clientTimekeeping,
   createClientActors,
   createLazyLogic,
   provideClient,
@@ -18,6 +19,7 @@ export {
 } from './client/client.facade'
 export { describeMachineDefinition, machineFingerprint } from './client/client.fingerprint'
 export { type ClientMachine, clientMachine } from './client/client.machine'
+export { serializeClientSnapshot } from './client/client.traversal'
 export {
   checkRestorable,
   checkRestorableRecord,

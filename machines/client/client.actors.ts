@@ -5,8 +5,13 @@ import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
 import type { SignMachine } from '../sign/sign.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
-import { clientMachine, deadlineFrom, remainingMs } from './client.machine'
-import type { ClientTimeouts, LoadConnectorInput, LoadedConnector } from './client.types'
+import { clientMachine } from './client.machine'
+import type {
+  ClientContext,
+  ClientTimeouts,
+  LoadConnectorInput,
+  LoadedConnector,
+} from './client.types'
 
 /** The outside world of the root machine, as the `Client` provides it. */
 export interface ClientEnvironment {
@@ -49,18 +54,40 @@ export function createClientActors(env: ClientEnvironment) {
 
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
-/** The root machine with its actors bound to `env`, and its waits' deadlines read from `env.now`. */
-export function provideClient(env: ClientEnvironment) {
-  const now = env.now ?? (() => Date.now())
-  return clientMachine.provide({
-    actors: createClientActors(env),
+/** What is left at `now` of the current flow's wait (its deadline), or the whole delay. */
+const remainingMs = (context: ClientContext, delay: WaitDelay, now: number): number =>
+  context.deadline?.flow === context.flow
+    ? Math.max(0, context.deadline.at - now)
+    : context.timeouts[delay]
+
+/**
+ * The implementations of the chart that read a clock: `armDeadline` records when the current
+ * wait ends, and the `walletAnswerMs` / `signatureMs` delays wait only for what is left of it (so
+ * a restored root keeps its deadline). The chart itself keeps no clock.
+ */
+export function clientTimekeeping(
+  now: () => number,
+): Pick<Parameters<typeof clientMachine.provide>[0], 'actions' | 'delays'> {
+  return {
     actions: {
-      armDeadline: assign(({ context }, delay: WaitDelay) => deadlineFrom(context, delay, now())),
+      armDeadline: assign(({ context }, delay: WaitDelay) =>
+        context.deadline?.flow === context.flow
+          ? {}
+          : { deadline: { flow: context.flow, at: now() + context.timeouts[delay] } },
+      ),
     },
     delays: {
-      walletAnswerMs: ({ context }) => remainingMs(context, context.timeouts.walletAnswerMs, now()),
-      signatureMs: ({ context }) => remainingMs(context, context.timeouts.signatureMs, now()),
+      walletAnswerMs: ({ context }) => remainingMs(context, 'walletAnswerMs', now()),
+      signatureMs: ({ context }) => remainingMs(context, 'signatureMs', now()),
     },
+  }
+}
+
+/** The root machine with its actors bound to `env`, its waits timed by `env.now` (default `Date.now`). */
+export function provideClient(env: ClientEnvironment) {
+  return clientMachine.provide({
+    actors: createClientActors(env),
+    ...clientTimekeeping(env.now ?? (() => Date.now())),
   })
 }
 

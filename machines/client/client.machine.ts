@@ -46,27 +46,12 @@ const notProvided = async (): Promise<never> => {
 const child = <T extends AnyStateMachine>(name: string) =>
   notProvidedLogic<SnapshotFrom<T>, EventFromLogic<T>, InputFrom<T>, EmittedFrom<T>>(name)
 
-/**
- * The chart's own clock stands still (a traversal compares no time); `provideClient` replaces the
- * implementations that read it with ones reading the Client's clock.
- */
-const STILL = 0
-
 const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
 
-/** What is left at `now` of the wait of the current flow (its deadline), or the whole delay. */
-export const remainingMs = (context: ClientContext, ms: number, now: number): number =>
-  context.deadline?.flow === context.flow ? Math.max(0, context.deadline.at - now) : ms
-
-/** The deadline of the current flow's wait for `delay`, from `now` (kept when it has one). */
-export const deadlineFrom = (
-  context: ClientContext,
-  delay: WaitDelay,
-  now: number,
-): Partial<ClientContext> =>
-  context.deadline?.flow === context.flow
-    ? {}
-    : { deadline: { flow: context.flow, at: now + context.timeouts[delay] } }
+/** The settle parameters of a child that failed: its error, as plain data, else `code`. */
+const failedWith =
+  (code: AppErrorCode) =>
+  ({ event }: { event: { error: unknown } }) => ({ error: toErrorData(event.error, code) })
 
 type ChildChange = Extract<
   ClientEvent,
@@ -113,8 +98,9 @@ export const clientMachine = setup({
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
-    walletAnswerMs: ({ context }) => remainingMs(context, context.timeouts.walletAnswerMs, STILL),
-    signatureMs: ({ context }) => remainingMs(context, context.timeouts.signatureMs, STILL),
+    // The chart keeps no clock: `provideClient` counts these from the deadline, on its clock.
+    walletAnswerMs: ({ context }) => context.timeouts.walletAnswerMs,
+    signatureMs: ({ context }) => context.timeouts.signatureMs,
   },
   guards: {
     /** `SELECT_WALLET` goes on to connect. */
@@ -219,8 +205,8 @@ export const clientMachine = setup({
       method: context.relay?.request?.method ?? '',
     })),
     askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
-    /** The wait of the current flow ends at now + `delay`, unless it already has its deadline. */
-    armDeadline: assign(({ context }, delay: WaitDelay) => deadlineFrom(context, delay, STILL)),
+    /** The wait of the current flow ends at now + `delay` (kept if it has one): `provideClient`'s, on its clock. */
+    armDeadline: (_, _delay: WaitDelay) => {},
     storeConnector: assign({ connector: (_, connector: LoadedConnector) => ({ ...connector }) }),
     /** The connection a child reports (every flow reports it in the same shape). */
     storeConnection: assign({
@@ -331,7 +317,7 @@ export const clientMachine = setup({
           target: 'idle',
           actions: {
             type: 'settle',
-            params: ({ event }) => ({ error: toErrorData(event.error, 'WALLET_UNAVAILABLE') }),
+            params: failedWith('WALLET_UNAVAILABLE'),
           },
         },
       },
@@ -362,7 +348,7 @@ export const clientMachine = setup({
           target: 'idle',
           actions: {
             type: 'settle',
-            params: ({ event }) => ({ error: toErrorData(event.error, 'WALLET_ERROR') }),
+            params: failedWith('WALLET_ERROR'),
           },
         },
         onSnapshot: {
@@ -492,7 +478,7 @@ export const clientMachine = setup({
               target: 'connected',
               actions: {
                 type: 'settle',
-                params: ({ event }) => ({ error: toErrorData(event.error, 'WALLET_ERROR') }),
+                params: failedWith('WALLET_ERROR'),
               },
             },
           },
@@ -595,7 +581,7 @@ export const clientMachine = setup({
               target: 'disconnected',
               actions: {
                 type: 'settle',
-                params: ({ event }) => ({ error: toErrorData(event.error, 'SESSION_FAILED') }),
+                params: failedWith('SESSION_FAILED'),
               },
             },
           },
@@ -709,7 +695,7 @@ export const clientMachine = setup({
           target: 'idle',
           actions: {
             type: 'settle',
-            params: ({ event }) => ({ error: toErrorData(event.error, 'RELAY_ERROR') }),
+            params: failedWith('RELAY_ERROR'),
           },
         },
       },

@@ -76,8 +76,8 @@ function contextsFit(snapshot: TaggedSnapshot): boolean {
 }
 
 /**
- * True when the actor tree may be persisted: the root and every state-machine child below it are
- * active and in a state tagged `resumable` (other children — promise actors — restart on restore).
+ * True when the actor tree may be persisted: every actor of it is active, and the root and every
+ * state-machine child below it are in a state tagged `resumable` (promise actors restart on restore).
  * The resumable states are thus derived from the charts' tags, not from a list.
  */
 export function isResumableTree(snapshot: unknown): boolean {
@@ -86,7 +86,10 @@ export function isResumableTree(snapshot: unknown): boolean {
   if (!s.hasTag(RESUMABLE)) return false
   for (const child of Object.values(s.children ?? {})) {
     const childSnapshot = child?.getSnapshot() as TaggedSnapshot | undefined
-    if (typeof childSnapshot?.hasTag === 'function' && !isResumableTree(childSnapshot)) return false
+    // Every child is running (an errored, stopped or unrestorable one never resumes)…
+    if (childSnapshot?.status !== 'active') return false
+    // …and a machine child is itself resumable.
+    if (typeof childSnapshot.hasTag === 'function' && !isResumableTree(childSnapshot)) return false
   }
   return true
 }

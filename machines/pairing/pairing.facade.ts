@@ -97,7 +97,9 @@ export interface PairingFlow extends RelaySessionRequester {
 const PAIRED = { active: { flow: 'paired' } } as const
 const PAIRED_IDLE = { active: { flow: { paired: 'idle' } } } as const
 
-function resolveConnection(options: PairingConnectionOptions) {
+function resolveConnection(
+  options: PairingConnectionOptions & { onSecret?: (value: string) => void },
+) {
   const relayUrl =
     options.relayUrl ??
     (options.baseUrl === undefined ? undefined : relayUrlForBaseUrl(options.baseUrl))
@@ -114,9 +116,18 @@ function resolveConnection(options: PairingConnectionOptions) {
     })
   }
   const now = options.now ?? Date.now
+  const source = getToken
+  const { onSecret } = options
   const relay = createRelayClient({
     relayUrl,
-    getToken,
+    // The relay token rides in the WebSocket URL: the Client's inspector redacts it by value.
+    getToken: onSecret
+      ? () =>
+          source().then((grant) => {
+            onSecret(grant.token)
+            return grant
+          })
+      : source,
     ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
     ...options.relay,
     now,
@@ -155,6 +166,30 @@ function createOutbox() {
         entry.reject(error)
       }
     },
+  }
+}
+
+/** Collects the strings of a wallet's answer (a signature, `{ signature, publicKey }`, …). */
+function answerStrings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value)
+  else if (value && typeof value === 'object')
+    for (const item of Object.values(value)) answerStrings(item, out)
+  return out
+}
+
+/** An outbox that reports every string of a wallet's answer (a signature) before it settles. */
+function reportingOutbox(onSecret: (value: string) => void): ReturnType<typeof createOutbox> {
+  const outbox = createOutbox()
+  return {
+    ...outbox,
+    add: (entry) =>
+      outbox.add({
+        ...entry,
+        resolve(result) {
+          for (const value of answerStrings(result)) onSecret(value)
+          entry.resolve(result)
+        },
+      }),
   }
 }
 
@@ -457,7 +492,10 @@ export function resumePairing(
 
 /** What the `Client` hands the pairing part it loads with its first `pair()` or `resume()`. */
 export interface ClientPairingHost extends PairingConnectionOptions {
-  /** Told every secret the pairing handles (URI, topics, keys), for the inspector's redaction by value. */
+  /**
+   * Told every secret the pairing handles (URI, topics, keys, relay tokens, the wallet's answers),
+   * for the inspector's redaction by value.
+   */
   onSecret(value: string): void
 }
 
@@ -508,7 +546,7 @@ export function createClientPairing(host: ClientPairingHost) {
       relay,
       peer,
       vault,
-      outbox: createOutbox(),
+      outbox: reportingOutbox(host.onSecret),
       ownsRelay: true,
       now,
     })

@@ -1,62 +1,33 @@
-import type { AnyActorRef, InspectionEvent, Observer } from 'xstate'
+import type { InspectionEvent, Observer } from 'xstate'
 import { REDACTED, redact } from '../../src/logging'
+import { type InspectionRedaction, inspectionView } from './inspection-view'
 
 /** What `createActor(…, { inspect })` accepts: a function or an observer of inspection events. */
 export type InspectOption = Observer<InspectionEvent> | ((inspectionEvent: InspectionEvent) => void)
 
-const SECRET_KEY = /token|secret|signature|symkey|privatekey|password|authorization/i
+/**
+ * Keys whose string (or bytes) value is a secret: `sessionToken`, `signature`, `txSignature`,
+ * `symKeyP`, `privateKey` … Anchored at the end and for strings only, so `timeouts.signatureMs`,
+ * `tokenAddress`, a `signatures` count or `signature: null` show as they are.
+ */
+const SECRET_KEY = /(?:token|secret|signature|symkey\w*|privatekey|password|authorization)$/i
 
-function scrub(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object') return redact(value)
-  if (depth > 8) return '[…]'
-  if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1))
-  if (value instanceof Error || value instanceof Uint8Array) return redact(value)
-  const proto = Object.getPrototypeOf(value)
-  if (proto !== Object.prototype && proto !== null) return redact(value)
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) ? REDACTED : scrub(item, depth + 1)
-  }
-  return out
-}
-
-function sanitizeSnapshot<T>(snapshot: T): T {
-  if (snapshot === null || typeof snapshot !== 'object') return snapshot
-  const s = snapshot as Record<string, unknown>
-  const copy: Record<string, unknown> = { ...s }
-  if ('context' in s) copy.context = scrub(s.context)
-  if ('output' in s) copy.output = scrub(s.output)
-  if ('error' in s) copy.error = scrub(s.error)
-  if ('input' in s) copy.input = scrub(s.input)
-  return copy as T
-}
-
-function sanitizeActorRef(actorRef: AnyActorRef | undefined): AnyActorRef | undefined {
-  if (actorRef === undefined || actorRef === null) return actorRef
-  // Inspectors (e.g. @statelyai/inspect) read `actorRef.getSnapshot()` for `@xstate.actor`.
-  return Object.create(actorRef, {
-    getSnapshot: { value: () => sanitizeSnapshot(actorRef.getSnapshot()) },
-  })
+const byKey: InspectionRedaction = {
+  string: (value) => redact(value) as string,
+  hides: (key, value) =>
+    SECRET_KEY.test(key) && (typeof value === 'string' || ArrayBuffer.isView(value)),
+  marker: REDACTED,
 }
 
 /**
- * A copy of an inspection event safe to hand to an inspector: session tokens, signatures, symmetric
- * keys (any key named like a token, secret, signature or key) are replaced by `[redacted]` in the
- * event, the snapshot's context, output and error, and in action params.
+ * A copy of an inspection event safe to hand to an inspector, for actors that know no secret values
+ * (the standalone factories): the string under any key named like a token, secret, signature or
+ * key is replaced by `[redacted]`, wherever it sits (the event, snapshots, outputs, action params,
+ * the snapshot read through `actorRef.getSnapshot()`); actor refs show as `{ id, sessionId,
+ * systemId? }`, never their internals.
  */
 export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): InspectionEvent {
-  const e = inspectionEvent as InspectionEvent & Record<string, unknown>
-  const copy: Record<string, unknown> = {
-    ...e,
-    actorRef: sanitizeActorRef(e.actorRef as AnyActorRef),
-  }
-  if ('event' in e) copy.event = scrub(e.event)
-  if ('snapshot' in e) copy.snapshot = sanitizeSnapshot(e.snapshot)
-  if ('action' in e && e.action && typeof e.action === 'object') {
-    const action = e.action as { type: unknown; params?: unknown }
-    copy.action = { ...action, params: scrub(action.params) }
-  }
-  return copy as unknown as InspectionEvent
+  return inspectionView(inspectionEvent, byKey)
 }
 
 /**

@@ -1,4 +1,7 @@
-/** Secret values seen by the system (session tokens, signatures), for redaction by value. */
+/**
+ * Secret values seen by the system (session tokens, signatures, pairing URIs and keys, relay
+ * tokens), for redaction by value.
+ */
 export interface SecretRegistry {
   add(value: string): void
   /** `value` with every known secret inside it replaced by `[redacted]`. */

@@ -1,11 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { getShortestPaths } from 'xstate/graph'
+import { clientTimekeeping } from '../../machines/client/client.actors'
 import { clientMachine } from '../../machines/client/client.machine'
+import { serializeClientSnapshot } from '../../machines/client/client.traversal'
 import {
   afterEvents,
   type CoverageRow,
   coverageRow,
   explore,
+  possibleEvents,
   printCoverage,
 } from './support/coverage'
 
@@ -164,28 +168,16 @@ const events: AnyEventObject[] = [
   ...afterEvents(clientMachine),
 ]
 
-/** Counters (flow numbers) are left out, so the state space stays finite. */
-const serialize = (s: AnyMachineSnapshot) =>
-  JSON.stringify({
-    value: s.value,
-    pending: s.context.pending,
-    error: s.context.error?.code ?? null,
-    connected: s.context.connection ? 1 : 0,
-    kind: s.context.connector?.kind ?? null,
-    request: s.context.relay?.request ? 1 : 0,
-    uri: s.context.relay?.uri ? 1 : 0,
-    reads: Object.keys(s.children).some((id) => id.startsWith('read.')) ? 1 : 0,
-  })
-
 describe('client (root) model', () => {
   const exploration = explore(
-    clientMachine,
+    // The chart with its deadlines on a clock that stands still (a traversal compares no time).
+    clientMachine.provide(clientTimekeeping(() => 0)),
     [
       { name: 'defaults', input: {} },
       { name: 'short timeouts', input: { timeouts: { walletAnswerMs: 10, signatureMs: 10 } } },
     ],
     () => events,
-    serialize,
+    serializeClientSnapshot as (s: AnyMachineSnapshot) => string,
   )
   const row = coverageRow('client', exploration)
   rows.push(row)
@@ -222,5 +214,25 @@ describe('client (root) model', () => {
       if (s.hasTag('busy') && !s.matches('selecting') && !s.matches({ relay: 'pairing' }))
         expect(s.context.deadline?.flow).toBe(s.context.flow)
     }
+  })
+
+  it('a traversal is deterministic: the same paths, in the same order, every run', () => {
+    const run = () =>
+      getShortestPaths(clientMachine.provide(clientTimekeeping(() => 0)), {
+        input: {},
+        events: (snapshot: AnyMachineSnapshot) => possibleEvents(snapshot, events),
+        serializeState: serializeClientSnapshot as (s: AnyMachineSnapshot) => string,
+        limit: 5000,
+      } as never).map((path) => [
+        serializeClientSnapshot(path.state as never),
+        path.steps.map((step) => step.event.type),
+      ])
+    const started = performance.now()
+    const first = run()
+    console.log(
+      `root traversal: ${first.length} paths in ${Math.round(performance.now() - started)} ms`,
+    )
+    expect(first.length).toBeGreaterThan(50)
+    expect(run()).toEqual(first)
   })
 })

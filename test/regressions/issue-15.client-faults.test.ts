@@ -200,3 +200,58 @@ describe('issue 15: the mobile flow survives a balance read made before it', () 
     expect(await resumed.wait()).toMatchObject({ accounts: [wallet.address] })
   })
 })
+
+describe('issue 15: a record whose child is not active is discarded', () => {
+  /** A real pending universal-link record (the wallet not yet answered), as the page left it. */
+  async function pendingRecord() {
+    const store = createMemoryUniversalLinkStore()
+    const links: string[] = []
+    const options = {
+      baseUrl: server.baseUrl,
+      appKey: server.appKey,
+      mobile: true,
+      solanaChainId: SOLANA_DEVNET,
+      universalLink: { store, openLink: (url: string) => links.push(url), pollIntervalMs: 20 },
+    } as const
+    const before = new Client(options)
+    await before.selectWallet('phantom', { namespace: 'solana' })
+    void before.connect().catch(() => {})
+    for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+    before.actor.stop()
+    const record = store.load()
+    expect(record).not.toBeNull()
+    return { options, store, record: JSON.parse(JSON.stringify(record)) }
+  }
+
+  type Child = { snapshot: { status: string; value: unknown; children?: Record<string, Child> } }
+  const link = (record: { snapshot: unknown }) =>
+    (record.snapshot as { children: Record<string, Child> }).children.universalLink as Child
+  const breakages: Array<[string, (record: { snapshot: unknown }) => void]> = [
+    ['errored', (r) => Object.assign(link(r).snapshot, { status: 'error', error: 'boom' })],
+    ['stopped', (r) => Object.assign(link(r).snapshot, { status: 'stopped' })],
+    ['done', (r) => Object.assign(link(r).snapshot, { status: 'done', output: null })],
+    ['in an unknown state', (r) => Object.assign(link(r).snapshot, { value: 'noSuchState' })],
+    [
+      'with an errored grandchild (the poller)',
+      (r) => {
+        const poll = link(r).snapshot.children?.poll as Child
+        Object.assign(poll.snapshot, { status: 'error', error: 'boom' })
+      },
+    ],
+  ]
+
+  for (const [kind, breakIt] of breakages) {
+    it(`error: a child ${kind} → discarded with its reason, the store cleared`, async () => {
+      const { options, store, record } = await pendingRecord()
+      breakIt(record)
+      store.save(record)
+      const client = new Client(options)
+      const resumed = await client.resume()
+      expect(resumed.status).toBe('discarded')
+      if (resumed.status === 'discarded') expect(resumed.reason.length).toBeGreaterThan(10)
+      expect(store.load()).toBeNull()
+      expect(client.getView().status).toBe('idle')
+      expect(client.actor.getSnapshot().status).toBe('active')
+    })
+  }
+})

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
 import { recoverMessageAddress, recoverTypedDataAddress } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type AnyActorRef, type InspectionEvent, waitFor } from 'xstate'
 import type {
   PairingPersistedState,
@@ -287,10 +287,21 @@ describe("Client.pair() as the root's child", () => {
     expect(second.getConnection()?.accounts).toEqual([simulator.evm.address])
   })
 
-  it("one inspector sees the pairing child's events and no key, URI or signature value", async () => {
+  it("one inspector sees the pairing child's events and no key, URI, relay token or signature value", async () => {
     const events: InspectionEvent[] = []
     const store = jsonStore()
-    const client = dappClient({ inspect: (event) => events.push(event), pairing: { store } })
+    const relayTokens: string[] = []
+    const client = dappClient({
+      inspect: (event) => events.push(event),
+      pairing: { store },
+      fetchImpl: async (input, init) => {
+        const response = await fetch(input, init)
+        const url = input instanceof Request ? input.url : String(input)
+        if (url.endsWith('/relay/token'))
+          relayTokens.push(((await response.clone().json()) as { token: string }).token)
+        return response
+      },
+    })
     const flow = await client.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
     const simulator = wallet()
     await simulator.pairAndApprove(flow.uri as string)
@@ -298,7 +309,19 @@ describe("Client.pair() as the root's child", () => {
     // The session key and topic, as the store keeps them beside the snapshot.
     const { secrets } = JSON.parse(store.raw as string) as PairingPersistedState
     const signature = await client.signMessage('Inspect me')
+    // The wallet's answer is a registered secret: wherever it shows up later (here in an event
+    // sent on purpose), the inspector sees it redacted.
+    client.actor.send({ type: 'APP.NOTE', note: signature } as never)
+    // So is the relay token (it rides in the WebSocket URL).
+    expect(relayTokens.length).toBeGreaterThan(0)
+    client.actor.send({ type: 'APP.NOTE', note: `wss://relay/?token=${relayTokens[0]}` } as never)
     await client.disconnect()
+    // The redaction loads on demand (a dynamic import): the events wait for it, then all arrive.
+    await vi.waitFor(() =>
+      expect(events.some((e) => e.type === '@xstate.event' && e.event.type === 'DISCONNECT')).toBe(
+        true,
+      ),
+    )
     const pairingActorEvents = events.filter(
       (e) => e.type === '@xstate.event' && (e.actorRef as AnyActorRef).id === 'pairing',
     )
@@ -320,6 +343,7 @@ describe("Client.pair() as the root's child", () => {
       secrets.sessionTopic,
       signature,
       signature.slice(2),
+      ...relayTokens,
     ])
       expect(text).not.toContain(secret)
     expect(text).toContain('[redacted]')
