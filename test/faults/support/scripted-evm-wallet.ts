@@ -29,8 +29,16 @@ class RpcError extends Error {
   }
 }
 
+/** Accounts by key, derived once (deriving the public key is the costly part; accounts are stateless). */
+const derived = new Map<Hex, PrivateKeyAccount>()
+const accountOf = (key: Hex): PrivateKeyAccount => {
+  const account = derived.get(key) ?? privateKeyToAccount(key)
+  derived.set(key, account)
+  return account
+}
+
 export function createScriptedEvmWallet(keys: readonly Hex[]): ScriptedEvmWallet {
-  const accounts = keys.map((key) => privateKeyToAccount(key))
+  const accounts = keys.map(accountOf)
   const listeners = new Map<string, Set<(...args: never[]) => void>>()
   const signatures: string[] = []
   let authorized = false
