@@ -104,13 +104,18 @@ const WEIGHT: Partial<Record<Call, number>> = {
   'pair:solana': 1,
 }
 
+/** `FAULTS_ANSWERS=approve,reject` limits the wallet answers drawn (to explore past a known one). */
+const ANSWERS = process.env.FAULTS_ANSWERS
+  ? WALLET_ANSWERS.filter((a) => process.env.FAULTS_ANSWERS?.split(',').includes(a))
+  : WALLET_ANSWERS
+
 export const stepArbitrary: fc.Arbitrary<Step> = fc.record({
   call: fc.oneof(
     ...INCLUDED.map((call) => ({ weight: WEIGHT[call] ?? 2, arbitrary: fc.constant(call) })),
   ),
   answer: fc.oneof(
     { weight: 5, arbitrary: fc.constant<WalletAnswer>('approve') },
-    { weight: 6, arbitrary: fc.constantFrom(...WALLET_ANSWERS) },
+    { weight: 6, arbitrary: fc.constantFrom(...ANSWERS) },
   ),
   fault: fc.oneof(
     { weight: 5, arbitrary: fc.constant<BackendFault>('ok') },
