@@ -542,17 +542,27 @@ export class Client {
         return false
       }
       if (check()) return
+      // Both listeners go once the flow settles: a long-lived Client keeps none per flow.
+      const done = () => {
+        subscription.unsubscribe()
+        unregister()
+      }
       const subscription = actor.subscribe({
         next: () => {
-          if (check()) subscription.unsubscribe()
+          if (check()) done()
         },
-        error: (error) => reject(toAppError({ code: 'WALLET_ERROR', message: String(error) })),
-        complete: () => check(),
+        error: (error) => {
+          reject(toAppError({ code: 'WALLET_ERROR', message: String(error) }))
+          done()
+        },
+        complete: () => {
+          check()
+          done()
+        },
       })
       const unregister = this.#onReplace(() => {
-        unregister()
         if (!check()) reject(new AppError('ABORTED', 'The flow was replaced.'))
-        subscription.unsubscribe()
+        done()
       })
     })
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSessionPollingActor } from '../../machines/session-polling/session-polling.facade'
 import { AppError } from '../../src/errors'
-import { pollGenericSessionResult } from '../../src/session/poll'
+import { pollGenericSessionResult } from '../../src/session/face/poll'
 import {
   gaps,
   http,
