@@ -178,7 +178,8 @@ export function applyEdit(text: string, site: TransitionSite, to: string[] | nul
 
 const FAULT_EVENT =
   /^(FAILED|FAILURE|FAIL|ERROR|ERRORED|REJECTED|REJECT|TIMEOUT|TIMED_OUT|EXPIRED|DISCONNECTED|DELETED|LOST|GONE)$/i
-const FAULT_WORD = /fail|reject|error|expire|gone|rate_?limit|transient|deadline|attempt_?cap|timeout/i
+const FAULT_WORD =
+  /fail|reject|error|expire|gone|rate_?limit|transient|deadline|attempt_?cap|timeout/i
 const FAULT_STATE = /^(failed|failure|rejected|expired|error|errored|timedOut)$/i
 /** A string literal that is an error code (`'WALLET_ERROR'`, `'TIMEOUT'`), not `'ABORTED'`. */
 const ERROR_CODE = /'((?:[A-Z]+_)+[A-Z]+|TIMEOUT)'/g
@@ -195,7 +196,8 @@ export function faultOf(site: TransitionSite): string | undefined {
   const last = site.event.split('.').pop() ?? ''
   if (site.origin === 'on' && !site.event.startsWith('xstate.') && FAULT_EVENT.test(last))
     return `handles the failure event ${site.event}`
-  if (site.guardText && FAULT_WORD.test(site.guardText)) return `guard ${site.guard} reads a failure`
+  if (site.guardText && FAULT_WORD.test(site.guardText))
+    return `guard ${site.guard} reads a failure`
   const failing = site.targets.find((t) => FAULT_STATE.test(t.state.key))
   if (failing) return `goes to the failure state ${statePath(failing.state)}`
   const codes = [...(site.actionsText ?? '').matchAll(ERROR_CODE)]
@@ -225,7 +227,9 @@ export function generateMutants(
   for (const site of machine.transitions) {
     // The invoke's `drop-onerror` comes with its first onError transition.
     const onError =
-      site.origin === 'invoke.onError' ? onErrorOf.get(`${site.source.id}|${site.event}`) : undefined
+      site.origin === 'invoke.onError'
+        ? onErrorOf.get(`${site.source.id}|${site.event}`)
+        : undefined
     if (onError && !onErrorDone.has(onError)) {
       onErrorDone.add(onError)
       if (kinds.includes('drop-onerror') && onError.removal)

@@ -106,9 +106,7 @@ export function formatSummary(report: MutationReport): string {
 }
 
 const quoteTargets = (targets: string[] | null) =>
-  targets === null || targets.length === 0
-    ? '(no target)'
-    : targets.map((t) => `'${t}'`).join(', ')
+  targets === null || targets.length === 0 ? '(no target)' : targets.map((t) => `'${t}'`).join(', ')
 
 /** One line per mutant: where, which transition, and the change. */
 export function describeMutant(m: Mutant): string {

@@ -385,7 +385,9 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       const node = found.via?.node ?? found.config
       if (!inMachine(node)) return undefined
       if (found.via && found.via.index !== undefined) {
-        const prefix = ts.isShorthandPropertyAssignment(node.parent) ? `${node.getText(file)}: ` : ''
+        const prefix = ts.isShorthandPropertyAssignment(node.parent)
+          ? `${node.getText(file)}: `
+          : ''
         return {
           start: node.getStart(file),
           end: node.getEnd(),
@@ -595,13 +597,7 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
           ] as const) {
             const handler = invokeProps.get(key)
             if (handler)
-              addTransitions(
-                state,
-                `${prefix}.${id}`,
-                handler.value,
-                handler.env,
-                `invoke.${key}`,
-              )
+              addTransitions(state, `${prefix}.${id}`, handler.value, handler.env, `invoke.${key}`)
           }
           const onError = invokeProps.get('onError')
           if (onError) {
