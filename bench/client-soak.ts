@@ -80,8 +80,12 @@ for (let i = 1; i <= ops; i++) {
   if (i % (ops / 10) === 0) record(i)
 }
 const seconds = (performance.now() - started) / 1000
-console.log(`${ops.toLocaleString('en')} operations (a quarter signatures) in ${seconds.toFixed(1)} s,`)
-console.log(`${failures.toLocaleString('en')} failed as scripted (403), root ${client.actor.getSnapshot().status}`)
+console.log(
+  `${ops.toLocaleString('en')} operations (a quarter signatures) in ${seconds.toFixed(1)} s,`,
+)
+console.log(
+  `${failures.toLocaleString('en')} failed as scripted (403), root ${client.actor.getSnapshot().status}`,
+)
 console.log('\n| operations | root children | heap used (MiB, after gc) |\n|---:|---:|---:|')
 console.log(rows.join('\n'))
 client.actor.stop()
