@@ -15,6 +15,7 @@ import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
 import { authFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
+import { createStoreOutages } from './http/store-outages'
 import { installUpgradeGuard } from './http/upgrade-guard'
 import { type LoggingOptions, loggerOptions } from './logging'
 import { registerOpenApiRoute } from './openapi/route'
@@ -123,11 +124,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...DEFAULT_RATE_LIMITS.authFailureIp,
       ...config.rateLimits?.authFailureIp,
     },
+    storeOutages: createStoreOutages({ store, log: app.log }),
     trustProxy,
   }
 
   const routes = trackRoutes(app)
-  installErrorHandling(app, routes, authFailureLimit(ctx))
+  installErrorHandling(app, routes, authFailureLimit(ctx), ctx.storeOutages)
   installCors(app, ctx.projects, routes)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
   await registerRelayRoutes(app, ctx, options.relay)
@@ -138,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCallbackRoutes(app, ctx)
   registerOpenApiRoute(app)
   app.addHook('onClose', async () => {
+    ctx.storeOutages.close()
     if (!options.store) await store.close()
     if (!options.sessionEvents) await sessionEvents.close()
   })

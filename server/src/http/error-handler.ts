@@ -5,6 +5,7 @@ import { StoreUnavailableError } from '../store/types'
 import { chainInputToApiError } from './chain-errors'
 import { isAuthFailure } from './rate-limit'
 import type { RouteTable } from './route-table'
+import type { StoreOutages } from './store-outages'
 
 /** Fastify's own refusals (parsers, body limit, URL) mapped to the wire codes. */
 function fromFastify(error: FastifyError): ApiError | undefined {
@@ -50,17 +51,22 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 
 /**
  * Every refusal has the one wire shape; anything unforeseen is a logged 500 without internals.
- * A failed authentication goes through `limitAuthFailure` first (it may become a 429).
+ * A failed authentication goes through `limitAuthFailure` first (it may become a 429). A 503
+ * STORE_UNAVAILABLE goes to `storeOutages` (logged once per outage, counted), never to the log
+ * per request: an outage under load would write hundreds of identical stacks a second.
  */
 export function installErrorHandling(
   app: FastifyInstance,
   routes: RouteTable,
   limitAuthFailure?: (request: FastifyRequest, failure: ApiError) => Promise<ApiError>,
+  storeOutages?: Pick<StoreOutages, 'refused'>,
 ): void {
   app.setErrorHandler((error, request, reply) => {
     const known = toApiError(error)
     if (known) {
-      if (known.status >= 500) request.log.warn({ code: known.code, err: error }, known.message)
+      if (known.code === 'STORE_UNAVAILABLE' && storeOutages) storeOutages.refused(error)
+      else if (known.status >= 500)
+        request.log.warn({ code: known.code, err: error }, known.message)
       if (limitAuthFailure && isAuthFailure(known)) {
         return limitAuthFailure(request, known).then((answer) => sendApiError(reply, answer))
       }

@@ -13,6 +13,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): voi
     status: 'ok',
     rateLimiter: ctx.limiter.stats(),
     connections: { refusedByIpCap: ctx.connections.refused },
+    store: ctx.storeOutages.stats(),
   }))
   app.get('/readyz', async () => {
     const ready = await ctx.store.isReady().catch(() => false)
