@@ -129,11 +129,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const routes = trackRoutes(app)
-  installErrorHandling(app, routes, authFailureLimit(ctx), ctx.storeOutages)
+  installErrorHandling(app, routes, {
+    limitAuthFailure: authFailureLimit(ctx),
+    storeOutages: ctx.storeOutages,
+  })
   installCors(app, ctx.projects, routes)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
-  await registerRelayRoutes(app, ctx, options.relay)
-  registerHealthRoutes(app, ctx)
+  const relay = await registerRelayRoutes(app, ctx, options.relay)
+  registerHealthRoutes(app, ctx, relay)
   registerBalanceRoute(app, ctx)
   registerConfigRoute(app, ctx)
   registerSessionRoutes(app, ctx)
