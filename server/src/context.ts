@@ -31,6 +31,8 @@ export interface AppContext {
   authFailurePolicy: RateLimitPolicy
   /** The per-IP connection cap of the HTTP server (its refusals are reported by /healthz). */
   connections: ConnectionCap
+  /** Session result long-polls waiting now (a metrics gauge). */
+  longPolls: { open: number }
   /** The session store's outages as the routes met them (logged once each, counted). */
   storeOutages: StoreOutages
   /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty: the socket peer is the caller. */
