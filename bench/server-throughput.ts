@@ -14,7 +14,9 @@
  * process on core 1 (`taskset`), the same for every target. Otherwise autocannon and the
  * server fight for the same cores and the figures measure the scheduler as much as the server.
  * `--co-located` skips the pinning; `--only 2,3` runs the given target indexes only and writes
- * nothing (for quick comparisons while working on the route).
+ * nothing (for quick comparisons while working on the route). Targets 6 and 7 are ours again
+ * with Prometheus metrics on (`metrics: { token }`): `--only 3,6` measures what counting every
+ * answer costs, side by side in the same rounds.
  *
  *   npx tsx bench/server-throughput.ts [--duration 10] [--connections 50] [--rounds 3]
  *     [--co-located] [--only 2,3]
@@ -215,14 +217,19 @@ function bare(name: string, sameAnswer: boolean): Target {
   }
 }
 
-function resultRoute(name: string, makeStore?: () => Promise<Store>): Target {
+function resultRoute(name: string, makeStore?: () => Promise<Store>, withMetrics = false): Target {
   return {
     name,
     onRedis: makeStore !== undefined,
     counts: true,
     async open() {
       const store = makeStore ? await makeStore() : undefined
-      const app = await buildApp({ projects: PROJECTS, logger: false, ...(store ? { store } : {}) })
+      const app = await buildApp({
+        projects: PROJECTS,
+        logger: false,
+        ...(store ? { store } : {}),
+        ...(withMetrics ? { metrics: { token: 'bench-metrics-token-0001' } } : {}),
+      })
       const close = async () => {
         await app.close()
         await store?.close()
@@ -374,7 +381,15 @@ const PEER_MEMORY = 2
 const OURS_MEMORY = 3
 const PEER_REDIS = 4
 const OURS_REDIS = 5
-const PEER_OF: Record<number, number> = { [OURS_MEMORY]: PEER_MEMORY, [OURS_REDIS]: PEER_REDIS }
+/** Ours with Prometheus metrics on (what counting every answer costs). */
+const OURS_MEMORY_METRICS = 6
+const OURS_REDIS_METRICS = 7
+const PEER_OF: Record<number, number> = {
+  [OURS_MEMORY]: PEER_MEMORY,
+  [OURS_REDIS]: PEER_REDIS,
+  [OURS_MEMORY_METRICS]: PEER_MEMORY,
+  [OURS_REDIS_METRICS]: PEER_REDIS,
+}
 
 /** Ours ÷ the peer's req/s in each round (the two ran back to back, under the same load). */
 function roundRatios(runs: Figures[][], ours: number): number[] {
@@ -499,7 +514,10 @@ async function redisPid(url: string): Promise<number> {
   }
 }
 
-/** The targets, by index (see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS). */
+/**
+ * The targets, by index (see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS,
+ * OURS_MEMORY_METRICS, OURS_REDIS_METRICS).
+ */
 function targetsOn(redisUrl: string): Target[] {
   const redisStore = (autoPipelining: boolean) => async () => {
     const store = createRedisStore(redisUrl, { keyPrefix: 'bench:', autoPipelining })
@@ -513,6 +531,8 @@ function targetsOn(redisUrl: string): Target[] {
     resultRoute('result route, in-process store'),
     peer('peer: Fastify + @fastify/rate-limit + HGETALL, Redis', redisUrl),
     resultRoute('result route, Redis store', redisStore(true)),
+    resultRoute('result route, in-process store, metrics on', undefined, true),
+    resultRoute('result route, Redis store, metrics on', redisStore(true), true),
   ]
 }
 

@@ -19,7 +19,6 @@ export {
 } from './client/client.facade'
 export { describeMachineDefinition, machineFingerprint } from './client/client.fingerprint'
 export { type ClientMachine, clientMachine } from './client/client.machine'
-export { serializeClientSnapshot } from './client/client.traversal'
 export {
   checkRestorable,
   checkRestorableRecord,
@@ -33,6 +32,7 @@ export {
   type SnapshotMigrations,
 } from './client/client.persistence'
 export { createRedactingInspector } from './client/client.redact'
+export { serializeClientSnapshot } from './client/client.traversal'
 export {
   type ClientContext,
   type ClientEvent,

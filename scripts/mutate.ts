@@ -4,16 +4,18 @@
  *   npm run mutate                                 # every machine, default tests
  *   npm run mutate -- --machine connect --list     # the mutants, without running them
  *   npm run mutate -- --tests test/model --kinds retarget --threshold 95
+ *   npm run mutate -- --machine sign --kinds faults              # drop-onerror, drop-handler, drop-after
  *
  * Flags: --machine <name|id> (repeatable), --tests <glob|folder> (repeatable or comma-separated),
- * --kinds retarget,drop, --all-targets, --json <path> (default reports/mutation.json), --list,
+ * --kinds retarget,drop,drop-onerror,drop-handler,drop-after (or `faults`: the last three),
+ * --all-targets, --json <path> (default reports/mutation.json), --list,
  * --concurrency <n> (default 2), --timeout <ms> per mutant, --test-timeout <ms>,
  * --threshold <percent> (exit 1 below it), --root <dir>, --config <vitest config>.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { MUTANT_KINDS, type MutantKind } from './mutation/mutants'
+import { FAULT_KINDS, MUTANT_KINDS, type MutantKind } from './mutation/mutants'
 import { BaselineError, planMutation, runMutation } from './mutation/mutate'
 import { describeMutant, formatProblems, formatSummary, formatSurvivors } from './mutation/report'
 
@@ -37,10 +39,11 @@ const { values } = parseArgs({
 
 if (values.help) {
   console.log(
-    'Usage: npm run mutate -- [--machine <name>] [--tests <glob>] [--kinds retarget,drop]',
+    'Usage: npm run mutate -- [--machine <name>] [--tests <glob>] [--kinds <kinds>|faults]',
   )
   console.log('  [--all-targets] [--json <path>] [--list] [--concurrency <n>] [--timeout <ms>]')
   console.log('  [--test-timeout <ms>] [--threshold <percent>] [--root <dir>] [--config <file>]')
+  console.log(`  kinds: ${MUTANT_KINDS.join(', ')}; faults = ${FAULT_KINDS.join(',')}`)
   process.exit(0)
 }
 
@@ -54,7 +57,9 @@ const number = (flag: string, value: string | undefined) => {
   }
   return n
 }
-const kinds = split(values.kinds ? [values.kinds] : undefined) as MutantKind[] | undefined
+const kinds = split(values.kinds ? [values.kinds] : undefined)?.flatMap((k) =>
+  k === 'faults' ? [...FAULT_KINDS] : [k],
+) as MutantKind[] | undefined
 for (const kind of kinds ?? []) {
   if (!MUTANT_KINDS.includes(kind)) {
     console.error(`--kinds: unknown kind "${kind}" (${MUTANT_KINDS.join(', ')})`)

@@ -133,7 +133,7 @@ export {
   type WalletRequest,
 } from './relay/protocol'
 export { GenericWalletSessionClient } from './session/client'
-export { type PollGenericSessionOptions, pollGenericSessionResult } from './session/poll'
+export { type PollGenericSessionOptions, pollGenericSessionResult } from './session/face/poll'
 export type {
   CallbackOptions,
   CreateSessionOptions,
@@ -167,5 +167,5 @@ export {
 export type {
   UniversalLinkConnectorOptions,
   UniversalLinkResumeResult,
-} from './universal-link/connector'
+} from './universal-link/face/connector'
 export { buildSignedMessageEnvelope } from './wire/envelope'

@@ -703,6 +703,18 @@ export const clientMachine = setup({
       states: {
         pairing: {
           tags: ['busy', 'cancellable'],
+          // The wallet's answer is bounded here too: a relay that never lets the pairing reach
+          // its proposal's own expiry (refused sockets, a token that never comes) still ends.
+          entry: { type: 'armDeadline', params: 'walletAnswerMs' },
+          after: {
+            walletAnswerMs: {
+              target: '#client.idle',
+              actions: {
+                type: 'settle',
+                params: { error: err('TIMEOUT', 'The wallet did not answer the pairing in time.') },
+              },
+            },
+          },
           on: {
             'PAIRING.CHANGED': {
               guard: { type: 'childIn', params: ['paired'] },

@@ -17,12 +17,21 @@ const REDACTED = '[redacted]'
 /** Shorter strings are not treated as secrets (they would redact ordinary words). */
 const MIN_SECRET_LENGTH = 8
 
-/** A registry of secret values (kept in memory only). */
+/**
+ * The most secrets kept: a long-lived Client signs without end, and every signature is one. The
+ * least recently added go first; a value added again counts as new.
+ */
+const MAX_SECRETS = 4096
+
+/** A registry of secret values (kept in memory only, at most `MAX_SECRETS`). */
 export function createSecretRegistry(): SecretRegistry {
   const secrets = new Set<string>()
   return {
     add(value) {
-      if (value.length >= MIN_SECRET_LENGTH) secrets.add(value)
+      if (value.length < MIN_SECRET_LENGTH) return
+      secrets.delete(value)
+      secrets.add(value)
+      if (secrets.size > MAX_SECRETS) secrets.delete(secrets.values().next().value as string)
     },
     redact(value) {
       let out = value

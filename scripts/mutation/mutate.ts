@@ -135,6 +135,7 @@ export async function runMutation(options: MutateOptions = {}): Promise<Mutation
             source: mutant.source,
             key: mutant.key,
             expectedTargets: mutant.expectedTargets,
+            ...(mutant.removes ? { removes: mutant.removes } : {}),
           },
           baseline: table,
         },

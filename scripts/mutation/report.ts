@@ -106,13 +106,17 @@ export function formatSummary(report: MutationReport): string {
 }
 
 const quoteTargets = (targets: string[] | null) =>
-  targets === null ? '(no target)' : targets.map((t) => `'${t}'`).join(', ')
+  targets === null || targets.length === 0 ? '(no target)' : targets.map((t) => `'${t}'`).join(', ')
 
 /** One line per mutant: where, which transition, and the change. */
 export function describeMutant(m: Mutant): string {
   const where =
     m.useLine === m.line ? `${m.file}:${m.line}` : `${m.file}:${m.line} (used at :${m.useLine})`
   const guard = m.guard ? ` [${m.guard}]` : ''
+  if (m.kind === 'drop-onerror')
+    return `${m.id}  ${where}  ${m.state} --${m.eventLabel}-->  onError removed (${quoteTargets(m.from)})  (${m.kind}: ${m.fault})`
+  if (m.removes)
+    return `${m.id}  ${where}  ${m.state} --${m.eventLabel}${guard}-->  ${quoteTargets(m.from)} removed  (${m.kind}: ${m.fault})`
   return `${m.id}  ${where}  ${m.state} --${m.eventLabel}${guard}-->  ${quoteTargets(m.from)} → ${quoteTargets(m.to)}  (${m.kind})`
 }
 

@@ -28,7 +28,12 @@ export interface MutantJob {
   exportName: string | undefined
   /** Absolute paths of the test files to run. */
   tests: string[]
-  mutant?: { source: string; key: string; expectedTargets: string[] | null }
+  mutant?: {
+    source: string
+    key: string
+    expectedTargets: string[] | null
+    removes?: { stateId: string; event: string; index: number | null }
+  }
   /** The unmutated table, to check the mutant against. */
   baseline?: RuntimeTransition[]
   testTimeout?: number

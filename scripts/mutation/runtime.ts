@@ -7,10 +7,22 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate'
 import type { Mutant } from './mutants'
 import type { ChartMachine } from './transitions'
 
-/** One runtime transition: `key` is `<state id>|<event>|<index>`; `targets` null when targetless. */
+/**
+ * One runtime transition: `key` is `<state id>|<event>|<index>`; `targets` null when targetless;
+ * `guard` the guard's type (`inline` for a function), null when unguarded.
+ */
 export interface RuntimeTransition {
   key: string
   targets: string[] | null
+  guard?: string | null
+}
+
+const guardLabel = (guard: unknown): string | null => {
+  if (guard === undefined || guard === null) return null
+  if (typeof guard === 'string') return guard
+  if (typeof guard === 'object' && typeof (guard as { type?: unknown }).type === 'string')
+    return (guard as { type: string }).type
+  return 'inline'
 }
 
 export function isMachine(value: unknown): value is AnyStateMachine {
@@ -32,11 +44,15 @@ export function findMachine(
 export function runtimeTransitions(machine: AnyStateMachine): RuntimeTransition[] {
   const table: RuntimeTransition[] = []
   const visit = (node: AnyStateNode) => {
-    const add = (event: string, list: readonly { target?: readonly AnyStateNode[] }[]) =>
+    const add = (
+      event: string,
+      list: readonly { target?: readonly AnyStateNode[]; guard?: unknown }[],
+    ) =>
       list.forEach((t, index) => {
         table.push({
           key: `${node.id}|${event}|${index}`,
           targets: t.target?.length ? t.target.map((s) => s.id) : null,
+          guard: guardLabel(t.guard),
         })
       })
     for (const [event, list] of node.transitions) add(event, list)
@@ -50,12 +66,56 @@ export function runtimeTransitions(machine: AnyStateMachine): RuntimeTransition[
 const same = (a: string[] | null, b: string[] | null) =>
   a === b || (a !== null && b !== null && a.join('\n') === b.join('\n'))
 
+/**
+ * The baseline without the removed transitions: one (`index`) or every one (`index` null) of
+ * `event` on `stateId`, the later ones of the same list moving up.
+ */
+export function tableWithout(
+  baseline: RuntimeTransition[],
+  removes: NonNullable<Mutant['removes']>,
+): RuntimeTransition[] {
+  const prefix = `${removes.stateId}|${removes.event}|`
+  let position = 0
+  const table: RuntimeTransition[] = []
+  for (const t of baseline) {
+    if (!t.key.startsWith(prefix) || t.key.slice(prefix.length).includes('|')) {
+      table.push(t)
+      continue
+    }
+    const index = Number(t.key.slice(prefix.length))
+    if (removes.index === null || index === removes.index) continue
+    table.push({ ...t, key: `${prefix}${position++}` })
+  }
+  return table
+}
+
+const describe = (t: RuntimeTransition | undefined) =>
+  t ? `${t.key} → ${JSON.stringify(t.targets)}${t.guard ? ` [${t.guard}]` : ''}` : '(none)'
+
 /** Why the mutant's table is not the baseline with exactly the expected change; undefined if it is. */
 export function checkMutantTable(
   baseline: RuntimeTransition[],
   mutated: RuntimeTransition[],
-  mutant: Pick<Mutant, 'key' | 'expectedTargets'>,
+  mutant: Pick<Mutant, 'key' | 'expectedTargets'> & Partial<Pick<Mutant, 'removes'>>,
 ): string | undefined {
+  if (mutant.removes) {
+    const expected = tableWithout(baseline, mutant.removes)
+    if (expected.length === baseline.length)
+      return 'the mutant does not change the transition (nothing to remove)'
+    if (mutated.length !== expected.length)
+      return `the mutant has ${mutated.length} transitions, expected ${expected.length}`
+    const byKey = new Map(mutated.map((t) => [t.key, t]))
+    const wrong = expected.filter((t) => {
+      const m = byKey.get(t.key)
+      return !m || !same(m.targets, t.targets) || (m.guard ?? null) !== (t.guard ?? null)
+    })
+    if (wrong.length > 0)
+      return `other transitions changed too: ${wrong
+        .slice(0, 3)
+        .map((t) => `${describe(t)} is ${describe(byKey.get(t.key))}`)
+        .join(', ')}`
+    return undefined
+  }
   const byKey = new Map(mutated.map((t) => [t.key, t.targets]))
   if (mutated.length !== baseline.length || baseline.some((t) => !byKey.has(t.key)))
     return 'the mutant has a different set of transitions'

@@ -54,6 +54,23 @@ export type TransitionEdit =
       shorthand: boolean
     }
 
+/** A source change given as a range and its replacement (`text: ''` removes the range). */
+export interface SourceEdit {
+  start: number
+  end: number
+  text: string
+}
+
+/** Where a transition is declared in its state's config. */
+export type TransitionOrigin =
+  | 'on'
+  | 'always'
+  | 'after'
+  | 'onDone'
+  | 'invoke.onDone'
+  | 'invoke.onError'
+  | 'invoke.onSnapshot'
+
 export interface TransitionSite {
   machineId: string
   source: ChartState
@@ -67,6 +84,35 @@ export interface TransitionSite {
   /** 1-based line where the transition is used (its line in the state config). */
   line: number
   edit: TransitionEdit
+  origin: TransitionOrigin
+  /** How many transitions the state has for `event` (this one included). */
+  siblings: number
+  /** The guard as written (name and params), for classifying it; undefined when unguarded. */
+  guardText: string | undefined
+  /** The actions as written (`actions: …` value), or undefined. */
+  actionsText: string | undefined
+  /**
+   * How to remove this one transition, at its use site: the element of an array written in place,
+   * the property when it is the event's only transition, or `(<shared>).filter((_, i) => i !== n)`
+   * for an element of a shared array or helper result. Undefined when the transition is declared
+   * outside the machine's `createMachine` call in a way that cannot be changed for this use only.
+   */
+  removal: SourceEdit | undefined
+}
+
+/** An invoke with an `onError` handler, and how to remove that handler (the whole key). */
+export interface OnErrorSite {
+  machineId: string
+  source: ChartState
+  /** The invoke's id (runtime `xstate.error.actor.<id>`). */
+  id: string
+  /** The runtime error event (`xstate.error.actor.<id>`). */
+  event: string
+  /** How many transitions the `onError` holds. */
+  transitions: number
+  /** 1-based line of the `onError` key (or of the invoke when it is wrapped). */
+  line: number
+  removal: SourceEdit | undefined
 }
 
 export interface ChartMachine {
@@ -77,6 +123,8 @@ export interface ChartMachine {
   /** Every state, root first, in definition order. */
   states: ChartState[]
   transitions: TransitionSite[]
+  /** Every invoke with an `onError`, in state definition order. */
+  onErrors: OnErrorSite[]
   /** Transitions or targets written in a form this analysis does not follow. */
   unsupported: Array<{ line: number; reason: string }>
 }
@@ -305,6 +353,55 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
 
     // ---- transitions ------------------------------------------------------------------------------
     const transitions: TransitionSite[] = []
+    const onErrors: OnErrorSite[] = []
+
+    /** Inside this machine's `createMachine(...)` call: changing it there changes this use only. */
+    const inMachine = (node: ts.Node) =>
+      node.getStart(file) >= call.getStart(file) && node.getEnd() <= call.getEnd()
+    /** The node with the parentheses and type assertions around it. */
+    const outer = (node: ts.Node): ts.Node => {
+      let current = node
+      while (
+        current.parent &&
+        (ts.isParenthesizedExpression(current.parent) ||
+          ts.isAsExpression(current.parent) ||
+          ts.isSatisfiesExpression(current.parent) ||
+          ts.isNonNullExpression(current.parent) ||
+          ts.isTypeAssertionExpression(current.parent))
+      )
+        current = current.parent
+      return current
+    }
+    /** Removes a node (an array element or an object property) with the comma after it. */
+    const removeNode = (node: ts.Node): SourceEdit => {
+      const start = node.getStart(file)
+      let end = node.getEnd()
+      const comma = /^\s*,/.exec(text.slice(end))
+      if (comma) end += comma[0].length
+      return { start, end, text: '' }
+    }
+    /** How to remove one transition found at `node` (its use site), when it can be done there. */
+    const removalOf = (found: Found): SourceEdit | undefined => {
+      const node = found.via?.node ?? found.config
+      if (!inMachine(node)) return undefined
+      if (found.via && found.via.index !== undefined) {
+        const prefix = ts.isShorthandPropertyAssignment(node.parent)
+          ? `${node.getText(file)}: `
+          : ''
+        return {
+          start: node.getStart(file),
+          end: node.getEnd(),
+          text: `${prefix}(${node.getText(file)}).filter((_, i) => i !== ${found.via.index})`,
+        }
+      }
+      const wrapped = outer(node)
+      const parent = wrapped.parent
+      if (ts.isArrayLiteralExpression(parent)) return removeNode(wrapped)
+      if (ts.isPropertyAssignment(parent) && parent.initializer === wrapped)
+        return removeNode(parent)
+      if (ts.isShorthandPropertyAssignment(parent)) return removeNode(parent)
+      return undefined
+    }
 
     /** Flattens a transition value into single transitions, remembering the outermost reference. */
     const expand = (node: ts.Expression, scope: Env, referenced: boolean): Found[] => {
@@ -366,12 +463,16 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       event: string,
       value: ts.Expression,
       scope: Env,
+      origin: TransitionOrigin,
     ) => {
-      expand(value, scope, false).forEach((found, index) => {
+      const all = expand(value, scope, false)
+      all.forEach((found, index) => {
         const useNode = found.via?.node ?? found.config
         const config = unwrap(found.config)
         let targetNodes: ts.StringLiteralLike[] = []
         let guard: string | undefined
+        let guardText: string | undefined
+        let actionsText: string | undefined
         let edit: TransitionEdit | undefined
         const shorthand = ts.isStringLiteralLike(config)
         if (shorthand) {
@@ -381,6 +482,8 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
         } else if (ts.isObjectLiteralExpression(config)) {
           const own = props(config, found.env)
           guard = guardName(own.get('guard')?.value, found.env)
+          guardText = own.get('guard')?.value.getText(file)
+          actionsText = own.get('actions')?.value.getText(file)
           const target = own.get('target')
           if (target) {
             const value = unwrap(target.value)
@@ -441,6 +544,11 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
           targets,
           line: line(useNode),
           edit,
+          origin,
+          siblings: all.length,
+          guardText,
+          actionsText,
+          removal: removalOf(found),
         })
       })
     }
@@ -452,17 +560,23 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       const onObject = on && resolveObject(on.value, on.env)
       if (onObject)
         for (const [event, value] of props(onObject.value, onObject.env))
-          addTransitions(state, event, value.value, value.env)
+          addTransitions(state, event, value.value, value.env, 'on')
       const always = own.get('always')
-      if (always) addTransitions(state, 'always', always.value, always.env)
+      if (always) addTransitions(state, 'always', always.value, always.env, 'always')
       const after = own.get('after')
       const afterObject = after && resolveObject(after.value, after.env)
       if (afterObject)
         for (const [delay, value] of props(afterObject.value, afterObject.env))
-          addTransitions(state, `xstate.after.${delay}.${state.id}`, value.value, value.env)
+          addTransitions(
+            state,
+            `xstate.after.${delay}.${state.id}`,
+            value.value,
+            value.env,
+            'after',
+          )
       const onDone = own.get('onDone')
       if (onDone && state.parent)
-        addTransitions(state, `xstate.done.state.${state.id}`, onDone.value, onDone.env)
+        addTransitions(state, `xstate.done.state.${state.id}`, onDone.value, onDone.env, 'onDone')
       const invoke = own.get('invoke')
       if (invoke) {
         const value = unwrap(invoke.value)
@@ -482,7 +596,36 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
             ['onSnapshot', 'xstate.snapshot'],
           ] as const) {
             const handler = invokeProps.get(key)
-            if (handler) addTransitions(state, `${prefix}.${id}`, handler.value, handler.env)
+            if (handler)
+              addTransitions(state, `${prefix}.${id}`, handler.value, handler.env, `invoke.${key}`)
+          }
+          const onError = invokeProps.get('onError')
+          if (onError) {
+            // In place: the key is removed. Declared elsewhere (a shared invoke, a spread): the
+            // invoke is wrapped where it is used, `{ ...(<invoke>), onError: undefined }`.
+            const own =
+              inMachine(onError.node) && definition.value.properties.includes(onError.node)
+            const use = outer(element)
+            const removal: SourceEdit | undefined = own
+              ? removeNode(onError.node)
+              : inMachine(use)
+                ? {
+                    start: element.getStart(file),
+                    end: element.getEnd(),
+                    text: `{ ...(${element.getText(file)}), onError: undefined }`,
+                  }
+                : undefined
+            onErrors.push({
+              machineId,
+              source: state,
+              id,
+              event: `xstate.error.actor.${id}`,
+              transitions: transitions.filter(
+                (t) => t.source === state && t.event === `xstate.error.actor.${id}`,
+              ).length,
+              line: line(own ? onError.node : element),
+              removal,
+            })
           }
         })
       }
@@ -494,6 +637,7 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       root,
       states,
       transitions,
+      onErrors,
       unsupported,
     }
   }

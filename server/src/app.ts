@@ -15,8 +15,12 @@ import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
 import { authFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
+import { createStoreOutages } from './http/store-outages'
 import { installUpgradeGuard } from './http/upgrade-guard'
 import { type LoggingOptions, loggerOptions } from './logging'
+import { createAppMetrics, type MetricsSources } from './metrics/app-metrics'
+import { countAnswers, countUnmatched } from './metrics/count-answers'
+import { listenMetrics, type MetricsOptions, registerMetricsRoute } from './metrics/endpoint'
 import { registerOpenApiRoute } from './openapi/route'
 import {
   createRateLimiter,
@@ -65,6 +69,11 @@ export interface AppOptions {
   relay?: RelayOptions
   /** Request/header/keep-alive timeouts and the per-IP connection cap (`DEFAULT_HTTP_LIMITS`). */
   http?: Partial<HttpLimits>
+  /**
+   * Prometheus `/metrics`: on a listener of its own (`port`, `host` default 127.0.0.1), and/or on
+   * the main port behind `token` (Bearer). Default: off, and then no request pays for it.
+   */
+  metrics?: MetricsOptions
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024
@@ -123,21 +132,42 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...DEFAULT_RATE_LIMITS.authFailureIp,
       ...config.rateLimits?.authFailureIp,
     },
+    storeOutages: createStoreOutages({ store, log: app.log }),
+    longPolls: { open: 0 },
     trustProxy,
   }
 
+  const metricsSources: MetricsSources = { ...ctx }
+  const metrics = options.metrics ? createAppMetrics(metricsSources) : undefined
+  // Before any route: each route's answer counter is resolved as it is registered.
+  if (metrics) countAnswers(app, metrics)
   const routes = trackRoutes(app)
-  installErrorHandling(app, routes, authFailureLimit(ctx))
+  const unmatched = metrics ? countUnmatched(metrics) : undefined
+  installErrorHandling(app, routes, {
+    limitAuthFailure: authFailureLimit(ctx),
+    storeOutages: ctx.storeOutages,
+    ...(unmatched ? { unmatched: (request, status) => unmatched(request.method, status) } : {}),
+  })
   installCors(app, ctx.projects, routes)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
-  await registerRelayRoutes(app, ctx, options.relay)
-  registerHealthRoutes(app, ctx)
+  const relay = await registerRelayRoutes(app, ctx, options.relay)
+  metricsSources.relay = relay
+  registerHealthRoutes(app, ctx, relay)
   registerBalanceRoute(app, ctx)
   registerConfigRoute(app, ctx)
   registerSessionRoutes(app, ctx)
   registerCallbackRoutes(app, ctx)
   registerOpenApiRoute(app)
+  if (metrics && options.metrics?.token !== undefined) {
+    registerMetricsRoute(app, metrics, options.metrics.token)
+  }
+  if (metrics && options.metrics?.port !== undefined) {
+    const listener = await listenMetrics(metrics, options.metrics.port, options.metrics.host)
+    app.decorate('metricsUrl', listener.url)
+    app.addHook('onClose', () => listener.close())
+  }
   app.addHook('onClose', async () => {
+    ctx.storeOutages.close()
     if (!options.store) await store.close()
     if (!options.sessionEvents) await sessionEvents.close()
   })

@@ -19,6 +19,8 @@ export interface CliSettings {
     keepAliveTimeoutMs?: number
     maxConnectionsPerIp?: number
   }
+  /** `--metrics-port` / `--metrics-host` / `--metrics-token`; absent: no metrics. */
+  metrics?: { port?: number; host?: string; token?: string }
 }
 
 export const SAMPLE_PROJECTS_FILE = fileURLToPath(
@@ -43,6 +45,11 @@ export const USAGE = `scope-connect-server [options]
   --keep-alive-timeout <ms>  KEEP_ALIVE_TIMEOUT_MS  an idle keep-alive connection (default 72000)
   --max-connections-per-ip <n>  MAX_CONNECTIONS_PER_IP  open connections per client IP, IPv6 per
                                        /64; trusted proxies exempt (default 512)
+  --metrics-port <n>    METRICS_PORT   serve Prometheus /metrics on a listener of its own, no
+                                       authentication (default: off; 0 picks a free port)
+  --metrics-host <addr> METRICS_HOST   its address (default 127.0.0.1: keep it private)
+  --metrics-token <t>   METRICS_TOKEN  serve /metrics on the main port to Authorization: Bearer <t>
+                                       (16+ characters; default: off)
   --help                               this text
 `
 
@@ -67,6 +74,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       'headers-timeout': { type: 'string' },
       'keep-alive-timeout': { type: 'string' },
       'max-connections-per-ip': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'metrics-host': { type: 'string' },
+      'metrics-token': { type: 'string' },
       help: { type: 'boolean' },
     },
   })
@@ -110,6 +120,26 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       values['max-connections-per-ip'] ?? env.MAX_CONNECTIONS_PER_IP,
     ),
   }
+  const metricsPortText = values['metrics-port'] ?? env.METRICS_PORT
+  if (
+    metricsPortText !== undefined &&
+    (!/^\d+$/.test(metricsPortText) || +metricsPortText > 65_535)
+  ) {
+    throw new Error(`--metrics-port: not a port: ${metricsPortText}`)
+  }
+  const metricsHost = values['metrics-host'] ?? env.METRICS_HOST
+  const metricsToken = values['metrics-token'] ?? env.METRICS_TOKEN
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    throw new Error('--metrics-token: at least 16 characters')
+  }
+  if (metricsHost !== undefined && metricsPortText === undefined) {
+    throw new Error('--metrics-host: needs --metrics-port')
+  }
+  const metrics = {
+    ...(metricsPortText !== undefined ? { port: Number(metricsPortText) } : {}),
+    ...(metricsHost !== undefined ? { host: metricsHost } : {}),
+    ...(metricsToken !== undefined ? { token: metricsToken } : {}),
+  }
   const http = Object.fromEntries(
     Object.entries(httpEntries).filter(([, value]) => value !== undefined),
   ) as CliSettings['http']
@@ -124,5 +154,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     ...(relayKey ? { relayKey } : {}),
     ...(publicUrl ? { publicUrl } : {}),
     ...(socketsText ? { relayMaxSocketsPerIp: Number(socketsText) } : {}),
+    ...(Object.keys(metrics).length > 0 ? { metrics } : {}),
   }
 }

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     port: settings.port,
     host: settings.host,
     http: settings.http,
+    ...(settings.metrics ? { metrics: settings.metrics } : {}),
     relay: {
       mailbox,
       ...(settings.relayKey ? { signingKeys: parseRelaySigningKeys(settings.relayKey) } : {}),
@@ -54,6 +55,9 @@ async function main(): Promise<void> {
   })
   appLog = server.app.log
   process.stdout.write(`scope-connect-server listening on ${server.url} (store: ${store.kind})\n`)
+  if (server.app.metricsUrl) {
+    process.stdout.write(`metrics on ${server.app.metricsUrl}/metrics\n`)
+  }
 
   let stopping = false
   const stop = async (signal: string) => {

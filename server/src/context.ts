@@ -2,6 +2,7 @@ import type { ChainRegistry } from './chains'
 import type { ProjectIndex } from './config/project-index'
 import type { ProjectConfig } from './config/projects-schema'
 import type { ConnectionCap } from './http/connection-limits'
+import type { StoreOutages } from './http/store-outages'
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimitPolicy } from './rate-limit'
 import type { PollWindows } from './sessions/poll-windows'
 import type { SessionEvents } from './store/session-events'
@@ -30,6 +31,10 @@ export interface AppContext {
   authFailurePolicy: RateLimitPolicy
   /** The per-IP connection cap of the HTTP server (its refusals are reported by /healthz). */
   connections: ConnectionCap
+  /** Session result long-polls waiting now (a metrics gauge). */
+  longPolls: { open: number }
+  /** The session store's outages as the routes met them (logged once each, counted). */
+  storeOutages: StoreOutages
   /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty: the socket peer is the caller. */
   trustProxy: readonly string[]
 }

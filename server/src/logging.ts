@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto'
 import type { FastifyRequest, FastifyServerOptions } from 'fastify'
+import { loggedUrl } from './logged-url'
+
+export { loggedUrl, sessionLogId } from './logged-url'
 
 /** A pino destination: anything with `write(line)`; tests pass one to read what was logged. */
 export interface LogDestination {
@@ -40,35 +42,7 @@ export const REDACT_PATHS = [
   '*.tokenHash',
 ]
 
-/** Query parameters that carry a credential: the relay token (browsers cannot set WebSocket headers). */
-const SECRET_QUERY = /([?&]token=)[^&#]*/g
-
-/**
- * How a session id appears in logs: `s:` and 12 hex digits of its SHA-256. Enough to follow one
- * session through the log lines and to find it from an id you hold, never enough to act on it
- * (the id travels in universal links and a log reader must not be able to use it).
- */
-export function sessionLogId(sessionId: string): string {
-  return `s:${createHash('sha256').update(sessionId).digest('hex').slice(0, 12)}`
-}
-
-/** `/sessions/<id>` in a path; the id is any run of characters up to the next `/`, `?` or `#`. */
-const SESSION_IN_PATH = /(\/sessions\/)([^/?#]+)/g
-
-/** A request URL as logged: credentials in the query replaced, session ids as `sessionLogId`. */
-export function loggedUrl(url: string): string {
-  return url
-    .replace(SECRET_QUERY, '$1[redacted]')
-    .replace(SESSION_IN_PATH, (_match, prefix: string, id: string) => {
-      let decoded = id
-      try {
-        decoded = decodeURIComponent(id)
-      } catch {}
-      return prefix + sessionLogId(decoded)
-    })
-}
-
-/** Fastify's own request serializer, with credentials in the query and session ids replaced. */
+/** Fastify's own request serializer, with the query allow-listed and ids in the path hashed. */
 function serializeRequest(request: FastifyRequest) {
   const version = request.headers?.['accept-version']
   return {

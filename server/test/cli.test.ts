@@ -115,6 +115,20 @@ describe('scope-connect-server CLI', () => {
     expect(() => parseCli(['--relay-max-sockets-per-ip', '0'], {})).toThrow('positive integer')
   })
 
+  it('parses the metrics settings: off by default, a port of its own and/or a token', () => {
+    expect(parseCli([], {})).not.toHaveProperty('metrics')
+    expect(
+      parseCli(['--metrics-port', '9464'], {
+        METRICS_HOST: '10.0.0.5',
+        METRICS_TOKEN: 'a-long-enough-token',
+      }),
+    ).toMatchObject({ metrics: { port: 9464, host: '10.0.0.5', token: 'a-long-enough-token' } })
+    expect(parseCli([], { METRICS_PORT: '0' })).toMatchObject({ metrics: { port: 0 } })
+    expect(() => parseCli(['--metrics-port', 'x'], {})).toThrow('--metrics-port')
+    expect(() => parseCli(['--metrics-token', 'short'], {})).toThrow('--metrics-token')
+    expect(() => parseCli(['--metrics-host', '0.0.0.0'], {})).toThrow('--metrics-host')
+  })
+
   it('parses the HTTP timeouts and the per-IP connection cap', () => {
     expect(parseCli([], {})).toMatchObject({ http: {} })
     expect(

@@ -23,7 +23,7 @@ describe('health', () => {
     expect((await call(server.baseUrl, '//healthz')).status).toBe(200)
     const ready = await call(server.baseUrl, '//readyz')
     expect(ready.status).toBe(200)
-    expect(ready.body).toEqual({ status: 'ready', store: 'memory' })
+    expect(ready.body).toEqual({ status: 'ready', store: 'memory', relay: 'none' })
   })
 
   it('readyz is 503 STORE_UNAVAILABLE when the store does not answer', async () => {

@@ -138,6 +138,7 @@ describe('rate limits on the routes', () => {
     const limiter: RateLimiter = {
       stats: () => inner.stats(),
       checkAll: (checks) => inner.checkAll(checks),
+      checkWithCeiling: (own, ceiling) => inner.checkWithCeiling(own, ceiling),
       check: (key, policy) => {
         counted.push(`${policy.name}:${key}`)
         return inner.check(key, policy)

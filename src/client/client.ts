@@ -140,7 +140,8 @@ export class Client {
   #subscription: Subscription | null = null
   #stopPersisting: (() => void) | null = null
   #linkPart: ClientLink | null = null
-  #reads = 0
+  /** The slots of the reads in flight: a read's id is the lowest free one (see `#read`). */
+  readonly #readSlots = new Set<number>()
   readonly #pairingLogic = createLazyLogic<PairingMachine>('pairing')
   #pairingPart: ClientPairingPart | null = null
   /** The flow of the root's current `pairing` child. */
@@ -456,15 +457,29 @@ export class Client {
     return this.#read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
   }
 
+  /**
+   * Runs a read as a child `read.<slot>` of the root. Slots are reused once a read settles: XState
+   * caches the transitions it finds per event type for good, so ever-new ids (and with them ever-new
+   * `xstate.done.actor.read.<id>` types) would grow that cache with every read.
+   */
   #read<T>(event: (id: string) => Parameters<ClientActor['send']>[0]): Promise<T> {
-    const id = `read.${++this.#reads}`
+    let slot = 0
+    while (this.#readSlots.has(slot)) slot++
+    const id = `read.${slot}`
     this.#live().send(event(id))
     const ref = childOf(this.#actor, id)
     if (!ref) return Promise.reject(new AppError('RPC_ERROR', 'The read did not start.'))
+    this.#readSlots.add(slot)
     return new Promise<T>((resolve, reject) => {
       ref.subscribe({
-        complete: () => resolve(ref.getSnapshot().output as T),
-        error: reject,
+        complete: () => {
+          this.#readSlots.delete(slot)
+          resolve(ref.getSnapshot().output as T)
+        },
+        error: (error) => {
+          this.#readSlots.delete(slot)
+          reject(error)
+        },
       })
     })
   }
@@ -542,17 +557,27 @@ export class Client {
         return false
       }
       if (check()) return
+      // Both listeners go once the flow settles: a long-lived Client keeps none per flow.
+      const done = () => {
+        subscription.unsubscribe()
+        unregister()
+      }
       const subscription = actor.subscribe({
         next: () => {
-          if (check()) subscription.unsubscribe()
+          if (check()) done()
         },
-        error: (error) => reject(toAppError({ code: 'WALLET_ERROR', message: String(error) })),
-        complete: () => check(),
+        error: (error) => {
+          reject(toAppError({ code: 'WALLET_ERROR', message: String(error) }))
+          done()
+        },
+        complete: () => {
+          check()
+          done()
+        },
       })
       const unregister = this.#onReplace(() => {
-        unregister()
         if (!check()) reject(new AppError('ABORTED', 'The flow was replaced.'))
-        subscription.unsubscribe()
+        done()
       })
     })
   }

@@ -8,7 +8,7 @@ export {
   UniversalLinkConnector,
   type UniversalLinkConnectorOptions,
   type UniversalLinkResumeResult,
-} from '../universal-link/connector'
+} from '../universal-link/face/connector'
 export { toEip155ChainId, toHexChainId } from './chain-id'
 export {
   type ConnectorKind,

@@ -4,7 +4,7 @@ import { longPollWaitMs, nextPollDelay } from '../../machines/session-polling/se
 import { startTestServer, type TestServer } from '../../server/test/support/server'
 import { isAppError } from '../../src/errors'
 import { GenericWalletSessionClient } from '../../src/session/client'
-import { pollGenericSessionResult } from '../../src/session/poll'
+import { pollGenericSessionResult } from '../../src/session/face/poll'
 import type { GenericSession } from '../../src/session/types'
 import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
 

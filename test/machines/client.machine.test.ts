@@ -685,6 +685,16 @@ describe('client machine: a wallet paired over the relay', () => {
     expect(a.actor.getSnapshot().children.pairing).toBeUndefined()
   })
 
+  it('pairing: no answer within walletAnswerMs settles TIMEOUT and returns to idle', async () => {
+    const { actor } = start({ timeouts: { walletAnswerMs: 20 } })
+    send(actor, PAIR())
+    expect(view(actor).status).toBe('pairing')
+    await until(() => outcome(actor)?.kind === 'pair')
+    expect(outcome(actor)?.error?.code).toBe('TIMEOUT')
+    expect(view(actor)).toMatchObject({ status: 'idle', pairingUri: null })
+    expect(actor.getSnapshot().children.pairing).toBeUndefined()
+  })
+
   it('the pairing child failing settles RELAY_ERROR and returns to idle', async () => {
     const { actor } = start({ relayThrows: true })
     send(actor, PAIR())

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSessionPollingActor } from '../../machines/session-polling/session-polling.facade'
 import { AppError } from '../../src/errors'
-import { pollGenericSessionResult } from '../../src/session/poll'
+import { pollGenericSessionResult } from '../../src/session/face/poll'
 import {
   gaps,
   http,
@@ -381,5 +381,100 @@ describe('pollGenericSessionResult', () => {
     await vi.advanceTimersByTimeAsync(5000)
     await expect(promise).resolves.toMatchObject({ status: 'connected' })
     expect(gaps(client.calls)).toEqual([1000, 1000])
+  })
+})
+
+// Every way a poll ends after the wallet connected, and the failure limits of either phase: each
+// test drives the failure through the backend (a status, an HTTP error, a network error at the
+// deadline or at the attempt cap) and checks the end state, its error and how many lookups it took.
+describe('failures', () => {
+  it.each([
+    ['status rejected', 'rejected', 'USER_REJECTED', result('rejected')],
+    ['status failed', 'failed', 'SESSION_FAILED', result('failed')],
+    ['status expired', 'expired', 'SESSION_EXPIRED', result('expired')],
+    ['HTTP 410', 'expired', 'SESSION_EXPIRED', http(410, 'SESSION_EXPIRED')],
+    ['HTTP 404', 'failed', 'BACKEND_ERROR', http(404, 'SESSION_NOT_FOUND')],
+  ] as const)(
+    'after the wallet connected, %s ends in %s with %s',
+    async (_name, state, code, step) => {
+      const client = scriptedClient([result('connected'), step])
+      const actor = createSessionPollingActor(client, { session }).start()
+      await vi.advanceTimersByTimeAsync(5000)
+      expect(actor.getSnapshot().value).toBe(state)
+      expect(actor.getSnapshot().context.error?.code).toBe(code)
+      expect(client.calls).toHaveLength(2)
+    },
+  )
+
+  it.each([
+    ['while waiting', [network()]],
+    ['after the wallet connected', [result('connected'), network()]],
+  ])(
+    'a network error at the deadline ends in expired %s, with no lookup after it',
+    async (_name, steps) => {
+      const start = Date.now()
+      const client = scriptedClient(steps)
+      const actor = createSessionPollingActor(client, {
+        session,
+        timeoutMs: 10_000,
+        random: () => 0,
+      }).start()
+      await vi.advanceTimersByTimeAsync(30_000)
+      expect(actor.getSnapshot().value).toBe('expired')
+      expect(actor.getSnapshot().context.error).toMatchObject({ code: 'SESSION_EXPIRED' })
+      expect(actor.getSnapshot().context.error?.message).toContain('passed its deadline')
+      expect(actor.getSnapshot().context.error?.message).toContain('ECONNREFUSED')
+      expect(client.calls.at(-1)!.at - start).toBe(10_000)
+      expect(client.calls.filter((c) => c.at - start === 10_000)).toHaveLength(1)
+    },
+  )
+
+  it('after the wallet connected, a lookup at the deadline ends in expired', async () => {
+    const start = Date.now()
+    const client = scriptedClient([result('connected')])
+    const actor = createSessionPollingActor(client, {
+      session,
+      timeoutMs: 10_000,
+      random: () => 0,
+    }).start()
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(actor.getSnapshot().value).toBe('expired')
+    expect(actor.getSnapshot().context.error?.message).toContain('passed its deadline')
+    expect(client.calls.at(-1)!.at - start).toBe(10_000)
+    expect(client.calls.filter((c) => c.at - start === 10_000)).toHaveLength(1)
+  })
+
+  it.each([
+    ['answers', [result('connected')]],
+    ['failed lookups', [result('connected'), network()]],
+  ])('after the wallet connected, stops after maxAttempts lookups (%s)', async (_name, steps) => {
+    const client = scriptedClient(steps)
+    const actor = createSessionPollingActor(client, { session, maxAttempts: 3 }).start()
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(client.calls).toHaveLength(3)
+    expect(actor.getSnapshot().value).toBe('expired')
+    expect(actor.getSnapshot().context.error?.message).toContain('after 3 attempts')
+  })
+
+  it('a failed session creation ends in failed with the backend error, without polling', async () => {
+    const client = scriptedClient([result('pending')])
+    const failing = {
+      getResult: client.getResult,
+      createSession: async () => {
+        throw http(503, 'STORE_UNAVAILABLE')
+      },
+    }
+    const actor = createSessionPollingActor(failing, {
+      create: { caip2Chain: 'eip155:1', walletSlug: 'metamask' },
+    }).start()
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(actor.getSnapshot().status).toBe('done')
+    expect(actor.getSnapshot().value).toBe('failed')
+    expect(actor.getSnapshot().output).toMatchObject({
+      ok: false,
+      error: { code: 'BACKEND_ERROR', status: 503, backendCode: 'STORE_UNAVAILABLE' },
+      session: null,
+    })
+    expect(client.calls).toHaveLength(0)
   })
 })

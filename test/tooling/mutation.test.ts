@@ -3,9 +3,10 @@ import { readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { globToRegExp, selectTests } from '../../scripts/mutation/files'
-import { generateMutants } from '../../scripts/mutation/mutants'
+import { globToRegExp, machineFiles, selectTests } from '../../scripts/mutation/files'
+import { FAULT_KINDS, faultOf, generateMutants } from '../../scripts/mutation/mutants'
 import { planMutation } from '../../scripts/mutation/mutate'
 import type { MutationReport } from '../../scripts/mutation/report'
 import { type JobInput, runJobs } from '../../scripts/mutation/runner'
@@ -15,10 +16,14 @@ import {
   findMachine,
   type RuntimeTransition,
   runtimeTransitions,
+  tableWithout,
 } from '../../scripts/mutation/runtime'
 import { analyzeSource, eventLabel, statePath } from '../../scripts/mutation/transitions'
 import {
   createFixtureProject,
+  FAULT_MUTANTS,
+  FAULTS_MACHINE,
+  FETCH_PROJECT,
   type FixtureProject,
   FORMS_MACHINE,
   FORMS_TRANSITIONS,
@@ -27,10 +32,16 @@ import {
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const FORMS_FILE = 'machines/fixture/fixture.machine.ts'
+const FAULTS_FILE = 'machines/faults/faults.machine.ts'
 
 let project: FixtureProject
 beforeAll(() => {
-  project = createFixtureProject({ [FORMS_FILE]: FORMS_MACHINE, ...TOGGLE_PROJECT })
+  project = createFixtureProject({
+    [FORMS_FILE]: FORMS_MACHINE,
+    [FAULTS_FILE]: FAULTS_MACHINE,
+    ...TOGGLE_PROJECT,
+    ...FETCH_PROJECT,
+  })
 })
 afterAll(() => project.remove())
 
@@ -38,9 +49,13 @@ const chart = () => analyzeSource(FORMS_FILE, FORMS_MACHINE)[0]!
 const describeSite = (t: ReturnType<typeof chart>['transitions'][number]) =>
   `${statePath(t.source)} ${eventLabel(t.event)}#${t.index} -> ${t.targets.map((r) => r.text).join(',')}`
 
-async function load(path: string): Promise<RuntimeTransition[]> {
+async function load(
+  path: string,
+  id = 'fixture',
+  exportName = 'fixtureMachine',
+): Promise<RuntimeTransition[]> {
   const exports = (await import(/* @vite-ignore */ path)) as Record<string, unknown>
-  return runtimeTransitions(findMachine(exports, 'fixture', 'fixtureMachine')!)
+  return runtimeTransitions(findMachine(exports, id, exportName)!)
 }
 
 describe('source analysis', () => {
@@ -142,6 +157,165 @@ describe('mutants', () => {
   })
 })
 
+describe('fault mutants', () => {
+  const faultsChart = () => analyzeSource(FAULTS_FILE, FAULTS_MACHINE)[0]!
+  const faultMutants = () =>
+    generateMutants('faults', FAULTS_FILE, FAULTS_MACHINE, faultsChart(), { kinds: FAULT_KINDS })
+
+  it('remove an onError, a failure handler or a timeout, one at a time, in transition order', () => {
+    expect(faultsChart().unsupported).toEqual([])
+    const mutants = faultMutants()
+    expect(mutants.map((m) => `${m.kind} ${m.state} ${m.eventLabel}#${m.index}`)).toEqual(
+      FAULT_MUTANTS,
+    )
+    expect(Object.fromEntries(mutants.map((m) => [m.id, m.fault]))).toMatchObject({
+      'faults#1': 'handles the failure event CHILD.FAILED',
+      'faults#2': 'handles an error event',
+      'faults#3': 'guard failedWith reads a failure',
+      'faults#4': 'goes to the failure state failed',
+      'faults#5': 'the load failure is no longer handled (2 transitions)',
+      'faults#6': 'onError branch 1 of 2',
+      'faults#10': 'guard childIn reads a failure',
+      'faults#11': 'the timeout never fires',
+    })
+    // Not faults: a success branch, a cancel (ABORTED is no error), a child reporting `connected`.
+    const sites = faultsChart().transitions
+    const site = (state: string, event: string, index = 0) =>
+      sites.find((t) => statePath(t.source) === state && t.event === event && t.index === index)!
+    expect(faultOf(site('loading', 'xstate.done.actor.load'))).toBeUndefined()
+    expect(faultOf(site('waiting', 'CANCEL'))).toBeUndefined()
+    expect(faultOf(site('waiting', 'CHILD.CHANGED', 1))).toBeUndefined()
+    // A single onError transition is the drop-onerror mutant, not a second, identical one.
+    expect(faultOf(site('single', 'xstate.error.actor.single'))).toBeUndefined()
+  })
+
+  it('change the source at the use site: in place, a shared list, a helper, a shared invoke', () => {
+    const source = (id: string) => faultMutants().find((m) => m.id === id)!.source
+    const declarations = FAULTS_MACHINE.slice(0, FAULTS_MACHINE.indexOf('export const'))
+    for (const m of faultMutants()) expect(m.source.startsWith(declarations), m.id).toBe(true)
+    expect(source('faults#3')).toContain(
+      "onDone: (onChildDone('done')).filter((_, i) => i !== 1), onError: ON_FETCH_ERROR",
+    )
+    expect(source('faults#5')).toMatch(/onDone: onChildDone\('done'\), +\}/)
+    expect(source('faults#6')).toContain('onError: (ON_FETCH_ERROR).filter((_, i) => i !== 0)')
+    expect(source('faults#8')).toMatch(/invoke: \{ id: 'single', src: 'load', +\}/)
+    expect(source('faults#9')).toContain(
+      'pinging: { invoke: { ...(SHARED_INVOKE), onError: undefined } }',
+    )
+    expect(source('faults#11')).not.toContain('answerMs: {')
+    expect(source('faults#12')).toMatch(/1000: \[ *\{ target: 'failed' \}\]/)
+  })
+
+  it('every fault mutant loads and the table is the baseline without its transition(s)', async () => {
+    const baseline = await load(join(project.root, FAULTS_FILE), 'faults', 'faultsMachine')
+    expect(checkSites(faultsChart(), baseline)).toEqual({ mismatched: [], notFound: [] })
+    for (const [i, mutant] of faultMutants().entries()) {
+      const table = await load(
+        project.write(`mutants/fault-${i}.ts`, mutant.source),
+        'faults',
+        'faultsMachine',
+      )
+      expect(checkMutantTable(baseline, table, mutant), mutant.id).toBeUndefined()
+      expect(table.length, mutant.id).toBeLessThan(baseline.length)
+    }
+    // The check notices a removal of the wrong branch of a list with the same targets.
+    const wrong = faultMutants().find((m) => m.id === 'faults#12')!
+    const table = await load(
+      project.write('mutants/fault-wrong.ts', wrong.source),
+      'faults',
+      'faultsMachine',
+    )
+    expect(
+      checkMutantTable(baseline, table, { ...wrong, removes: { ...wrong.removes!, index: 1 } }),
+    ).toContain('other transitions changed')
+  })
+
+  it('a dropped onError leaves the machine in error; a dropped after never times out', async () => {
+    const { createActor } = await import('xstate')
+    const mutant = async (id: string) => {
+      const m = faultMutants().find((x) => x.id === id)!
+      const exports = (await import(
+        /* @vite-ignore */ project.write(`mutants/run-${id.replace('#', '-')}.ts`, m.source)
+      )) as Record<string, unknown>
+      return findMachine(exports, 'faults', 'faultsMachine')!
+    }
+    const original = findMachine(
+      (await import(/* @vite-ignore */ join(project.root, FAULTS_FILE))) as Record<string, unknown>,
+      'faults',
+      'faultsMachine',
+    )!
+    const run = async (machine: typeof original, event: string, ms: number) => {
+      const actor = createActor(machine)
+      actor.subscribe({ error: () => {} })
+      actor.start()
+      actor.send({ type: event })
+      await new Promise((r) => setTimeout(r, ms))
+      const { status, value } = actor.getSnapshot()
+      actor.stop()
+      return { status, value }
+    }
+    expect(await run(original, 'SINGLE', 10)).toEqual({ status: 'done', value: 'failed' })
+    expect(await run(await mutant('faults#8'), 'SINGLE', 10)).toMatchObject({ status: 'error' })
+    expect(await run(await mutant('faults#9'), 'PING', 10)).toMatchObject({ status: 'error' })
+    expect(await run(original, 'WAIT', 60)).toEqual({ status: 'active', value: 'idle' })
+    expect(await run(await mutant('faults#11'), 'WAIT', 60)).toEqual({
+      status: 'active',
+      value: 'waiting',
+    })
+  })
+
+  it('work on every machine of the repository: each is generated, at its use site, and parses', () => {
+    // Static only (the root and pairing machines are mutated after others' changes merge): every
+    // onError, every after and every failure handler of the real charts yields its mutant, and the
+    // mutated source is valid TypeScript.
+    const counts: Record<string, number> = {}
+    for (const file of machineFiles(REPO)) {
+      const text = readFileSync(join(REPO, file), 'utf8')
+      for (const machine of analyzeSource(file, text)) {
+        expect(machine.unsupported, file).toEqual([])
+        expect(
+          machine.onErrors.filter((o) => !o.removal),
+          file,
+        ).toEqual([])
+        const removable = machine.transitions.filter(
+          (t) => t.origin === 'after' || faultOf(t) !== undefined,
+        )
+        expect(
+          removable.filter((t) => !t.removal).map((t) => t.line),
+          file,
+        ).toEqual([])
+        const mutants = generateMutants(file, file, text, machine, { kinds: FAULT_KINDS })
+        expect(mutants).toHaveLength(machine.onErrors.length + removable.length)
+        for (const m of mutants) {
+          const parsed = ts.createSourceFile(file, m.source, ts.ScriptTarget.Latest)
+          const { parseDiagnostics } = parsed as unknown as { parseDiagnostics: ts.Diagnostic[] }
+          expect(
+            parseDiagnostics.map((d) => d.messageText),
+            m.id,
+          ).toEqual([])
+          counts[m.kind] = (counts[m.kind] ?? 0) + 1
+        }
+      }
+    }
+    expect(Object.keys(counts).sort()).toEqual([...FAULT_KINDS].sort())
+  })
+
+  it('tableWithout removes one transition or a whole list and moves the later ones up', () => {
+    const table: RuntimeTransition[] = [
+      { key: 'm.a|E|0', targets: ['m.x'], guard: 'g' },
+      { key: 'm.a|E|1', targets: ['m.y'], guard: null },
+      { key: 'm.a|F|0', targets: ['m.x'], guard: null },
+      { key: 'm.a.b|E|0', targets: ['m.x'], guard: null },
+    ]
+    expect(tableWithout(table, { stateId: 'm.a', event: 'E', index: 0 })).toEqual([
+      { key: 'm.a|E|0', targets: ['m.y'], guard: null },
+      table[2],
+      table[3],
+    ])
+    expect(tableWithout(table, { stateId: 'm.a', event: 'E', index: null })).toEqual(table.slice(2))
+  })
+})
+
 describe('test selection and planning', () => {
   it('globs match like the shell', () => {
     expect(globToRegExp('test/**/*.test.ts').test('test/a.test.ts')).toBe(true)
@@ -156,12 +330,14 @@ describe('test selection and planning', () => {
     ).toEqual(['test/toggle.test.ts'])
     expect(
       selectTests(project.root, 'machines/toggle/toggle.machine.ts', [], ['test/*.test.ts']),
-    ).toEqual(['test/toggle.test.ts', 'test/unrelated.test.ts'])
+    ).toEqual(['test/fetch.test.ts', 'test/toggle.test.ts', 'test/unrelated.test.ts'])
   })
 
   it('plans every machine file of the project', () => {
     const plans = planMutation({ root: project.root, kinds: ['retarget'] })
     expect(plans.map((p) => [p.name, p.chart.id, p.mutants.length])).toEqual([
+      ['faults', 'faults', 19],
+      ['fetch', 'fetch', 3],
       ['fixture', 'fixture', 17],
       ['toggle', 'toggle', 3],
     ])
@@ -241,6 +417,45 @@ describe('running mutants', () => {
       "toggle#3  machines/toggle/toggle.machine.ts:8  on --RESET-->  'off' → 'on'",
     )
     expect({ text: readFileSync(file, 'utf8'), mtime: statSync(file).mtimeMs }).toEqual(before)
+  }, 180_000)
+
+  it('scores each kind apart: a suite that never drives a failure kills no fault mutant', async () => {
+    const json = join(project.root, 'reports/fetch.json')
+    const { code, stdout } = await cli([
+      '--root',
+      project.root,
+      '--machine',
+      'fetch',
+      '--kinds',
+      'retarget,faults',
+      '--json',
+      json,
+    ])
+    expect(code, stdout).toBe(0)
+    const report = JSON.parse(readFileSync(json, 'utf8')) as MutationReport
+    expect(report.options.kinds).toEqual(['retarget', ...FAULT_KINDS])
+    expect(report.mutants.map((m) => [m.kind, m.state, m.eventLabel, m.status])).toEqual([
+      ['drop-after', 'loading', 'after limit', 'survived'],
+      ['retarget', 'loading', 'after limit', 'survived'],
+      ['retarget', 'loading', 'done load', 'killed'],
+      ['drop-onerror', 'loading', 'error load', 'survived'],
+      ['retarget', 'loading', 'error load', 'survived'],
+    ])
+    expect(report.machines[0]!.byKind).toMatchObject({
+      retarget: { mutants: 3, killed: 1, score: 33.3 },
+      'drop-onerror': { mutants: 1, survived: 1, score: 0 },
+      'drop-handler': { mutants: 0, score: null },
+      'drop-after': { mutants: 1, survived: 1, score: 0 },
+    })
+    expect(stdout).toMatch(
+      /\| machine +\| mutants \| killed \| timeout \| survived \| invalid \| +score \| retarget \| drop-onerror \| drop-handler \| drop-after \|/,
+    )
+    expect(stdout).toMatch(
+      /\| fetch +\| +5 \| +1 \| +0 \| +4 \| +0 \| +20\.0 % \| +33\.3 % \| +0\.0 % \| +- \| +0\.0 % \|/,
+    )
+    expect(stdout).toContain(
+      "fetch#4  machines/fetch/fetch.machine.ts:22  loading --error load-->  onError removed ('failed')",
+    )
   }, 180_000)
 
   it('counts a mutant XState rejects as invalid, not killed', async () => {

@@ -3,7 +3,7 @@ import { createWalletSimulator } from '../../examples/wallet-simulator/src/index
 import { SOLANA_DEVNET, startTestServer, type TestServer } from '../../server/test/support/server'
 import { isAppError } from '../../src/errors'
 import { GenericWalletSessionClient } from '../../src/session/client'
-import { UniversalLinkConnector } from '../../src/universal-link/connector'
+import { UniversalLinkConnector } from '../../src/universal-link/face/connector'
 import type { UniversalLinkPersistedState } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
 

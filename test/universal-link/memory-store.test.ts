@@ -6,7 +6,7 @@ import {
   createMemoryUniversalLinkStore,
   type UniversalLinkPersistedState,
 } from '../../src/universal-link'
-import { UniversalLinkConnector } from '../../src/universal-link/connector'
+import { UniversalLinkConnector } from '../../src/universal-link/face/connector'
 
 const STATE: UniversalLinkPersistedState = {
   format: 'scope-connect/universal-link',

@@ -5,6 +5,7 @@ import { StoreUnavailableError } from '../store/types'
 import { chainInputToApiError } from './chain-errors'
 import { isAuthFailure } from './rate-limit'
 import type { RouteTable } from './route-table'
+import type { StoreOutages } from './store-outages'
 
 /** Fastify's own refusals (parsers, body limit, URL) mapped to the wire codes. */
 function fromFastify(error: FastifyError): ApiError | undefined {
@@ -48,19 +49,35 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody())
 }
 
+export interface ErrorHandlingHooks {
+  /** A failed authentication goes through it first (it may become a 429). */
+  limitAuthFailure?: (request: FastifyRequest, failure: ApiError) => Promise<ApiError>
+  /** Told of every 503 STORE_UNAVAILABLE a route met (logged once per outage, counted). */
+  storeOutages?: Pick<StoreOutages, 'refused'>
+  /** Told of every request no route matched (404, 405), e.g. to count it under one label. */
+  unmatched?: (request: FastifyRequest, statusCode: number) => void
+}
+
 /**
  * Every refusal has the one wire shape; anything unforeseen is a logged 500 without internals.
- * A failed authentication goes through `limitAuthFailure` first (it may become a 429).
+ * A 503 STORE_UNAVAILABLE is never logged per request: an outage under load would write hundreds
+ * of identical stacks a second. A route's goes to `storeOutages`; `/readyz` answers 503 on purpose
+ * (a probe asks every few seconds) and is neither an outage seen by a route nor logged.
  */
 export function installErrorHandling(
   app: FastifyInstance,
   routes: RouteTable,
-  limitAuthFailure?: (request: FastifyRequest, failure: ApiError) => Promise<ApiError>,
+  hooks: ErrorHandlingHooks = {},
 ): void {
+  const { limitAuthFailure, storeOutages, unmatched } = hooks
   app.setErrorHandler((error, request, reply) => {
     const known = toApiError(error)
     if (known) {
-      if (known.status >= 500) request.log.warn({ code: known.code, err: error }, known.message)
+      if (known.code === 'STORE_UNAVAILABLE') {
+        if (error instanceof StoreUnavailableError) storeOutages?.refused(error)
+      } else if (known.status >= 500) {
+        request.log.warn({ code: known.code, err: error }, known.message)
+      }
       if (limitAuthFailure && isAuthFailure(known)) {
         return limitAuthFailure(request, known).then((answer) => sendApiError(reply, answer))
       }
@@ -72,15 +89,14 @@ export function installErrorHandling(
 
   app.setNotFoundHandler((request: FastifyRequest, reply) => {
     const allowed = routes.methodsFor(request.url)
-    if (allowed.length > 0) {
-      return sendApiError(
-        reply,
-        new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, {
-          headers: { allow: allowed.join(', ') },
-        }),
-      )
-    }
-    return sendApiError(reply, new ApiError('NOT_FOUND', 'no such route'))
+    const refusal =
+      allowed.length > 0
+        ? new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here`, {
+            headers: { allow: allowed.join(', ') },
+          })
+        : new ApiError('NOT_FOUND', 'no such route')
+    unmatched?.(request, refusal.status)
+    return sendApiError(reply, refusal)
   })
 }
 

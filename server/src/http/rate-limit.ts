@@ -41,7 +41,9 @@ export function callerKey(ctx: Pick<AppContext, 'trustProxy'>, request: FastifyR
  * The app-key routes (balances, config, session creation, relay token), SPEC 4: first the
  * caller's own window, one per (app key, caller IP), then the project-wide ceiling. A caller
  * refused by its own window spends nothing of the ceiling, so one client cannot lock the project
- * out. A 429 names the refusing window (`appkey` or `project`) in `RateLimit-Policy`.
+ * out; and a full ceiling still admits callers within their fair share of it, so a hundred
+ * cannot either (`decideCeiling`). A 429 names the refusing window (`appkey` or `project`) in
+ * `RateLimit-Policy`.
  */
 export async function enforceAppKeyLimits(
   ctx: Pick<AppContext, 'limiter' | 'trustProxy'>,
@@ -50,10 +52,10 @@ export async function enforceAppKeyLimits(
   project: ProjectConfig,
   appKey: string,
 ): Promise<void> {
-  const decision = await ctx.limiter.checkAll([
+  const decision = await ctx.limiter.checkWithCeiling(
     { key: `${appKey}|${callerKey(ctx, request)}`, policy: policyFor(project, 'appKey') },
     { key: project.projectId, policy: policyFor(project, 'project') },
-  ])
+  )
   applyRateLimit(reply, undefined, decision)
 }
 

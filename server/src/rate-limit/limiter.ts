@@ -1,21 +1,10 @@
-import { type CounterStore, StoreUnavailableError, type WindowHit } from '../store/types'
-import { policyHeader, rateLimitHeader } from './headers'
+import { type CounterStore, StoreUnavailableError } from '../store/types'
+import { assertPolicyOnce, decideHit, type RateLimitDecision } from './decide'
+import { decideCeiling } from './fair-ceiling'
 import { createLocalWindows } from './local-windows'
-import { assertPolicy, type RateLimitPolicy } from './policies'
+import type { RateLimitPolicy } from './policies'
 
-export interface RateLimitDecision {
-  allowed: boolean
-  /** The window that decided (on a refusal: the one that refused). */
-  policy: RateLimitPolicy
-  /** Quota left in the window after this hit. */
-  remaining: number
-  /** `RateLimit-Policy`, `RateLimit` and, on a refusal, `Retry-After`. */
-  headers: Record<string, string>
-  /** Whole seconds until the window resets, at least 1; only when refused. */
-  retryAfterSeconds?: number
-  /** True when the shared store was unreachable and this instance's floor decided. */
-  floor?: boolean
-}
+export { decideHit, type RateLimitDecision } from './decide'
 
 export interface RateLimiterOptions {
   /** The shared counters (Redis to scale out); every instance sees the same windows. */
@@ -56,38 +45,16 @@ export interface RateLimiter {
    * refusing window's decision, or when every window allowed, the one with the least quota left.
    */
   checkAll(checks: readonly RateLimitCheck[]): Promise<RateLimitDecision>
+  /**
+   * The caller's own window, then the project ceiling with its fair share (`decideCeiling`): once
+   * the ceiling is full, callers still within their share of it get through. One store call.
+   */
+  checkWithCeiling(own: RateLimitCheck, ceiling: RateLimitCheck): Promise<RateLimitDecision>
   stats(): RateLimiterStats
 }
 
 /** The counter of `key` under `policy`: app key, session and IP quotas never share one. */
 export const counterKey = (key: string, policy: RateLimitPolicy): string => `${policy.name}:${key}`
-
-// Policies are validated on first use, once per policy object (they are built once per project).
-const validated = new WeakSet<RateLimitPolicy>()
-function assertPolicyOnce(policy: RateLimitPolicy): void {
-  if (validated.has(policy)) return
-  assertPolicy(policy)
-  validated.add(policy)
-}
-
-/**
- * The decision for one counted hit: by `check`, or by a store that counted the hit in the same
- * step as a session read (`Store.getSessionAndHit`).
- */
-export function decideHit(policy: RateLimitPolicy, hit: WindowHit): RateLimitDecision {
-  assertPolicyOnce(policy)
-  // Clamp to 1..window: a counter read in its last millisecond still resets in "1 s".
-  const resetSeconds = Math.min(policy.windowSeconds, Math.max(1, Math.ceil(hit.resetInMs / 1000)))
-  const allowed = hit.count <= policy.limit
-  const remaining = Math.max(0, policy.limit - hit.count)
-  const headers: Record<string, string> = {
-    'RateLimit-Policy': policyHeader(policy),
-    RateLimit: rateLimitHeader(policy, remaining, resetSeconds),
-  }
-  if (allowed) return { allowed, policy, remaining, headers }
-  headers['Retry-After'] = String(resetSeconds)
-  return { allowed, policy, remaining, headers, retryAfterSeconds: resetSeconds }
-}
 
 /**
  * Fixed-window limiter over a shared CounterStore, keyed by `counterKey`. When the shared store
@@ -113,25 +80,22 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     )
   }
 
-  const onFloorHit = async (key: string, policy: RateLimitPolicy) => {
-    floorDecisions++
-    onFloor?.()
-    const hit = await floor.hitWindow(counterKey(key, policy), policy.windowSeconds * 1000)
-    return { ...decideHit(policy, hit), floor: true }
-  }
-
-  const check = async (key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> => {
-    assertPolicyOnce(policy) // before the hit: an invalid policy must not count anything
-    if (mode === 'floor' && probing) return onFloorHit(key, policy)
+  // Counts on the shared store, or on the floor during an outage; while on the floor one request
+  // at a time probes the shared store.
+  const counted = async <T>(
+    policy: RateLimitPolicy,
+    hit: (counters: CounterStore) => Promise<T>,
+  ): Promise<{ result: T; floor: boolean }> => {
+    if (mode === 'floor' && probing) return onFloorHit(hit)
     const probe = mode === 'floor'
     if (probe) probing = true
-    let hit: WindowHit
+    let result: T
     try {
-      hit = await store.hitWindow(counterKey(key, policy), policy.windowSeconds * 1000)
+      result = await hit(store)
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err
       enterFloor(policy, err)
-      return onFloorHit(key, policy)
+      return onFloorHit(hit)
     } finally {
       if (probe) probing = false
     }
@@ -139,21 +103,60 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       mode = 'shared'
       log.info?.({ outages, floorDecisions }, 'rate limiter back on the shared counter store')
     }
-    return decideHit(policy, hit)
+    return { result, floor: false }
+  }
+
+  const onFloorHit = async <T>(hit: (counters: CounterStore) => Promise<T>) => {
+    floorDecisions++
+    onFloor?.()
+    return { result: await hit(floor), floor: true }
+  }
+
+  const decided = (decision: RateLimitDecision, fromFloor: boolean): RateLimitDecision =>
+    fromFloor ? { ...decision, floor: true } : decision
+
+  const check = async (key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> => {
+    assertPolicyOnce(policy) // before the hit: an invalid policy must not count anything
+    const windowMs = policy.windowSeconds * 1000
+    const counterName = counterKey(key, policy)
+    const { result, floor: fromFloor } = await counted(policy, (counters) =>
+      counters.hitWindow(counterName, windowMs),
+    )
+    return decided(decideHit(policy, result), fromFloor)
+  }
+
+  const checkAll = async (checks: readonly RateLimitCheck[]) => {
+    let best: RateLimitDecision | undefined
+    for (const { key, policy } of checks) {
+      const decision = await check(key, policy)
+      if (!decision.allowed) return decision
+      if (best === undefined || decision.remaining < best.remaining) best = decision
+    }
+    if (!best) throw new TypeError('checkAll needs at least one window')
+    return best
   }
 
   return {
     check,
+    checkAll,
 
-    async checkAll(checks) {
-      let best: RateLimitDecision | undefined
-      for (const { key, policy } of checks) {
-        const decision = await check(key, policy)
-        if (!decision.allowed) return decision
-        if (best === undefined || decision.remaining < best.remaining) best = decision
+    async checkWithCeiling(own, ceiling) {
+      // Counter stores without the one-step hit (custom ones) get the plain ceiling.
+      if (!store.hitWithCeiling || !floor.hitWithCeiling) return checkAll([own, ceiling])
+      assertPolicyOnce(own.policy)
+      assertPolicyOnce(ceiling.policy)
+      const request = {
+        callerKey: counterKey(own.key, own.policy),
+        callerWindowMs: own.policy.windowSeconds * 1000,
+        callerLimit: own.policy.limit,
+        ceilingKey: counterKey(ceiling.key, ceiling.policy),
+        ceilingWindowMs: ceiling.policy.windowSeconds * 1000,
+        ceiling: ceiling.policy.limit,
       }
-      if (!best) throw new TypeError('checkAll needs at least one window')
-      return best
+      const { result, floor: fromFloor } = await counted(own.policy, (counters) =>
+        counters.hitWithCeiling!(request),
+      )
+      return decided(decideCeiling(own.policy, ceiling.policy, result), fromFloor)
     },
 
     stats: () => ({ mode, outages, floorDecisions }),

@@ -1,7 +1,7 @@
 import { createFixedWindows } from '../store/fixed-windows'
 import type { CounterStore } from '../store/types'
 
-export interface LocalWindows extends CounterStore {
+export interface LocalWindows extends Required<CounterStore> {
   /** Drops windows that have reset; returns how many went. */
   sweep(): number
   /** Live windows, for tests and metrics. */
@@ -26,6 +26,7 @@ export function createLocalWindows(
 
   return {
     hitWindow: async (key, windowMs) => windows.hit(key, windowMs),
+    hitWithCeiling: async (request) => windows.hitWithCeiling(request),
     sweep,
     size: () => windows.size(),
     close: () => {

@@ -1,4 +1,4 @@
-import type { RateLimitDecision } from './limiter'
+import type { RateLimitDecision } from './decide'
 
 /** The part of a Fastify reply the helpers use (kept structural so any reply-like object fits). */
 export interface ReplyLike {

@@ -1,22 +1,49 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
+import type { RelayStatus } from '../relay/status'
 
 /**
- * Liveness (the process answers) and readiness (the store answers too). Outside the API prefix.
- * `/healthz` also reports the rate limiter (`mode: "floor"` while the shared store is away, the
- * outages seen and the decisions the per-instance floor made) and the connections refused by
- * the per-IP cap, so a probe or a scrape sees a degraded limiter without reading logs.
+ * Liveness (the process answers) and readiness (the stores it needs answer too). Outside the API
+ * prefix. `/healthz` is 200 while the process runs (restarting it fixes no Redis) and says
+ * `degraded` when something it depends on is away: the rate limiter on its per-instance floor,
+ * the session store refusing requests, the relay's Redis down. It reports the limiter (mode,
+ * outages, floor decisions), the per-IP connection cap's refusals, the session store's outages
+ * and the relay (its Redis, sockets, subscriptions), so a probe or a scrape sees a degraded
+ * instance without reading logs. `/readyz` is 503 while a required store is down: the session
+ * store, or the relay's Redis when the relay runs on one (docs/operations.md).
  */
-export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/healthz', async () => ({
-    status: 'ok',
-    rateLimiter: ctx.limiter.stats(),
-    connections: { refusedByIpCap: ctx.connections.refused },
-  }))
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  relay: RelayStatus,
+): void {
+  app.get('/healthz', async () => {
+    const rateLimiter = ctx.limiter.stats()
+    const store = ctx.storeOutages.stats()
+    const relayReport = await relay.report()
+    const degraded = rateLimiter.mode === 'floor' || store.down || relayReport.redis === 'down'
+    return {
+      status: degraded ? 'degraded' : 'ok',
+      rateLimiter,
+      connections: { refusedByIpCap: ctx.connections.refused },
+      store,
+      relay: {
+        redis: relayReport.redis,
+        sockets: relayReport.sockets,
+        subscriptions: relayReport.subscriptions,
+      },
+    }
+  })
   app.get('/readyz', async () => {
-    const ready = await ctx.store.isReady().catch(() => false)
+    const [ready, relayReport] = await Promise.all([
+      ctx.store.isReady().catch(() => false),
+      relay.report(),
+    ])
     if (!ready) throw new ApiError('STORE_UNAVAILABLE', 'the store is not reachable')
-    return { status: 'ready', store: ctx.store.kind }
+    if (relayReport.redis === 'down') {
+      throw new ApiError('STORE_UNAVAILABLE', "the relay's Redis is not reachable")
+    }
+    return { status: 'ready', store: ctx.store.kind, relay: relayReport.redis }
   })
 }

@@ -11,6 +11,7 @@ import { type RelayLimits, resolveRelayLimits } from '../relay/limits'
 import type { RelayMailbox } from '../relay/mailbox'
 import { createMemoryMailbox } from '../relay/mailbox-memory'
 import { createRelayServer } from '../relay/relay'
+import { createRelayStatus, type RelayStatus } from '../relay/status'
 import { createRelayTokenSigner, generateRelaySigningKey, RelayTokenError } from '../relay/token'
 
 export interface RelayOptions {
@@ -47,11 +48,20 @@ export async function registerRelayRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   options: RelayOptions = {},
-): Promise<void> {
-  await app.register(async (scope) => relayScope(scope, ctx, options))
+): Promise<RelayStatus> {
+  let status: RelayStatus | undefined
+  await app.register(async (scope) => {
+    status = await relayScope(scope, ctx, options)
+  })
+  if (!status) throw new Error('the relay scope did not start')
+  return status
 }
 
-async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayOptions) {
+async function relayScope(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: RelayOptions,
+): Promise<RelayStatus> {
   const limits = resolveRelayLimits(options.limits)
   const fixedEndpoints = options.publicUrl ? publicEndpoints(options.publicUrl) : undefined
   const endpoints = (request: FastifyRequest): RelayEndpoints =>
@@ -133,4 +143,5 @@ async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayO
       relay.accept(socket, tokenExpiry.get(request) ?? 0)
     },
   })
+  return createRelayStatus(relay, mailbox)
 }

@@ -120,6 +120,7 @@ export async function waitForChange(
   })
   // One real-time timer for the whole wait (the app's clock may be a test's, standing still).
   const over = after(options.waitMs, 'over' as const)
+  ctx.longPolls.open++
   try {
     for (;;) {
       const now = ctx.now()
@@ -143,6 +144,7 @@ export async function waitForChange(
       if (outcome === 'over') return record
     }
   } finally {
+    ctx.longPolls.open--
     for (const timer of timers) clearTimeout(timer)
     stopWaiting?.()
   }

@@ -1,9 +1,11 @@
-import type { WindowHit } from './types'
+import type { CeilingHit, CeilingHitRequest, WindowHit } from './types'
 
 /** Fixed-window counters in this process, shared by the memory store and the limiter's floor. */
 export interface FixedWindows {
   /** Counts a hit on `key`; a window starts at the first hit and lasts `windowMs`. */
   hit(key: string, windowMs: number): WindowHit
+  /** `CounterStore.hitWithCeiling` in this process. */
+  hitWithCeiling(request: CeilingHitRequest): CeilingHit
   /** Drops the windows that have reset by `at`; returns how many went. */
   sweep(at: number): number
   size(): number
@@ -20,22 +22,40 @@ interface Window {
  */
 export function createFixedWindows(now: () => number): FixedWindows {
   const windows = new Map<string, Window>()
+  // A ceiling's distinct callers in its current window (the caller keys are the windows' own
+  // strings, so a set costs a pointer per caller); reset and swept with the ceiling's window.
+  const callersOf = new Map<string, Set<string>>()
+  const hit = (key: string, windowMs: number): WindowHit => {
+    const at = now()
+    let window = windows.get(key)
+    if (!window || at >= window.resetAt) {
+      window = { count: 0, resetAt: at + windowMs }
+      windows.set(key, window)
+    }
+    window.count++
+    return { count: window.count, resetInMs: window.resetAt - at }
+  }
   return {
-    hit(key, windowMs) {
-      const at = now()
-      let window = windows.get(key)
-      if (!window || at >= window.resetAt) {
-        window = { count: 0, resetAt: at + windowMs }
-        windows.set(key, window)
+    hit,
+    hitWithCeiling(request) {
+      const caller = hit(request.callerKey, request.callerWindowMs)
+      if (caller.count > request.callerLimit) return { caller }
+      const ceiling = hit(request.ceilingKey, request.ceilingWindowMs)
+      let callers = callersOf.get(request.ceilingKey)
+      if (!callers || ceiling.count === 1) {
+        callers = new Set()
+        callersOf.set(request.ceilingKey, callers)
       }
-      window.count++
-      return { count: window.count, resetInMs: window.resetAt - at }
+      callers.add(request.callerKey)
+      if (ceiling.count <= request.ceiling) return { caller, ceiling }
+      return { caller, ceiling, callers: callers.size }
     },
     sweep(at) {
       let removed = 0
       for (const [key, window] of windows) {
         if (at >= window.resetAt) {
           windows.delete(key)
+          callersOf.delete(key)
           removed++
         }
       }

@@ -105,6 +105,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return windows.hit(key, windowMs)
     },
 
+    async hitWithCeiling(request) {
+      return windows.hitWithCeiling(request)
+    },
+
     async isReady() {
       return true
     },

@@ -27,6 +27,34 @@ return { count, ttl }
 `
 
 /**
+ * The caller's window and the project's fair ceiling (`decideCeiling`) in one step. KEYS[1] the
+ * caller's counter, KEYS[2] the ceiling's counter, KEYS[3] the ceiling's distinct callers (a
+ * HyperLogLog: 12 KB at most, however many callers, ~0.8 % error); ARGV[1] the caller's window ms,
+ * ARGV[2] the caller's limit, ARGV[3] the ceiling's window ms, ARGV[4] the ceiling. A caller past
+ * its own limit spends nothing of the ceiling: returns { count, ttl }. Otherwise the ceiling is
+ * hit and the caller added to its callers (reset with the ceiling's window): returns { count,
+ * ttl, ceiling count, ceiling ttl }, and once the ceiling is full, the distinct callers as a
+ * fifth element (PFCOUNT only then).
+ */
+export const HIT_WITH_CEILING_LUA = `${countHit('KEYS[1]', 'ARGV[1]')}
+if count > tonumber(ARGV[2]) then
+  return { count, ttl }
+end
+local callerCount, callerTtl = count, ttl
+${countHit('KEYS[2]', 'ARGV[3]')}
+if count == 1 then
+  redis.call('DEL', KEYS[3])
+end
+if redis.call('PFADD', KEYS[3], KEYS[1]) == 1 and redis.call('PTTL', KEYS[3]) < 0 then
+  redis.call('PEXPIRE', KEYS[3], ttl)
+end
+if count <= tonumber(ARGV[4]) then
+  return { callerCount, callerTtl, count, ttl }
+end
+return { callerCount, callerTtl, count, ttl, redis.call('PFCOUNT', KEYS[3]) }
+`
+
+/**
  * A poll: the session read and, only when the gate admits the record, the window hit, in one
  * atomic step. KEYS[1] session hash, KEYS[2] counter; ARGV[1] the presented token's hash
  * JSON-encoded (as the hash stores it); ARGV[2] a JSON object, projectId → window ms, of the

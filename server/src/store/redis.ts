@@ -5,9 +5,11 @@ import {
   CREATE_SESSION_LUA,
   GET_SESSION_AND_HIT_LUA,
   HIT_WINDOW_LUA,
+  HIT_WITH_CEILING_LUA,
 } from './redis-scripts'
 import { cleanPatch, SESSION_GRACE_MS, sessionRetentionMs } from './session-patch'
 import {
+  type CeilingHit,
   type PollGate,
   SessionExistsError,
   type SessionRecord,
@@ -43,6 +45,7 @@ export interface RedisStore extends Store {
 // defineCommand adds these at run time; this is their typed shape.
 interface ScriptCommands {
   scHitWindow(key: string, windowMs: number): Promise<[number, number]>
+  scHitWithCeiling(...keysAndArgs: (string | number)[]): Promise<number[]>
   scCompareAndSet(key: string, ...args: string[]): Promise<string[] | null>
   scCreateSession(key: string, ...args: string[]): Promise<number>
   scGetSessionAndHit(
@@ -80,6 +83,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
   })
   const scripts = redis as Redis & ScriptCommands
   redis.defineCommand('scHitWindow', { numberOfKeys: 1, lua: HIT_WINDOW_LUA })
+  redis.defineCommand('scHitWithCeiling', { numberOfKeys: 3, lua: HIT_WITH_CEILING_LUA })
   redis.defineCommand('scCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET_LUA })
   redis.defineCommand('scCreateSession', { numberOfKeys: 1, lua: CREATE_SESSION_LUA })
   redis.defineCommand('scGetSessionAndHit', { numberOfKeys: 2, lua: GET_SESSION_AND_HIT_LUA })
@@ -250,6 +254,26 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
           Math.max(1, Math.ceil(windowMs)),
         )
         return { count: Number(count), resetInMs: Number(resetInMs) }
+      })
+    },
+
+    hitWithCeiling(request): Promise<CeilingHit> {
+      return run(async () => {
+        const ceilingKey = counterKey(request.ceilingKey)
+        const reply = await scripts.scHitWithCeiling(
+          counterKey(request.callerKey),
+          ceilingKey,
+          `${ceilingKey}:callers`,
+          Math.max(1, Math.ceil(request.callerWindowMs)),
+          request.callerLimit,
+          Math.max(1, Math.ceil(request.ceilingWindowMs)),
+          request.ceiling,
+        )
+        const [count, resetInMs, ceilingCount, ceilingResetInMs, callers] = reply.map(Number)
+        const caller = { count: count!, resetInMs: resetInMs! }
+        if (ceilingCount === undefined) return { caller }
+        const ceiling = { count: ceilingCount, resetInMs: ceilingResetInMs! }
+        return callers === undefined ? { caller, ceiling } : { caller, ceiling, callers }
       })
     },
 

@@ -55,9 +55,35 @@ export interface WindowHit {
   resetInMs: number
 }
 
+/** One request counted on the caller's own window and, when that allows it, on a shared ceiling. */
+export interface CeilingHitRequest {
+  /** The caller's own counter; also who the caller is, among the ceiling's distinct callers. */
+  callerKey: string
+  callerWindowMs: number
+  /** Past this the caller's own window refuses and the ceiling is not counted. */
+  callerLimit: number
+  ceilingKey: string
+  ceilingWindowMs: number
+  ceiling: number
+}
+
+export interface CeilingHit {
+  caller: WindowHit
+  /** Absent when the caller's own window refused: a caller past its limit spends no ceiling. */
+  ceiling?: WindowHit
+  /** Distinct callers counted in the ceiling's window; only once its count is over `ceiling`. */
+  callers?: number
+}
+
 export interface CounterStore {
   /** Counts one hit on `key` in a fixed window of `windowMs` that starts at the key's first hit. */
   hitWindow(key: string, windowMs: number): Promise<WindowHit>
+  /**
+   * The caller's window, then (when it allows) the ceiling's window and the ceiling's set of
+   * distinct callers, in one atomic step (one round trip on Redis). The limiter's fair ceiling
+   * (`decideCeiling`); a store without it gets the plain ceiling (two `hitWindow`s).
+   */
+  hitWithCeiling?(request: CeilingHitRequest): Promise<CeilingHit>
 }
 
 /**

@@ -186,6 +186,37 @@ describe.each([
     expect(fresh.resetInMs).toBeLessThanOrEqual(1_000)
   })
 
+  it('hitWithCeiling: a caller past its limit spends no ceiling; a full ceiling reports its distinct callers, which reset with it', async () => {
+    const { store, advance } = harness()
+    const hit = (caller: string) =>
+      store.hitWithCeiling!({
+        callerKey: caller,
+        callerWindowMs: 60_000,
+        callerLimit: 3,
+        ceilingKey: 'ceiling',
+        ceilingWindowMs: 1_000,
+        ceiling: 4,
+      })
+    expect(await hit('a')).toEqual({
+      caller: { count: 1, resetInMs: expect.any(Number) },
+      ceiling: { count: 1, resetInMs: expect.any(Number) },
+    })
+    await hit('a')
+    await hit('a')
+    // Past its own limit: the ceiling is not counted.
+    expect(await hit('a')).toEqual({ caller: { count: 4, resetInMs: expect.any(Number) } })
+    expect((await hit('b')).ceiling?.count).toBe(4)
+    expect((await hit('c')).callers).toBe(3)
+    expect((await hit('b')).callers).toBe(3)
+    // The ceiling's window resets, and its callers with it.
+    await advance(1_300)
+    const fresh = await hit('b')
+    expect(fresh.ceiling?.count).toBe(1)
+    expect(fresh.callers).toBeUndefined()
+    for (let i = 0; i < 3; i++) await hit(`d${i}`)
+    expect((await hit('e')).callers).toBe(5)
+  })
+
   it('keeps counters of different keys apart', async () => {
     const { store } = harness()
     for (let i = 0; i < 3; i++) await store.hitWindow('key-a', 60_000)

@@ -134,3 +134,152 @@ it('toggles on and off', () => {
 })
 `,
 }
+
+/**
+ * A machine with every shape the fault operators handle, as the real charts write them: an invoke
+ * `onError` list behind a shared constant (session-polling), a single `onError` in place (sign), a
+ * shared invoke object with its own `onError`, a helper returning a list whose branches read a
+ * failure (`onPollDone` / `endOnCode` of universal-link), `on` handlers of a `*.FAILED` event and of
+ * `xstate.error.actor.*`, a guarded branch on a child's `failed`/`rejected` status that reports an
+ * error code (client), and `after` transitions, single and guarded (client, pairing). Its actor
+ * always fails.
+ */
+export const FAULTS_MACHINE = `import { fromPromise, setup } from 'xstate'
+
+const ON_FETCH_ERROR = [
+  { guard: 'isGone', target: '#faults.expired' },
+  { target: '#faults.failed', actions: 'storeError' },
+] as const
+
+const endOnCode = (code: string, target: string) =>
+  ({ guard: { type: 'failedWith', params: { code } }, target }) as const
+
+const onChildDone = (target: string) =>
+  [{ guard: 'succeeded', target }, endOnCode('USER_REJECTED', 'rejected'), { target: 'failed' }] as const
+
+const SHARED_INVOKE = { id: 'ping', src: 'load', onError: { target: '#faults.failed' } } as const
+
+export const faultsMachine = setup({
+  actors: {
+    load: fromPromise<number>(async () => {
+      throw new Error('boom')
+    }),
+  },
+  guards: {
+    isGone: () => false,
+    succeeded: () => true,
+    failedWith: () => false,
+    childIn: (_: unknown, states: string[]) => states.includes('failed'),
+  },
+  actions: { storeError: () => {}, settle: () => {} },
+  delays: { answerMs: 20 },
+}).createMachine({
+  id: 'faults',
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        GO: 'loading',
+        SINGLE: 'single',
+        PING: 'pinging',
+        WAIT: 'waiting',
+        'CHILD.FAILED': 'failed',
+        'xstate.error.actor.other': { target: 'failed' },
+      },
+    },
+    loading: {
+      invoke: { id: 'load', src: 'load', onDone: onChildDone('done'), onError: ON_FETCH_ERROR },
+    },
+    single: {
+      invoke: { id: 'single', src: 'load', onError: { target: 'failed', actions: 'storeError' } },
+    },
+    pinging: { invoke: SHARED_INVOKE },
+    waiting: {
+      on: {
+        'CHILD.CHANGED': [
+          {
+            guard: { type: 'childIn', params: ['rejected', 'failed'] },
+            target: 'idle',
+            actions: { type: 'settle', params: { code: 'WALLET_ERROR' } },
+          },
+          { guard: { type: 'childIn', params: ['connected'] }, target: 'done' },
+        ],
+        CANCEL: { target: 'idle', actions: { type: 'settle', params: { code: 'ABORTED' } } },
+      },
+      after: {
+        answerMs: { target: 'idle', actions: { type: 'settle', params: { code: 'TIMEOUT' } } },
+        1000: [{ guard: 'isGone', target: 'expired' }, { target: 'failed' }],
+      },
+    },
+    done: { type: 'final' },
+    failed: { type: 'final' },
+    rejected: { type: 'final' },
+    expired: { type: 'final' },
+  },
+})
+`
+
+/** The fault mutants of FAULTS_MACHINE: `<kind> <state> <event>#<index>`. */
+export const FAULT_MUTANTS = [
+  'drop-handler idle CHILD.FAILED#0',
+  'drop-handler idle error other#0',
+  'drop-handler loading done load#1',
+  'drop-handler loading done load#2',
+  'drop-onerror loading error load#0',
+  'drop-handler loading error load#0',
+  'drop-handler loading error load#1',
+  'drop-onerror single error single#0',
+  'drop-onerror pinging error ping#0',
+  'drop-handler waiting CHILD.CHANGED#0',
+  'drop-after waiting after answerMs#0',
+  'drop-after waiting after 1000#0',
+  'drop-after waiting after 1000#1',
+]
+
+/**
+ * A loader that fails or hangs as told, with a timeout, and a test that only drives the success:
+ * its re-targets die, its fault mutants survive (the suite never makes the actor fail or hang).
+ */
+export const FETCH_PROJECT = {
+  'machines/fetch/fetch.machine.ts': `import { fromPromise, setup } from 'xstate'
+
+export const fetchMachine = setup({
+  actors: { load: fromPromise<number, { mode: string }>(async ({ input }) => {
+    if (input.mode === 'fail') throw new Error('boom')
+    if (input.mode === 'hang') return new Promise<number>(() => {})
+    return 1
+  }) },
+  delays: { limit: 50 },
+}).createMachine({
+  id: 'fetch',
+  types: {} as { context: { mode: string }; input: { mode: string } },
+  context: ({ input }) => ({ mode: input.mode }),
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        id: 'load',
+        src: 'load',
+        input: ({ context }) => ({ mode: context.mode }),
+        onDone: { target: 'loaded' },
+        onError: { target: 'failed' },
+      },
+      after: { limit: { target: 'timedOut' } },
+    },
+    loaded: { type: 'final' },
+    failed: { type: 'final' },
+    timedOut: { type: 'final' },
+  },
+})
+`,
+  'test/fetch.test.ts': `import { expect, it } from 'vitest'
+import { createActor, toPromise } from 'xstate'
+import { fetchMachine } from '../machines/fetch/fetch.machine'
+
+it('loads', async () => {
+  const actor = createActor(fetchMachine, { input: { mode: 'ok' } }).start()
+  await toPromise(actor)
+  expect(actor.getSnapshot().value).toBe('loaded')
+})
+`,
+}

@@ -1,12 +1,12 @@
-import type { PollingEnvironment } from '../../machines/session-polling/session-polling.actors'
-import { createSessionPollingActor } from '../../machines/session-polling/session-polling.facade'
-import type { PollTarget } from '../../machines/session-polling/session-polling.types'
-import { toAppError } from '../../machines/shared/error-data'
-import type { InspectionOptions } from '../../machines/shared/inspect'
-import { AppError } from '../errors/app-error'
-import { createLogger } from '../logging'
-import type { GenericWalletSessionClient } from './client'
-import type { GenericSessionResult } from './types'
+import type { PollingEnvironment } from '../../../machines/session-polling/session-polling.actors'
+import { createSessionPollingActor } from '../../../machines/session-polling/session-polling.facade'
+import type { PollTarget } from '../../../machines/session-polling/session-polling.types'
+import { toAppError } from '../../../machines/shared/error-data'
+import type { InspectionOptions } from '../../../machines/shared/inspect'
+import { AppError } from '../../errors/app-error'
+import { createLogger } from '../../logging'
+import type { GenericWalletSessionClient } from '../client'
+import type { GenericSessionResult } from '../types'
 
 const log = /* @__PURE__ */ createLogger('session')
 

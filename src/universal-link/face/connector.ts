@@ -1,32 +1,32 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
-import { machineFingerprint } from '../../machines/client/client.fingerprint'
+import { machineFingerprint } from '../../../machines/client/client.fingerprint'
 import {
   checkRestorable,
   persistWhileResumable,
   type SnapshotMigrations,
-} from '../../machines/client/client.persistence'
-import { createRedactingInspector } from '../../machines/client/client.redact'
-import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
-import type { InspectionOptions } from '../../machines/shared/inspect'
-import { createSecretRegistry } from '../../machines/shared/secret-registry'
-import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
-import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
-import type { UniversalLinkOutput } from '../../machines/universal-link/universal-link.types'
+} from '../../../machines/client/client.persistence'
+import { createRedactingInspector } from '../../../machines/client/client.redact'
+import { createMemoryTokenVault } from '../../../machines/session-polling/session-polling.actors'
+import type { InspectionOptions } from '../../../machines/shared/inspect'
+import { createSecretRegistry } from '../../../machines/shared/secret-registry'
+import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
+import { universalLinkMachine } from '../../../machines/universal-link/universal-link.machine'
+import type { UniversalLinkOutput } from '../../../machines/universal-link/universal-link.types'
 import type {
   ConnectorEvent,
   IWalletConnector,
   RequestArgs,
   WalletConnection,
-} from '../connectors/types'
-import { AppError } from '../errors/app-error'
-import { createLogger } from '../logging'
-import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
-import type { Caip2ChainId } from '../registry/types'
-import type { GenericWalletSessionClient } from '../session/client'
-import { buildUniversalLinkUrl } from './build-universal-link-url'
-import { SOLANA_SIGN_TRANSACTION_METHOD } from './params'
-import type { UniversalLinkPersistedState } from './persisted-state'
-import type { UniversalLinkStore } from './store'
+} from '../../connectors/types'
+import { AppError } from '../../errors/app-error'
+import { createLogger } from '../../logging'
+import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
+import type { Caip2ChainId } from '../../registry/types'
+import type { GenericWalletSessionClient } from '../../session/client'
+import { buildUniversalLinkUrl } from '../build-universal-link-url'
+import { SOLANA_SIGN_TRANSACTION_METHOD } from '../params'
+import type { UniversalLinkPersistedState } from '../persisted-state'
+import type { UniversalLinkStore } from '../store'
 
 const log = /* @__PURE__ */ createLogger('universal-link')
 
