@@ -541,11 +541,12 @@ export class World {
     if (view.isBusy && view.status === 'idle')
       throw new Violation('the view agrees with the snapshot', `${where}: busy while idle`)
 
-    // A read is a child of the root while it runs, and only then.
+    // A child (a read, a flow) belongs to the root while it runs, and only then (the check holds
+    // whatever the read ids look like: `read-1` before the fix, `read.0` after).
     for (const [id, child] of Object.entries(
       snapshot.children as Record<string, { getSnapshot(): { status: string } } | undefined>,
     ))
-      if (id.startsWith('read-') && child && child.getSnapshot().status !== 'active')
+      if (child && child.getSnapshot().status !== 'active')
         throw new Violation(
           'a settled read leaves no child behind',
           `${where}: ${id} is ${child.getSnapshot().status} and still a child`,
