@@ -89,4 +89,21 @@ describe('regressions found by the fault sequences', () => {
       false,
     )
   })
+
+  // FAULTS_SEED=100, FAULTS_ANSWERS without hang (to look past finding 5), 100,000 runs at
+  // 587ab81: failed after 12,885 runs. The restored relay session cannot get a relay token (a body
+  // of the wrong shape, then 500s): its relay stays `reconnecting`; the next signMessage puts a
+  // request in the pairing child (paired.requesting) but the root never enters relay.signing, so no
+  // signatureMs ends it.
+  it('error: after a reload, a signature asked while the restored relay session reconnects never settles (the root starts no sign flow)', async () => {
+    await runSequence(
+      [
+        { call: 'pair:eip155', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'signMessage', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'reload', answer: 'approve', fault: 'badShape', think: 0 },
+        { call: 'signMessage', answer: 'approve', fault: 'status500', think: 0 },
+      ],
+      false,
+    )
+  })
 })
