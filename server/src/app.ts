@@ -24,6 +24,7 @@ import {
   type RateLimiter,
   trustedProxies,
 } from './rate-limit'
+import type { RelayServer } from './relay/relay'
 import { registerBalanceRoute } from './routes/balances'
 import { registerCallbackRoutes } from './routes/callbacks'
 import { registerConfigRoute } from './routes/config'
@@ -34,6 +35,13 @@ import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
 import { createMemorySessionEvents, type SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's relay: `app.relay.stats()` for metrics and health checks. */
+    relay: RelayServer
+  }
+}
 
 export interface AppOptions {
   /** The projects file's content; validated again here (throws ProjectsConfigError). */
@@ -130,7 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app, routes, authFailureLimit(ctx))
   installCors(app, ctx.projects, routes)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
-  await registerRelayRoutes(app, ctx, options.relay)
+  app.decorate('relay', await registerRelayRoutes(app, ctx, options.relay))
   registerHealthRoutes(app, ctx)
   registerBalanceRoute(app, ctx)
   registerConfigRoute(app, ctx)

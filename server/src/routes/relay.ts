@@ -6,11 +6,12 @@ import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 import { clientIpKey, resolveClientIp } from '../rate-limit'
+import type { ConnectionGrant } from '../relay/connection'
 import { hostEndpoints, publicEndpoints, type RelayEndpoints } from '../relay/endpoints'
 import { type RelayLimits, resolveRelayLimits } from '../relay/limits'
 import type { RelayMailbox } from '../relay/mailbox'
 import { createMemoryMailbox } from '../relay/mailbox-memory'
-import { createRelayServer } from '../relay/relay'
+import { createRelayServer, type RelayServer } from '../relay/relay'
 import { createRelayTokenSigner, generateRelaySigningKey, RelayTokenError } from '../relay/token'
 
 export interface RelayOptions {
@@ -47,11 +48,19 @@ export async function registerRelayRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   options: RelayOptions = {},
-): Promise<void> {
-  await app.register(async (scope) => relayScope(scope, ctx, options))
+): Promise<RelayServer> {
+  let relay: RelayServer | undefined
+  await app.register(async (scope) => {
+    relay = await relayScope(scope, ctx, options)
+  })
+  return relay!
 }
 
-async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayOptions) {
+async function relayScope(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: RelayOptions,
+): Promise<RelayServer> {
   const limits = resolveRelayLimits(options.limits)
   const fixedEndpoints = options.publicUrl ? publicEndpoints(options.publicUrl) : undefined
   const endpoints = (request: FastifyRequest): RelayEndpoints =>
@@ -91,19 +100,21 @@ async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayO
     const project = requireProject(request, ctx.projects)
     await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
     reply.header('cache-control', 'no-store')
-    return signer.issue(endpoints(request))
+    return signer.issue({ ...endpoints(request), app: appKeyOf(request)! })
   })
 
-  const tokenExpiry = new WeakMap<FastifyRequest, number>()
+  const grants = new WeakMap<FastifyRequest, ConnectionGrant>()
   app.route({
     method: 'GET',
     url: API_PREFIX + ROUTES.relay,
     preValidation: async (request) => {
       if (!request.ws) return
       const { token } = request.query as { token?: unknown }
-      let expiresAt: number
+      let grant: ConnectionGrant
       try {
-        expiresAt = signer.verify(token, endpoints(request)).exp * 1000
+        const claims = signer.verify(token, endpoints(request))
+        // A token from before quotas has no app key: such tokens share one bucket for their hour.
+        grant = { expiresAt: claims.exp * 1000, sub: claims.sub, app: claims.app ?? '-' }
       } catch (error) {
         if (error instanceof RelayTokenError)
           throw new ApiError('INVALID_RELAY_TOKEN', error.message)
@@ -122,7 +133,7 @@ async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayO
       }
       // The TCP socket closes in every case (refused upgrade, closed or cut WebSocket).
       request.socket.once('close', release)
-      tokenExpiry.set(request, expiresAt)
+      grants.set(request, grant)
     },
     handler: async () => {
       throw new ApiError('UPGRADE_REQUIRED', 'the relay is a WebSocket: send Upgrade: websocket', {
@@ -130,7 +141,10 @@ async function relayScope(app: FastifyInstance, ctx: AppContext, options: RelayO
       })
     },
     wsHandler: (socket, request) => {
-      relay.accept(socket, tokenExpiry.get(request) ?? 0)
+      const grant = grants.get(request)
+      if (grant) relay.accept(socket, grant)
+      else socket.terminate()
     },
   })
+  return relay
 }
