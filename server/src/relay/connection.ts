@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   RELAY_CLOSE_CODES,
   RELAY_ERROR_CODES,
@@ -154,8 +154,12 @@ const wireMessage = (message: StoredMessage): RelayMessage => ({
  * the socket.
  */
 export class RelayConnection {
-  /** Set by every pong; the heartbeat terminates a connection that has not answered since the last ping. */
-  alive = true
+  /**
+   * Set by the pong that echoes the last ping's random payload; the heartbeat terminates a
+   * connection that has not answered since the last ping (unsolicited pongs prove nothing).
+   */
+  private alive = true
+  private pingPayload: Buffer | undefined
   private closed = false
   private readonly subscriptions = new Map<string, Subscription>()
   /** topic → messageId → entry; least recently used topic first. */
@@ -181,8 +185,11 @@ export class RelayConnection {
       untilExpiry,
     )
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary))
-    socket.on('pong', () => {
-      this.alive = true
+    socket.on('pong', (data) => {
+      const expected = this.pingPayload
+      if (expected && data.length === expected.length && timingSafeEqual(data, expected)) {
+        this.alive = true
+      }
     })
     socket.on('close', () => this.onClosed())
   }
@@ -194,7 +201,8 @@ export class RelayConnection {
       return
     }
     this.alive = false
-    this.socket.ping()
+    this.pingPayload = randomBytes(8)
+    this.socket.ping(this.pingPayload)
   }
 
   close(code: number, reason: string): void {
