@@ -494,7 +494,18 @@ export class RelayConnection {
     return ledger
   }
 
+  /**
+   * Sends unless the socket is closing. A client that does not read lets the socket's buffer
+   * grow: past `sendBufferBytes` it is closed with 1013, and what it missed stays in the mailbox
+   * for its reconnect and fetch. It is cut if it does not take the close frame in time either.
+   */
   private send(text: string): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text)
+    if (this.socket.readyState !== this.socket.OPEN) return
+    this.socket.send(text)
+    if (this.socket.bufferedAmount > this.deps.limits.sendBufferBytes) {
+      this.deps.counters.slowConsumerCloses++
+      this.close(RELAY_CLOSE_CODES.TRY_AGAIN_LATER, 'reading too slowly; reconnect and fetch')
+      setTimeout(() => this.socket.terminate(), this.deps.limits.closeGraceMs).unref()
+    }
   }
 }
