@@ -35,8 +35,8 @@ export interface RedisMailbox extends RelayMailbox {
 //
 // `trim` is the one place messages leave: the due members of `relay:expiries` (at most 1,000 a
 // call; every script and a 10 s timer call it) take their message out of its mailbox and their
-// counts out of the shares and the usage. A mailbox key lives an hour past its last message, as
-// a backstop should no instance trim it.
+// counts out of the shares and the usage. A topic's keys live an hour past its last message, as
+// a backstop should no instance trim them; the two deployment keys hold only live messages.
 const TRIM_LUA = `
 local prefix = ARGV[1]
 local function expiry(value)
@@ -56,9 +56,8 @@ local function trim(now)
     local value = redis.call('HGET', mb, id)
     if value and expiry(value) == tonumber(at) then redis.call('HDEL', mb, id) end
     drop(mp, sub, -1)
-    if sub ~= redis.call('HGET', mp, '~1') and sub ~= redis.call('HGET', mp, '~2') then
-      drop(mp, '~others', -1)
-    end
+    local parties = redis.call('HMGET', mp, '~1', '~2')
+    if sub ~= parties[1] and sub ~= parties[2] then drop(mp, '~others', -1) end
     if redis.call('HLEN', mb) == 0 then redis.call('DEL', mp) end
     size = tonumber(size)
     redis.call('HINCRBY', KEYS[4], 'bytes', -size)
@@ -99,11 +98,11 @@ if existing then
   end
 end
 local sub, app, size, perTopic = ARGV[8], ARGV[9], tonumber(ARGV[10]), tonumber(ARGV[11])
-local p1 = redis.call('HGET', KEYS[2], '~1')
-local p2 = redis.call('HGET', KEYS[2], '~2')
+local shares = redis.call('HMGET', KEYS[2], '~1', '~2', sub, '~others')
+local p1, p2 = shares[1], shares[2]
 local party = sub == p1 or sub == p2 or not p1 or not p2
-local held = tonumber(redis.call('HGET', KEYS[2], sub)) or 0
-local others = tonumber(redis.call('HGET', KEYS[2], '~others')) or 0
+local held = tonumber(shares[3]) or 0
+local others = tonumber(shares[4]) or 0
 local partyShare = math.ceil(perTopic * 2 / 5)
 if redis.call('HLEN', KEYS[1]) >= perTopic then return { 0, 'topicFull' } end
 if held >= (party and partyShare or math.ceil(perTopic / 10)) then
@@ -131,8 +130,9 @@ local messages = redis.call('HINCRBY', KEYS[4], 'messages', 1)
 redis.call('HINCRBY', KEYS[4], 'b:' .. app, size)
 redis.call('HINCRBY', KEYS[4], 'n:' .. app, 1)
 local ttl = expiresAt - now + tonumber(ARGV[16])
-for i = 1, 4 do
-  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end
+if redis.call('PTTL', KEYS[1]) < ttl then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
 end
 redis.call('PUBLISH', channel, ARGV[7] .. ' ' .. value)
 return { 1, bytes, messages }
