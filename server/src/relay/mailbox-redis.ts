@@ -51,19 +51,22 @@ local function trim(now)
     redis.call('ZREM', KEYS[3], member)
     local topic, id, at, size, app, sub =
       string.match(member, '^(%x+) (%x+) (%d+) (%d+) (%S+) (%S+)$')
-    local mb = prefix .. 'relay:mb:' .. topic
-    local mp = prefix .. 'relay:mp:' .. topic
-    local value = redis.call('HGET', mb, id)
-    if value and expiry(value) == tonumber(at) then redis.call('HDEL', mb, id) end
-    drop(mp, sub, -1)
-    local parties = redis.call('HMGET', mp, '~1', '~2')
-    if sub ~= parties[1] and sub ~= parties[2] then drop(mp, '~others', -1) end
-    if redis.call('HLEN', mb) == 0 then redis.call('DEL', mp) end
-    size = tonumber(size)
-    redis.call('HINCRBY', KEYS[4], 'bytes', -size)
-    redis.call('HINCRBY', KEYS[4], 'messages', -1)
-    drop(KEYS[4], 'b:' .. app, -size)
-    drop(KEYS[4], 'n:' .. app, -1)
+    -- Every member is written by the publish below; one that is not is skipped, not fatal.
+    if topic then
+      local mb = prefix .. 'relay:mb:' .. topic
+      local mp = prefix .. 'relay:mp:' .. topic
+      local value = redis.call('HGET', mb, id)
+      if value and expiry(value) == tonumber(at) then redis.call('HDEL', mb, id) end
+      drop(mp, sub, -1)
+      local parties = redis.call('HMGET', mp, '~1', '~2')
+      if sub ~= parties[1] and sub ~= parties[2] then drop(mp, '~others', -1) end
+      if redis.call('HLEN', mb) == 0 then redis.call('DEL', mp) end
+      size = tonumber(size)
+      redis.call('HINCRBY', KEYS[4], 'bytes', -size)
+      redis.call('HINCRBY', KEYS[4], 'messages', -1)
+      drop(KEYS[4], 'b:' .. app, -size)
+      drop(KEYS[4], 'n:' .. app, -1)
+    end
   end
 end
 `
