@@ -130,7 +130,7 @@ describe('scope-connect-server CLI', () => {
         sendBufferBytes: 65_536,
       },
     })
-    expect(() => parseCli(['--relay-app-quota-messages', '-1'], {})).toThrow('positive integer')
+    expect(() => parseCli(['--relay-app-quota-messages', '0'], {})).toThrow('positive integer')
   })
 
   it('parses the HTTP timeouts and the per-IP connection cap', () => {
