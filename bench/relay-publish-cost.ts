@@ -53,6 +53,8 @@ async function baselineModules(): Promise<{
 
 const limits = {
   perTopic: DEFAULT_RELAY_LIMITS.mailboxPerTopic,
+  sourceQuotaBytes: 1024 ** 3,
+  sourceQuotaMessages: 10_000_000,
   appQuotaBytes: 1024 ** 3,
   appQuotaMessages: 10_000_000,
   mailboxQuotaBytes: 1024 ** 3,
@@ -91,7 +93,11 @@ async function main() {
   // Two publishers per topic (a pair), so the shares never refuse.
   const fresh = (mailbox: RelayMailbox): Publish => {
     return (message, n) =>
-      mailbox.publish(message, { app: 'bench', sub: `s${Math.floor(n / TOPICS) % 2}` }, limits)
+      mailbox.publish(
+        message,
+        { app: 'bench', sub: `s${Math.floor(n / TOPICS) % 2}`, source: '127.0.0.1' },
+        limits,
+      )
   }
   const old = (mailbox: {
     publish(m: StoredMessage, limit: number): Promise<unknown>

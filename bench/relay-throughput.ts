@@ -90,6 +90,8 @@ const BENCH_LIMITS = {
   // counted on every publish, but do not refuse.
   appQuotaMessages: 10_000_000,
   appQuotaBytes: 512 * 1024 * 1024,
+  sourceQuotaMessages: 10_000_000,
+  sourceQuotaBytes: 512 * 1024 * 1024,
 }
 
 // ---------------------------------------------------------------------------------------------

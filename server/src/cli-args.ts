@@ -14,6 +14,8 @@ export interface CliSettings {
   relayMaxSocketsPerIp?: number
   /** `--relay-app-quota-bytes` etc.: the relay's storage quotas and send-buffer ceiling. */
   relayLimits: {
+    sourceQuotaBytes?: number
+    sourceQuotaMessages?: number
     appQuotaBytes?: number
     appQuotaMessages?: number
     mailboxQuotaBytes?: number
@@ -45,6 +47,10 @@ export const USAGE = `scope-connect-server [options]
   --public-url <url>    PUBLIC_URL     the server's public base URL (relay token audience; default:
                                        each request's Host)
   --relay-max-sockets-per-ip <n>  RELAY_MAX_SOCKETS_PER_IP  open relay sockets per IP (default 200)
+  --relay-source-quota-bytes <n>    RELAY_SOURCE_QUOTA_BYTES    mailbox bytes per app key and
+                                       address, IPv6 /64 (default 8 MiB)
+  --relay-source-quota-messages <n> RELAY_SOURCE_QUOTA_MESSAGES messages per app key and address
+                                       (default 500)
   --relay-app-quota-bytes <n>     RELAY_APP_QUOTA_BYTES     mailbox bytes per app key (default 64 MiB)
   --relay-app-quota-messages <n>  RELAY_APP_QUOTA_MESSAGES  mailbox messages per app key (default 5000)
   --relay-mailbox-quota-bytes <n> RELAY_MAILBOX_QUOTA_BYTES mailbox bytes in all (default 512 MiB)
@@ -75,6 +81,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       'relay-key': { type: 'string' },
       'public-url': { type: 'string' },
       'relay-max-sockets-per-ip': { type: 'string' },
+      'relay-source-quota-bytes': { type: 'string' },
+      'relay-source-quota-messages': { type: 'string' },
       'relay-app-quota-bytes': { type: 'string' },
       'relay-app-quota-messages': { type: 'string' },
       'relay-mailbox-quota-bytes': { type: 'string' },
@@ -130,6 +138,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     Object.entries(httpEntries).filter(([, value]) => value !== undefined),
   ) as CliSettings['http']
   const relayEntries = {
+    sourceQuotaBytes: positive(
+      'relay-source-quota-bytes',
+      values['relay-source-quota-bytes'] ?? env.RELAY_SOURCE_QUOTA_BYTES,
+    ),
+    sourceQuotaMessages: positive(
+      'relay-source-quota-messages',
+      values['relay-source-quota-messages'] ?? env.RELAY_SOURCE_QUOTA_MESSAGES,
+    ),
     appQuotaBytes: positive(
       'relay-app-quota-bytes',
       values['relay-app-quota-bytes'] ?? env.RELAY_APP_QUOTA_BYTES,

@@ -120,12 +120,14 @@ describe('scope-connect-server CLI', () => {
     expect(
       parseCli(['--relay-app-quota-bytes', '1048576', '--relay-send-buffer-bytes', '65536'], {
         RELAY_APP_QUOTA_MESSAGES: '100',
+        RELAY_SOURCE_QUOTA_MESSAGES: '10',
         RELAY_MAILBOX_QUOTA_BYTES: '8388608',
       }),
     ).toMatchObject({
       relayLimits: {
         appQuotaBytes: 1_048_576,
         appQuotaMessages: 100,
+        sourceQuotaMessages: 10,
         mailboxQuotaBytes: 8_388_608,
         sendBufferBytes: 65_536,
       },

@@ -1,5 +1,6 @@
 /**
- * Whether a new message may enter the mailbox: the topic's fair shares, then the storage quotas.
+ * Whether a new message may enter the mailbox: the topic's fair shares, then the storage quotas
+ * (the caller's share of its app key's, the app key's, the whole mailbox's).
  * The in-process mailbox calls these; the Redis publish script applies the same rule in Lua (a
  * test runs both mailboxes through the same cases).
  *
@@ -9,12 +10,18 @@
  * publisher may hold 10 %, and all of them together the remaining 20 %. Subjects cost nothing
  * (a token per request), so a cap per publisher alone would not do: the reserve is what keeps
  * the parties' room.
+ *
+ * Quotas: the app key is public, so a quota per app key alone would let one caller fill it for
+ * everyone. As with the rate limits, each source (the app key from one address, IPv6 per /64)
+ * has its own quota, and the app key's is a ceiling far above it.
  */
 
 /** Why a publish was refused; the keys of `stats().quotaRefusals`. */
 export type RefusalReason =
   | 'topicFull'
   | 'publisherShare'
+  | 'sourceMessages'
+  | 'sourceBytes'
   | 'appMessages'
   | 'appBytes'
   | 'mailboxBytes'
@@ -23,6 +30,8 @@ export type RefusalReason =
 export interface AdmissionLimits {
   /** Live messages per topic. */
   perTopic: number
+  sourceQuotaBytes: number
+  sourceQuotaMessages: number
   appQuotaBytes: number
   appQuotaMessages: number
   mailboxQuotaBytes: number
@@ -53,8 +62,13 @@ export function topicRefusal(load: TopicLoad, perTopic: number): RefusalReason |
   return undefined
 }
 
-/** What the app key and the whole mailbox hold, before the new message of `bytes`. */
+/**
+ * What the publisher's source (its app key from its address), the app key and the whole mailbox
+ * hold, before the new message of `bytes`.
+ */
 export interface StorageLoad {
+  sourceBytes: number
+  sourceMessages: number
   appBytes: number
   appMessages: number
   mailboxBytes: number
@@ -65,6 +79,8 @@ export function quotaRefusal(
   bytes: number,
   limits: AdmissionLimits,
 ): RefusalReason | undefined {
+  if (load.sourceMessages + 1 > limits.sourceQuotaMessages) return 'sourceMessages'
+  if (load.sourceBytes + bytes > limits.sourceQuotaBytes) return 'sourceBytes'
   if (load.appMessages + 1 > limits.appQuotaMessages) return 'appMessages'
   if (load.appBytes + bytes > limits.appQuotaBytes) return 'appBytes'
   if (load.mailboxBytes + bytes > limits.mailboxQuotaBytes) return 'mailboxBytes'

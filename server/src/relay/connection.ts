@@ -58,6 +58,14 @@ const REFUSALS: Record<RefusalReason, { code: RelayErrorCode; message: string }>
     code: RELAY_ERROR_CODES.MAILBOX_FULL,
     message: "this publisher holds its share of the topic's mailbox; retry after some expire",
   },
+  sourceMessages: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "this address's message quota for the app key is used up; retry after some expire",
+  },
+  sourceBytes: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "this address's storage quota for the app key is used up; retry after some expire",
+  },
   appMessages: {
     code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
     message: "the app key's message quota is used up; retry after some expire",
@@ -381,9 +389,11 @@ export class RelayConnection {
         tag: params.tag,
         expiresAt: publishedAt + clampTtl(params.ttl, params.tag) * 1000,
       },
-      { app: this.grant.app, sub: this.grant.sub },
+      { app: this.grant.app, sub: this.grant.sub, source: this.grant.source },
       {
         perTopic: limits.mailboxPerTopic,
+        sourceQuotaBytes: limits.sourceQuotaBytes,
+        sourceQuotaMessages: limits.sourceQuotaMessages,
         appQuotaBytes: limits.appQuotaBytes,
         appQuotaMessages: limits.appQuotaMessages,
         mailboxQuotaBytes: limits.mailboxQuotaBytes,

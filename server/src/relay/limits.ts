@@ -29,7 +29,17 @@ export interface RelayLimits {
   heartbeatMs: number
   /** How long shutdown waits for clients to answer the 1001 close before cutting the sockets. */
   closeGraceMs: number
-  /** Bytes of `message` text one app key may keep in the mailbox; beyond: QUOTA_EXCEEDED. */
+  /**
+   * Bytes of `message` text one source (an app key's sockets from one address, IPv6 per /64) may
+   * keep in the mailbox; beyond: QUOTA_EXCEEDED. The everyday quota: the app key is public.
+   */
+  sourceQuotaBytes: number
+  /** Messages one source may keep in the mailbox; beyond: QUOTA_EXCEEDED. */
+  sourceQuotaMessages: number
+  /**
+   * Bytes of `message` text one app key may keep in the mailbox, from every source together (a
+   * ceiling); beyond: QUOTA_EXCEEDED.
+   */
   appQuotaBytes: number
   /** Messages one app key may keep in the mailbox; beyond: QUOTA_EXCEEDED. */
   appQuotaMessages: number
@@ -56,6 +66,8 @@ export const DEFAULT_RELAY_LIMITS: Readonly<RelayLimits> = Object.freeze({
   fetchPageBytes: 1024 * 1024,
   heartbeatMs: RELAY_HEARTBEAT_MS,
   closeGraceMs: 2_000,
+  sourceQuotaBytes: 8 * 1024 * 1024,
+  sourceQuotaMessages: 500,
   appQuotaBytes: 64 * 1024 * 1024,
   appQuotaMessages: 5_000,
   mailboxQuotaBytes: 512 * 1024 * 1024,

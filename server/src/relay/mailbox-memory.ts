@@ -40,6 +40,10 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
   const expiries = new ExpiryQueue<Held>()
   const appBytes = new Map<string, number>()
   const appMessages = new Map<string, number>()
+  // Keyed `<app> <source>`.
+  const sourceBytes = new Map<string, number>()
+  const sourceMessages = new Map<string, number>()
+  const sourceOf = (from: Publisher) => `${from.app} ${from.source}`
   let bytes = 0
   let messages = 0
 
@@ -52,6 +56,8 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
       bump(topic.held, held.from.sub, -1)
       if (!topic.parties.includes(held.from.sub)) topic.others--
       if (topic.messages.size === 0) topics.delete(held.message.topic)
+      bump(sourceBytes, sourceOf(held.from), -held.bytes)
+      bump(sourceMessages, sourceOf(held.from), -1)
       bump(appBytes, held.from.app, -held.bytes)
       bump(appMessages, held.from.app, -1)
       bytes -= held.bytes
@@ -83,6 +89,8 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
         ) ??
         quotaRefusal(
           {
+            sourceBytes: sourceBytes.get(sourceOf(from)) ?? 0,
+            sourceMessages: sourceMessages.get(sourceOf(from)) ?? 0,
             appBytes: appBytes.get(from.app) ?? 0,
             appMessages: appMessages.get(from.app) ?? 0,
             mailboxBytes: bytes,
@@ -108,6 +116,8 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
       entry.messages.set(message.messageId, held)
       bump(entry.held, from.sub, 1)
       expiries.push(held)
+      bump(sourceBytes, sourceOf(from), held.bytes)
+      bump(sourceMessages, sourceOf(from), 1)
       bump(appBytes, from.app, held.bytes)
       bump(appMessages, from.app, 1)
       bytes += held.bytes

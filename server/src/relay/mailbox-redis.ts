@@ -30,8 +30,9 @@ export interface RedisMailbox extends RelayMailbox {
 // Keys of one topic: its mailbox (messageId → stored JSON) and its shares (sub → live
 // messages; `~1`, `~2` the parties, `~others` the other publishers' messages; admission.ts).
 // Keys of the deployment: `relay:expiries` (a sorted set of every message by expiresAt) and
-// `relay:usage` (`bytes`, `messages`, and per app key `b:<app>`, `n:<app>`). An expiry member
-// is `<topic> <messageId> <expiresAt> <bytes> <app> <sub>`: all its release needs.
+// `relay:usage` (`bytes`, `messages`, per app key `b:<app>`, `n:<app>`, per source
+// `sb:<app>|<source>`, `sn:<app>|<source>`). An expiry member is
+// `<topic> <messageId> <expiresAt> <bytes> <app> <sub> <source>`: all its release needs.
 //
 // `trim` is the one place messages leave: the due members of `relay:expiries` (at most 1,000 a
 // call; every script and a 10 s timer call it) take their message out of its mailbox and their
@@ -49,8 +50,8 @@ local function trim(now)
   local due = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1000)
   for _, member in ipairs(due) do
     redis.call('ZREM', KEYS[3], member)
-    local topic, id, at, size, app, sub =
-      string.match(member, '^(%x+) (%x+) (%d+) (%d+) (%S+) (%S+)$')
+    local topic, id, at, size, app, sub, source =
+      string.match(member, '^(%x+) (%x+) (%d+) (%d+) (%S+) (%S+) (%S+)$')
     -- Every member is written by the publish below; one that is not is skipped, not fatal.
     if topic then
       local mb = prefix .. 'relay:mb:' .. topic
@@ -66,6 +67,8 @@ local function trim(now)
       redis.call('HINCRBY', KEYS[4], 'messages', -1)
       drop(KEYS[4], 'b:' .. app, -size)
       drop(KEYS[4], 'n:' .. app, -1)
+      drop(KEYS[4], 'sb:' .. app .. '|' .. source, -size)
+      drop(KEYS[4], 'sn:' .. app .. '|' .. source, -1)
     end
   end
 end
@@ -85,7 +88,7 @@ return { tonumber(usage[1]) or 0, tonumber(usage[2]) or 0 }
  * not sent, or the reverse, and two instances cannot both take the last slot of a share or quota.
  * KEYS: mailbox, shares, expiries, usage. ARGV: prefix, now, messageId, stored value,
  * expiresAt, channel, instance id, sub, app, bytes, perTopic, appQuotaBytes, appQuotaMessages,
- * mailboxQuotaBytes, topic, backstop ms. Returns {1, bytes, messages} stored (the usage after),
+ * mailboxQuotaBytes, topic, backstop ms, source, sourceQuotaBytes, sourceQuotaMessages. Returns {1, bytes, messages} stored (the usage after),
  * {2, value} duplicate, {0, reason} refused.
  */
 const PUBLISH_LUA = `${TRIM_LUA}
@@ -114,7 +117,11 @@ end
 if not party and others >= math.max(0, perTopic - 2 * partyShare) then
   return { 0, 'topicFull' }
 end
-local usage = redis.call('HMGET', KEYS[4], 'n:' .. app, 'b:' .. app, 'bytes')
+local source = app .. '|' .. ARGV[17]
+local usage =
+  redis.call('HMGET', KEYS[4], 'n:' .. app, 'b:' .. app, 'bytes', 'sn:' .. source, 'sb:' .. source)
+if (tonumber(usage[4]) or 0) + 1 > tonumber(ARGV[19]) then return { 0, 'sourceMessages' } end
+if (tonumber(usage[5]) or 0) + size > tonumber(ARGV[18]) then return { 0, 'sourceBytes' } end
 if (tonumber(usage[1]) or 0) + 1 > tonumber(ARGV[13]) then return { 0, 'appMessages' } end
 if (tonumber(usage[2]) or 0) + size > tonumber(ARGV[12]) then return { 0, 'appBytes' } end
 if (tonumber(usage[3]) or 0) + size > tonumber(ARGV[14]) then return { 0, 'mailboxBytes' } end
@@ -127,11 +134,13 @@ if sub ~= p1 and sub ~= p2 then
   else redis.call('HINCRBY', KEYS[2], '~others', 1) end
 end
 redis.call('ZADD', KEYS[3], expiresAt,
-  ARGV[15] .. ' ' .. id .. ' ' .. ARGV[5] .. ' ' .. size .. ' ' .. app .. ' ' .. sub)
+  ARGV[15] .. ' ' .. id .. ' ' .. ARGV[5] .. ' ' .. size .. ' ' .. app .. ' ' .. sub .. ' ' .. ARGV[17])
 local bytes = redis.call('HINCRBY', KEYS[4], 'bytes', size)
 local messages = redis.call('HINCRBY', KEYS[4], 'messages', 1)
 redis.call('HINCRBY', KEYS[4], 'b:' .. app, size)
 redis.call('HINCRBY', KEYS[4], 'n:' .. app, 1)
+redis.call('HINCRBY', KEYS[4], 'sb:' .. source, size)
+redis.call('HINCRBY', KEYS[4], 'sn:' .. source, 1)
 local ttl = expiresAt - now + tonumber(ARGV[16])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
@@ -343,6 +352,9 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
           String(limits.mailboxQuotaBytes),
           message.topic,
           String(BACKSTOP_MS),
+          from.source,
+          String(limits.sourceQuotaBytes),
+          String(limits.sourceQuotaMessages),
         )
         if (status === 0) return { status: 'refused', reason: second as RefusalReason }
         if (status === 2) {

@@ -7,10 +7,14 @@ export interface StoredMessage extends RelayMessage {
   expiresAt: number
 }
 
-/** Who publishes: the app key the token was granted to, and the token's subject. */
+/**
+ * Who publishes: the app key the token was granted to, the token's subject, and the address the
+ * socket came from (its rate-limit key: IPv4, or the IPv6 /64; no spaces).
+ */
 export interface Publisher {
   app: string
   sub: string
+  source: string
 }
 
 /**

@@ -57,6 +57,8 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
     quotaRefusals: {
       topicFull: 0,
       publisherShare: 0,
+      sourceMessages: 0,
+      sourceBytes: 0,
       appMessages: 0,
       appBytes: 0,
       mailboxBytes: 0,

@@ -12,7 +12,12 @@ import { type RelayLimits, resolveRelayLimits } from '../relay/limits'
 import type { RelayMailbox } from '../relay/mailbox'
 import { createMemoryMailbox } from '../relay/mailbox-memory'
 import { createRelayServer, type RelayServer } from '../relay/relay'
-import { createRelayTokenSigner, generateRelaySigningKey, RelayTokenError } from '../relay/token'
+import {
+  createRelayTokenSigner,
+  generateRelaySigningKey,
+  type RelayTokenClaims,
+  RelayTokenError,
+} from '../relay/token'
 
 export interface RelayOptions {
   /**
@@ -110,11 +115,9 @@ async function relayScope(
     preValidation: async (request) => {
       if (!request.ws) return
       const { token } = request.query as { token?: unknown }
-      let grant: ConnectionGrant
+      let claims: RelayTokenClaims
       try {
-        const claims = signer.verify(token, endpoints(request))
-        // A token from before quotas has no app key: such tokens share one bucket for their hour.
-        grant = { expiresAt: claims.exp * 1000, sub: claims.sub, app: claims.app ?? '-' }
+        claims = signer.verify(token, endpoints(request))
       } catch (error) {
         if (error instanceof RelayTokenError)
           throw new ApiError('INVALID_RELAY_TOKEN', error.message)
@@ -125,7 +128,8 @@ async function relayScope(
         request.headers['x-forwarded-for'],
         ctx.trustProxy,
       )
-      const release = relay.reserve(clientIpKey(ip))
+      const source = clientIpKey(ip)
+      const release = relay.reserve(source)
       if (!release) {
         throw new ApiError('RATE_LIMITED', 'too many open relay sockets from this address', {
           headers: { 'retry-after': String(SOCKET_CAP_RETRY_AFTER_S) },
@@ -133,7 +137,13 @@ async function relayScope(
       }
       // The TCP socket closes in every case (refused upgrade, closed or cut WebSocket).
       request.socket.once('close', release)
-      grants.set(request, grant)
+      grants.set(request, {
+        expiresAt: claims.exp * 1000,
+        sub: claims.sub,
+        // A token from before quotas has no app key: such tokens share one bucket for their hour.
+        app: claims.app ?? '-',
+        source: source.replace(/\s/g, '_'), // the Redis accounting splits on spaces
+      })
     },
     handler: async () => {
       throw new ApiError('UPGRADE_REQUIRED', 'the relay is a WebSocket: send Upgrade: websocket', {

@@ -118,3 +118,63 @@ describe.each([
     expect(server.app.relay.stats().quotaRefusals.appMessages).toBe(1)
   })
 })
+
+/**
+ * The app key is public: each source (its sockets from one address) has its own quota, and the
+ * app key's is the ceiling above all of them, so one caller cannot fill the app key's for all.
+ */
+describe.each([
+  ['in-process', () => createMemoryMailbox()],
+  ['Redis', () => createRedisMailbox(redis.url, { keyPrefix: `source${Date.now()}:` })],
+] as const)('%s mailbox: quotas per source', (name, makeMailbox) => {
+  let mailbox: RelayMailbox
+  let server: TestServer
+  const clients: RelayTestClient[] = []
+  // Behind a trusted proxy, so each client can come from its own address.
+  const from = async (address: string) => {
+    const client = await connectRelay(server.baseUrl, {
+      headers: { 'x-forwarded-for': address },
+    })
+    clients.push(client)
+    return client
+  }
+  let seed = 0
+  const send = (client: RelayTestClient) =>
+    codeOf(
+      client.request(publish, {
+        topic: topicFor(`${name}-source-${seed}`),
+        message: envelope(`source-${seed++}`),
+        ttl: 60,
+        tag: 1,
+      }),
+    )
+
+  beforeAll(async () => {
+    mailbox = makeMailbox()
+    server = await startTestServer({
+      trustProxy: ['127.0.0.1'],
+      relay: { mailbox, limits: { sourceQuotaMessages: 3, appQuotaMessages: 5 } },
+    })
+  })
+  afterAll(async () => {
+    for (const client of clients) client.close()
+    await server?.close()
+    await mailbox?.close()
+  })
+
+  it('error: one address holds its quota, whatever its sockets; the app key’s is the ceiling', async () => {
+    const first = await from('203.0.113.7')
+    for (let i = 0; i < 3; i++) expect(await send(first)).toBe('stored')
+    const again = await from('203.0.113.7') // another socket and token, the same address
+    expect(await send(again)).toBe(RELAY_ERROR_CODES.QUOTA_EXCEEDED)
+
+    const other = await from('198.51.100.9')
+    expect(await send(other)).toBe('stored')
+    expect(await send(other)).toBe('stored')
+    expect(await send(other)).toBe(RELAY_ERROR_CODES.QUOTA_EXCEEDED) // the app key's 5
+    expect(server.app.relay.stats().quotaRefusals).toMatchObject({
+      sourceMessages: 1,
+      appMessages: 1,
+    })
+  })
+})

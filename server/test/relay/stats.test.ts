@@ -33,6 +33,8 @@ describe('relay stats', () => {
       quotaRefusals: {
         topicFull: 0,
         publisherShare: 0,
+        sourceMessages: 0,
+        sourceBytes: 0,
         appMessages: 0,
         appBytes: 0,
         mailboxBytes: 0,
