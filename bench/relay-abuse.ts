@@ -2,8 +2,9 @@
  * The relay under abuse (issue 16), replayed against one relay instance with the in-process
  * mailbox, its default limits, in a child process (so its RSS is its own), on 127.0.0.1 only:
  *
- * 1. storage flood: 20 sockets of one app key publish 96 KiB messages (ttl 604800) on fresh
- *    topics until refused; the app key's quota (64 MiB) is the bound;
+ * 1. storage flood: 5 sockets from one address, then 20 sockets from 20 addresses, of one app key
+ *    each, publish 96 KiB messages (ttl 604800) on fresh topics until refused; the address's
+ *    quota (8 MiB), then the app key's (64 MiB), is the bound;
  * 2. slow consumers: two subscribers stop reading while 20 MiB are published on their topics;
  *    the send-buffer ceiling (1 MiB) closes them 1013;
  * 3. topic jam: ten subjects flood a pairing topic with 100 messages each (ttl 604800); the
@@ -38,7 +39,13 @@ const IDLE = (() => {
 const WRITE = !args.includes('--no-write')
 const DEADLINE_MS = 240_000 // the whole run, whatever happens
 
-const APP_KEYS = ['abuse-flood-key', 'abuse-slow-key', 'abuse-jam-key', 'abuse-idle-key']
+const APP_KEYS = [
+  'abuse-flood-key',
+  'abuse-slow-key',
+  'abuse-jam-key',
+  'abuse-idle-key',
+  'abuse-one-address-key',
+]
 const PROJECTS: ProjectsConfig = {
   projects: APP_KEYS.map((key) => ({
     projectId: key,
@@ -74,6 +81,8 @@ async function serve(): Promise<void> {
     // Every socket comes from 127.0.0.1: only the per-IP caps are lifted; every relay limit
     // (quotas, shares, ttl ceilings, send buffer) is the default.
     http: { maxConnectionsPerIp: 1_000_000 },
+    // The bench's sockets say which address they stand for in X-Forwarded-For.
+    trustProxy: ['127.0.0.1'],
     relay: {
       signingKeys: [Buffer.from(SIGNING_KEY, 'base64url')],
       publicUrl: 'http://relay.bench',
@@ -140,9 +149,11 @@ async function token(url: string, appKey: string): Promise<string> {
   return ((await response.json()) as { token: string }).token
 }
 
-async function connect(url: string, grant: string): Promise<Client> {
+async function connect(url: string, grant: string, address = '192.0.2.1'): Promise<Client> {
   const ws = url.replace(/^http/, 'ws') + API_PREFIX + ROUTES.relay
-  const socket = new WebSocket(`${ws}?token=${encodeURIComponent(grant)}`)
+  const socket = new WebSocket(`${ws}?token=${encodeURIComponent(grant)}`, {
+    headers: { 'x-forwarded-for': address },
+  })
   const waiting = new Map<number, (frame: { result?: unknown; error?: { code: number } }) => void>()
   const pushes: string[] = []
   let nextId = 1
@@ -193,17 +204,22 @@ interface Row {
   legit: string
 }
 
-async function storageFlood(server: ServerProcess): Promise<Row> {
+async function storageFlood(
+  server: ServerProcess,
+  appKey: string,
+  addresses: string[],
+  perSocket: number,
+): Promise<Row> {
   const before = await server.report()
-  const grant = await token(server.url, APP_KEYS[0]!)
-  const sockets = await Promise.all(Array.from({ length: 20 }, () => connect(server.url, grant)))
+  const grant = await token(server.url, appKey)
+  const sockets = await Promise.all(addresses.map((address) => connect(server.url, grant, address)))
   const counts = new Map<string, number>()
   await Promise.all(
     sockets.map(async (client, s) => {
-      for (let i = 0; i < 60; i++) {
+      for (let i = 0; i < perSocket; i++) {
         const answer = await client.request(RELAY_METHODS.publish, {
-          topic: topicOf(`flood-${s}-${i}`),
-          message: messageOf(`flood-${s}-${i}`, 96 * 1024),
+          topic: topicOf(`flood-${appKey}-${s}-${i}`),
+          message: messageOf(`flood-${appKey}-${s}-${i}`, 96 * 1024),
           ttl: 604_800,
           tag: 1112,
         })
@@ -214,8 +230,10 @@ async function storageFlood(server: ServerProcess): Promise<Row> {
   )
   for (const client of sockets) client.socket.close()
   const after = await server.report()
+  const total = addresses.length * perSocket
+  const from = new Set(addresses).size
   return {
-    attack: 'storage flood: 20 sockets of one app key, 1,200 × 96 KiB (112 MiB), ttl 604800',
+    attack: `storage flood: ${addresses.length} sockets of one app key from ${from === 1 ? 'one address' : `${from} addresses`}, ${total.toLocaleString('en')} × 96 KiB (${mib(total * 96 * 1024)} MiB), ttl 604800`,
     outcome: `${[...counts].map(([k, v]) => `${k}: ${v}`).join(', ')}; mailbox ${mib(after.stats.mailboxBytes)} MiB`,
     rssBefore: before.rss,
     rssAfter: after.rss,
@@ -232,12 +250,17 @@ async function slowConsumers(server: ServerProcess): Promise<Row> {
     for (const topic of topics) await reader.request(RELAY_METHODS.subscribe, { topic })
     ;(reader.socket as unknown as { _socket: Socket })._socket.pause()
   }
-  const publisher = await connect(server.url, await token(server.url, APP_KEYS[1]!))
+  // Three publishers from three addresses: 20 MiB is more than one address may store (8 MiB).
+  const publishers = await Promise.all(
+    ['192.0.2.21', '192.0.2.22', '192.0.2.23'].map(async (address) =>
+      connect(server.url, await token(server.url, APP_KEYS[1]!), address),
+    ),
+  )
   let sent = 0
   for (let n = 0; n < 40; n++) {
     for (const topic of topics) {
       const message = messageOf(`slow-${n}-${topic.slice(-4)}`, 64 * 1024)
-      const answer = await publisher.request(RELAY_METHODS.publish, {
+      const answer = await publishers[n % 3]!.request(RELAY_METHODS.publish, {
         topic,
         message,
         ttl: 300,
@@ -265,7 +288,7 @@ async function slowConsumers(server: ServerProcess): Promise<Row> {
     }
   }
   back.socket.close()
-  publisher.socket.close()
+  for (const publisher of publishers) publisher.socket.close()
   return {
     attack: `slow consumers: 2 subscribers stop reading; ${sent} × 64 KiB (${mib(sent * 64 * 1024)} MiB) published to them`,
     outcome: `closed ${codes.join(', ')}; slowConsumerCloses ${during.stats.slowConsumerCloses}`,
@@ -384,8 +407,9 @@ function section(rows: Row[], idle: IdleFigures, loadAtStart: number): string {
 Generated by \`npx tsx bench/relay-abuse.ts\` on ${new Date().toISOString().slice(0, 10)}: Node
 ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB; 1-minute load
 ${loadAtStart.toFixed(1)} when the run began (a **shared 2-core machine**: other work was running).
-One relay instance with the in-process mailbox and its **default limits** (only the per-IP caps
-lifted: every socket comes from 127.0.0.1), in its own process; RSS is that process's, after a GC.
+One relay instance with the in-process mailbox and its **default limits** (only the per-IP socket
+caps lifted), in its own process; RSS is that process's, after a GC. Every socket comes from
+127.0.0.1 and names the address it stands for in X-Forwarded-For (127.0.0.1 is a trusted proxy).
 The attacks run one after the other on the same instance, each with its own app key.
 
 | Attack | What the relay did | RSS before (MiB) | RSS after (MiB) | The legitimate pair |
@@ -395,8 +419,9 @@ ${rows.map((r) => `| ${r.attack} | ${r.outcome} | ${mib(r.rssBefore)} | ${mib(r.
 Idle sockets: ${idle.sockets} open relay sockets, each subscribed to one topic: ${(idle.rssPerSocket / 1024).toFixed(1)} KiB
 of RSS and ${(idle.heapPerSocket / 1024).toFixed(1)} KiB of JS heap per socket.
 
-The bound: what one app key can make the server keep is its quota (64 MiB of message text and
-5,000 messages, plus a few hundred bytes of bookkeeping each), what all keys together can is the
+The bound: what one address can make the server keep for an app key is its quota (8 MiB of
+message text, 500 messages), what one app key can is its quota (64 MiB and 5,000 messages, plus a
+few hundred bytes of bookkeeping each), what all keys together can is the
 mailbox quota (512 MiB); a reader that does not read costs at most the send-buffer ceiling (1 MiB)
 plus the kernel's socket buffers before it is closed 1013.
 `
@@ -429,7 +454,17 @@ async function main() {
     void server.close().then(() => process.exit(1))
   }, DEADLINE_MS)
   try {
-    const rows = [await storageFlood(server), await slowConsumers(server), await topicJam(server)]
+    const rows = [
+      await storageFlood(server, APP_KEYS[4]!, Array(5).fill('192.0.2.10'), 40),
+      await storageFlood(
+        server,
+        APP_KEYS[0]!,
+        Array.from({ length: 20 }, (_, i) => `198.18.0.${i + 1}`),
+        60,
+      ),
+      await slowConsumers(server),
+      await topicJam(server),
+    ]
     for (const row of rows) console.log(row)
     const idle = await idleSockets(server)
     console.log(idle)
