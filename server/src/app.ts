@@ -28,6 +28,7 @@ import {
   type RateLimiter,
   trustedProxies,
 } from './rate-limit'
+import type { RelayServer } from './relay/relay'
 import { registerBalanceRoute } from './routes/balances'
 import { registerCallbackRoutes } from './routes/callbacks'
 import { registerConfigRoute } from './routes/config'
@@ -38,6 +39,13 @@ import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
 import { createMemorySessionEvents, type SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's relay: `app.relay.stats()` for metrics and health checks. */
+    relay: RelayServer
+  }
+}
 
 export interface AppOptions {
   /** The projects file's content; validated again here (throws ProjectsConfigError). */
@@ -151,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installCors(app, ctx.projects, routes)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
   const relay = await registerRelayRoutes(app, ctx, options.relay)
+  app.decorate('relay', relay)
   metricsSources.relay = relay
   registerHealthRoutes(app, ctx, relay)
   registerBalanceRoute(app, ctx)

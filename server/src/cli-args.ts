@@ -12,6 +12,15 @@ export interface CliSettings {
   relayKey?: string
   publicUrl?: string
   relayMaxSocketsPerIp?: number
+  /** `--relay-app-quota-bytes` etc.: the relay's storage quotas and send-buffer ceiling. */
+  relayLimits: {
+    sourceQuotaBytes?: number
+    sourceQuotaMessages?: number
+    appQuotaBytes?: number
+    appQuotaMessages?: number
+    mailboxQuotaBytes?: number
+    sendBufferBytes?: number
+  }
   /** `--request-timeout` etc.: HTTP timeouts and the per-IP connection cap (`HttpLimits`). */
   http: {
     requestTimeoutMs?: number
@@ -40,6 +49,15 @@ export const USAGE = `scope-connect-server [options]
   --public-url <url>    PUBLIC_URL     the server's public base URL (relay token audience; default:
                                        each request's Host)
   --relay-max-sockets-per-ip <n>  RELAY_MAX_SOCKETS_PER_IP  open relay sockets per IP (default 200)
+  --relay-source-quota-bytes <n>    RELAY_SOURCE_QUOTA_BYTES    mailbox bytes per app key and
+                                       address, IPv6 /64 (default 8 MiB)
+  --relay-source-quota-messages <n> RELAY_SOURCE_QUOTA_MESSAGES messages per app key and address
+                                       (default 500)
+  --relay-app-quota-bytes <n>     RELAY_APP_QUOTA_BYTES     mailbox bytes per app key (default 64 MiB)
+  --relay-app-quota-messages <n>  RELAY_APP_QUOTA_MESSAGES  mailbox messages per app key (default 5000)
+  --relay-mailbox-quota-bytes <n> RELAY_MAILBOX_QUOTA_BYTES mailbox bytes in all (default 512 MiB)
+  --relay-send-buffer-bytes <n>   RELAY_SEND_BUFFER_BYTES   unsent bytes per socket before close
+                                       1013 (default 1 MiB)
   --request-timeout <ms>     REQUEST_TIMEOUT_MS     a whole request, headers and body (default 20000)
   --headers-timeout <ms>     HEADERS_TIMEOUT_MS     a request's headers (default 10000)
   --keep-alive-timeout <ms>  KEEP_ALIVE_TIMEOUT_MS  an idle keep-alive connection (default 72000)
@@ -70,6 +88,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       'relay-key': { type: 'string' },
       'public-url': { type: 'string' },
       'relay-max-sockets-per-ip': { type: 'string' },
+      'relay-source-quota-bytes': { type: 'string' },
+      'relay-source-quota-messages': { type: 'string' },
+      'relay-app-quota-bytes': { type: 'string' },
+      'relay-app-quota-messages': { type: 'string' },
+      'relay-mailbox-quota-bytes': { type: 'string' },
+      'relay-send-buffer-bytes': { type: 'string' },
       'request-timeout': { type: 'string' },
       'headers-timeout': { type: 'string' },
       'keep-alive-timeout': { type: 'string' },
@@ -143,9 +167,39 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
   const http = Object.fromEntries(
     Object.entries(httpEntries).filter(([, value]) => value !== undefined),
   ) as CliSettings['http']
+  const relayEntries = {
+    sourceQuotaBytes: positive(
+      'relay-source-quota-bytes',
+      values['relay-source-quota-bytes'] ?? env.RELAY_SOURCE_QUOTA_BYTES,
+    ),
+    sourceQuotaMessages: positive(
+      'relay-source-quota-messages',
+      values['relay-source-quota-messages'] ?? env.RELAY_SOURCE_QUOTA_MESSAGES,
+    ),
+    appQuotaBytes: positive(
+      'relay-app-quota-bytes',
+      values['relay-app-quota-bytes'] ?? env.RELAY_APP_QUOTA_BYTES,
+    ),
+    appQuotaMessages: positive(
+      'relay-app-quota-messages',
+      values['relay-app-quota-messages'] ?? env.RELAY_APP_QUOTA_MESSAGES,
+    ),
+    mailboxQuotaBytes: positive(
+      'relay-mailbox-quota-bytes',
+      values['relay-mailbox-quota-bytes'] ?? env.RELAY_MAILBOX_QUOTA_BYTES,
+    ),
+    sendBufferBytes: positive(
+      'relay-send-buffer-bytes',
+      values['relay-send-buffer-bytes'] ?? env.RELAY_SEND_BUFFER_BYTES,
+    ),
+  }
+  const relayLimits = Object.fromEntries(
+    Object.entries(relayEntries).filter(([, value]) => value !== undefined),
+  ) as CliSettings['relayLimits']
   return {
     port,
     http,
+    relayLimits,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     projectsFile: values.projects ?? env.PROJECTS_FILE ?? SAMPLE_PROJECTS_FILE,
     ...(redisUrl ? { redisUrl } : {}),

@@ -45,9 +45,12 @@ async function main(): Promise<void> {
       mailbox,
       ...(settings.relayKey ? { signingKeys: parseRelaySigningKeys(settings.relayKey) } : {}),
       ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
-      ...(settings.relayMaxSocketsPerIp
-        ? { limits: { maxSocketsPerIp: settings.relayMaxSocketsPerIp } }
-        : {}),
+      limits: {
+        ...settings.relayLimits,
+        ...(settings.relayMaxSocketsPerIp
+          ? { maxSocketsPerIp: settings.relayMaxSocketsPerIp }
+          : {}),
+      },
     },
   }).catch(async (error) => {
     await closeStores()

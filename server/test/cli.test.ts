@@ -129,6 +129,26 @@ describe('scope-connect-server CLI', () => {
     expect(() => parseCli(['--metrics-host', '0.0.0.0'], {})).toThrow('--metrics-host')
   })
 
+  it('parses the relay quotas and the send-buffer ceiling', () => {
+    expect(parseCli([], {})).toMatchObject({ relayLimits: {} })
+    expect(
+      parseCli(['--relay-app-quota-bytes', '1048576', '--relay-send-buffer-bytes', '65536'], {
+        RELAY_APP_QUOTA_MESSAGES: '100',
+        RELAY_SOURCE_QUOTA_MESSAGES: '10',
+        RELAY_MAILBOX_QUOTA_BYTES: '8388608',
+      }),
+    ).toMatchObject({
+      relayLimits: {
+        appQuotaBytes: 1_048_576,
+        appQuotaMessages: 100,
+        sourceQuotaMessages: 10,
+        mailboxQuotaBytes: 8_388_608,
+        sendBufferBytes: 65_536,
+      },
+    })
+    expect(() => parseCli(['--relay-app-quota-messages', '0'], {})).toThrow('positive integer')
+  })
+
   it('parses the HTTP timeouts and the per-IP connection cap', () => {
     expect(parseCli([], {})).toMatchObject({ http: {} })
     expect(

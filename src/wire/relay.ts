@@ -39,6 +39,11 @@ export const RELAY_ERROR_CODES = {
   UNKNOWN_SUBSCRIPTION: -32004,
   /** The shared store (Redis) does not answer; retry later. */
   STORE_UNAVAILABLE: -32005,
+  /**
+   * A storage quota is used up (the app key's bytes or messages, or the whole mailbox's bytes);
+   * nothing was stored. Retry after some messages expire.
+   */
+  QUOTA_EXCEEDED: -32006,
 } as const
 export type RelayErrorCode = (typeof RELAY_ERROR_CODES)[keyof typeof RELAY_ERROR_CODES]
 
@@ -48,7 +53,10 @@ export const RELAY_CLOSE_CODES = {
   GOING_AWAY: 1001,
   /** A frame over `RELAY_LIMITS.maxFrameBytes`. */
   MESSAGE_TOO_BIG: 1009,
-  /** Too many publishes in the connection's minute: reconnect later. */
+  /**
+   * Too many publishes or requests in the connection's minute, or the client reads too slowly
+   * (its send buffer passed the ceiling): reconnect later, then fetch.
+   */
   TRY_AGAIN_LATER: 1013,
   /** The relay token expired on an open socket: refresh the grant, then reconnect. */
   TOKEN_EXPIRED: 4001,

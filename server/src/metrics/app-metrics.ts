@@ -2,7 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import type { ConnectionCap } from '../http/connection-limits'
 import type { StoreOutages } from '../http/store-outages'
 import type { RateLimiter } from '../rate-limit'
-import type { RelayStatus } from '../relay/status'
+import type { RelayServer } from '../relay/relay'
 import type { Store } from '../store/types'
 
 /** What the metrics read when Prometheus scrapes (none of it costs a request anything). */
@@ -13,7 +13,7 @@ export interface MetricsSources {
   longPolls: { readonly open: number }
   store: Pick<Store, 'kind' | 'isReady'>
   /** Set once the relay routes are registered. */
-  relay?: RelayStatus
+  relay?: Pick<RelayServer, 'stats'>
 }
 
 /** Counts one answer with the given status. */
@@ -126,24 +126,19 @@ export function createAppMetrics(sources: MetricsSources): AppMetrics {
     advance('connectionsRefused', connectionsRefused, sources.connections.refused)
     longPolls.set(sources.longPolls.open)
 
-    const [storeAnswers, relay] = await Promise.all([
-      sources.store.kind === 'redis' ? sources.store.isReady().catch(() => false) : undefined,
-      sources.relay?.report(),
-    ])
+    const storeAnswers =
+      sources.store.kind === 'redis' ? await sources.store.isReady().catch(() => false) : undefined
+    const relay = sources.relay?.stats()
     redisUp.reset()
     if (storeAnswers !== undefined) redisUp.set({ client: 'session_store' }, storeAnswers ? 1 : 0)
     if (!relay) return
     if (relay.redis !== 'none') redisUp.set({ client: 'relay' }, relay.redis === 'up' ? 1 : 0)
     relaySockets.set(relay.sockets)
     relaySubscriptions.set(relay.subscriptions)
-    // Mailbox sizes, quota refusals and slow consumers come with the relay's stats() (branch
-    // relay); until then they stay at 0.
-    if (relay.mailboxBytes !== undefined) mailboxBytes.set(relay.mailboxBytes)
-    if (relay.mailboxMessages !== undefined) mailboxMessages.set(relay.mailboxMessages)
-    if (relay.slowConsumerCloses !== undefined) {
-      advance('slowConsumerCloses', slowConsumerCloses, relay.slowConsumerCloses)
-    }
-    for (const [quota, count] of Object.entries(relay.quotaRefusals ?? {})) {
+    mailboxBytes.set(relay.mailboxBytes)
+    mailboxMessages.set(relay.mailboxMessages)
+    advance('slowConsumerCloses', slowConsumerCloses, relay.slowConsumerCloses)
+    for (const [quota, count] of Object.entries(relay.quotaRefusals)) {
       advance(`quota ${quota}`, quotaRefusals, count, { quota })
     }
   }

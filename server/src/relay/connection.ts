@@ -1,12 +1,14 @@
-import { hash, randomBytes } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   RELAY_CLOSE_CODES,
   RELAY_ERROR_CODES,
   RELAY_METHODS,
+  type RelayErrorCode,
   type RelayFetchResult,
   type RelayMessage,
 } from 'scope-connect/wire'
 import type { RawData, WebSocket } from 'ws'
+import type { RefusalReason } from './admission'
 import {
   errorFrame,
   type PublishParams,
@@ -19,7 +21,13 @@ import {
 } from './frames'
 import type { RelayHub, TopicSubscriber } from './hub'
 import type { RelayLimits } from './limits'
-import { type RelayMailbox, RelayStoreUnavailableError, type StoredMessage } from './mailbox'
+import {
+  type Publisher,
+  type RelayMailbox,
+  RelayStoreUnavailableError,
+  type StoredMessage,
+} from './mailbox'
+import { clampTtl } from './ttl-ceilings'
 
 export interface ConnectionDeps {
   hub: RelayHub
@@ -27,6 +35,49 @@ export interface ConnectionDeps {
   limits: RelayLimits
   now: () => number
   log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void }
+  /** Counters of this instance, for `stats()`. */
+  counters: RelayCounters
+}
+
+export interface RelayCounters {
+  quotaRefusals: Record<RefusalReason, number>
+  slowConsumerCloses: number
+}
+
+/** What the upgrade learned from the token: its expiry (ms epoch) and who it was granted to. */
+export interface ConnectionGrant extends Publisher {
+  expiresAt: number
+}
+
+const REFUSALS: Record<RefusalReason, { code: RelayErrorCode; message: string }> = {
+  topicFull: {
+    code: RELAY_ERROR_CODES.MAILBOX_FULL,
+    message: "the topic's mailbox has no room left for this publisher; retry after some expire",
+  },
+  publisherShare: {
+    code: RELAY_ERROR_CODES.MAILBOX_FULL,
+    message: "this publisher holds its share of the topic's mailbox; retry after some expire",
+  },
+  sourceMessages: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "this address's message quota for the app key is used up; retry after some expire",
+  },
+  sourceBytes: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "this address's storage quota for the app key is used up; retry after some expire",
+  },
+  appMessages: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "the app key's message quota is used up; retry after some expire",
+  },
+  appBytes: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "the app key's storage quota is used up; retry after some expire",
+  },
+  mailboxBytes: {
+    code: RELAY_ERROR_CODES.QUOTA_EXCEEDED,
+    message: "the relay's storage quota is used up; retry after some expire",
+  },
 }
 
 /** What this connection knows about one message of a topic: pushed and waiting for the ack, or had. */
@@ -111,8 +162,12 @@ const wireMessage = (message: StoredMessage): RelayMessage => ({
  * the socket.
  */
 export class RelayConnection {
-  /** Set by every pong; the heartbeat terminates a connection that has not answered since the last ping. */
-  alive = true
+  /**
+   * Set by the pong that echoes the last ping's random payload; the heartbeat terminates a
+   * connection that has not answered since the last ping (unsolicited pongs prove nothing).
+   */
+  private alive = true
+  private pingPayload: Buffer | undefined
   private closed = false
   private readonly subscriptions = new Map<string, Subscription>()
   /** topic → messageId → entry; least recently used topic first. */
@@ -127,19 +182,22 @@ export class RelayConnection {
   constructor(
     private readonly socket: WebSocket,
     private readonly deps: ConnectionDeps,
-    tokenExpiresAt: number,
+    private readonly grant: ConnectionGrant,
   ) {
     this.publishes = new MinuteWindow(deps.limits.publishesPerMinute)
     this.requests = new MinuteWindow(deps.limits.requestsPerMinute)
     // setTimeout holds at most 2^31 - 1 ms; tokens live far shorter.
-    const untilExpiry = Math.min(Math.max(0, tokenExpiresAt - deps.now()), 2 ** 31 - 1)
+    const untilExpiry = Math.min(Math.max(0, grant.expiresAt - deps.now()), 2 ** 31 - 1)
     this.expiryTimer = setTimeout(
       () => this.close(RELAY_CLOSE_CODES.TOKEN_EXPIRED, 'relay token expired'),
       untilExpiry,
     )
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary))
-    socket.on('pong', () => {
-      this.alive = true
+    socket.on('pong', (data) => {
+      const expected = this.pingPayload
+      if (expected && data.length === expected.length && timingSafeEqual(data, expected)) {
+        this.alive = true
+      }
     })
     socket.on('close', () => this.onClosed())
   }
@@ -151,7 +209,8 @@ export class RelayConnection {
       return
     }
     this.alive = false
-    this.socket.ping()
+    this.pingPayload = randomBytes(8)
+    this.socket.ping(this.pingPayload)
   }
 
   close(code: number, reason: string): void {
@@ -320,6 +379,7 @@ export class RelayConnection {
 
   private async publish(params: PublishParams): Promise<true> {
     const publishedAt = this.deps.now()
+    const { limits } = this.deps
     const outcome = await this.deps.mailbox.publish(
       {
         topic: params.topic,
@@ -327,15 +387,22 @@ export class RelayConnection {
         messageId: hash('sha256', params.message),
         publishedAt,
         tag: params.tag,
-        expiresAt: publishedAt + params.ttl * 1000,
+        expiresAt: publishedAt + clampTtl(params.ttl, params.tag) * 1000,
       },
-      this.deps.limits.mailboxPerTopic,
+      { app: this.grant.app, sub: this.grant.sub, source: this.grant.source },
+      {
+        perTopic: limits.mailboxPerTopic,
+        sourceQuotaBytes: limits.sourceQuotaBytes,
+        sourceQuotaMessages: limits.sourceQuotaMessages,
+        appQuotaBytes: limits.appQuotaBytes,
+        appQuotaMessages: limits.appQuotaMessages,
+        mailboxQuotaBytes: limits.mailboxQuotaBytes,
+      },
     )
-    if (outcome.status === 'full') {
-      throw new RelayRpcError(
-        RELAY_ERROR_CODES.MAILBOX_FULL,
-        `the topic's mailbox holds ${this.deps.limits.mailboxPerTopic} messages; retry after some expire`,
-      )
+    if (outcome.status === 'refused') {
+      this.deps.counters.quotaRefusals[outcome.reason]++
+      const refusal = REFUSALS[outcome.reason]
+      throw new RelayRpcError(refusal.code, refusal.message)
     }
     // No echo: the publisher has its own message, so it is never pushed to this connection.
     this.record(outcome.message, true)
@@ -437,7 +504,18 @@ export class RelayConnection {
     return ledger
   }
 
+  /**
+   * Sends unless the socket is closing. A client that does not read lets the socket's buffer
+   * grow: past `sendBufferBytes` it is closed with 1013, and what it missed stays in the mailbox
+   * for its reconnect and fetch. It is cut if it does not take the close frame in time either.
+   */
   private send(text: string): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text)
+    if (this.socket.readyState !== this.socket.OPEN) return
+    this.socket.send(text)
+    if (this.socket.bufferedAmount > this.deps.limits.sendBufferBytes) {
+      this.deps.counters.slowConsumerCloses++
+      this.close(RELAY_CLOSE_CODES.TRY_AGAIN_LATER, 'reading too slowly; reconnect and fetch')
+      setTimeout(() => this.socket.terminate(), this.deps.limits.closeGraceMs).unref()
+    }
   }
 }

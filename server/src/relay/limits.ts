@@ -29,6 +29,30 @@ export interface RelayLimits {
   heartbeatMs: number
   /** How long shutdown waits for clients to answer the 1001 close before cutting the sockets. */
   closeGraceMs: number
+  /**
+   * Bytes of `message` text one source (an app key's sockets from one address, IPv6 per /64) may
+   * keep in the mailbox; beyond: QUOTA_EXCEEDED. The everyday quota: the app key is public.
+   */
+  sourceQuotaBytes: number
+  /** Messages one source may keep in the mailbox; beyond: QUOTA_EXCEEDED. */
+  sourceQuotaMessages: number
+  /**
+   * Bytes of `message` text one app key may keep in the mailbox, from every source together (a
+   * ceiling); beyond: QUOTA_EXCEEDED.
+   */
+  appQuotaBytes: number
+  /** Messages one app key may keep in the mailbox; beyond: QUOTA_EXCEEDED. */
+  appQuotaMessages: number
+  /**
+   * Bytes of `message` text in the whole mailbox: this process's, or with Redis the shared one
+   * (that is where the bytes live); beyond: QUOTA_EXCEEDED.
+   */
+  mailboxQuotaBytes: number
+  /**
+   * Ceiling of a socket's unsent data (`ws.bufferedAmount`); past it the client reads too slowly
+   * and is closed with 1013 (its messages stay in the mailbox for the reconnect).
+   */
+  sendBufferBytes: number
 }
 
 export const DEFAULT_RELAY_LIMITS: Readonly<RelayLimits> = Object.freeze({
@@ -42,6 +66,12 @@ export const DEFAULT_RELAY_LIMITS: Readonly<RelayLimits> = Object.freeze({
   fetchPageBytes: 1024 * 1024,
   heartbeatMs: RELAY_HEARTBEAT_MS,
   closeGraceMs: 2_000,
+  sourceQuotaBytes: 8 * 1024 * 1024,
+  sourceQuotaMessages: 500,
+  appQuotaBytes: 64 * 1024 * 1024,
+  appQuotaMessages: 5_000,
+  mailboxQuotaBytes: 512 * 1024 * 1024,
+  sendBufferBytes: 1024 * 1024,
 })
 
 const PROTOCOL_MAXIMA = [

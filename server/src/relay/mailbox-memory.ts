@@ -1,53 +1,141 @@
-import type { PublishOutcome, RelayMailbox, StoredMessage } from './mailbox'
+import { quotaRefusal, topicRefusal } from './admission'
+import { ExpiryQueue } from './expiry-queue'
+import type { Publisher, PublishOutcome, RelayMailbox, StoredMessage } from './mailbox'
 
 export interface MemoryMailboxOptions {
   now?: () => number
-  /** Period of the sweep that drops expired messages and empty topics; 0 turns it off. */
+  /** Period of the sweep that drops expired messages when nobody publishes; 0 turns it off. */
   sweepIntervalMs?: number
+}
+
+/** One stored message with what its expiry gives back to the counts. */
+interface Held {
+  message: StoredMessage
+  expiresAt: number
+  from: Publisher
+  bytes: number
+}
+
+interface Topic {
+  /** messageId → held, in publication order (Map keeps insertion order). */
+  messages: Map<string, Held>
+  /** sub → live messages. */
+  held: Map<string, number>
+  /** The first two publishers (admission.ts), remembered while the topic holds messages. */
+  parties: string[]
+  /** Live messages of publishers that are not parties. */
+  others: number
+}
+
+const bump = (counts: Map<string, number>, key: string, by: number) => {
+  const next = (counts.get(key) ?? 0) + by
+  if (next > 0) counts.set(key, next)
+  else counts.delete(key)
 }
 
 /** The embedded default: one process, so the hub's local delivery is the whole fan-out. */
 export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMailbox {
   const now = options.now ?? Date.now
-  // topic → messageId → message, in publication order (Map keeps insertion order).
-  const topics = new Map<string, Map<string, StoredMessage>>()
+  const topics = new Map<string, Topic>()
+  const expiries = new ExpiryQueue<Held>()
+  const appBytes = new Map<string, number>()
+  const appMessages = new Map<string, number>()
+  // Keyed `<app> <source>`.
+  const sourceBytes = new Map<string, number>()
+  const sourceMessages = new Map<string, number>()
+  const sourceOf = (from: Publisher) => `${from.app} ${from.source}`
+  let bytes = 0
+  let messages = 0
 
-  const live = (topic: string): Map<string, StoredMessage> | undefined => {
-    const messages = topics.get(topic)
-    if (!messages) return undefined
+  // Every message leaves by its expiry, and here only: the counts drop with it.
+  const release = () => {
     const at = now()
-    for (const [id, message] of messages) if (message.expiresAt <= at) messages.delete(id)
-    if (messages.size === 0) {
-      topics.delete(topic)
-      return undefined
+    for (let held = expiries.popDue(at); held; held = expiries.popDue(at)) {
+      const topic = topics.get(held.message.topic)!
+      topic.messages.delete(held.message.messageId)
+      bump(topic.held, held.from.sub, -1)
+      if (!topic.parties.includes(held.from.sub)) topic.others--
+      if (topic.messages.size === 0) topics.delete(held.message.topic)
+      bump(sourceBytes, sourceOf(held.from), -held.bytes)
+      bump(sourceMessages, sourceOf(held.from), -1)
+      bump(appBytes, held.from.app, -held.bytes)
+      bump(appMessages, held.from.app, -1)
+      bytes -= held.bytes
+      messages--
     }
-    return messages
   }
 
-  const sweepMs = options.sweepIntervalMs ?? 60_000
-  const sweepAll = () => {
-    for (const topic of [...topics.keys()]) live(topic)
-  }
-  const sweep = sweepMs > 0 ? setInterval(sweepAll, sweepMs) : null
+  const sweepMs = options.sweepIntervalMs ?? 10_000
+  const sweep = sweepMs > 0 ? setInterval(release, sweepMs) : null
   sweep?.unref()
 
   return {
     kind: 'memory',
-    async publish(message, limit): Promise<PublishOutcome> {
-      const messages = live(message.topic)
-      const existing = messages?.get(message.messageId)
-      if (existing) return { status: 'duplicate', message: existing }
-      if (messages && messages.size >= limit) return { status: 'full' }
-      if (messages) messages.set(message.messageId, message)
-      else topics.set(message.topic, new Map([[message.messageId, message]]))
+    async publish(message, from, limits): Promise<PublishOutcome> {
+      release()
+      const topic = topics.get(message.topic)
+      const existing = topic?.messages.get(message.messageId)
+      if (existing) return { status: 'duplicate', message: existing.message }
+      const parties = topic?.parties ?? []
+      const refusal =
+        topicRefusal(
+          {
+            total: topic?.messages.size ?? 0,
+            held: topic?.held.get(from.sub) ?? 0,
+            others: topic?.others ?? 0,
+            party: parties.includes(from.sub) || parties.length < 2,
+          },
+          limits.perTopic,
+        ) ??
+        quotaRefusal(
+          {
+            sourceBytes: sourceBytes.get(sourceOf(from)) ?? 0,
+            sourceMessages: sourceMessages.get(sourceOf(from)) ?? 0,
+            appBytes: appBytes.get(from.app) ?? 0,
+            appMessages: appMessages.get(from.app) ?? 0,
+            mailboxBytes: bytes,
+          },
+          message.message.length,
+          limits,
+        )
+      if (refusal) return { status: 'refused', reason: refusal }
+
+      const entry: Topic = topic ?? { messages: new Map(), held: new Map(), parties: [], others: 0 }
+      if (!topic) topics.set(message.topic, entry)
+      if (!entry.parties.includes(from.sub)) {
+        if (entry.parties.length < 2) entry.parties.push(from.sub)
+        else entry.others++
+      }
+      // The text is ASCII (base64): its length is its size in bytes.
+      const held: Held = {
+        message,
+        expiresAt: message.expiresAt,
+        from,
+        bytes: message.message.length,
+      }
+      entry.messages.set(message.messageId, held)
+      bump(entry.held, from.sub, 1)
+      expiries.push(held)
+      bump(sourceBytes, sourceOf(from), held.bytes)
+      bump(sourceMessages, sourceOf(from), 1)
+      bump(appBytes, from.app, held.bytes)
+      bump(appMessages, from.app, 1)
+      bytes += held.bytes
+      messages++
       return { status: 'stored', message }
     },
     async read(topic) {
-      return [...(live(topic)?.values() ?? [])]
+      release()
+      return [...(topics.get(topic)?.messages.values() ?? [])].map((held) => held.message)
     },
     async listen() {},
     async unlisten() {},
     setHandlers() {},
+    totals() {
+      release()
+      return { bytes, messages }
+    },
+    backend: () => 'none',
     async close() {
       if (sweep) clearInterval(sweep)
       topics.clear()

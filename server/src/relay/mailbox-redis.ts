@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { coalesceWrites } from '../store/redis-coalesce'
+import type { RefusalReason } from './admission'
 import {
+  type MailboxTotals,
   type PublishOutcome,
   type RelayMailbox,
   RelayStoreUnavailableError,
@@ -25,53 +27,136 @@ export interface RedisMailbox extends RelayMailbox {
   ready(): Promise<void>
 }
 
-/**
- * Publish: KEYS[1] the topic's hash; ARGV[1] messageId, ARGV[2] the stored value (JSON whose
- * first member is `expiresAt`), ARGV[3] expiresAt, ARGV[4] now (ms), ARGV[5] the per-topic limit,
- * ARGV[6] the topic's channel, ARGV[7] this instance's id. A live copy of the same id is a
- * duplicate: published again, not stored again. When the hash holds `limit` fields, the expired
- * ones are dropped first; if it is still full, nothing happens. The hash's TTL is stretched to
- * the longest message's, so an idle topic vanishes. Returns {1} stored, {2, value} duplicate, {0}
- * full. Store and publish are one atomic step: no instance can see one without the other.
- */
-const PUBLISH_LUA = `
+// Keys of one topic: its mailbox (messageId → stored JSON) and its shares (sub → live
+// messages; `~1`, `~2` the parties, `~others` the other publishers' messages; admission.ts).
+// Keys of the deployment: `relay:expiries` (a sorted set of every message by expiresAt) and
+// `relay:usage` (`bytes`, `messages`, per app key `b:<app>`, `n:<app>`, per source
+// `sb:<app>|<source>`, `sn:<app>|<source>`). An expiry member is
+// `<topic> <messageId> <expiresAt> <bytes> <app> <sub> <source>`: all its release needs.
+//
+// `trim` is the one place messages leave: the due members of `relay:expiries` (at most 1,000 a
+// call; every script and a 10 s timer call it) take their message out of its mailbox and their
+// counts out of the shares and the usage. A topic's keys live an hour past its last message, as
+// a backstop should no instance trim them; the two deployment keys hold only live messages.
+const TRIM_LUA = `
+local prefix = ARGV[1]
 local function expiry(value)
   return tonumber(string.match(value, '^{"expiresAt":(%d+)'))
 end
-local now = tonumber(ARGV[4])
-local existing = redis.call('HGET', KEYS[1], ARGV[1])
+local function drop(hash, field, by)
+  if redis.call('HINCRBY', hash, field, by) <= 0 then redis.call('HDEL', hash, field) end
+end
+local function trim(now)
+  local due = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1000)
+  for _, member in ipairs(due) do
+    redis.call('ZREM', KEYS[3], member)
+    local topic, id, at, size, app, sub, source =
+      string.match(member, '^(%x+) (%x+) (%d+) (%d+) (%S+) (%S+) (%S+)$')
+    -- Every member is written by the publish below; one that is not is skipped, not fatal.
+    if topic then
+      local mb = prefix .. 'relay:mb:' .. topic
+      local mp = prefix .. 'relay:mp:' .. topic
+      local value = redis.call('HGET', mb, id)
+      if value and expiry(value) == tonumber(at) then redis.call('HDEL', mb, id) end
+      drop(mp, sub, -1)
+      local parties = redis.call('HMGET', mp, '~1', '~2')
+      if sub ~= parties[1] and sub ~= parties[2] then drop(mp, '~others', -1) end
+      if redis.call('HLEN', mb) == 0 then redis.call('DEL', mp) end
+      size = tonumber(size)
+      redis.call('HINCRBY', KEYS[4], 'bytes', -size)
+      redis.call('HINCRBY', KEYS[4], 'messages', -1)
+      drop(KEYS[4], 'b:' .. app, -size)
+      drop(KEYS[4], 'n:' .. app, -1)
+      drop(KEYS[4], 'sb:' .. app .. '|' .. source, -size)
+      drop(KEYS[4], 'sn:' .. app .. '|' .. source, -1)
+    end
+  end
+end
+`
+
+/** KEYS as above; ARGV[1] the prefix, ARGV[2] now. Returns the usage: {bytes, messages}. */
+const TRIM_ONLY_LUA = `${TRIM_LUA}
+trim(tonumber(ARGV[2]))
+local usage = redis.call('HMGET', KEYS[4], 'bytes', 'messages')
+return { tonumber(usage[1]) or 0, tonumber(usage[2]) or 0 }
+`
+
+/**
+ * Publish, one atomic step: trim; a live copy of the same id is a duplicate (published again,
+ * not stored again); the fair shares and the quotas of admission.ts, in the same order; then
+ * store, count, stretch the keys' TTLs, PUBLISH. No instance can see a stored message that was
+ * not sent, or the reverse, and two instances cannot both take the last slot of a share or quota.
+ * KEYS: mailbox, shares, expiries, usage. ARGV: prefix, now, messageId, stored value,
+ * expiresAt, channel, instance id, sub, app, bytes, perTopic, appQuotaBytes, appQuotaMessages,
+ * mailboxQuotaBytes, topic, backstop ms, source, sourceQuotaBytes, sourceQuotaMessages. Returns {1, bytes, messages} stored (the usage after),
+ * {2, value} duplicate, {0, reason} refused.
+ */
+const PUBLISH_LUA = `${TRIM_LUA}
+local now = tonumber(ARGV[2])
+trim(now)
+local id, value, expiresAt, channel = ARGV[3], ARGV[4], tonumber(ARGV[5]), ARGV[6]
+local existing = redis.call('HGET', KEYS[1], id)
 if existing then
   local at = expiry(existing)
   if at and at > now then
-    redis.call('PUBLISH', ARGV[6], ARGV[7] .. ' ' .. existing)
+    redis.call('PUBLISH', channel, ARGV[7] .. ' ' .. existing)
     return { 2, existing }
   end
-  redis.call('HDEL', KEYS[1], ARGV[1])
 end
-local limit = tonumber(ARGV[5])
-if redis.call('HLEN', KEYS[1]) >= limit then
-  local fields = redis.call('HGETALL', KEYS[1])
-  for i = 1, #fields, 2 do
-    local at = expiry(fields[i + 1])
-    if not at or at <= now then
-      redis.call('HDEL', KEYS[1], fields[i])
-    end
-  end
-  if redis.call('HLEN', KEYS[1]) >= limit then
-    return { 0 }
-  end
+local sub, app, size, perTopic = ARGV[8], ARGV[9], tonumber(ARGV[10]), tonumber(ARGV[11])
+local shares = redis.call('HMGET', KEYS[2], '~1', '~2', sub, '~others')
+local p1, p2 = shares[1], shares[2]
+local party = sub == p1 or sub == p2 or not p1 or not p2
+local held = tonumber(shares[3]) or 0
+local others = tonumber(shares[4]) or 0
+local partyShare = math.ceil(perTopic * 2 / 5)
+if redis.call('HLEN', KEYS[1]) >= perTopic then return { 0, 'topicFull' } end
+if held >= (party and partyShare or math.ceil(perTopic / 10)) then
+  return { 0, 'publisherShare' }
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-local ttl = tonumber(ARGV[3]) - now
+if not party and others >= math.max(0, perTopic - 2 * partyShare) then
+  return { 0, 'topicFull' }
+end
+local source = app .. '|' .. ARGV[17]
+local usage =
+  redis.call('HMGET', KEYS[4], 'n:' .. app, 'b:' .. app, 'bytes', 'sn:' .. source, 'sb:' .. source)
+if (tonumber(usage[4]) or 0) + 1 > tonumber(ARGV[19]) then return { 0, 'sourceMessages' } end
+if (tonumber(usage[5]) or 0) + size > tonumber(ARGV[18]) then return { 0, 'sourceBytes' } end
+if (tonumber(usage[1]) or 0) + 1 > tonumber(ARGV[13]) then return { 0, 'appMessages' } end
+if (tonumber(usage[2]) or 0) + size > tonumber(ARGV[12]) then return { 0, 'appBytes' } end
+if (tonumber(usage[3]) or 0) + size > tonumber(ARGV[14]) then return { 0, 'mailboxBytes' } end
+
+redis.call('HSET', KEYS[1], id, value)
+redis.call('HINCRBY', KEYS[2], sub, 1)
+if sub ~= p1 and sub ~= p2 then
+  if not p1 then redis.call('HSET', KEYS[2], '~1', sub)
+  elseif not p2 then redis.call('HSET', KEYS[2], '~2', sub)
+  else redis.call('HINCRBY', KEYS[2], '~others', 1) end
+end
+redis.call('ZADD', KEYS[3], expiresAt,
+  ARGV[15] .. ' ' .. id .. ' ' .. ARGV[5] .. ' ' .. size .. ' ' .. app .. ' ' .. sub .. ' ' .. ARGV[17])
+local bytes = redis.call('HINCRBY', KEYS[4], 'bytes', size)
+local messages = redis.call('HINCRBY', KEYS[4], 'messages', 1)
+redis.call('HINCRBY', KEYS[4], 'b:' .. app, size)
+redis.call('HINCRBY', KEYS[4], 'n:' .. app, 1)
+redis.call('HINCRBY', KEYS[4], 'sb:' .. source, size)
+redis.call('HINCRBY', KEYS[4], 'sn:' .. source, 1)
+local ttl = expiresAt - now + tonumber(ARGV[16])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
 end
-redis.call('PUBLISH', ARGV[6], ARGV[7] .. ' ' .. ARGV[2])
-return { 1 }
+redis.call('PUBLISH', channel, ARGV[7] .. ' ' .. value)
+return { 1, bytes, messages }
 `
 
+/** A mailbox key outlives its last message by this much, should no instance trim it. */
+const BACKSTOP_MS = 3_600_000
+const TRIM_INTERVAL_MS = 10_000
+
 interface ScriptCommands {
-  scRelayPublish(key: string, ...args: string[]): Promise<[number, string?]>
+  scRelayPublish(...keysAndArgs: string[]): Promise<[number, string | number, number?]>
+  scRelayTrim(...keysAndArgs: string[]): Promise<[number, number]>
 }
 
 /**
@@ -112,7 +197,8 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     })
   const commands = connect() as Redis & ScriptCommands
   const subscriber = connect()
-  commands.defineCommand('scRelayPublish', { numberOfKeys: 1, lua: PUBLISH_LUA })
+  commands.defineCommand('scRelayPublish', { numberOfKeys: 4, lua: PUBLISH_LUA })
+  commands.defineCommand('scRelayTrim', { numberOfKeys: 4, lua: TRIM_ONLY_LUA })
 
   let seq = 0
   const encodeValue = (message: StoredMessage): string =>
@@ -126,6 +212,10 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     } satisfies StoredValue)
 
   const mailboxKey = (topic: string) => `${keyPrefix}relay:mb:${topic}`
+  const sharesKey = (topic: string) => `${keyPrefix}relay:mp:${topic}`
+  const expiriesKey = `${keyPrefix}relay:expiries`
+  const usageKey = `${keyPrefix}relay:usage`
+  let totals: MailboxTotals = { bytes: 0, messages: 0 }
   const channelPrefix = `${keyPrefix}relay:ch:`
 
   let handlers: Parameters<RelayMailbox['setHandlers']>[0] | undefined
@@ -218,6 +308,19 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     }
   }
 
+  // Messages expire whether or not anyone publishes: release them (and refresh the totals).
+  const trimTimer = setInterval(() => {
+    if (commands.status !== 'ready') return
+    beforeCommand()
+    commands
+      .scRelayTrim(mailboxKey('0'), sharesKey('0'), expiriesKey, usageKey, keyPrefix, String(now()))
+      .then(([bytes, messages]) => {
+        totals = { bytes, messages }
+      })
+      .catch(() => {})
+  }, TRIM_INTERVAL_MS)
+  trimTimer.unref()
+
   return {
     kind: 'redis',
     ready: () =>
@@ -225,23 +328,39 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
         throw new RelayStoreUnavailableError(String(err))
       }),
 
-    publish(message, limit) {
+    publish(message, from, limits) {
       return run(async (): Promise<PublishOutcome> => {
         beforeCommand()
-        const [status, existing] = await commands.scRelayPublish(
+        const [status, second, third] = await commands.scRelayPublish(
           mailboxKey(message.topic),
+          sharesKey(message.topic),
+          expiriesKey,
+          usageKey,
+          keyPrefix,
+          String(now()),
           message.messageId,
           encodeValue(message),
           String(message.expiresAt),
-          String(now()),
-          String(limit),
           channelPrefix + message.topic,
           instanceId,
+          from.sub,
+          from.app,
+          String(message.message.length),
+          String(limits.perTopic),
+          String(limits.appQuotaBytes),
+          String(limits.appQuotaMessages),
+          String(limits.mailboxQuotaBytes),
+          message.topic,
+          String(BACKSTOP_MS),
+          from.source,
+          String(limits.sourceQuotaBytes),
+          String(limits.sourceQuotaMessages),
         )
-        if (status === 0) return { status: 'full' }
-        if (status === 2 && existing) {
-          return { status: 'duplicate', message: decodeValue(message.topic, existing) }
+        if (status === 0) return { status: 'refused', reason: second as RefusalReason }
+        if (status === 2) {
+          return { status: 'duplicate', message: decodeValue(message.topic, second as string) }
         }
+        totals = { bytes: Number(second), messages: Number(third) }
         return { status: 'stored', message }
       })
     },
@@ -281,8 +400,13 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
       handlers = next
     },
 
+    totals: () => totals,
+
+    backend: () => (commands.status === 'ready' && subscriber.status === 'ready' ? 'up' : 'down'),
+
     async close() {
       closing = true
+      clearInterval(trimTimer)
       commands.disconnect(false)
       subscriber.disconnect(false)
     },

@@ -1,6 +1,11 @@
 import { RELAY_CLOSE_CODES } from 'scope-connect/wire'
 import type { WebSocket } from 'ws'
-import { type ConnectionDeps, RelayConnection } from './connection'
+import {
+  type ConnectionDeps,
+  type ConnectionGrant,
+  RelayConnection,
+  type RelayCounters,
+} from './connection'
 import { RelayHub } from './hub'
 import type { RelayLimits } from './limits'
 import type { RelayMailbox } from './mailbox'
@@ -12,6 +17,22 @@ export interface RelayServerOptions {
   log: ConnectionDeps['log']
 }
 
+/**
+ * What an operator watches (the metrics and `/healthz` read it). Names are an interface: keep them.
+ * `mailboxBytes` / `mailboxMessages`: what the mailbox holds (with Redis, the shared mailbox as
+ * of this instance's last publish or 10 s trim). `quotaRefusals`: publishes refused, by reason
+ * (admission.ts). `slowConsumerCloses`: sockets closed 1013 for reading too slowly.
+ */
+export interface RelayStats {
+  sockets: number
+  subscriptions: number
+  mailboxBytes: number
+  mailboxMessages: number
+  quotaRefusals: Record<string, number>
+  slowConsumerCloses: number
+  redis: 'none' | 'up' | 'down'
+}
+
 /** The relay of one instance: its connections, the hub, the heartbeat, per-IP socket counts. */
 export interface RelayServer {
   readonly hub: RelayHub
@@ -20,10 +41,11 @@ export interface RelayServer {
    * key holds `maxSocketsPerIp` open sockets already.
    */
   reserve(ipKey: string): (() => void) | null
-  /** Serves an upgraded socket whose token expires at `tokenExpiresAt` (ms epoch). */
-  accept(socket: WebSocket, tokenExpiresAt: number): void
+  /** Serves an upgraded socket for the token's grant (expiry, app key, subject). */
+  accept(socket: WebSocket, grant: ConnectionGrant): void
   /** Open connections, for tests and metrics. */
   connections(): number
+  stats(): RelayStats
   /** Closes every socket with 1001, waits up to `closeGraceMs` for them to go, cuts the rest. */
   shutdown(): Promise<void>
 }
@@ -31,7 +53,20 @@ export interface RelayServer {
 export function createRelayServer(options: RelayServerOptions): RelayServer {
   const { limits } = options
   const hub = new RelayHub(options.mailbox)
+  const counters: RelayCounters = {
+    quotaRefusals: {
+      topicFull: 0,
+      publisherShare: 0,
+      sourceMessages: 0,
+      sourceBytes: 0,
+      appMessages: 0,
+      appBytes: 0,
+      mailboxBytes: 0,
+    },
+    slowConsumerCloses: 0,
+  }
   const deps: ConnectionDeps = {
+    counters,
     hub,
     mailbox: options.mailbox,
     limits,
@@ -64,16 +99,29 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       }
     },
 
-    accept(socket, tokenExpiresAt) {
+    accept(socket, grant) {
       if (stopping) {
         socket.close(RELAY_CLOSE_CODES.GOING_AWAY, 'server shutting down')
         return
       }
-      open.set(socket, new RelayConnection(socket, deps, tokenExpiresAt))
+      open.set(socket, new RelayConnection(socket, deps, grant))
       socket.once('close', () => open.delete(socket))
     },
 
     connections: () => open.size,
+
+    stats() {
+      const totals = options.mailbox.totals()
+      return {
+        sockets: open.size,
+        subscriptions: hub.size().subscriptions,
+        mailboxBytes: totals.bytes,
+        mailboxMessages: totals.messages,
+        quotaRefusals: { ...counters.quotaRefusals },
+        slowConsumerCloses: counters.slowConsumerCloses,
+        redis: options.mailbox.backend(),
+      }
+    },
 
     async shutdown() {
       stopping = true

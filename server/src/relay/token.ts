@@ -5,7 +5,8 @@ import { base64urlnopad } from '@scure/base'
 /**
  * Relay tokens: compact JWS (RFC 7515) with `alg: EdDSA` over Ed25519 (RFC 8037). The header
  * names the key (`kid`), so several keys can verify while one signs (rotation). Claims: `iss` the
- * server, `sub` a random client id, `aud` the relay URL, `iat` and `exp` in seconds.
+ * server, `sub` a random client id, `aud` the relay URL, `iat` and `exp` in seconds, and `app`
+ * the app key the grant was issued to (the relay's storage quotas are per app key).
  */
 
 export interface RelayTokenClaims {
@@ -14,6 +15,8 @@ export interface RelayTokenClaims {
   aud: string
   iat: number
   exp: number
+  /** The app key of the grant; absent only in tokens of servers before quotas. */
+  app?: string
 }
 
 export interface RelayTokenGrant {
@@ -41,7 +44,7 @@ export class RelayTokenError extends Error {
 
 export interface RelayTokenSigner {
   /** Signs a grant for `audience` (the relay URL), issued by `issuer`, valid `ttlSeconds`. */
-  issue(claims: { issuer: string; audience: string }): RelayTokenGrant
+  issue(claims: { issuer: string; audience: string; app?: string }): RelayTokenGrant
   /**
    * The token's claims when its signature is one of ours, `exp` is still ahead of `now` and
    * `iss`/`aud` are the expected ones; throws RelayTokenError otherwise.
@@ -77,7 +80,7 @@ export function createRelayTokenSigner(options: RelayTokenSignerOptions): RelayT
   const header = encodeJson({ alg: 'EdDSA', typ: 'JWT', kid: signingKid })
 
   return {
-    issue({ issuer, audience }) {
+    issue({ issuer, audience, app }) {
       const iat = Math.floor(options.now() / 1000)
       const claims: RelayTokenClaims = {
         iss: issuer,
@@ -85,6 +88,7 @@ export function createRelayTokenSigner(options: RelayTokenSignerOptions): RelayT
         aud: audience,
         iat,
         exp: iat + options.ttlSeconds,
+        ...(app === undefined ? {} : { app }),
       }
       const signingInput = `${header}.${encodeJson(claims)}`
       const signature = ed25519.sign(new TextEncoder().encode(signingInput), signingSeed)
@@ -196,6 +200,7 @@ function isClaims(value: unknown): value is RelayTokenClaims {
     typeof claims.sub === 'string' &&
     typeof claims.aud === 'string' &&
     Number.isSafeInteger(claims.iat) &&
-    Number.isSafeInteger(claims.exp)
+    Number.isSafeInteger(claims.exp) &&
+    (claims.app === undefined || (typeof claims.app === 'string' && /^\S+$/.test(claims.app)))
   )
 }

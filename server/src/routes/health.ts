@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
-import type { RelayStatus } from '../relay/status'
+import type { RelayServer } from '../relay/relay'
 
 /**
  * Liveness (the process answers) and readiness (the stores it needs answer too). Outside the API
@@ -16,12 +16,12 @@ import type { RelayStatus } from '../relay/status'
 export function registerHealthRoutes(
   app: FastifyInstance,
   ctx: AppContext,
-  relay: RelayStatus,
+  relay: Pick<RelayServer, 'stats'>,
 ): void {
   app.get('/healthz', async () => {
     const rateLimiter = ctx.limiter.stats()
     const store = ctx.storeOutages.stats()
-    const relayReport = await relay.report()
+    const relayReport = relay.stats()
     const degraded = rateLimiter.mode === 'floor' || store.down || relayReport.redis === 'down'
     return {
       status: degraded ? 'degraded' : 'ok',
@@ -36,10 +36,8 @@ export function registerHealthRoutes(
     }
   })
   app.get('/readyz', async () => {
-    const [ready, relayReport] = await Promise.all([
-      ctx.store.isReady().catch(() => false),
-      relay.report(),
-    ])
+    const ready = await ctx.store.isReady().catch(() => false)
+    const relayReport = relay.stats()
     if (!ready) throw new ApiError('STORE_UNAVAILABLE', 'the store is not reachable')
     if (relayReport.redis === 'down') {
       throw new ApiError('STORE_UNAVAILABLE', "the relay's Redis is not reachable")

@@ -6,13 +6,18 @@ import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 import { clientIpKey, resolveClientIp } from '../rate-limit'
+import type { ConnectionGrant } from '../relay/connection'
 import { hostEndpoints, publicEndpoints, type RelayEndpoints } from '../relay/endpoints'
 import { type RelayLimits, resolveRelayLimits } from '../relay/limits'
 import type { RelayMailbox } from '../relay/mailbox'
 import { createMemoryMailbox } from '../relay/mailbox-memory'
-import { createRelayServer } from '../relay/relay'
-import { createRelayStatus, type RelayStatus } from '../relay/status'
-import { createRelayTokenSigner, generateRelaySigningKey, RelayTokenError } from '../relay/token'
+import { createRelayServer, type RelayServer } from '../relay/relay'
+import {
+  createRelayTokenSigner,
+  generateRelaySigningKey,
+  type RelayTokenClaims,
+  RelayTokenError,
+} from '../relay/token'
 
 export interface RelayOptions {
   /**
@@ -48,20 +53,19 @@ export async function registerRelayRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   options: RelayOptions = {},
-): Promise<RelayStatus> {
-  let status: RelayStatus | undefined
+): Promise<RelayServer> {
+  let relay: RelayServer | undefined
   await app.register(async (scope) => {
-    status = await relayScope(scope, ctx, options)
+    relay = await relayScope(scope, ctx, options)
   })
-  if (!status) throw new Error('the relay scope did not start')
-  return status
+  return relay!
 }
 
 async function relayScope(
   app: FastifyInstance,
   ctx: AppContext,
   options: RelayOptions,
-): Promise<RelayStatus> {
+): Promise<RelayServer> {
   const limits = resolveRelayLimits(options.limits)
   const fixedEndpoints = options.publicUrl ? publicEndpoints(options.publicUrl) : undefined
   const endpoints = (request: FastifyRequest): RelayEndpoints =>
@@ -101,19 +105,19 @@ async function relayScope(
     const project = requireProject(request, ctx.projects)
     await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
     reply.header('cache-control', 'no-store')
-    return signer.issue(endpoints(request))
+    return signer.issue({ ...endpoints(request), app: appKeyOf(request)! })
   })
 
-  const tokenExpiry = new WeakMap<FastifyRequest, number>()
+  const grants = new WeakMap<FastifyRequest, ConnectionGrant>()
   app.route({
     method: 'GET',
     url: API_PREFIX + ROUTES.relay,
     preValidation: async (request) => {
       if (!request.ws) return
       const { token } = request.query as { token?: unknown }
-      let expiresAt: number
+      let claims: RelayTokenClaims
       try {
-        expiresAt = signer.verify(token, endpoints(request)).exp * 1000
+        claims = signer.verify(token, endpoints(request))
       } catch (error) {
         if (error instanceof RelayTokenError)
           throw new ApiError('INVALID_RELAY_TOKEN', error.message)
@@ -124,7 +128,8 @@ async function relayScope(
         request.headers['x-forwarded-for'],
         ctx.trustProxy,
       )
-      const release = relay.reserve(clientIpKey(ip))
+      const source = clientIpKey(ip)
+      const release = relay.reserve(source)
       if (!release) {
         throw new ApiError('RATE_LIMITED', 'too many open relay sockets from this address', {
           headers: { 'retry-after': String(SOCKET_CAP_RETRY_AFTER_S) },
@@ -132,7 +137,13 @@ async function relayScope(
       }
       // The TCP socket closes in every case (refused upgrade, closed or cut WebSocket).
       request.socket.once('close', release)
-      tokenExpiry.set(request, expiresAt)
+      grants.set(request, {
+        expiresAt: claims.exp * 1000,
+        sub: claims.sub,
+        // A token from before quotas has no app key: such tokens share one bucket for their hour.
+        app: claims.app ?? '-',
+        source: source.replace(/\s/g, '_'), // the Redis accounting splits on spaces
+      })
     },
     handler: async () => {
       throw new ApiError('UPGRADE_REQUIRED', 'the relay is a WebSocket: send Upgrade: websocket', {
@@ -140,8 +151,10 @@ async function relayScope(
       })
     },
     wsHandler: (socket, request) => {
-      relay.accept(socket, tokenExpiry.get(request) ?? 0)
+      const grant = grants.get(request)
+      if (grant) relay.accept(socket, grant)
+      else socket.terminate()
     },
   })
-  return createRelayStatus(relay, mailbox)
+  return relay
 }

@@ -43,12 +43,14 @@ describe.each([
 
   it('is delivered before its ttl, gone after it, and frees its mailbox slot', async () => {
     const topic = topicFor(`ttl-${_name}`)
+    // Two publishers: one alone may hold only its share of the mailbox (fair-share.test.ts).
     const dapp = await connectRelay(server.baseUrl)
-    const send = (seed: string, ttl: number) =>
-      dapp.request(publish, { topic, message: envelope(seed), ttl, tag: 1 })
+    const wallet = await connectRelay(server.baseUrl)
+    const send = (seed: string, ttl: number, from = dapp) =>
+      from.request(publish, { topic, message: envelope(seed), ttl, tag: 1 })
     expect(await send('short', 10)).toBe(true)
-    expect(await send('long', 60)).toBe(true)
-    await expect(send('third', 60)).rejects.toSatisfy(
+    expect(await send('long', 60, wallet)).toBe(true)
+    await expect(send('third', 60, wallet)).rejects.toSatisfy(
       (error: RelayCallError) => error.error.code === RELAY_ERROR_CODES.MAILBOX_FULL,
     )
 
@@ -70,6 +72,6 @@ describe.each([
     clock += 50_000
     const fetched = await early.request<RelayFetchResult>(fetchMessages, { topic })
     expect(fetched.messages.map((m) => m.message)).toEqual([envelope('third')])
-    for (const client of [dapp, early, late]) client.close()
+    for (const client of [dapp, wallet, early, late]) client.close()
   })
 })

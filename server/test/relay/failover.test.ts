@@ -15,8 +15,9 @@ import {
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const SAMPLE_APP_KEY = 'sample-app-key'
 const RELAY_KEY = Buffer.alloc(32, 7).toString('base64url')
-// Under the mailbox limit (100 live messages per topic): every message stays fetchable.
-const MESSAGES = 90
+// Within the dApp's fair share of the mailbox (40 live messages per party of a topic of 100;
+// the reconnect draws a new token, so a second subject): every message stays fetchable.
+const MESSAGES = 60
 const KILL_AFTER = 30
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')

@@ -74,6 +74,8 @@ export interface ConnectOptions {
   autoPong?: boolean
   /** Called with every push as it arrives (after the ack, when acking). */
   onPush?: (push: Push) => void
+  /** Headers of the upgrade request (e.g. X-Forwarded-For behind a trusted proxy). */
+  headers?: Record<string, string>
 }
 
 export async function connectRelay(
@@ -81,7 +83,10 @@ export async function connectRelay(
   options: ConnectOptions = {},
 ): Promise<RelayTestClient> {
   const token = options.token ?? (await issueRelayToken(baseUrl)).token
-  const socket = new WebSocket(relayUrl(baseUrl, token), { autoPong: options.autoPong ?? true })
+  const socket = new WebSocket(relayUrl(baseUrl, token), {
+    autoPong: options.autoPong ?? true,
+    ...(options.headers ? { headers: options.headers } : {}),
+  })
   const waiters = new Map<number | null, Array<(frame: Record<string, unknown>) => void>>()
   const pushes: Push[] = []
   const pushWaiters: Array<() => void> = []

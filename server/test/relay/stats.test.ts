@@ -1,0 +1,61 @@
+import { RELAY_METHODS } from 'scope-connect/wire'
+import { afterAll, describe, expect, it } from 'vitest'
+import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { createRedisMailbox, type RedisMailbox } from '../../src/relay/mailbox-redis'
+import { connectRelay, envelope, topicFor } from '../support/relay-client'
+import { startTestServer, type TestServer } from '../support/server'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** `app.relay.stats()`: what the metrics and `/healthz` read. The names are an interface. */
+describe('relay stats', () => {
+  const servers: TestServer[] = []
+  let redis: RunningRedis | undefined
+  let mailbox: RedisMailbox | undefined
+  afterAll(async () => {
+    for (const server of servers) await server.close()
+    await mailbox?.close()
+    await redis?.stop()
+  })
+
+  it('default: counts sockets, subscriptions and the mailbox in process', async () => {
+    const server = await startTestServer()
+    servers.push(server)
+    const client = await connectRelay(server.baseUrl)
+    const topic = topicFor('stats')
+    await client.request(RELAY_METHODS.subscribe, { topic })
+    await client.request(RELAY_METHODS.publish, { topic, message: envelope(1), ttl: 60, tag: 1 })
+    expect(server.app.relay.stats()).toEqual({
+      sockets: 1,
+      subscriptions: 1,
+      mailboxBytes: envelope(1).length,
+      mailboxMessages: 1,
+      quotaRefusals: {
+        topicFull: 0,
+        publisherShare: 0,
+        sourceMessages: 0,
+        sourceBytes: 0,
+        appMessages: 0,
+        appBytes: 0,
+        mailboxBytes: 0,
+      },
+      slowConsumerCloses: 0,
+      redis: 'none',
+    })
+    client.close()
+  })
+
+  it('behavior: with Redis, says whether its connections are up', async () => {
+    redis = await startRedis()
+    mailbox = createRedisMailbox(redis.url, { keyPrefix: 'stats:' })
+    await mailbox.ready()
+    const server = await startTestServer({ relay: { mailbox } })
+    servers.push(server)
+    expect(server.app.relay.stats().redis).toBe('up')
+    await redis.stop()
+    for (let waited = 0; server.app.relay.stats().redis === 'up' && waited < 5_000; waited += 20) {
+      await sleep(20)
+    }
+    expect(server.app.relay.stats().redis).toBe('down')
+  })
+})
