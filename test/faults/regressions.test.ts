@@ -106,4 +106,21 @@ describe('regressions found by the fault sequences', () => {
       false,
     )
   })
+
+  // FAULTS_SEED=6, FAULTS_EXCLUDE=reload, no hang, 30,000 runs at 5e97128: failed after 21,964.
+  // Finding 6 again without a reload: resume() in the same page swaps the live universal-link flow
+  // for the stale relay session.
+  it('error: a failed pair() leaves the replaced paired session stored; resume() in the same page swaps the live universal-link flow for it', async () => {
+    await runSequence(
+      [
+        { call: 'pair:eip155', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'pair:solana', answer: 'approve', fault: 'status429', think: 0 },
+        { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'connect', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'resume', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'signTransaction', answer: 'approve', fault: 'ok', think: 0 },
+      ],
+      false,
+    )
+  })
 })
