@@ -71,7 +71,9 @@ const from = (names: string[], subpath = 'scope-connect') =>
 export const ROOT_MACHINE = {
   source: from(['Client'], 'scope-connect/client'),
   own: (name: string) => name.startsWith('dist/machines/client/'),
-  budget: 3 * KB,
+  // 3 KB (issue 8), plus what issue 15 asked of the chart: every child's failure and every
+  // read's end handled, the pairing wait bounded, its deadlines on an injected clock.
+  budget: 3.25 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [

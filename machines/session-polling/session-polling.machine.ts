@@ -21,10 +21,9 @@ import type {
   SessionPollingOutput,
 } from './session-polling.types'
 
-const notProvided = (name: string) =>
-  fromPromise<never, unknown>(async () => {
-    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-  })
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
+}
 
 type AnyEvent = SessionPollingEvent | { type: string }
 const doneOutput = <T>(event: AnyEvent) => (event as DoneActorEvent<T>).output
@@ -136,12 +135,8 @@ export const sessionPollingMachine = setup({
     tags: 'resumable' | 'polling'
   },
   actors: {
-    createSession: notProvided('createSession') as unknown as ReturnType<
-      typeof fromPromise<CreatedSession, CreateSessionParams>
-    >,
-    fetchResult: notProvided('fetchResult') as unknown as ReturnType<
-      typeof fromPromise<FetchResultOutput, FetchResultInput>
-    >,
+    createSession: fromPromise<CreatedSession, CreateSessionParams>(notProvided('createSession')),
+    fetchResult: fromPromise<FetchResultOutput, FetchResultInput>(notProvided('fetchResult')),
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,

@@ -19,8 +19,11 @@ async function main(): Promise<void> {
   }
   const projects = await loadProjectsFile(settings.projectsFile)
   // The store exists before the app's logger does; its outage warnings reach the log once it does.
-  let appLog: { warn(obj: object, msg: string): void } | undefined
-  const storeLog = { warn: (obj: object, msg: string) => appLog?.warn(obj, msg) }
+  let appLog: { warn(obj: object, msg: string): void; info(msg: string): void } | undefined
+  const storeLog = {
+    warn: (obj: object, msg: string) => appLog?.warn(obj, msg),
+    info: (msg: string) => appLog?.info(msg),
+  }
   const store: Store = settings.redisUrl
     ? createRedisStore(settings.redisUrl, { log: storeLog })
     : createMemoryStore()

@@ -266,7 +266,11 @@ export class Client {
         ? {}
         : { proposalTtlSeconds: options.proposalTtlSeconds }),
     })
+    // A new pairing replaces any paired session, stored ones too: should this pairing fail, no
+    // stale session may come back at the next resume().
+    this.#pairingStore?.clear()
     this.#pairingStore = options.store ?? this.#options.pairing?.store ?? null
+    this.#pairingStore?.clear()
     this.#persistPairing(this.#live())
     this.#actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
     return this.#pairedFlow(

@@ -18,7 +18,7 @@ export interface RedisMailboxOptions {
   commandTimeoutMs?: number
   now?: () => number
   /** Told once per outage that Redis went away. */
-  log?: { warn(obj: object, msg: string): void }
+  log?: { warn(obj: object, msg: string): void; info(msg: string): void }
 }
 
 export interface RedisMailbox extends RelayMailbox {
@@ -230,7 +230,11 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     connection.on('error', (err: Error) => outage(err.message))
     connection.on('close', () => outage('connection closed'))
     connection.on('ready', () => {
-      outageLogged = false
+      // An outage is logged twice in all: when it starts, and here when it ends.
+      if (outageLogged && commands.status === 'ready' && subscriber.status === 'ready') {
+        outageLogged = false
+        options.log?.info('relay mailbox: redis is back')
+      }
     })
   }
 

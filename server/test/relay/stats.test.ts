@@ -59,3 +59,32 @@ describe('relay stats', () => {
     expect(server.app.relay.stats().redis).toBe('down')
   })
 })
+
+describe('relay mailbox: a Redis outage in the log', () => {
+  it('error: logged once when it starts and once when it ends, however long it lasts', async () => {
+    let redis = await startRedis()
+    const lines: string[] = []
+    const log = {
+      warn: (_obj: object, msg: string) => lines.push(`warn ${msg}`),
+      info: (msg: string) => lines.push(`info ${msg}`),
+    }
+    const mailbox = createRedisMailbox(redis.url, { keyPrefix: 'outage:', log })
+    await mailbox.ready()
+    const topic = topicFor('outage')
+    await redis.stop()
+    // Requests during the outage fail at once; none of them is a log line.
+    for (let i = 0; i < 20; i++) {
+      await mailbox.read(topic).catch(() => undefined)
+      await sleep(25)
+    }
+    redis = await startRedis({ port: redis.port })
+    for (let waited = 0; !lines.some((l) => l.startsWith('info')) && waited < 10_000; waited += 50)
+      await sleep(50)
+    await mailbox.close()
+    await redis.stop()
+    expect(lines).toEqual([
+      'warn relay mailbox: redis unavailable; reconnecting',
+      'info relay mailbox: redis is back',
+    ])
+  }, 30_000)
+})
