@@ -15,7 +15,6 @@ import {
   type ActorTime,
   type ApprovalOutput,
   type AwaitApprovalInput,
-  type MaintainSessionInput,
   PAIRING_RESUMABLE_TAG,
   type PairedSessionData,
   type PairingContext,
@@ -32,14 +31,9 @@ import {
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
 export const PAIRING_MACHINE_VERSION = 1
 
-const notProvided = (name: string) =>
-  fromPromise<never, unknown>(async () => {
-    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-  })
-const notProvidedCallback = (name: string) =>
-  fromCallback(() => {
-    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-  })
+const notProvided = (name: string) => () => {
+  throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
+}
 
 type AnyEvent = PairingEvent | { type: string }
 /** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
@@ -98,36 +92,23 @@ export const pairingMachine = setup({
   },
   actors: {
     /** Owns the relay connection while the flow is active; reports its status, closes it at the end. */
-    relayConnection: notProvidedCallback('relayConnection') as unknown as ReturnType<
-      typeof fromCallback<{ type: 'RECONNECT' }, PairingRefInput>
-    >,
-    fetchRelayToken: notProvided('fetchRelayToken') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
-    connectRelay: notProvided('connectRelay') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
+    relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
+      notProvided('relayConnection'),
+    ),
+    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(notProvided('fetchRelayToken')),
+    connectRelay: fromPromise<ActorTime, PairingRefInput>(notProvided('connectRelay')),
     /** Publishes the proposal on the pairing topic and waits for the wallet's answer. */
-    awaitApproval: notProvided('awaitApproval') as unknown as ReturnType<
-      typeof fromPromise<ApprovalOutput, AwaitApprovalInput>
-    >,
+    awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(notProvided('awaitApproval')),
     /** Derives the session key and topic, subscribes to the topic, forgets the pairing. */
-    settleSession: notProvided('settleSession') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, SettleSessionInput>
-    >,
-    /** Keeps the session topic subscribed; reports the wallet's delete and the session's expiry. */
-    maintainSession: notProvidedCallback('maintainSession') as unknown as ReturnType<
-      typeof fromCallback<EventObject, MaintainSessionInput>
-    >,
-    sendRequest: notProvided('sendRequest') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, SendRequestInput>
-    >,
-    pingPeer: notProvided('pingPeer') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
-    deleteSession: notProvided('deleteSession') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
+    settleSession: fromPromise<ActorTime, SettleSessionInput>(notProvided('settleSession')),
+    /**
+     * Keeps the session topic subscribed; reports the wallet's delete, and the time whenever it
+     * (re)starts — after a restore too — so the `sessionExpiry` delay counts only what is left.
+     */
+    maintainSession: fromCallback<EventObject, PairingRefInput>(notProvided('maintainSession')),
+    sendRequest: fromPromise<ActorTime, SendRequestInput>(notProvided('sendRequest')),
+    pingPeer: fromPromise<ActorTime, PairingRefInput>(notProvided('pingPeer')),
+    deleteSession: fromPromise<ActorTime, PairingRefInput>(notProvided('deleteSession')),
   },
   guards: {
     failedWith: ({ event }, params: { code: AppErrorCode }) =>
@@ -217,6 +198,9 @@ export const pairingMachine = setup({
   delays: {
     /** Until the proposal's absolute expiry, from the latest observed time. */
     proposalExpiry: ({ context }) => Math.max(0, context.proposalExpiresAt - context.clock),
+    /** Until the session's absolute expiry, from the latest observed time (what is left of it). */
+    sessionExpiry: ({ context }) =>
+      Math.max(0, (context.session?.expiresAt ?? context.clock) - context.clock),
   },
 }).createMachine({
   id: 'pairing',
@@ -309,26 +293,26 @@ export const pairingMachine = setup({
               invoke: {
                 id: 'maintainSession',
                 src: 'maintainSession',
-                input: ({ context }) => ({
-                  pairingId: context.pairingId,
-                  expiresAt: context.session?.expiresAt ?? 0,
-                }),
+                input: ({ context }) => ({ pairingId: context.pairingId }),
               },
               on: {
                 'PEER.DELETED': { target: '#pairing.disconnected', actions: 'assignPeerDeleted' },
-                'SESSION.EXPIRED': {
-                  target: '#pairing.expired',
-                  actions: ['recordClock', 'assignSessionExpired'],
-                },
               },
               initial: 'idle',
               states: {
                 idle: {
                   tags: [PAIRING_RESUMABLE_TAG],
+                  description:
+                    'Ready for requests; the session expires after what is left of its lifetime.',
                   on: {
                     REQUEST: { target: 'requesting', actions: 'storeRequest' },
                     PING: 'pinging',
                     DISCONNECT: 'deleting',
+                    // The clock again (a restored actor): count down from it.
+                    'SESSION.WATCHING': { target: 'idle', reenter: true, actions: 'recordClock' },
+                  },
+                  after: {
+                    sessionExpiry: { target: '#pairing.expired', actions: 'assignSessionExpired' },
                   },
                 },
                 requesting: {

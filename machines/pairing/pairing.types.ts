@@ -86,8 +86,8 @@ export type PairingEvent =
   | { type: 'CANCEL' }
   /** From `maintainSession`: the wallet deleted the session. */
   | { type: 'PEER.DELETED'; code: number; message: string }
-  /** From `maintainSession`: the session reached its expiry. */
-  | { type: 'SESSION.EXPIRED'; at: number }
+  /** From `maintainSession` when it (re)starts: the time now, for the `sessionExpiry` delay. */
+  | { type: 'SESSION.WATCHING'; at: number }
 
 /** What the promise actors report: when they finished. */
 export interface ActorTime {
@@ -113,11 +113,6 @@ export interface AwaitApprovalInput {
 export interface SettleSessionInput {
   pairingId: string
   peerPublicKey: string
-}
-
-export interface MaintainSessionInput {
-  pairingId: string
-  expiresAt: number
 }
 
 export interface SendRequestInput {

@@ -76,6 +76,7 @@ function scripted() {
     await vi.advanceTimersByTimeAsync(0)
   }
   return {
+    machine,
     actor,
     inputs,
     relayEvents,
@@ -145,10 +146,7 @@ describe('pairing machine', () => {
     })
     expect(snapshot.context.clock).toBe(T + 120)
     expect(snapshot.hasTag('resumable')).toBe(true)
-    expect(s.inputs.maintainSession?.[0]).toEqual({
-      pairingId: input.pairingId,
-      expiresAt: session.expiresAt,
-    })
+    expect(s.inputs.maintainSession?.[0]).toEqual({ pairingId: input.pairingId })
     expect(JSON.parse(JSON.stringify(snapshot.context))).toEqual(snapshot.context)
   })
 
@@ -317,7 +315,7 @@ describe('pairing machine', () => {
     },
   )
 
-  it('paired: the wallet deleting the session ends it (NOT_CONNECTED), as does its expiry', async () => {
+  it('paired: the wallet deleting the session ends it (NOT_CONNECTED)', async () => {
     const s = scripted()
     await toPaired(s)
     s.maintain({ type: 'PEER.DELETED', code: 6000, message: 'User disconnected.' })
@@ -326,12 +324,48 @@ describe('pairing machine', () => {
       code: 'NOT_CONNECTED',
       message: 'The wallet ended the session: User disconnected.',
     })
+  })
+
+  it('paired: the session expires at its absolute expiry, counted from the clock the actors report', async () => {
+    const e = scripted()
+    await toPaired(e) // clock T + 120, 120 ms of the lifetime gone
+    await vi.advanceTimersByTimeAsync(session.expiresAt - T - 121)
+    expect(flow(e)).toEqual({ paired: 'idle' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(e.actor.getSnapshot().value).toBe('expired')
+    expect(e.actor.getSnapshot().context.error).toEqual({
+      code: 'SESSION_EXPIRED',
+      message: 'The relay session reached its expiry.',
+    })
+  })
+
+  it('paired: a request in flight defers the expiry; back at idle it waits only what is left', async () => {
     const e = scripted()
     await toPaired(e)
-    e.maintain({ type: 'SESSION.EXPIRED', at: session.expiresAt })
+    e.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    await vi.advanceTimersByTimeAsync(session.expiresAt - T)
+    expect(flow(e)).toEqual({ paired: 'requesting' })
+    await e.settle('sendRequest', at(session.expiresAt - T + 5))
     expect(e.actor.getSnapshot().value).toBe('expired')
-    expect(e.actor.getSnapshot().context.clock).toBe(session.expiresAt)
-    expect(e.actor.getSnapshot().context.error?.code).toBe('SESSION_EXPIRED')
+  })
+
+  it('restored: a persisted paired session waits only what is left of its lifetime', async () => {
+    const s = scripted()
+    await toPaired(s)
+    const persisted = s.actor.getPersistedSnapshot()
+    s.actor.stop()
+    // A reload six days later: XState restores no timer; the restarted maintainSession reports the time.
+    const sixDays = 6 * 86_400_000
+    vi.setSystemTime(T + sixDays)
+    const r = scripted()
+    const restored = createActor(r.machine, { snapshot: persisted as never })
+    restored.start()
+    r.maintain({ type: 'SESSION.WATCHING', at: T + sixDays })
+    expect(restored.getSnapshot().context.clock).toBe(T + sixDays)
+    await vi.advanceTimersByTimeAsync(session.expiresAt - T - sixDays - 1)
+    expect(restored.getSnapshot().value).toMatchObject({ active: { flow: { paired: 'idle' } } })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(restored.getSnapshot().value).toBe('expired')
   })
 
   it('CANCEL ends any active state in cancelled (ABORTED); requests before pairing are ignored', async () => {

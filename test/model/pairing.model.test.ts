@@ -32,7 +32,7 @@ const events: AnyEventObject[] = [
   { type: 'PING' },
   { type: 'DISCONNECT' },
   { type: 'PEER.DELETED', code: 6000, message: 'bye' },
-  { type: 'SESSION.EXPIRED', at: session.expiresAt },
+  { type: 'SESSION.WATCHING', at: T + 3 },
   ...(['connecting', 'online', 'reconnecting', 'offline'] as const).map((status) => ({
     type: 'RELAY.STATUS',
     status,
