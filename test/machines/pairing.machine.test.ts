@@ -358,7 +358,7 @@ describe('pairing machine', () => {
     const sixDays = 6 * 86_400_000
     vi.setSystemTime(T + sixDays)
     const r = scripted()
-    const restored = createActor(r.machine, { snapshot: persisted as never })
+    const restored = createActor(r.machine, { snapshot: persisted as never, input: undefined as never })
     restored.start()
     r.maintain({ type: 'SESSION.WATCHING', at: T + sixDays })
     expect(restored.getSnapshot().context.clock).toBe(T + sixDays)
