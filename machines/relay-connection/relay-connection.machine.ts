@@ -61,9 +61,6 @@ const ON_OPEN_SOCKET_CLOSED = [
   ...retryOr('assignClosed'),
 ] as const
 
-/** The socket closed before it opened: refused (its token too, maybe), so back off with a new one. */
-const ON_SOCKET_REFUSED = retryOr('assignRefused')
-
 /** The token source failed: a refusal is final, anything else backs off. */
 const ON_TOKEN_ERROR = [
   { guard: 'permanentTokenFailure', target: '#relayConnection.offline', actions: 'storeError' },
@@ -200,7 +197,8 @@ export const relayConnectionMachine = setup({
         },
         opening: {
           entry: 'openSocket',
-          on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': ON_SOCKET_REFUSED },
+          // Refused before it opened (its token too, maybe): back off, then a new token.
+          on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': retryOr('assignRefused') },
         },
         settling: {
           invoke: {
@@ -256,7 +254,8 @@ export const relayConnectionMachine = setup({
         },
         opening: {
           entry: 'openSocket',
-          on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': ON_SOCKET_REFUSED },
+          // Refused before it opened (its token too, maybe): back off, then a new token.
+          on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': retryOr('assignRefused') },
         },
         settling: {
           invoke: {
