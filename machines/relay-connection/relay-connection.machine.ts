@@ -189,6 +189,7 @@ export const relayConnectionMachine = setup({
       states: {
         token: {
           invoke: {
+            id: 'fetchToken',
             src: 'fetchToken',
             input: ({ context }) => ({ stale: context.tokenStale }),
             onDone: { target: 'opening', actions: 'storeToken' },
@@ -202,6 +203,7 @@ export const relayConnectionMachine = setup({
         },
         settling: {
           invoke: {
+            id: 'settle',
             src: 'settle',
             onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
             onError: retryOr('assignResubscribeFailed'),
@@ -223,6 +225,7 @@ export const relayConnectionMachine = setup({
         },
         pinging: {
           invoke: {
+            id: 'ping',
             src: 'ping',
             onDone: { target: 'ready', actions: 'recordClock' },
             // Refused or lost: a lost socket reports its close; a refusal is no reason to drop.
@@ -246,6 +249,7 @@ export const relayConnectionMachine = setup({
         token: {
           entry: 'dropSocket',
           invoke: {
+            id: 'fetchToken',
             src: 'fetchToken',
             input: ({ context }) => ({ stale: context.tokenStale }),
             onDone: { target: 'opening', actions: 'storeToken' },
@@ -259,6 +263,7 @@ export const relayConnectionMachine = setup({
         },
         settling: {
           invoke: {
+            id: 'settle',
             src: 'settle',
             onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
             onError: retryOr('assignResubscribeFailed'),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { getShortestPaths } from 'xstate/graph'
 import { pairingMachine } from '../../machines/pairing/pairing.machine'
-import { afterEvents, coverageRow, explore } from './support/coverage'
+import { afterEvents, coverageRow, explore, possibleEvents } from './support/coverage'
 
 const T = Date.parse('2026-11-23T10:00:00Z')
 const session = {
@@ -65,6 +66,26 @@ describe('pairing model', () => {
   it('reaches 100 % of states and transitions', () => {
     expect(row.missingStates).toEqual([])
     expect(row.missingTransitions).toEqual([])
+  })
+
+  it('traverses deterministically in well under a second', () => {
+    const traverse = () =>
+      getShortestPaths(pairingMachine, {
+        input,
+        events: (snapshot) => possibleEvents(snapshot as AnyMachineSnapshot, events),
+        serializeState: (snapshot) => serialize(snapshot as AnyMachineSnapshot),
+        limit: 5000,
+      } as never)
+    const started = performance.now()
+    const first = traverse()
+    const elapsed = performance.now() - started
+    const again = traverse()
+    expect(elapsed).toBeLessThan(1000)
+    const keys = (paths: typeof first) =>
+      paths.map(
+        (p) => `${serialize(p.state as never)} ← ${p.steps.map((s) => s.event.type).join(' ')}`,
+      )
+    expect(keys(again)).toEqual(keys(first))
   })
 
   it('every reachable state keeps a JSON-safe, secret-free context and its invariants', () => {
