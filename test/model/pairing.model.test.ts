@@ -72,8 +72,9 @@ describe('pairing model', () => {
     const traverse = () =>
       getShortestPaths(pairingMachine, {
         input,
-        events: (snapshot) => possibleEvents(snapshot as AnyMachineSnapshot, events),
-        serializeState: (snapshot) => serialize(snapshot as AnyMachineSnapshot),
+        events: (snapshot: AnyMachineSnapshot) =>
+          possibleEvents(snapshot as AnyMachineSnapshot, events),
+        serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot as AnyMachineSnapshot),
         limit: 5000,
       } as never)
     const started = performance.now()

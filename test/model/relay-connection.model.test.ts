@@ -45,8 +45,9 @@ const serialize = (s: AnyMachineSnapshot) =>
 const traverse = () =>
   getShortestPaths(relayConnectionMachine, {
     input,
-    events: (snapshot) => possibleEvents(snapshot as AnyMachineSnapshot, events),
-    serializeState: (snapshot) => serialize(snapshot as AnyMachineSnapshot),
+    events: (snapshot: AnyMachineSnapshot) =>
+      possibleEvents(snapshot as AnyMachineSnapshot, events),
+    serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot as AnyMachineSnapshot),
     limit: 5000,
   } as never)
 
