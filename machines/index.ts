@@ -123,6 +123,26 @@ export {
   type PairingSecrets,
   type PairingVault,
 } from './pairing/pairing.vault'
+// ---- relay connection ----------------------------------------------------------------------------
+export {
+  createRelayConnectionActors,
+  type RelayConnectionEnvironment,
+} from './relay-connection/relay-connection.actors'
+export {
+  type RelayConnectionMachine,
+  relayConnectionMachine,
+} from './relay-connection/relay-connection.machine'
+export {
+  RELAY_ONLINE_TAG,
+  type RelayConnectionContext,
+  type RelayConnectionEvent,
+  type RelayConnectionInput,
+} from './relay-connection/relay-connection.types'
+export {
+  type RelayConnectionSnapshot,
+  type RelayConnectionView,
+  toRelayConnectionView,
+} from './relay-connection/relay-connection.view'
 // ---- session polling -----------------------------------------------------------------------------
 export {
   createMemoryTokenVault,
