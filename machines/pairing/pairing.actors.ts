@@ -37,13 +37,18 @@ export interface OutboxEntry {
   method: string
   params: unknown
   chainId: string
-  resolve(result: unknown): void
-  reject(error: AppError): void
 }
 
+/**
+ * The wallet calls of a pairing, by id: their params go out through `sendRequest`, their results
+ * come back beside the machine (a signature never enters context); the machine's `lastRequest`
+ * says how each one ended.
+ */
 export interface PairingOutbox {
   /** Removes and returns the entry (a request is sent once). */
   take(requestId: string): OutboxEntry | undefined
+  /** Keeps the wallet's result for the caller of `requestId`. */
+  answer(requestId: string, result: unknown): void
 }
 
 /** What the pairing actors work with; the facade builds it. */
@@ -248,15 +253,12 @@ export function createPairingActors(
             `The wallet answered ${entry.method} with a bad result.`,
           )
         }
-        entry.resolve(result)
+        outbox.answer(input.requestId, result)
         return { at: clockOf(input.pairingId)() }
       } catch (error) {
-        const appError =
-          error instanceof AppError
-            ? error
-            : new AppError('RELAY_ERROR', `${entry.method} failed.`, { cause: error })
-        entry.reject(appError)
-        throw appError
+        throw error instanceof AppError
+          ? error
+          : new AppError('RELAY_ERROR', `${entry.method} failed.`, { cause: error })
       }
     }),
 

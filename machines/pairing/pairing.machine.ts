@@ -23,13 +23,14 @@ import {
   type PairingInput,
   type PairingOutput,
   type PairingRefInput,
+  type PairingWork,
   type RelayConnectivity,
   type SendRequestInput,
   type SettleSessionInput,
 } from './pairing.types'
 
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
-export const PAIRING_MACHINE_VERSION = 1
+export const PAIRING_MACHINE_VERSION = 2
 
 const notProvided = (name: string) => () => {
   throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
@@ -115,6 +116,8 @@ export const pairingMachine = setup({
       toErrorData(actorError(event), 'RELAY_ERROR').code === params.code,
     relayStatusIs: ({ event }, params: { status: RelayConnectivity }) =>
       event.type === 'RELAY.STATUS' && event.status === params.status,
+    /** The oldest queued work is of `kind`. */
+    nextIs: ({ context }, kind: PairingWork['kind']) => context.queue[0]?.kind === kind,
   },
   actions: {
     recordClock: assign({
@@ -153,6 +156,40 @@ export const pairingMachine = setup({
       request: ({ event }) =>
         event.type === 'REQUEST' ? { requestId: event.requestId, method: event.method } : null,
     }),
+    storePing: assign({
+      ping: ({ event }) => (event.type === 'PING' ? (event.pingId ?? 'ping') : null),
+    }),
+    enqueue: assign({
+      queue: ({ context, event }) => {
+        const work: PairingWork | null =
+          event.type === 'REQUEST'
+            ? { kind: 'request', requestId: event.requestId, method: event.method }
+            : event.type === 'PING'
+              ? { kind: 'ping', pingId: event.pingId ?? 'ping' }
+              : null
+        return work === null ? context.queue : [...context.queue, work]
+      },
+    }),
+    /** The oldest queued work becomes the request or the ping in flight. */
+    dequeue: assign(({ context }) => {
+      const [next, ...rest] = context.queue
+      if (next?.kind === 'request') {
+        return { queue: rest, request: { requestId: next.requestId, method: next.method } }
+      }
+      return { queue: rest, ping: next?.kind === 'ping' ? next.pingId : null }
+    }),
+    recordRequestTimedOut: assign(({ context }) => ({
+      request: null,
+      lastRequest:
+        context.request === null
+          ? null
+          : {
+              ...context.request,
+              status: 'failed' as const,
+              error: { code: 'TIMEOUT' as const, message: 'The wallet did not answer in time.' },
+              at: context.clock,
+            },
+    })),
     recordAnswered: assign(({ context, event }) => {
       const at = observedAt(event, context.clock)
       return {
@@ -182,7 +219,23 @@ export const pairingMachine = setup({
     }),
     recordPing: assign(({ context, event }) => {
       const at = observedAt(event, context.clock)
-      return { clock: Math.max(context.clock, at), lastPingAt: at }
+      return {
+        clock: Math.max(context.clock, at),
+        lastPingAt: at,
+        ping: null,
+        lastPing: { pingId: context.ping ?? 'ping', status: 'answered' as const, error: null, at },
+      }
+    }),
+    recordPingFailed: assign(({ context, event }) => {
+      const at = observedAt(event, context.clock)
+      const error = event.type.startsWith('xstate.error.')
+        ? toErrorData(actorError(event), 'RELAY_ERROR')
+        : { code: 'TIMEOUT' as const, message: 'The wallet did not answer the ping in time.' }
+      return {
+        clock: Math.max(context.clock, at),
+        ping: null,
+        lastPing: { pingId: context.ping ?? 'ping', status: 'failed' as const, error, at },
+      }
     }),
     recordRelayStatus: assign({
       relayError: ({ event }) =>
@@ -201,6 +254,10 @@ export const pairingMachine = setup({
     /** Until the session's absolute expiry, from the latest observed time (what is left of it). */
     sessionExpiry: ({ context }) =>
       Math.max(0, (context.session?.expiresAt ?? context.clock) - context.clock),
+    /** A wallet request or ping that long without an answer fails with `TIMEOUT`. */
+    requestTimeout: ({ context }) => context.requestTimeoutMs,
+    /** The delete is sent at most this long; the session ends anyway. */
+    deleteTimeout: 30_000,
   },
 }).createMachine({
   id: 'pairing',
@@ -215,9 +272,13 @@ export const pairingMachine = setup({
     clock: input.startedAt,
     session: null,
     connection: null,
+    requestTimeoutMs: input.requestTimeoutMs ?? 300_000,
     request: null,
     lastRequest: null,
+    ping: null,
+    lastPing: null,
     lastPingAt: null,
+    queue: [],
     relayError: null,
     error: null,
     outcome: null,
@@ -304,9 +365,22 @@ export const pairingMachine = setup({
                   tags: [PAIRING_RESUMABLE_TAG],
                   description:
                     'Ready for requests; the session expires after what is left of its lifetime.',
+                  // Work that waited while another request or ping was in flight goes first.
+                  always: [
+                    {
+                      guard: { type: 'nextIs', params: 'request' },
+                      target: 'requesting',
+                      actions: 'dequeue',
+                    },
+                    {
+                      guard: { type: 'nextIs', params: 'ping' },
+                      target: 'pinging',
+                      actions: 'dequeue',
+                    },
+                  ],
                   on: {
                     REQUEST: { target: 'requesting', actions: 'storeRequest' },
-                    PING: 'pinging',
+                    PING: { target: 'pinging', actions: 'storePing' },
                     DISCONNECT: 'deleting',
                     // The clock again (a restored actor): count down from it.
                     'SESSION.WATCHING': { target: 'idle', reenter: true, actions: 'recordClock' },
@@ -326,7 +400,12 @@ export const pairingMachine = setup({
                     onDone: { target: 'idle', actions: 'recordAnswered' },
                     onError: { target: 'idle', actions: 'recordRequestFailed' },
                   },
-                  on: { DISCONNECT: 'deleting' },
+                  on: {
+                    DISCONNECT: 'deleting',
+                    REQUEST: { actions: 'enqueue' },
+                    PING: { actions: 'enqueue' },
+                  },
+                  after: { requestTimeout: { target: 'idle', actions: 'recordRequestTimedOut' } },
                 },
                 pinging: {
                   invoke: {
@@ -334,9 +413,14 @@ export const pairingMachine = setup({
                     src: 'pingPeer',
                     input: ({ context }) => ({ pairingId: context.pairingId }),
                     onDone: { target: 'idle', actions: 'recordPing' },
-                    onError: { target: 'idle', actions: 'recordClock' },
+                    onError: { target: 'idle', actions: 'recordPingFailed' },
                   },
-                  on: { DISCONNECT: 'deleting' },
+                  on: {
+                    DISCONNECT: 'deleting',
+                    REQUEST: { actions: 'enqueue' },
+                    PING: { actions: 'enqueue' },
+                  },
+                  after: { requestTimeout: { target: 'idle', actions: 'recordPingFailed' } },
                 },
                 deleting: {
                   invoke: {
@@ -346,6 +430,7 @@ export const pairingMachine = setup({
                     onDone: { target: '#pairing.disconnected', actions: 'recordClock' },
                     onError: { target: '#pairing.disconnected', actions: 'recordClock' },
                   },
+                  after: { deleteTimeout: '#pairing.disconnected' },
                 },
               },
             },

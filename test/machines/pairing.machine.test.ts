@@ -261,8 +261,6 @@ describe('pairing machine', () => {
       method: 'personal_sign',
     })
     expect(s.inputs.sendRequest?.[0]).toEqual({ pairingId: input.pairingId, requestId: 'r1' })
-    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' }) // busy: ignored
-    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r1')
     await s.settle('sendRequest', at(500))
     expect(flow(s)).toEqual({ paired: 'idle' })
     expect(s.actor.getSnapshot().context.request).toBeNull()
@@ -283,6 +281,70 @@ describe('pairing machine', () => {
     })
   })
 
+  it('behavior: work that arrives while busy waits in order; each request and ping has its record', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    s.actor.send({ type: 'PING', pingId: 'p1' })
+    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' })
+    expect(s.actor.getSnapshot().context.queue).toEqual([
+      { kind: 'ping', pingId: 'p1' },
+      { kind: 'request', requestId: 'r2', method: 'personal_sign' },
+    ])
+    await s.settle('sendRequest', at(500))
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    expect(s.actor.getSnapshot().context.lastRequest?.requestId).toBe('r1')
+    s.actor.send({ type: 'REQUEST', requestId: 'r3', method: 'personal_sign' }) // queued while pinging
+    await s.settle('pingPeer', at(600))
+    expect(s.actor.getSnapshot().context.lastPing).toEqual({
+      pingId: 'p1',
+      status: 'answered',
+      error: null,
+      at: T + 600,
+    })
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r2')
+    await s.settle('sendRequest', at(700))
+    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r3')
+    s.actor.send({ type: 'PING', pingId: 'p2' })
+    await s.settle('sendRequest', at(800))
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    expect(s.actor.getSnapshot().context.queue).toEqual([])
+  })
+
+  it('error: a request or ping without an answer in requestTimeoutMs fails with TIMEOUT', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    await vi.advanceTimersByTimeAsync(299_999)
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastRequest).toMatchObject({
+      requestId: 'r1',
+      status: 'failed',
+      error: { code: 'TIMEOUT' },
+    })
+    s.actor.send({ type: 'PING', pingId: 'p1' })
+    await vi.advanceTimersByTimeAsync(300_000)
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastPing).toMatchObject({
+      pingId: 'p1',
+      status: 'failed',
+      error: { code: 'TIMEOUT' },
+    })
+  })
+
+  it('behavior: a delete that never finishes ends the session after deleteTimeout', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'DISCONNECT' })
+    await vi.advanceTimersByTimeAsync(29_999)
+    expect(flow(s)).toEqual({ paired: 'deleting' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(s.actor.getSnapshot().value).toBe('disconnected')
+  })
+
   it('paired: pings record their time; a failed ping does not', async () => {
     const s = scripted()
     await toPaired(s)
@@ -295,6 +357,11 @@ describe('pairing machine', () => {
     await s.settle('pingPeer', new AppError('TIMEOUT', 'no answer'), true)
     expect(flow(s)).toEqual({ paired: 'idle' })
     expect(s.actor.getSnapshot().context.lastPingAt).toBe(T + 900)
+    expect(s.actor.getSnapshot().context.lastPing).toMatchObject({
+      pingId: 'ping',
+      status: 'failed',
+      error: { code: 'TIMEOUT', message: 'no answer' },
+    })
   })
 
   it.each(['idle', 'requesting', 'pinging'])(
@@ -343,7 +410,8 @@ describe('pairing machine', () => {
     const e = scripted()
     await toPaired(e)
     e.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
-    await vi.advanceTimersByTimeAsync(session.expiresAt - T)
+    // Time passes with no timer of the flow running (the request's own timeout is longer here).
+    vi.setSystemTime(session.expiresAt)
     expect(flow(e)).toEqual({ paired: 'requesting' })
     await e.settle('sendRequest', at(session.expiresAt - T + 5))
     expect(e.actor.getSnapshot().value).toBe('expired')
@@ -358,7 +426,10 @@ describe('pairing machine', () => {
     const sixDays = 6 * 86_400_000
     vi.setSystemTime(T + sixDays)
     const r = scripted()
-    const restored = createActor(r.machine, { snapshot: persisted as never, input: undefined as never })
+    const restored = createActor(r.machine, {
+      snapshot: persisted as never,
+      input: undefined as never,
+    })
     restored.start()
     r.maintain({ type: 'SESSION.WATCHING', at: T + sixDays })
     expect(restored.getSnapshot().context.clock).toBe(T + sixDays)

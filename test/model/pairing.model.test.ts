@@ -30,7 +30,7 @@ const events: AnyEventObject[] = [
   { type: 'CANCEL' },
   { type: 'RECONNECT' },
   { type: 'REQUEST', requestId: 'r1', method: 'personal_sign' },
-  { type: 'PING' },
+  { type: 'PING', pingId: 'p1' },
   { type: 'DISCONNECT' },
   { type: 'PEER.DELETED', code: 6000, message: 'bye' },
   { type: 'SESSION.WATCHING', at: T + 3 },
@@ -56,6 +56,8 @@ const serialize = (s: AnyMachineSnapshot) =>
     status: s.status,
     error: (s.context as { error?: { code: string } | null }).error?.code ?? null,
     request: (s.context as { request?: unknown }).request ? 1 : 0,
+    // The kinds of the queued work (the queue is bounded here: at most two in a row).
+    queue: (s.context as { queue: Array<{ kind: string }> }).queue.slice(0, 2).map((w) => w.kind),
     session: (s.context as { session?: unknown }).session ? 1 : 0,
   })
 
