@@ -19,12 +19,13 @@ export interface RelayPublisher {
 }
 
 /**
- * `gone()` tells whether the connection is offline or closed: a publish lost with the connection is
- * queued again unless it is (the same message has the same messageId, so the peer drops a copy).
+ * `reconnecting()` tells whether the connection is on its way back: a publish lost with the
+ * connection is queued again then (the same message has the same messageId, so the peer drops a
+ * copy); one refused, timed out on a live connection, or lost for good rejects.
  */
 export function createRelayPublisher(parts: {
   requests: RelayRequests
-  gone: () => boolean
+  reconnecting: () => boolean
 }): RelayPublisher {
   const outbox: QueuedPublish[] = []
 
@@ -32,9 +33,9 @@ export function createRelayPublisher(parts: {
     parts.requests.request(RELAY_METHODS.publish, queued.params).then(
       () => queued.resolve(),
       (error: AppError) => {
-        // Refused by the relay: final. Lost with the connection: send again after the reconnect.
-        if (error.backendCode !== undefined || parts.gone()) queued.reject(error)
-        else outbox.push(queued)
+        // Lost with the connection: send again after the reconnect. Anything else is final.
+        if (error.backendCode === undefined && parts.reconnecting()) outbox.push(queued)
+        else queued.reject(error)
       },
     )
   }

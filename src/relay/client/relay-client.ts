@@ -147,7 +147,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     },
   )
   const view = (): RelayConnectionView => toRelayConnectionView(actor.getSnapshot())
-  const publisher = createRelayPublisher({ requests, gone: () => view().status === 'offline' })
+  const publisher = createRelayPublisher({
+    requests,
+    reconnecting: () => ['connecting', 'reconnecting'].includes(view().status),
+  })
   const statusListeners = new Set<(change: RelayStatusChange) => void>()
   const errorOf = (next: RelayConnectionView) =>
     next.error ? toAppError(next.error) : relayError('The relay connection is closed.')
