@@ -123,6 +123,11 @@ export {
   type PairingSecrets,
   type PairingVault,
 } from './pairing/pairing.vault'
+export {
+  type PairingMachineSnapshot,
+  type PairingView,
+  toPairingView,
+} from './pairing/pairing.view'
 // ---- relay connection ----------------------------------------------------------------------------
 export {
   createRelayConnectionActors,

@@ -14,6 +14,7 @@ import { type PairingStore, persistWhilePaired } from './pairing.persistence'
 import type { createOutbox } from './pairing.setup'
 import type { PairedSessionData } from './pairing.types'
 import type { PairingVault } from './pairing.vault'
+import { toPairingView } from './pairing.view'
 
 export type PairingActor = Actor<PairingMachine>
 export type PairingSnapshot = SnapshotFrom<PairingMachine>
@@ -53,8 +54,6 @@ export interface FlowHooks {
   disconnect(): Promise<void>
   stop(): void
 }
-
-const PAIRED = { active: { flow: 'paired' } } as const
 
 const NAMESPACE_OF_METHOD = (method: string) => (method.startsWith('solana_') ? 'solana' : 'eip155')
 
@@ -120,10 +119,11 @@ export function buildFlow(
   const approval =
     hooks?.approval ??
     whenMachine<PairedSessionData>(actor, (snapshot) => {
-      if (snapshot.matches(PAIRED) && snapshot.context.session) {
-        return { value: snapshot.context.session }
+      const view = toPairingView(snapshot)
+      if ((view.phase === 'paired' || view.phase === 'ending') && view.session) {
+        return { value: view.session }
       }
-      if (snapshot.status === 'active') return null
+      if (view.phase !== 'ended') return null
       const error = snapshot.context.error ?? {
         code: 'ABORTED' as const,
         message: 'Pairing ended before approval.',
@@ -147,8 +147,8 @@ export function buildFlow(
   })
 
   function requirePaired(): void {
-    const snapshot = actor.getSnapshot()
-    if (snapshot.status !== 'active' || !snapshot.matches(PAIRED)) {
+    const { phase } = toPairingView(actor.getSnapshot())
+    if (phase !== 'paired' && phase !== 'ending') {
       throw new AppError('NOT_CONNECTED', 'No paired relay session (await flow.approval first).')
     }
   }
@@ -168,8 +168,8 @@ export function buildFlow(
     actor,
     approval,
     get session() {
-      const snapshot = actor.getSnapshot()
-      return snapshot.matches(PAIRED) ? snapshot.context.session : null
+      const view = toPairingView(actor.getSnapshot())
+      return view.phase === 'paired' || view.phase === 'ending' ? view.session : null
     },
     get namespaces() {
       return actor.getSnapshot().context.session?.namespaces ?? {}
@@ -262,12 +262,10 @@ export function buildFlow(
     },
     async disconnect() {
       if (hooks) return hooks.disconnect()
-      if (actor.getSnapshot().status !== 'active') return
+      if (toPairingView(actor.getSnapshot()).phase === 'ended') return
       actor.send({ type: 'DISCONNECT' })
       // Not paired yet: nothing to tell the wallet; the flow ends as cancelled.
-      if (!actor.getSnapshot().matches({ active: { flow: { paired: 'deleting' } } })) {
-        actor.send({ type: 'CANCEL' })
-      }
+      if (toPairingView(actor.getSnapshot()).phase === 'pairing') actor.send({ type: 'CANCEL' })
       // The chart ends `deleting` by itself (its `deleteTimeout` at the latest).
       await whenMachine<void>(actor, (snapshot) =>
         snapshot.status === 'active' ? null : { value: undefined },

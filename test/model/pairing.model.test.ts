@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import { getShortestPaths } from 'xstate/graph'
 import { pairingMachine } from '../../machines/pairing/pairing.machine'
+import { toPairingView } from '../../machines/pairing/pairing.view'
 import { afterEvents, coverageRow, explore, possibleEvents } from './support/coverage'
 
 const T = Date.parse('2026-11-23T10:00:00Z')
@@ -101,6 +102,14 @@ describe('pairing model', () => {
         expect(s.context.session).not.toBeNull()
       }
       if (s.matches({ active: { flow: 'paired' } })) expect(s.context.session).not.toBeNull()
+      // The view the flow and UIs read agrees with the chart.
+      const view = toPairingView(s as never)
+      if (s.hasTag('resumable')) expect(view).toMatchObject({ phase: 'paired', busy: false })
+      if (s.status === 'done') expect(view).toMatchObject({ phase: 'ended', outcome: s.value })
+      if (view.phase === 'paired' || view.phase === 'ending') expect(view.session).not.toBeNull()
+      if (s.status === 'active' && view.phase === 'pairing') {
+        expect(s.matches({ active: { flow: 'paired' } })).toBe(false)
+      }
       if (s.status === 'done') {
         expect(s.output.status).toBe(s.value)
         if (s.value === 'rejected') expect(s.context.error?.code).toBe('USER_REJECTED')
