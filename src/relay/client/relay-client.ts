@@ -238,7 +238,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       return () => void statusListeners.delete(listener)
     },
     reconnect() {
-      actor.send({ type: 'RECONNECT' })
+      if (!view().closed) actor.send({ type: 'RECONNECT' })
     },
     close() {
       if (view().closed) return
