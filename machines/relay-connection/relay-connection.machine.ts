@@ -8,7 +8,7 @@ import {
   spawnChild,
   stopChild,
 } from 'xstate'
-import { reconnectDelay } from '../../src/relay/client/backoff'
+import { reconnectWait } from '../../src/relay/client/backoff'
 import { isPermanentTokenFailure } from '../../src/relay/client/errors'
 import { RELAY_CLOSE_CODES } from '../../src/wire/relay'
 import { type ErrorData, toErrorData } from '../shared/error-data'
@@ -154,10 +154,8 @@ export const relayConnectionMachine = setup({
   },
   delays: {
     /** Exponential backoff from `backoff.baseMs` to `maxMs` (jitter provided by the client). */
-    reconnectBackoff: ({ context }) => {
-      const delay = reconnectDelay(context.attempt, 0.5, context.backoff)
-      return context.error?.backendCode === 'TRY_AGAIN_LATER' ? Math.max(delay, 10_000) : delay
-    },
+    reconnectBackoff: ({ context }) =>
+      reconnectWait(context.attempt, 0.5, context.backoff, context.error?.backendCode),
     keepalive: ({ context }) => context.keepaliveMs,
     requestTimeout: ({ context }) => context.requestTimeoutMs,
     /** Reconnect with a new token 5 s before the relay would close with 4001 (at least 1 s on). */

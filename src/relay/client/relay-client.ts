@@ -11,7 +11,7 @@ import { createLogger } from '../../logging'
 import { RELAY_TOPIC_PATTERN, type RelayMessage } from '../../wire/relay'
 import type { RelayTokenGrant } from '../types'
 import { relayUrlProblem } from '../validate'
-import { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectDelay } from './backoff'
+import { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectWait } from './backoff'
 import { createMessageDedupe, relayMessageId } from './dedupe'
 import { relayError } from './errors'
 import { createRelayPublisher } from './publisher'
@@ -131,10 +131,9 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
         now,
       }),
       delays: {
-        reconnectBackoff: ({ context }) => {
-          const delay = reconnectDelay(context.attempt, random(), context.backoff)
-          return context.error?.backendCode === 'TRY_AGAIN_LATER' ? Math.max(delay, 10_000) : delay
-        },
+        // The chart's backoff with the client's jitter (±25 %).
+        reconnectBackoff: ({ context }) =>
+          reconnectWait(context.attempt, random(), context.backoff, context.error?.backendCode),
       },
     }),
     {
