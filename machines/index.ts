@@ -125,6 +125,31 @@ export {
   type PairingSecrets,
   type PairingVault,
 } from './pairing/pairing.vault'
+export {
+  type PairingMachineSnapshot,
+  type PairingView,
+  toPairingView,
+} from './pairing/pairing.view'
+// ---- relay connection ----------------------------------------------------------------------------
+export {
+  createRelayConnectionActors,
+  type RelayConnectionEnvironment,
+} from './relay-connection/relay-connection.actors'
+export {
+  type RelayConnectionMachine,
+  relayConnectionMachine,
+} from './relay-connection/relay-connection.machine'
+export {
+  RELAY_ONLINE_TAG,
+  type RelayConnectionContext,
+  type RelayConnectionEvent,
+  type RelayConnectionInput,
+} from './relay-connection/relay-connection.types'
+export {
+  type RelayConnectionSnapshot,
+  type RelayConnectionView,
+  toRelayConnectionView,
+} from './relay-connection/relay-connection.view'
 // ---- session polling -----------------------------------------------------------------------------
 export {
   createMemoryTokenVault,

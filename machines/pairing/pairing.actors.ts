@@ -21,7 +21,6 @@ import type {
   ActorTime,
   ApprovalOutput,
   AwaitApprovalInput,
-  MaintainSessionInput,
   PairingEvent,
   PairingRefInput,
   RelayConnectivity,
@@ -38,13 +37,18 @@ export interface OutboxEntry {
   method: string
   params: unknown
   chainId: string
-  resolve(result: unknown): void
-  reject(error: AppError): void
 }
 
+/**
+ * The wallet calls of a pairing, by id: their params go out through `sendRequest`, their results
+ * come back beside the machine (a signature never enters context); the machine's `lastRequest`
+ * says how each one ended.
+ */
 export interface PairingOutbox {
   /** Removes and returns the entry (a request is sent once). */
   take(requestId: string): OutboxEntry | undefined
+  /** Keeps the wallet's result for the caller of `requestId`. */
+  answer(requestId: string, result: unknown): void
 }
 
 /** What the pairing actors work with; the facade builds it. */
@@ -109,8 +113,8 @@ export function createPairingActors(
 ) {
   const envOf = (pairingId: string) =>
     typeof environment === 'function' ? environment(pairingId) : environment
-  const now = () =>
-    typeof environment === 'function' ? Date.now() : (environment.now ?? Date.now)()
+  /** The injected clock of the pairing's environment (`Date.now` when it has none). */
+  const clockOf = (pairingId: string) => envOf(pairingId).now ?? Date.now
 
   return {
     relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
@@ -134,20 +138,20 @@ export function createPairingActors(
 
     fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
       await envOf(input.pairingId).relay.ensureToken()
-      return { at: now() }
+      return { at: clockOf(input.pairingId)() }
     }),
 
     connectRelay: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
       const { peer, vault } = envOf(input.pairingId)
       const secrets = secretsOf(vault, input.pairingId)
       await peer.listen(secrets.pairingTopic, secrets.symKeyP)
-      return { at: now() }
+      return { at: clockOf(input.pairingId)() }
     }),
 
     awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(async ({ input }) => {
       const { peer, vault } = envOf(input.pairingId)
       const secrets = secretsOf(vault, input.pairingId)
-      const remainingMs = input.proposalExpiresAt - now()
+      const remainingMs = input.proposalExpiresAt - clockOf(input.pairingId)()
       if (remainingMs <= 0) throw new AppError('SESSION_EXPIRED', 'The proposal has expired.')
       const params: ProposeParams = {
         proposer: { publicKey: secrets.publicKey, metadata: input.metadata },
@@ -158,7 +162,7 @@ export function createPairingActors(
       const answer = await peer
         .request(secrets.pairingTopic, SESSION_METHODS.propose, params, {
           id: input.proposalId,
-          ttl: ttlUntil(input.proposalExpiresAt, now()),
+          ttl: ttlUntil(input.proposalExpiresAt, clockOf(input.pairingId)()),
           timeoutMs: remainingMs + PROPOSAL_TIMEOUT_GRACE_MS,
           what: 'the session proposal',
         })
@@ -187,7 +191,7 @@ export function createPairingActors(
           peer: approval.data.responder,
           expiresAt: approval.data.expiry * 1000,
         },
-        at: now(),
+        at: clockOf(input.pairingId)(),
       }
     }),
 
@@ -200,10 +204,10 @@ export function createPairingActors(
       await peer.listen(topic, symKeyS)
       // The pairing is used once: its topic and key are no longer needed.
       await peer.forget(secrets.pairingTopic)
-      return { at: now() }
+      return { at: clockOf(input.pairingId)() }
     }),
 
-    maintainSession: fromCallback<EventObject, MaintainSessionInput>(({ input, sendBack }) => {
+    maintainSession: fromCallback<EventObject, PairingRefInput>(({ input, sendBack }) => {
       const { peer, vault } = envOf(input.pairingId)
       const secrets = vault.get(input.pairingId)
       if (secrets?.sessionTopic == null || secrets.symKeyS === null) {
@@ -223,14 +227,9 @@ export function createPairingActors(
           message: reason.success ? reason.data.message : 'deleted',
         })
       })
-      const timer = setTimeout(
-        () => sendBack({ type: 'SESSION.EXPIRED', at: now() }),
-        Math.max(0, input.expiresAt - now()),
-      )
-      return () => {
-        stop()
-        clearTimeout(timer)
-      }
+      // The chart's `sessionExpiry` delay counts from this time (what is left after a restore).
+      sendBack({ type: 'SESSION.WATCHING', at: clockOf(input.pairingId)() })
+      return stop
     }),
 
     sendRequest: fromPromise<ActorTime, SendRequestInput>(async ({ input }) => {
@@ -254,15 +253,12 @@ export function createPairingActors(
             `The wallet answered ${entry.method} with a bad result.`,
           )
         }
-        entry.resolve(result)
-        return { at: now() }
+        outbox.answer(input.requestId, result)
+        return { at: clockOf(input.pairingId)() }
       } catch (error) {
-        const appError =
-          error instanceof AppError
-            ? error
-            : new AppError('RELAY_ERROR', `${entry.method} failed.`, { cause: error })
-        entry.reject(appError)
-        throw appError
+        throw error instanceof AppError
+          ? error
+          : new AppError('RELAY_ERROR', `${entry.method} failed.`, { cause: error })
       }
     }),
 
@@ -270,7 +266,7 @@ export function createPairingActors(
       const { peer, vault } = envOf(input.pairingId)
       const topic = sessionTopicOf(secretsOf(vault, input.pairingId))
       await peer.request(topic, SESSION_METHODS.ping, {}, { what: 'the ping', timeoutMs: 30_000 })
-      return { at: now() }
+      return { at: clockOf(input.pairingId)() }
     }),
 
     deleteSession: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
@@ -285,7 +281,7 @@ export function createPairingActors(
           .catch((error) => log.debug('the delete could not be sent', error))
         await peer.forget(secrets.sessionTopic)
       }
-      return { at: now() }
+      return { at: clockOf(input.pairingId)() }
     }),
   }
 }

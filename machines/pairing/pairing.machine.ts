@@ -15,7 +15,6 @@ import {
   type ActorTime,
   type ApprovalOutput,
   type AwaitApprovalInput,
-  type MaintainSessionInput,
   PAIRING_RESUMABLE_TAG,
   type PairedSessionData,
   type PairingContext,
@@ -24,22 +23,18 @@ import {
   type PairingInput,
   type PairingOutput,
   type PairingRefInput,
+  type PairingWork,
   type RelayConnectivity,
   type SendRequestInput,
   type SettleSessionInput,
 } from './pairing.types'
 
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
-export const PAIRING_MACHINE_VERSION = 1
+export const PAIRING_MACHINE_VERSION = 2
 
-const notProvided = (name: string) =>
-  fromPromise<never, unknown>(async () => {
-    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-  })
-const notProvidedCallback = (name: string) =>
-  fromCallback(() => {
-    throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-  })
+const notProvided = (name: string) => () => {
+  throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
+}
 
 type AnyEvent = PairingEvent | { type: string }
 /** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
@@ -98,42 +93,31 @@ export const pairingMachine = setup({
   },
   actors: {
     /** Owns the relay connection while the flow is active; reports its status, closes it at the end. */
-    relayConnection: notProvidedCallback('relayConnection') as unknown as ReturnType<
-      typeof fromCallback<{ type: 'RECONNECT' }, PairingRefInput>
-    >,
-    fetchRelayToken: notProvided('fetchRelayToken') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
-    connectRelay: notProvided('connectRelay') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
+    relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
+      notProvided('relayConnection'),
+    ),
+    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(notProvided('fetchRelayToken')),
+    connectRelay: fromPromise<ActorTime, PairingRefInput>(notProvided('connectRelay')),
     /** Publishes the proposal on the pairing topic and waits for the wallet's answer. */
-    awaitApproval: notProvided('awaitApproval') as unknown as ReturnType<
-      typeof fromPromise<ApprovalOutput, AwaitApprovalInput>
-    >,
+    awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(notProvided('awaitApproval')),
     /** Derives the session key and topic, subscribes to the topic, forgets the pairing. */
-    settleSession: notProvided('settleSession') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, SettleSessionInput>
-    >,
-    /** Keeps the session topic subscribed; reports the wallet's delete and the session's expiry. */
-    maintainSession: notProvidedCallback('maintainSession') as unknown as ReturnType<
-      typeof fromCallback<EventObject, MaintainSessionInput>
-    >,
-    sendRequest: notProvided('sendRequest') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, SendRequestInput>
-    >,
-    pingPeer: notProvided('pingPeer') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
-    deleteSession: notProvided('deleteSession') as unknown as ReturnType<
-      typeof fromPromise<ActorTime, PairingRefInput>
-    >,
+    settleSession: fromPromise<ActorTime, SettleSessionInput>(notProvided('settleSession')),
+    /**
+     * Keeps the session topic subscribed; reports the wallet's delete, and the time whenever it
+     * (re)starts — after a restore too — so the `sessionExpiry` delay counts only what is left.
+     */
+    maintainSession: fromCallback<EventObject, PairingRefInput>(notProvided('maintainSession')),
+    sendRequest: fromPromise<ActorTime, SendRequestInput>(notProvided('sendRequest')),
+    pingPeer: fromPromise<ActorTime, PairingRefInput>(notProvided('pingPeer')),
+    deleteSession: fromPromise<ActorTime, PairingRefInput>(notProvided('deleteSession')),
   },
   guards: {
     failedWith: ({ event }, params: { code: AppErrorCode }) =>
       toErrorData(actorError(event), 'RELAY_ERROR').code === params.code,
     relayStatusIs: ({ event }, params: { status: RelayConnectivity }) =>
       event.type === 'RELAY.STATUS' && event.status === params.status,
+    /** The oldest queued work is of `kind`. */
+    nextIs: ({ context }, kind: PairingWork['kind']) => context.queue[0]?.kind === kind,
   },
   actions: {
     recordClock: assign({
@@ -172,6 +156,40 @@ export const pairingMachine = setup({
       request: ({ event }) =>
         event.type === 'REQUEST' ? { requestId: event.requestId, method: event.method } : null,
     }),
+    storePing: assign({
+      ping: ({ event }) => (event.type === 'PING' ? (event.pingId ?? 'ping') : null),
+    }),
+    enqueue: assign({
+      queue: ({ context, event }) => {
+        const work: PairingWork | null =
+          event.type === 'REQUEST'
+            ? { kind: 'request', requestId: event.requestId, method: event.method }
+            : event.type === 'PING'
+              ? { kind: 'ping', pingId: event.pingId ?? 'ping' }
+              : null
+        return work === null ? context.queue : [...context.queue, work]
+      },
+    }),
+    /** The oldest queued work becomes the request or the ping in flight. */
+    dequeue: assign(({ context }) => {
+      const [next, ...rest] = context.queue
+      if (next?.kind === 'request') {
+        return { queue: rest, request: { requestId: next.requestId, method: next.method } }
+      }
+      return { queue: rest, ping: next?.kind === 'ping' ? next.pingId : null }
+    }),
+    recordRequestTimedOut: assign(({ context }) => ({
+      request: null,
+      lastRequest:
+        context.request === null
+          ? null
+          : {
+              ...context.request,
+              status: 'failed' as const,
+              error: { code: 'TIMEOUT' as const, message: 'The wallet did not answer in time.' },
+              at: context.clock,
+            },
+    })),
     recordAnswered: assign(({ context, event }) => {
       const at = observedAt(event, context.clock)
       return {
@@ -201,7 +219,23 @@ export const pairingMachine = setup({
     }),
     recordPing: assign(({ context, event }) => {
       const at = observedAt(event, context.clock)
-      return { clock: Math.max(context.clock, at), lastPingAt: at }
+      return {
+        clock: Math.max(context.clock, at),
+        lastPingAt: at,
+        ping: null,
+        lastPing: { pingId: context.ping ?? 'ping', status: 'answered' as const, error: null, at },
+      }
+    }),
+    recordPingFailed: assign(({ context, event }) => {
+      const at = observedAt(event, context.clock)
+      const error = event.type.startsWith('xstate.error.')
+        ? toErrorData(actorError(event), 'RELAY_ERROR')
+        : { code: 'TIMEOUT' as const, message: 'The wallet did not answer the ping in time.' }
+      return {
+        clock: Math.max(context.clock, at),
+        ping: null,
+        lastPing: { pingId: context.ping ?? 'ping', status: 'failed' as const, error, at },
+      }
     }),
     recordRelayStatus: assign({
       relayError: ({ event }) =>
@@ -217,6 +251,13 @@ export const pairingMachine = setup({
   delays: {
     /** Until the proposal's absolute expiry, from the latest observed time. */
     proposalExpiry: ({ context }) => Math.max(0, context.proposalExpiresAt - context.clock),
+    /** Until the session's absolute expiry, from the latest observed time (what is left of it). */
+    sessionExpiry: ({ context }) =>
+      Math.max(0, (context.session?.expiresAt ?? context.clock) - context.clock),
+    /** A wallet request or ping that long without an answer fails with `TIMEOUT`. */
+    requestTimeout: ({ context }) => context.requestTimeoutMs,
+    /** The delete is sent at most this long; the session ends anyway. */
+    deleteTimeout: 30_000,
   },
 }).createMachine({
   id: 'pairing',
@@ -231,9 +272,13 @@ export const pairingMachine = setup({
     clock: input.startedAt,
     session: null,
     connection: null,
+    requestTimeoutMs: input.requestTimeoutMs ?? 300_000,
     request: null,
     lastRequest: null,
+    ping: null,
+    lastPing: null,
     lastPingAt: null,
+    queue: [],
     relayError: null,
     error: null,
     outcome: null,
@@ -309,26 +354,39 @@ export const pairingMachine = setup({
               invoke: {
                 id: 'maintainSession',
                 src: 'maintainSession',
-                input: ({ context }) => ({
-                  pairingId: context.pairingId,
-                  expiresAt: context.session?.expiresAt ?? 0,
-                }),
+                input: ({ context }) => ({ pairingId: context.pairingId }),
               },
               on: {
                 'PEER.DELETED': { target: '#pairing.disconnected', actions: 'assignPeerDeleted' },
-                'SESSION.EXPIRED': {
-                  target: '#pairing.expired',
-                  actions: ['recordClock', 'assignSessionExpired'],
-                },
               },
               initial: 'idle',
               states: {
                 idle: {
                   tags: [PAIRING_RESUMABLE_TAG],
+                  description:
+                    'Ready for requests; the session expires after what is left of its lifetime.',
+                  // Work that waited while another request or ping was in flight goes first.
+                  always: [
+                    {
+                      guard: { type: 'nextIs', params: 'request' },
+                      target: 'requesting',
+                      actions: 'dequeue',
+                    },
+                    {
+                      guard: { type: 'nextIs', params: 'ping' },
+                      target: 'pinging',
+                      actions: 'dequeue',
+                    },
+                  ],
                   on: {
                     REQUEST: { target: 'requesting', actions: 'storeRequest' },
-                    PING: 'pinging',
+                    PING: { target: 'pinging', actions: 'storePing' },
                     DISCONNECT: 'deleting',
+                    // The clock again (a restored actor): count down from it.
+                    'SESSION.WATCHING': { target: 'idle', reenter: true, actions: 'recordClock' },
+                  },
+                  after: {
+                    sessionExpiry: { target: '#pairing.expired', actions: 'assignSessionExpired' },
                   },
                 },
                 requesting: {
@@ -342,7 +400,12 @@ export const pairingMachine = setup({
                     onDone: { target: 'idle', actions: 'recordAnswered' },
                     onError: { target: 'idle', actions: 'recordRequestFailed' },
                   },
-                  on: { DISCONNECT: 'deleting' },
+                  on: {
+                    DISCONNECT: 'deleting',
+                    REQUEST: { actions: 'enqueue' },
+                    PING: { actions: 'enqueue' },
+                  },
+                  after: { requestTimeout: { target: 'idle', actions: 'recordRequestTimedOut' } },
                 },
                 pinging: {
                   invoke: {
@@ -350,9 +413,14 @@ export const pairingMachine = setup({
                     src: 'pingPeer',
                     input: ({ context }) => ({ pairingId: context.pairingId }),
                     onDone: { target: 'idle', actions: 'recordPing' },
-                    onError: { target: 'idle', actions: 'recordClock' },
+                    onError: { target: 'idle', actions: 'recordPingFailed' },
                   },
-                  on: { DISCONNECT: 'deleting' },
+                  on: {
+                    DISCONNECT: 'deleting',
+                    REQUEST: { actions: 'enqueue' },
+                    PING: { actions: 'enqueue' },
+                  },
+                  after: { requestTimeout: { target: 'idle', actions: 'recordPingFailed' } },
                 },
                 deleting: {
                   invoke: {
@@ -362,6 +430,7 @@ export const pairingMachine = setup({
                     onDone: { target: '#pairing.disconnected', actions: 'recordClock' },
                     onError: { target: '#pairing.disconnected', actions: 'recordClock' },
                   },
+                  after: { deleteTimeout: '#pairing.disconnected' },
                 },
               },
             },

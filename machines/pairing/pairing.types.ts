@@ -19,6 +19,8 @@ export interface PairingInput {
   proposalExpiresAt: number
   /** ms since the epoch. */
   startedAt: number
+  /** A wallet request or ping without an answer after this long fails with `TIMEOUT`. Default 300 000. */
+  requestTimeoutMs?: number
 }
 
 /** The settled session as the machine knows it: public facts only. */
@@ -44,6 +46,19 @@ export interface PairingRequestRecord extends PairingRequestRef {
   at: number
 }
 
+/** Work waiting while the session is busy: a request (by its handle) or a ping. */
+export type PairingWork =
+  | ({ kind: 'request' } & PairingRequestRef)
+  | { kind: 'ping'; pingId: string }
+
+/** How the last ping ended. */
+export interface PairingPingRecord {
+  pingId: string
+  status: 'answered' | 'failed'
+  error: ErrorData | null
+  at: number
+}
+
 export type PairingFinalStatus = 'rejected' | 'expired' | 'failed' | 'disconnected' | 'cancelled'
 
 export interface PairingContext {
@@ -58,9 +73,16 @@ export interface PairingContext {
   session: PairedSessionData | null
   /** The connection the session gives (its first namespace's accounts), once paired. */
   connection: ConnectionData | null
+  /** A wallet request or ping without an answer after this long fails with `TIMEOUT`. */
+  requestTimeoutMs: number
   request: PairingRequestRef | null
   lastRequest: PairingRequestRecord | null
+  /** The ping in flight. */
+  ping: string | null
+  lastPing: PairingPingRecord | null
   lastPingAt: number | null
+  /** Requests and pings that arrived while another one was in flight, in order. */
+  queue: PairingWork[]
   /** The relay's last connectivity problem (cleared when online). */
   relayError: ErrorData | null
   error: ErrorData | null
@@ -77,17 +99,18 @@ export type PairingEvent =
     }
   /** Offline: try the relay again. */
   | { type: 'RECONNECT' }
-  /** Paired: send the request `requestId` of the facade's outbox. */
+  /** Paired: send the request `requestId` of the facade's outbox (queued while busy). */
   | { type: 'REQUEST'; requestId: string; method: string }
-  | { type: 'PING' }
+  /** Paired: ping the wallet (queued while busy); `lastPing` reports it under `pingId`. */
+  | { type: 'PING'; pingId?: string }
   /** Paired: end the session (tells the wallet). */
   | { type: 'DISCONNECT' }
   /** Give up (any time before a final state). */
   | { type: 'CANCEL' }
   /** From `maintainSession`: the wallet deleted the session. */
   | { type: 'PEER.DELETED'; code: number; message: string }
-  /** From `maintainSession`: the session reached its expiry. */
-  | { type: 'SESSION.EXPIRED'; at: number }
+  /** From `maintainSession` when it (re)starts: the time now, for the `sessionExpiry` delay. */
+  | { type: 'SESSION.WATCHING'; at: number }
 
 /** What the promise actors report: when they finished. */
 export interface ActorTime {
@@ -113,11 +136,6 @@ export interface AwaitApprovalInput {
 export interface SettleSessionInput {
   pairingId: string
   peerPublicKey: string
-}
-
-export interface MaintainSessionInput {
-  pairingId: string
-  expiresAt: number
 }
 
 export interface SendRequestInput {

@@ -76,6 +76,7 @@ function scripted() {
     await vi.advanceTimersByTimeAsync(0)
   }
   return {
+    machine,
     actor,
     inputs,
     relayEvents,
@@ -145,10 +146,7 @@ describe('pairing machine', () => {
     })
     expect(snapshot.context.clock).toBe(T + 120)
     expect(snapshot.hasTag('resumable')).toBe(true)
-    expect(s.inputs.maintainSession?.[0]).toEqual({
-      pairingId: input.pairingId,
-      expiresAt: session.expiresAt,
-    })
+    expect(s.inputs.maintainSession?.[0]).toEqual({ pairingId: input.pairingId })
     expect(JSON.parse(JSON.stringify(snapshot.context))).toEqual(snapshot.context)
   })
 
@@ -263,8 +261,6 @@ describe('pairing machine', () => {
       method: 'personal_sign',
     })
     expect(s.inputs.sendRequest?.[0]).toEqual({ pairingId: input.pairingId, requestId: 'r1' })
-    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' }) // busy: ignored
-    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r1')
     await s.settle('sendRequest', at(500))
     expect(flow(s)).toEqual({ paired: 'idle' })
     expect(s.actor.getSnapshot().context.request).toBeNull()
@@ -285,6 +281,70 @@ describe('pairing machine', () => {
     })
   })
 
+  it('behavior: work that arrives while busy waits in order; each request and ping has its record', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    s.actor.send({ type: 'PING', pingId: 'p1' })
+    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' })
+    expect(s.actor.getSnapshot().context.queue).toEqual([
+      { kind: 'ping', pingId: 'p1' },
+      { kind: 'request', requestId: 'r2', method: 'personal_sign' },
+    ])
+    await s.settle('sendRequest', at(500))
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    expect(s.actor.getSnapshot().context.lastRequest?.requestId).toBe('r1')
+    s.actor.send({ type: 'REQUEST', requestId: 'r3', method: 'personal_sign' }) // queued while pinging
+    await s.settle('pingPeer', at(600))
+    expect(s.actor.getSnapshot().context.lastPing).toEqual({
+      pingId: 'p1',
+      status: 'answered',
+      error: null,
+      at: T + 600,
+    })
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r2')
+    await s.settle('sendRequest', at(700))
+    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r3')
+    s.actor.send({ type: 'PING', pingId: 'p2' })
+    await s.settle('sendRequest', at(800))
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    expect(s.actor.getSnapshot().context.queue).toEqual([])
+  })
+
+  it('error: a request or ping without an answer in requestTimeoutMs fails with TIMEOUT', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    await vi.advanceTimersByTimeAsync(299_999)
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastRequest).toMatchObject({
+      requestId: 'r1',
+      status: 'failed',
+      error: { code: 'TIMEOUT' },
+    })
+    s.actor.send({ type: 'PING', pingId: 'p1' })
+    await vi.advanceTimersByTimeAsync(300_000)
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastPing).toMatchObject({
+      pingId: 'p1',
+      status: 'failed',
+      error: { code: 'TIMEOUT' },
+    })
+  })
+
+  it('behavior: a delete that never finishes ends the session after deleteTimeout', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'DISCONNECT' })
+    await vi.advanceTimersByTimeAsync(29_999)
+    expect(flow(s)).toEqual({ paired: 'deleting' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(s.actor.getSnapshot().value).toBe('disconnected')
+  })
+
   it('paired: pings record their time; a failed ping does not', async () => {
     const s = scripted()
     await toPaired(s)
@@ -297,6 +357,11 @@ describe('pairing machine', () => {
     await s.settle('pingPeer', new AppError('TIMEOUT', 'no answer'), true)
     expect(flow(s)).toEqual({ paired: 'idle' })
     expect(s.actor.getSnapshot().context.lastPingAt).toBe(T + 900)
+    expect(s.actor.getSnapshot().context.lastPing).toMatchObject({
+      pingId: 'ping',
+      status: 'failed',
+      error: { code: 'TIMEOUT', message: 'no answer' },
+    })
   })
 
   it.each(['idle', 'requesting', 'pinging'])(
@@ -317,7 +382,7 @@ describe('pairing machine', () => {
     },
   )
 
-  it('paired: the wallet deleting the session ends it (NOT_CONNECTED), as does its expiry', async () => {
+  it('paired: the wallet deleting the session ends it (NOT_CONNECTED)', async () => {
     const s = scripted()
     await toPaired(s)
     s.maintain({ type: 'PEER.DELETED', code: 6000, message: 'User disconnected.' })
@@ -326,12 +391,52 @@ describe('pairing machine', () => {
       code: 'NOT_CONNECTED',
       message: 'The wallet ended the session: User disconnected.',
     })
+  })
+
+  it('paired: the session expires at its absolute expiry, counted from the clock the actors report', async () => {
+    const e = scripted()
+    await toPaired(e) // clock T + 120, 120 ms of the lifetime gone
+    await vi.advanceTimersByTimeAsync(session.expiresAt - T - 121)
+    expect(flow(e)).toEqual({ paired: 'idle' })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(e.actor.getSnapshot().value).toBe('expired')
+    expect(e.actor.getSnapshot().context.error).toEqual({
+      code: 'SESSION_EXPIRED',
+      message: 'The relay session reached its expiry.',
+    })
+  })
+
+  it('paired: a request in flight defers the expiry; back at idle it waits only what is left', async () => {
     const e = scripted()
     await toPaired(e)
-    e.maintain({ type: 'SESSION.EXPIRED', at: session.expiresAt })
+    e.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    // Time passes with no timer of the flow running (the request's own timeout is longer here).
+    vi.setSystemTime(session.expiresAt)
+    expect(flow(e)).toEqual({ paired: 'requesting' })
+    await e.settle('sendRequest', at(session.expiresAt - T + 5))
     expect(e.actor.getSnapshot().value).toBe('expired')
-    expect(e.actor.getSnapshot().context.clock).toBe(session.expiresAt)
-    expect(e.actor.getSnapshot().context.error?.code).toBe('SESSION_EXPIRED')
+  })
+
+  it('restored: a persisted paired session waits only what is left of its lifetime', async () => {
+    const s = scripted()
+    await toPaired(s)
+    const persisted = s.actor.getPersistedSnapshot()
+    s.actor.stop()
+    // A reload six days later: XState restores no timer; the restarted maintainSession reports the time.
+    const sixDays = 6 * 86_400_000
+    vi.setSystemTime(T + sixDays)
+    const r = scripted()
+    const restored = createActor(r.machine, {
+      snapshot: persisted as never,
+      input: undefined as never,
+    })
+    restored.start()
+    r.maintain({ type: 'SESSION.WATCHING', at: T + sixDays })
+    expect(restored.getSnapshot().context.clock).toBe(T + sixDays)
+    await vi.advanceTimersByTimeAsync(session.expiresAt - T - sixDays - 1)
+    expect(restored.getSnapshot().value).toMatchObject({ active: { flow: { paired: 'idle' } } })
+    await vi.advanceTimersByTimeAsync(1)
+    expect(restored.getSnapshot().value).toBe('expired')
   })
 
   it('CANCEL ends any active state in cancelled (ABORTED); requests before pairing are ignored', async () => {

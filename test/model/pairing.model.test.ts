@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
+import { getShortestPaths } from 'xstate/graph'
 import { pairingMachine } from '../../machines/pairing/pairing.machine'
-import { afterEvents, coverageRow, explore } from './support/coverage'
+import { toPairingView } from '../../machines/pairing/pairing.view'
+import { afterEvents, coverageRow, explore, possibleEvents } from './support/coverage'
 
 const T = Date.parse('2026-11-23T10:00:00Z')
 const session = {
@@ -29,10 +31,10 @@ const events: AnyEventObject[] = [
   { type: 'CANCEL' },
   { type: 'RECONNECT' },
   { type: 'REQUEST', requestId: 'r1', method: 'personal_sign' },
-  { type: 'PING' },
+  { type: 'PING', pingId: 'p1' },
   { type: 'DISCONNECT' },
   { type: 'PEER.DELETED', code: 6000, message: 'bye' },
-  { type: 'SESSION.EXPIRED', at: session.expiresAt },
+  { type: 'SESSION.WATCHING', at: T + 3 },
   ...(['connecting', 'online', 'reconnecting', 'offline'] as const).map((status) => ({
     type: 'RELAY.STATUS',
     status,
@@ -55,6 +57,8 @@ const serialize = (s: AnyMachineSnapshot) =>
     status: s.status,
     error: (s.context as { error?: { code: string } | null }).error?.code ?? null,
     request: (s.context as { request?: unknown }).request ? 1 : 0,
+    // The kinds of the queued work (the queue is bounded here: at most two in a row).
+    queue: (s.context as { queue: Array<{ kind: string }> }).queue.slice(0, 2).map((w) => w.kind),
     session: (s.context as { session?: unknown }).session ? 1 : 0,
   })
 
@@ -67,6 +71,27 @@ describe('pairing model', () => {
     expect(row.missingTransitions).toEqual([])
   })
 
+  it('traverses deterministically in well under a second', () => {
+    const traverse = () =>
+      getShortestPaths(pairingMachine, {
+        input,
+        events: (snapshot: AnyMachineSnapshot) =>
+          possibleEvents(snapshot as AnyMachineSnapshot, events),
+        serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot as AnyMachineSnapshot),
+        limit: 5000,
+      } as never)
+    const started = performance.now()
+    const first = traverse()
+    const elapsed = performance.now() - started
+    const again = traverse()
+    expect(elapsed).toBeLessThan(1000)
+    const keys = (paths: typeof first) =>
+      paths.map(
+        (p) => `${serialize(p.state as never)} ← ${p.steps.map((s) => s.event.type).join(' ')}`,
+      )
+    expect(keys(again)).toEqual(keys(first))
+  })
+
   it('every reachable state keeps a JSON-safe, secret-free context and its invariants', () => {
     for (const { path } of exploration.paths) {
       const s = path.state
@@ -77,6 +102,14 @@ describe('pairing model', () => {
         expect(s.context.session).not.toBeNull()
       }
       if (s.matches({ active: { flow: 'paired' } })) expect(s.context.session).not.toBeNull()
+      // The view the flow and UIs read agrees with the chart.
+      const view = toPairingView(s as never)
+      if (s.hasTag('resumable')) expect(view).toMatchObject({ phase: 'paired', busy: false })
+      if (s.status === 'done') expect(view).toMatchObject({ phase: 'ended', outcome: s.value })
+      if (view.phase === 'paired' || view.phase === 'ending') expect(view.session).not.toBeNull()
+      if (s.status === 'active' && view.phase === 'pairing') {
+        expect(s.matches({ active: { flow: 'paired' } })).toBe(false)
+      }
       if (s.status === 'done') {
         expect(s.output.status).toBe(s.value)
         if (s.value === 'rejected') expect(s.context.error?.code).toBe('USER_REJECTED')

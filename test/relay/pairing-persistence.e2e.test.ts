@@ -3,6 +3,7 @@ import { recoverMessageAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { InspectionEvent } from 'xstate'
 import { resumePairing } from '../../machines/pairing/pairing.facade'
+import { PAIRING_MACHINE_VERSION } from '../../machines/pairing/pairing.machine'
 import type {
   PairingPersistedState,
   PairingStore,
@@ -83,7 +84,7 @@ describe('settled sessions survive a reload', () => {
     expect(saved).toMatchObject({
       format: 'scope-connect/pairing',
       formatVersion: 1,
-      machineVersion: 1,
+      machineVersion: PAIRING_MACHINE_VERSION,
     })
     expect(saved.expiresAt).toBe(dapp.session?.expiresAt)
     // The snapshot itself holds no key: they sit beside it.

@@ -19,3 +19,17 @@ export function reconnectDelay(attempt: number, random: number, backoff: RelayBa
   const jitter = 0.75 + 0.5 * (Number.isFinite(random) ? Math.min(Math.max(random, 0), 1) : 0.5)
   return Math.round(Math.min(backoff.maxMs, exponential) * jitter)
 }
+
+/** How long a relay that answered `TRY_AGAIN_LATER` (close 1013) is left alone at least. */
+export const TRY_AGAIN_LATER_MS = 10_000
+
+/** `reconnectDelay`, but at least `TRY_AGAIN_LATER_MS` after the relay asked to try again later. */
+export function reconnectWait(
+  attempt: number,
+  random: number,
+  backoff: RelayBackoff,
+  lastBackendCode: string | undefined,
+): number {
+  const delay = reconnectDelay(attempt, random, backoff)
+  return lastBackendCode === 'TRY_AGAIN_LATER' ? Math.max(delay, TRY_AGAIN_LATER_MS) : delay
+}

@@ -1,13 +1,12 @@
 export { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectDelay } from './backoff'
+export { relayMessageId } from './dedupe'
 export {
   createRelayClient,
   type PublishOptions,
   type RelayClient,
   type RelayClientOptions,
-  type RelayStatus,
-  type RelayStatusChange,
-  relayMessageId,
 } from './relay-client'
+export type { RelayStatus, RelayStatusChange } from './status'
 export {
   baseUrlForRelayUrl,
   createRelayTokenSource,

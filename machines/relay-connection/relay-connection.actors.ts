@@ -1,0 +1,121 @@
+import { fromCallback, fromPromise } from 'xstate'
+import { createLogger } from '../../src/logging'
+import { relayError } from '../../src/relay/client/errors'
+import { parseRelayFrame } from '../../src/relay/client/frames'
+import type { RelayRequests } from '../../src/relay/client/requests'
+import type { RelaySubscriber } from '../../src/relay/client/subscriber'
+import type { RelayTokenCache } from '../../src/relay/client/token-cache'
+import type { WebSocketConstructor, WebSocketLike } from '../../src/relay/client/websocket'
+import { RELAY_METHODS } from '../../src/wire/relay'
+import type {
+  ActorTime,
+  FetchTokenInput,
+  RelayConnectionEvent,
+  TokenOutput,
+} from './relay-connection.types'
+
+const log = /* @__PURE__ */ createLogger('relay')
+
+/** What the relay connection's actors work with; `createRelayClient` builds it. */
+export interface RelayConnectionEnvironment {
+  /** `ws(s)://…/api/v1/connect/relay`; the token goes into its `token` query parameter. */
+  relayUrl: string
+  WebSocket: WebSocketConstructor
+  tokens: RelayTokenCache
+  requests: RelayRequests
+  subscriber: RelaySubscriber
+  now: () => number
+}
+
+type SocketReport = Extract<RelayConnectionEvent, { type: 'SOCKET.OPEN' | 'SOCKET.CLOSED' }>
+
+/**
+ * The relay connection's I/O: the token source, the WebSocket (one `socket` actor per socket,
+ * closed when the chart stops it), the resubscription and the keepalive ping. Every promise actor
+ * reports when it finished (`at`, from the injected clock).
+ */
+export function createRelayConnectionActors(env: RelayConnectionEnvironment) {
+  const { requests, subscriber } = env
+
+  function receive(raw: unknown): void {
+    const frame = parseRelayFrame(raw)
+    if (frame === null) {
+      log.debug('relay sent a frame that is not JSON of a known shape')
+      return
+    }
+    if (frame.kind === 'response') {
+      requests.answer(frame.response)
+      return
+    }
+    requests.notify({ jsonrpc: '2.0', id: frame.id, result: true })
+    subscriber.deliver(frame.data)
+  }
+
+  /** The socket is gone: requests in flight fail, every topic needs subscribing again. */
+  function lost(): void {
+    requests.detach(relayError('The relay connection closed.'))
+    subscriber.reset()
+  }
+
+  return {
+    fetchToken: fromPromise<TokenOutput, FetchTokenInput>(async ({ input }) => {
+      const grant = await env.tokens.ensure(input.stale)
+      return { expiresAt: grant.expiresAt, at: env.now() }
+    }),
+
+    socket: fromCallback<{ type: string }>(({ sendBack }) => {
+      const report = (event: SocketReport) => sendBack(event)
+      let live = true
+      let socket: WebSocketLike
+      try {
+        const grant = env.tokens.current()
+        if (grant === null) throw new Error('no token')
+        const separator = env.relayUrl.includes('?') ? '&' : '?'
+        socket = new env.WebSocket(
+          `${env.relayUrl}${separator}token=${encodeURIComponent(grant.token)}`,
+        )
+      } catch (error) {
+        log.debug('the relay WebSocket could not be created', error)
+        report({ type: 'SOCKET.CLOSED', code: 1006 })
+        return () => undefined
+      }
+      socket.onmessage = (event) => {
+        if (live) receive(event.data)
+      }
+      socket.onerror = () => {
+        // Followed by a close event; nothing to do here.
+      }
+      socket.onclose = (event) => {
+        if (!live) return
+        live = false
+        lost()
+        report({ type: 'SOCKET.CLOSED', code: event.code })
+      }
+      socket.onopen = () => {
+        if (!live) return
+        requests.attach((frame) => socket.send(frame))
+        report({ type: 'SOCKET.OPEN' })
+      }
+      return () => {
+        if (!live) return
+        live = false
+        try {
+          socket.close(1000, 'client closed the socket')
+        } catch {
+          // Already closing.
+        }
+        lost()
+      }
+    }),
+
+    settle: fromPromise<ActorTime>(async () => {
+      await subscriber.resubscribeAll()
+      return { at: env.now() }
+    }),
+
+    ping: fromPromise<ActorTime>(async () => {
+      await requests.request(RELAY_METHODS.ping, {}, { timeoutMs: null })
+      return { at: env.now() }
+    }),
+  }
+}

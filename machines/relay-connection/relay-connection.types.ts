@@ -1,0 +1,60 @@
+import type { RelayBackoff } from '../../src/relay/client/backoff'
+import type { ErrorData } from '../shared/error-data'
+
+/** What a relay connection starts from: its timing settings (the URL and I/O are its actors'). */
+export interface RelayConnectionInput {
+  backoff: RelayBackoff
+  /** `scr_ping` every this many ms while online; 0: off. */
+  keepaliveMs: number
+  /** A keepalive ping without an answer after this long drops the socket. */
+  requestTimeoutMs: number
+  /** ms since the epoch: the clock's reading when the connection was created. */
+  startedAt: number
+}
+
+export interface RelayConnectionContext extends RelayConnectionInput {
+  /**
+   * The reconnect attempt about to run or running (1, 2, …); 0 on the first connection, after
+   * going online, and after `RECONNECT`.
+   */
+  attempt: number
+  /** The latest time an actor reported (the chart reads no clock itself). */
+  clock: number
+  /** ms since the epoch: when the token in use expires (`null`: none yet). */
+  tokenExpiresAt: number | null
+  /** The next token fetch must not reuse the cached grant (refused before open, or expired). */
+  tokenStale: boolean
+  /** Why the connection is reconnecting, offline or closed. */
+  error: ErrorData | null
+}
+
+export type RelayConnectionEvent =
+  /** Connect now (from `idle`, `offline`); a scheduled reconnect keeps its backoff. */
+  | { type: 'CONNECT' }
+  /** From `offline` or `reconnecting`: try now, with a fresh attempt budget. */
+  | { type: 'RECONNECT' }
+  /** Close for good. */
+  | { type: 'CLOSE' }
+  /** From the `socket` actor: the WebSocket opened. */
+  | { type: 'SOCKET.OPEN' }
+  /** From the `socket` actor: the WebSocket closed (or could not be created: 1006). */
+  | { type: 'SOCKET.CLOSED'; code: number }
+
+/** The grant a token fetch reports: its expiry, and when it was fetched. */
+export interface TokenOutput {
+  expiresAt: number
+  at: number
+}
+
+/** What the other actors report: when they finished. */
+export interface ActorTime {
+  at: number
+}
+
+export interface FetchTokenInput {
+  /** Fetch a new grant even when the cached one looks good. */
+  stale: boolean
+}
+
+/** Tag of the states the relay connection is online in. */
+export const RELAY_ONLINE_TAG = 'online'

@@ -1,0 +1,39 @@
+import type { SnapshotFrom } from 'xstate'
+import type { RelayStatus } from '../../src/relay/client/status'
+import type { ErrorData } from '../shared/error-data'
+import type { RelayConnectionMachine } from './relay-connection.machine'
+
+export type RelayConnectionSnapshot = SnapshotFrom<RelayConnectionMachine>
+
+/** What a UI or the relay client reads of a relay connection: its status, derived from the state. */
+export interface RelayConnectionView {
+  status: RelayStatus
+  /** The reconnect attempt about to run (reconnecting), when it counts one. */
+  attempt?: number
+  /** Why the connection is reconnecting or offline. */
+  error?: ErrorData
+  /** Closed for good (`close()`): nothing will connect it again. */
+  closed: boolean
+}
+
+export function toRelayConnectionView(snapshot: RelayConnectionSnapshot): RelayConnectionView {
+  const closed = snapshot.matches('closed')
+  const status: RelayStatus = closed
+    ? 'offline'
+    : snapshot.matches('online')
+      ? 'online'
+      : snapshot.matches('connecting')
+        ? 'connecting'
+        : snapshot.matches('reconnecting')
+          ? 'reconnecting'
+          : snapshot.matches('offline')
+            ? 'offline'
+            : 'idle'
+  const { attempt, error } = snapshot.context
+  return {
+    status,
+    ...(status === 'reconnecting' && attempt > 0 ? { attempt } : {}),
+    ...((status === 'reconnecting' || status === 'offline') && error !== null ? { error } : {}),
+    closed,
+  }
+}

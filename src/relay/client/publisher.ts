@@ -1,0 +1,58 @@
+import type { AppError } from '../../errors/app-error'
+import { RELAY_METHODS } from '../../wire/relay'
+import type { RelayRequests } from './requests'
+
+interface QueuedPublish {
+  params: { topic: string; message: string; ttl: number; tag: number }
+  resolve: () => void
+  reject: (error: AppError) => void
+}
+
+/** Publishes: at once while online, else queued until the connection is back (or gone for good). */
+export interface RelayPublisher {
+  /** Sends now when `online`, else queues; resolves once the relay stored the message. */
+  publish(params: QueuedPublish['params'], online: boolean): Promise<void>
+  /** Online again: sends what waited, in order. */
+  flush(): void
+  /** Offline or closed: what waited rejects with `error`. */
+  rejectAll(error: AppError): void
+}
+
+/**
+ * `reconnecting()` tells whether the connection is on its way back: a publish lost with the
+ * connection is queued again then (the same message has the same messageId, so the peer drops a
+ * copy); one refused, timed out on a live connection, or lost for good rejects.
+ */
+export function createRelayPublisher(parts: {
+  requests: RelayRequests
+  reconnecting: () => boolean
+}): RelayPublisher {
+  const outbox: QueuedPublish[] = []
+
+  function send(queued: QueuedPublish): void {
+    parts.requests.request(RELAY_METHODS.publish, queued.params).then(
+      () => queued.resolve(),
+      (error: AppError) => {
+        // Lost with the connection: send again after the reconnect. Anything else is final.
+        if (error.backendCode === undefined && parts.reconnecting()) outbox.push(queued)
+        else queued.reject(error)
+      },
+    )
+  }
+
+  return {
+    publish(params, online) {
+      return new Promise<void>((resolve, reject) => {
+        const queued = { params, resolve, reject }
+        if (online) send(queued)
+        else outbox.push(queued)
+      })
+    },
+    flush() {
+      for (const queued of outbox.splice(0)) send(queued)
+    },
+    rejectAll(error) {
+      for (const queued of outbox.splice(0)) queued.reject(error)
+    },
+  }
+}
