@@ -155,4 +155,18 @@ describe('regressions found by the fault sequences', () => {
       false,
     )
   })
+
+  // Finding 8 on EVM, found by hand from the Solana counterexample: the same steps resolve
+  // signMessage with `undefined` (caught by the check that a signature call yields a signature).
+  it('error: after a reload, an EVM signature over the restored relay session resolves undefined', async () => {
+    await runSequence(
+      [
+        { call: 'pair:eip155', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'signMessage', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'reload', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'signMessage', answer: 'approve', fault: 'ok', think: 0 },
+      ],
+      false,
+    )
+  })
 })

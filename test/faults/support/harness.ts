@@ -322,8 +322,17 @@ export class World {
       (value) => {
         entry.settled = true
         entry.outcome = 'value'
-        if (typeof value === 'string' && value.length >= 16) this.signatures.add(value)
+        // A signature call resolves with a signature: a non-empty string (an object for a transaction).
         const signed = value as { signature?: unknown; signedTransaction?: unknown } | null
+        if (/ sign(Message|TypedData)$/.test(label) && (typeof value !== 'string' || value === ''))
+          entry.outcome = `NOT A SIGNATURE: ${JSON.stringify(value)}`
+        if (
+          / signTransaction$/.test(label) &&
+          typeof signed?.signature !== 'string' &&
+          typeof signed?.signedTransaction !== 'string'
+        )
+          entry.outcome = `NOT A SIGNATURE: ${JSON.stringify(value)}`
+        if (typeof value === 'string' && value.length >= 16) this.signatures.add(value)
         if (typeof signed?.signature === 'string') this.signatures.add(signed.signature)
         if (typeof signed?.signedTransaction === 'string')
           this.signatures.add(signed.signedTransaction)
