@@ -162,36 +162,45 @@ describe('issue 15: a root that stops anyway is no wedge', () => {
   })
 })
 
+/**
+ * A page that opens the universal link of Phantom (the wallet not yet answered) and goes away:
+ * only its store survives. `readFirst` reads a balance before selecting the wallet.
+ */
+async function leaveMobileFlow(options: { readFirst?: boolean } = {}) {
+  const store = createMemoryUniversalLinkStore()
+  const links: string[] = []
+  const clientOptions = {
+    baseUrl: server.baseUrl,
+    appKey: server.appKey,
+    mobile: true,
+    solanaChainId: SOLANA_DEVNET,
+    universalLink: {
+      store,
+      openLink: (url: string) => links.push(url),
+      returnUrl: 'https://dapp.example/',
+      pollIntervalMs: 20,
+    },
+  } as const
+  const before = new Client(clientOptions)
+  if (options.readFirst)
+    await before.getBalance({ chainId: 'eip155:31337', tokenAddress: 'native', account })
+  await before.selectWallet('phantom', { namespace: 'solana' })
+  void before.connect().catch(() => {})
+  for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
+  before.actor.stop()
+  const record = store.load()
+  expect(record).not.toBeNull()
+  return { options: clientOptions, store, links, record }
+}
+
 describe('issue 15: the mobile flow survives a balance read made before it', () => {
   it('behavior: read a balance, start the universal link, reload: resume is awaitingWallet', async () => {
     const wallet = createWalletSimulator({ walletSlug: 'phantom' })
-    const store = createMemoryUniversalLinkStore()
-    const links: string[] = []
-    const options = {
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
-      mobile: true,
-      solanaChainId: SOLANA_DEVNET,
-      universalLink: {
-        store,
-        openLink: (url: string) => links.push(url),
-        returnUrl: 'https://dapp.example/',
-        pollIntervalMs: 20,
-      },
-    } as const
-    const before = new Client(options)
-    await before.getBalance({ chainId: 'eip155:31337', tokenAddress: 'native', account })
-    await before.selectWallet('phantom', { namespace: 'solana' })
-    void before.connect().catch(() => {})
-    for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
-    const record = store.load()
-    expect(record).not.toBeNull()
+    const { options, links, record } = await leaveMobileFlow({ readFirst: true })
     // JSON-safe, and only what the flow needs: the universal-link child, no read.
     expect(JSON.parse(JSON.stringify(record))).toEqual(record)
     const snapshot = record?.snapshot as { children?: Record<string, unknown> } | undefined
-    const children = Object.keys(snapshot?.children ?? {})
-    expect(children).toEqual(['universalLink'])
-    before.actor.stop()
+    expect(Object.keys(snapshot?.children ?? {})).toEqual(['universalLink'])
 
     await wallet.handle(links[0] ?? '')
     const after = new Client(options)
@@ -202,24 +211,9 @@ describe('issue 15: the mobile flow survives a balance read made before it', () 
 })
 
 describe('issue 15: a record whose child is not active is discarded', () => {
-  /** A real pending universal-link record (the wallet not yet answered), as the page left it. */
+  /** A real pending universal-link record, as the page left it (a copy to break). */
   async function pendingRecord() {
-    const store = createMemoryUniversalLinkStore()
-    const links: string[] = []
-    const options = {
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
-      mobile: true,
-      solanaChainId: SOLANA_DEVNET,
-      universalLink: { store, openLink: (url: string) => links.push(url), pollIntervalMs: 20 },
-    } as const
-    const before = new Client(options)
-    await before.selectWallet('phantom', { namespace: 'solana' })
-    void before.connect().catch(() => {})
-    for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
-    before.actor.stop()
-    const record = store.load()
-    expect(record).not.toBeNull()
+    const { options, store, record } = await leaveMobileFlow()
     return { options, store, record: JSON.parse(JSON.stringify(record)) }
   }
 
