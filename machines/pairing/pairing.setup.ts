@@ -127,10 +127,13 @@ export function createOutbox(onAnswer?: (result: unknown) => void): PairingOutbo
 } {
   const entries = new Map<string, OutboxEntry>()
   const results = new Map<string, unknown>()
+  // Ids unique across page loads: a restored pairing remembers its last request's id, and a new
+  // page's `r1` must never be taken for the old, answered one.
+  const page = Math.random().toString(36).slice(2, 10)
   let next = 1
   return {
     add(entry) {
-      const id = `r${next++}`
+      const id = `r${page}.${next++}`
       entries.set(id, entry)
       return id
     },
