@@ -3,11 +3,11 @@ import fc from 'fast-check'
 import type { Hex } from 'viem'
 import { vi } from 'vitest'
 import type { InspectionEvent } from 'xstate'
+import { createWalletSimulator } from '../../../examples/wallet-simulator/src/index'
 import {
   createRelayWalletSimulator,
   type RelayWalletSimulator,
 } from '../../../examples/wallet-simulator/src/relay'
-import { createWalletSimulator } from '../../../examples/wallet-simulator/src/index'
 import { isResumableTree } from '../../../machines/client/client.persistence'
 import { Client, type ClientOptions } from '../../../src/client'
 import { Eip1193Connector } from '../../../src/connectors/eip1193'
