@@ -1,8 +1,8 @@
 import { type EventObject, fromCallback, fromPromise } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import { createLogger } from '../../src/logging'
-import type { RelayClient, RelayStatusChange } from '../../src/relay/client/relay-client'
 import { deriveSessionKey } from '../../src/relay/crypto/session-key'
+import type { RelayClient, RelayStatusChange } from '../../src/relay/face/relay-client'
 import type { RelayPeer } from '../../src/relay/peer/relay-peer'
 import {
   SESSION_DELETE_CODES,

@@ -1,11 +1,11 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { AppError } from '../../src/errors/app-error'
 import type { FetchLike } from '../../src/http/client'
-import { createRelayClient, type RelayClientOptions } from '../../src/relay/client/relay-client'
 import { createRelayTokenSource, relayUrlForBaseUrl } from '../../src/relay/client/token-source'
 import type { WebSocketConstructor } from '../../src/relay/client/websocket'
 import { createPairing } from '../../src/relay/create-pairing'
 import { generateKeyPair } from '../../src/relay/crypto/session-key'
+import { createRelayClient, type RelayClientOptions } from '../../src/relay/face/relay-client'
 import { createMemoryKeyring } from '../../src/relay/peer/keyring'
 import { createRelayPeer, type RelayPeer } from '../../src/relay/peer/relay-peer'
 import {

@@ -1,11 +1,11 @@
-export { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectDelay } from './backoff'
-export { relayMessageId } from './dedupe'
 export {
   createRelayClient,
   type PublishOptions,
   type RelayClient,
   type RelayClientOptions,
-} from './relay-client'
+} from '../face/relay-client'
+export { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectDelay } from './backoff'
+export { relayMessageId } from './dedupe'
 export type { RelayStatus, RelayStatusChange } from './status'
 export {
   baseUrlForRelayUrl,

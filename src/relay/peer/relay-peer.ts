@@ -1,8 +1,8 @@
 import { AppError } from '../../errors/app-error'
 import { createLogger } from '../../logging'
 import type { RelayMessage } from '../../wire/relay'
-import type { RelayClient } from '../client/relay-client'
 import { openEnvelope, sealEnvelope } from '../crypto/envelope'
+import type { RelayClient } from '../face/relay-client'
 import {
   type JsonRpcError,
   type JsonRpcRequest,
