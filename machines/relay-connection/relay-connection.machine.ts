@@ -51,6 +51,12 @@ const retryOr = <A extends ErrorAction>(error: A) =>
     { target: '#relayConnection.offline', actions: error },
   ] as const
 
+/** The error a closed socket leaves (1006 when the close carried no code). */
+const closedError = (event: RelayConnectionEvent) =>
+  relayError(
+    `The relay connection closed (code ${event.type === 'SOCKET.CLOSED' ? event.code : 1006}).`,
+  )
+
 /** The socket closed after it opened: 4001 means a fresh token at once, anything else backs off. */
 const ON_OPEN_SOCKET_CLOSED = [
   {
@@ -124,19 +130,8 @@ export const relayConnectionMachine = setup({
       clock: ({ context, event }) => Math.max(context.clock, doneOutput<ActorTime>(event).at),
     }),
     storeError: assign({ error: ({ event }) => toErrorData(actorError(event), 'RELAY_ERROR') }),
-    assignClosed: assign({
-      error: ({ event }) =>
-        relayError(
-          `The relay connection closed (code ${event.type === 'SOCKET.CLOSED' ? event.code : 1006}).`,
-        ),
-    }),
-    assignRefused: assign({
-      tokenStale: true,
-      error: ({ event }) =>
-        relayError(
-          `The relay connection closed (code ${event.type === 'SOCKET.CLOSED' ? event.code : 1006}).`,
-        ),
-    }),
+    assignClosed: assign({ error: ({ event }) => closedError(event) }),
+    assignRefused: assign({ tokenStale: true, error: ({ event }) => closedError(event) }),
     assignTokenExpired: assign({
       attempt: 0,
       tokenStale: true,
@@ -144,9 +139,6 @@ export const relayConnectionMachine = setup({
     }),
     assignKeepaliveMissed: assign({
       error: relayError('The relay did not answer scr_ping in time.'),
-    }),
-    assignResubscribeFailed: assign({
-      error: ({ event }) => toErrorData(actorError(event), 'RELAY_ERROR'),
     }),
     assignAborted: assign({
       error: { code: 'ABORTED' as const, message: 'The relay client was closed.' },
@@ -204,7 +196,7 @@ export const relayConnectionMachine = setup({
             id: 'settle',
             src: 'settle',
             onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
-            onError: retryOr('assignResubscribeFailed'),
+            onError: retryOr('storeError'),
           },
           on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
         },
@@ -264,7 +256,7 @@ export const relayConnectionMachine = setup({
             id: 'settle',
             src: 'settle',
             onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
-            onError: retryOr('assignResubscribeFailed'),
+            onError: retryOr('storeError'),
           },
           on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
         },
