@@ -1,8 +1,9 @@
-import { type EventObject, fromCallback, fromPromise } from 'xstate'
+import { type EventObject, fromCallback, fromPromise, sendParent } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import { createLogger } from '../../src/logging'
+import { jitteredBackoff } from '../../src/relay/client/backoff'
 import { deriveSessionKey } from '../../src/relay/crypto/session-key'
-import type { RelayClient, RelayStatusChange } from '../../src/relay/face/relay-client'
+import type { RelayClient } from '../../src/relay/face/relay-client'
 import type { RelayPeer } from '../../src/relay/peer/relay-peer'
 import {
   SESSION_DELETE_CODES,
@@ -16,7 +17,15 @@ import {
   WALLET_RESULT_SCHEMAS,
 } from '../../src/relay/protocol/schemas'
 import { RELAY_LIMITS } from '../../src/wire/relay'
-import { toErrorData } from '../shared/error-data'
+import {
+  createRelayConnectionActors,
+  type RelayConnectionEnvironment,
+} from '../relay-connection/relay-connection.actors'
+import { relayConnectionMachine } from '../relay-connection/relay-connection.machine'
+import type {
+  RelayConnectionContext,
+  ReportedRelayStatus,
+} from '../relay-connection/relay-connection.types'
 import type {
   ActorTime,
   ApprovalOutput,
@@ -53,12 +62,13 @@ export interface PairingOutbox {
 
 /** What the pairing actors work with; the facade builds it. */
 export interface PairingEnvironment {
+  /** The relay client the peer talks through; it follows the pairing's `relayConnection` child. */
   relay: RelayClient
+  /** What the `relayConnection` child's actors work with (the relay client's parts) and its jitter. */
+  connection: { environment: RelayConnectionEnvironment; random: () => number }
   peer: RelayPeer
   vault: PairingVault
   outbox: PairingOutbox
-  /** Close the relay when the flow ends (the facade created it). */
-  ownsRelay: boolean
   now?: () => number
 }
 
@@ -79,20 +89,22 @@ function sessionTopicOf(secrets: PairingSecrets): string {
   return secrets.sessionTopic
 }
 
-const CONNECTIVITY: Record<RelayStatusChange['status'], RelayConnectivity> = {
-  idle: 'connecting',
+const CONNECTIVITY: Record<ReportedRelayStatus, RelayConnectivity> = {
   connecting: 'connecting',
   online: 'online',
   reconnecting: 'reconnecting',
   offline: 'offline',
+  closed: 'offline',
 }
 
-function statusEvent(change: RelayStatusChange): PairingEvent {
+/** The `RELAY.STATUS` the pairing gets from its `relayConnection` child at every status it enters. */
+function statusEvent(context: RelayConnectionContext, status: ReportedRelayStatus): PairingEvent {
+  const connectivity = CONNECTIVITY[status]
   return {
     type: 'RELAY.STATUS',
-    status: CONNECTIVITY[change.status],
-    ...(change.error ? { error: toErrorData(change.error, 'RELAY_ERROR') } : {}),
-    ...(change.attempt === undefined ? {} : { attempt: change.attempt }),
+    status: connectivity,
+    ...(connectivity !== 'online' && context.error ? { error: context.error } : {}),
+    ...(status === 'reconnecting' && context.attempt > 0 ? { attempt: context.attempt } : {}),
   }
 }
 
@@ -117,24 +129,20 @@ export function createPairingActors(
   const clockOf = (pairingId: string) => envOf(pairingId).now ?? Date.now
 
   return {
-    relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
-      ({ input, sendBack, receive }) => {
-        const env = envOf(input.pairingId)
-        const { relay, peer } = env
-        const stop = relay.onStatus((change) => sendBack(statusEvent(change)))
-        if (relay.status !== 'idle') sendBack(statusEvent({ status: relay.status }))
-        receive((event) => {
-          if (event.type === 'RECONNECT') relay.reconnect()
-        })
-        return () => {
-          stop()
-          if (env.ownsRelay) {
-            peer.detach()
-            relay.close()
-          }
-        }
+    // The relay-connection chart, its actors in the pairing's environment (by `connectionId`,
+    // the pairing's id); every status it enters goes to the pairing as `RELAY.STATUS`.
+    relayConnection: relayConnectionMachine.provide({
+      actors: createRelayConnectionActors((id) => envOf(id).connection.environment),
+      actions: {
+        reportStatus: sendParent(({ context }, { status }: { status: ReportedRelayStatus }) =>
+          statusEvent(context, status),
+        ),
       },
-    ),
+      delays: {
+        reconnectBackoff: ({ context }) =>
+          jitteredBackoff(envOf(context.connectionId).connection.random)({ context }),
+      },
+    }),
 
     fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(async ({ input }) => {
       await envOf(input.pairingId).relay.ensureToken()

@@ -1,5 +1,6 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { AppError } from '../../src/errors/app-error'
+import type { RelayConnectionRef } from '../../src/relay/face/relay-client'
 import { createPairingActors, type PairingEnvironment } from './pairing.actors'
 import { buildFlow, type FlowHooks, type PairingActor, type PairingFlow } from './pairing.flow'
 import { pairingMachine } from './pairing.machine'
@@ -18,6 +19,8 @@ import { createMemoryPairingVault, type PairingSecrets, type PairingVault } from
 export interface ClientPairingHost extends PairingConnectionOptions {
   /** Told every secret the pairing handles (URI, topics, keys), for the inspector's redaction by value. */
   onSecret(value: string): void
+  /** The running `relayConnection` child of the root's pairing (by its `systemId`), if any. */
+  relayConnection(): RelayConnectionRef | undefined
 }
 
 /** A pairing prepared for the root's `PAIR` event: the `pairing` child's input and the URI. */
@@ -61,19 +64,24 @@ export function createClientPairing(host: ClientPairingHost) {
   }
   /** Gives the pairing `pairingId` a relay client, peer and outbox of its own. */
   const register = (pairingId: string) => {
-    const { relayUrl, relay, peer, now } = resolveConnection(host)
+    // Only this pairing's connection: a replaced pairing's client must not reach the next one's.
+    const locate = () => {
+      const found = host.relayConnection()
+      return found?.getSnapshot().context.connectionId === pairingId ? found : undefined
+    }
+    const { relayUrl, relay, peer, now, connection } = resolveConnection(host, locate)
     environments.set(pairingId, {
       relay,
+      connection,
       peer,
       vault,
       // The wallet's answers (signatures) are secrets before anyone sees them.
       outbox: createOutbox((result) => {
         for (const value of answerStrings(result)) host.onSecret(value)
       }),
-      ownsRelay: true,
       now,
     })
-    return { relayUrl, peer, now }
+    return { relayUrl, peer, now, ...(host.relay ? { relay: host.relay } : {}) }
   }
   const machine = pairingMachine.provide({ actors: createPairingActors(environmentOf) })
   return {

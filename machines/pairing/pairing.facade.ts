@@ -2,7 +2,7 @@ import { createActor } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import { inspectorOptions } from '../shared/inspect'
 import { createPairingActors } from './pairing.actors'
-import { buildFlow, type PairingFlow } from './pairing.flow'
+import { buildFlow, type PairingActor, type PairingFlow } from './pairing.flow'
 import { pairingMachine } from './pairing.machine'
 import { checkRestorablePairing, type PairingStore } from './pairing.persistence'
 import {
@@ -30,18 +30,20 @@ export type { PairingConnectionOptions, PairingOptions } from './pairing.setup'
  * WebSocket), metadata or namespaces that do not validate.
  */
 export function startPairing(options: PairingOptions): PairingFlow {
-  const { relayUrl, relay, peer, now } = resolveConnection(options)
+  let actor: PairingActor | undefined
+  const { relayUrl, relay, peer, now, connection } = resolveConnection(options, () =>
+    actor?.system.get('relayConnection'),
+  )
   const vault = options.vault ?? createMemoryPairingVault()
-  let begun: ReturnType<typeof beginPairing>
-  try {
-    begun = beginPairing(options, { relayUrl, peer, now, vault })
-  } catch (error) {
-    relay.close()
-    throw error
-  }
-  const { input, uri } = begun
-  const env = { relay, peer, vault, outbox: createOutbox(), ownsRelay: true, now }
-  const actor = createActor(pairingMachine.provide({ actors: createPairingActors(env) }), {
+  const { input, uri } = beginPairing(options, {
+    relayUrl,
+    peer,
+    now,
+    vault,
+    ...(options.relay ? { relay: options.relay } : {}),
+  })
+  const env = { relay, connection, peer, vault, outbox: createOutbox(), now }
+  actor = createActor(pairingMachine.provide({ actors: createPairingActors(env) }), {
     input,
     ...inspectorOptions(options),
   })
@@ -76,11 +78,14 @@ export function resumePairing(
     options.store.clear()
     return { status: 'discarded', reason: check.reason }
   }
-  const { relay, peer } = resolveConnection(options)
+  let actor: PairingActor | undefined
+  const { relay, peer, connection } = resolveConnection(options, () =>
+    actor?.system.get('relayConnection'),
+  )
   const vault = options.vault ?? createMemoryPairingVault()
   vault.set(check.pairingId, check.secrets)
-  const env = { relay, peer, vault, outbox: createOutbox(), ownsRelay: true, now }
-  const actor = createActor(pairingMachine.provide({ actors: createPairingActors(env) }), {
+  const env = { relay, connection, peer, vault, outbox: createOutbox(), now }
+  actor = createActor(pairingMachine.provide({ actors: createPairingActors(env) }), {
     snapshot: check.snapshot as never,
     input: undefined as never,
     ...inspectorOptions(options),

@@ -9,7 +9,9 @@ import {
   setup,
 } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
+import { relayConnectionSettings } from '../../src/relay/client/settings'
 import type { ConnectionData } from '../connect/connect.types'
+import { relayConnectionMachine } from '../relay-connection/relay-connection.machine'
 import { toErrorData } from '../shared/error-data'
 import {
   type ActorTime,
@@ -30,7 +32,7 @@ import {
 } from './pairing.types'
 
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
-export const PAIRING_MACHINE_VERSION = 2
+export const PAIRING_MACHINE_VERSION = 3
 
 const notProvided = (name: string) => () => {
   throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
@@ -79,7 +81,9 @@ const toStatus = (status: RelayConnectivity, target: string) =>
 /**
  * The dApp side of relay pairing. Two regions while active: the flow (token → relay → proposal
  * answered → keys settled → paired, with requests, pings and delete) and the relay's connectivity
- * (connecting / online / reconnecting / offline, fed by the `relayConnection` actor). Pure: every
+ * (connecting / online / reconnecting / offline, as the `relayConnection` child — the
+ * relay-connection chart, invoked with its own backoff, keepalive and token-refresh delays —
+ * reports it). Pure: every
  * actor is provided by name (see `createPairingActors`); no secret enters context — topics and keys
  * live in the pairing vault under `pairingId`. Only `paired.idle` is tagged `resumable`.
  */
@@ -92,10 +96,8 @@ export const pairingMachine = setup({
     tags: {} as typeof PAIRING_RESUMABLE_TAG,
   },
   actors: {
-    /** Owns the relay connection while the flow is active; reports its status, closes it at the end. */
-    relayConnection: fromCallback<{ type: 'RECONNECT' }, PairingRefInput>(
-      notProvided('relayConnection'),
-    ),
+    /** The relay connection while the flow is active (the relay-connection chart); reports its status. */
+    relayConnection: relayConnectionMachine,
     fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(notProvided('fetchRelayToken')),
     connectRelay: fromPromise<ActorTime, PairingRefInput>(notProvided('connectRelay')),
     /** Publishes the proposal on the pairing topic and waits for the wallet's answer. */
@@ -273,6 +275,7 @@ export const pairingMachine = setup({
     session: null,
     connection: null,
     requestTimeoutMs: input.requestTimeoutMs ?? 300_000,
+    relay: input.relay ?? relayConnectionSettings(),
     request: null,
     lastRequest: null,
     ping: null,
@@ -288,8 +291,13 @@ export const pairingMachine = setup({
       type: 'parallel',
       invoke: {
         id: 'relayConnection',
+        systemId: 'relayConnection',
         src: 'relayConnection',
-        input: ({ context }) => ({ pairingId: context.pairingId }),
+        input: ({ context }) => ({
+          ...context.relay,
+          startedAt: context.clock,
+          connectionId: context.pairingId,
+        }),
       },
       on: { CANCEL: { target: 'cancelled', actions: 'assignCancelled' } },
       states: {

@@ -9,6 +9,7 @@ import {
   isResumableTree,
   type SnapshotMigrations,
 } from '../client/client.persistence'
+import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -191,6 +192,31 @@ export function checkRestorablePairedRoot(
   return restored(state, check.snapshot)
 }
 
+type WithChildren = { children?: Record<string, { snapshot?: unknown } & Record<string, unknown>> }
+
+/** A persisted pairing whose `relayConnection` child will start afresh on the next page. */
+function pairingRecord<T>(persisted: T): T {
+  const children = (persisted as WithChildren).children
+  if (children?.relayConnection === undefined) return persisted
+  return {
+    ...persisted,
+    children: {
+      ...children,
+      relayConnection: restartableRelayConnection(children.relayConnection),
+    },
+  }
+}
+
+/** A persisted `Client` root whose pairing child's relay connection will start afresh. */
+function pairedRootRecord(persisted: Snapshot<unknown>): Snapshot<unknown> {
+  const pairing = (persisted as WithChildren).children?.pairing
+  if (pairing?.snapshot === undefined) return persisted
+  return {
+    ...persisted,
+    children: { pairing: { ...pairing, snapshot: pairingRecord(pairing.snapshot) } },
+  } as unknown as Snapshot<unknown>
+}
+
 /**
  * Saves a `Client` root's deep snapshot (the session keys from the vault beside it) whenever it is
  * paired with a resumable tree, keeps the last record while a request is in flight, and clears it
@@ -212,7 +238,7 @@ export function persistPairedRoot(
         return
       }
       if (!isResumableTree(snapshot)) return
-      const persisted = flowSnapshot(root, 'pairing')
+      const persisted = pairedRootRecord(flowSnapshot(root, 'pairing'))
       const parsed = PairedRootSchema.safeParse(persisted)
       const pairing = snapshot.children?.pairing?.getSnapshot() as
         | { context?: { session?: { expiresAt: number } | null } }
@@ -257,7 +283,7 @@ export function persistWhilePaired(
     next(snapshot) {
       if (snapshot.status !== 'active') return store.clear()
       if (!snapshot.hasTag(PAIRING_RESUMABLE_TAG)) return
-      const persisted = actor.getPersistedSnapshot() as Snapshot<unknown> & {
+      const persisted = pairingRecord(actor.getPersistedSnapshot()) as Snapshot<unknown> & {
         context: { pairingId: string; session: { expiresAt: number } }
       }
       const secrets = vault.get(persisted.context.pairingId)

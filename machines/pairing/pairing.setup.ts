@@ -1,11 +1,16 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { AppError } from '../../src/errors/app-error'
 import type { FetchLike } from '../../src/http/client'
+import { relayConnectionSettings } from '../../src/relay/client/settings'
 import { createRelayTokenSource, relayUrlForBaseUrl } from '../../src/relay/client/token-source'
 import type { WebSocketConstructor } from '../../src/relay/client/websocket'
 import { createPairing } from '../../src/relay/create-pairing'
 import { generateKeyPair } from '../../src/relay/crypto/session-key'
-import { createRelayClient, type RelayClientOptions } from '../../src/relay/face/relay-client'
+import {
+  createHostedRelayClient,
+  type RelayClientOptions,
+  type RelayConnectionRef,
+} from '../../src/relay/face/relay-client'
 import { createMemoryKeyring } from '../../src/relay/peer/keyring'
 import { createRelayPeer, type RelayPeer } from '../../src/relay/peer/relay-peer'
 import {
@@ -57,9 +62,14 @@ export interface PairingOptions extends PairingConnectionOptions {
 /** What a pairing needs of its options besides the connection. */
 export type PairingRequirements = Omit<PairingOptions, keyof PairingConnectionOptions>
 
-/** A relay client and its peer for one pairing, from the connection options. @throws `INVALID_CONFIG`. */
+/**
+ * A relay client and its peer for one pairing, from the connection options. The client follows
+ * the pairing's `relayConnection` child, which `locate` finds in the pairing's actor system; when
+ * the pairing stops it, the peer lets go of its waiting requests. @throws `INVALID_CONFIG`.
+ */
 export function resolveConnection(
   options: PairingConnectionOptions & { onSecret?: (value: string) => void },
+  locate: () => RelayConnectionRef | undefined,
 ) {
   const relayUrl =
     options.relayUrl ??
@@ -79,21 +89,25 @@ export function resolveConnection(
   const now = options.now ?? Date.now
   const source = getToken
   const { onSecret } = options
-  const relay = createRelayClient({
-    relayUrl,
-    // The relay token rides in the WebSocket URL: the Client's inspector redacts it by value.
-    getToken: onSecret
-      ? () =>
-          source().then((grant) => {
-            onSecret(grant.token)
-            return grant
-          })
-      : source,
-    ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
-    ...options.relay,
-    now,
-    ...(options.random ? { random: options.random } : {}),
-  })
+  const hosted = createHostedRelayClient(
+    {
+      relayUrl,
+      // The relay token rides in the WebSocket URL: the Client's inspector redacts it by value.
+      getToken: onSecret
+        ? () =>
+            source().then((grant) => {
+              onSecret(grant.token)
+              return grant
+            })
+        : source,
+      ...(options.WebSocket ? { WebSocket: options.WebSocket } : {}),
+      ...options.relay,
+      now,
+      ...(options.random ? { random: options.random } : {}),
+    },
+    { locate, onEnd: () => peer.detach() },
+  )
+  const relay = hosted.client
   const peer = createRelayPeer({
     relay,
     keyring: createMemoryKeyring(),
@@ -104,7 +118,13 @@ export function resolveConnection(
     const listener = options.onDropped
     peer.onError((error) => listener(error))
   }
-  return { relayUrl, relay, peer, now }
+  return {
+    relayUrl,
+    relay,
+    peer,
+    now,
+    connection: { environment: hosted.environment, random: hosted.random },
+  }
 }
 
 /** Every string of a wallet's answer (a signature, `{ signature, publicKey }`, …). */
@@ -167,7 +187,14 @@ export function createOutbox(onAnswer?: (result: unknown) => void): PairingOutbo
  */
 export function beginPairing(
   options: PairingRequirements,
-  connection: { relayUrl: string; peer: RelayPeer; now: () => number; vault: PairingVault },
+  connection: {
+    relayUrl: string
+    peer: RelayPeer
+    now: () => number
+    vault: PairingVault
+    /** The relay connection's timing (`PairingConnectionOptions.relay`). */
+    relay?: PairingConnectionOptions['relay']
+  },
   pairingId: string = bytesToHex(randomBytes(16)),
 ): { input: PairingInput; uri: string } {
   if (!PeerMetadataSchema.safeParse(options.metadata).success) {
@@ -203,6 +230,7 @@ export function beginPairing(
       ...(options.requestTimeoutMs === undefined
         ? {}
         : { requestTimeoutMs: options.requestTimeoutMs }),
+      relay: relayConnectionSettings(connection.relay),
     },
     uri: pairing.uri,
   }

@@ -1,3 +1,4 @@
+import type { RelayConnectionSettings } from '../../src/relay/client/settings'
 import type { PeerMetadata } from '../../src/relay/protocol/schemas'
 import type { CaipNamespaces, SettledNamespaces } from '../../src/relay/types'
 import type { ConnectionData } from '../connect/connect.types'
@@ -21,6 +22,8 @@ export interface PairingInput {
   startedAt: number
   /** A wallet request or ping without an answer after this long fails with `TIMEOUT`. Default 300 000. */
   requestTimeoutMs?: number
+  /** The timing of the relay connection the pairing hosts (backoff, keepalive); default the relay client's. */
+  relay?: RelayConnectionSettings
 }
 
 /** The settled session as the machine knows it: public facts only. */
@@ -75,6 +78,8 @@ export interface PairingContext {
   connection: ConnectionData | null
   /** A wallet request or ping without an answer after this long fails with `TIMEOUT`. */
   requestTimeoutMs: number
+  /** The timing of the `relayConnection` child. */
+  relay: RelayConnectionSettings
   request: PairingRequestRef | null
   lastRequest: PairingRequestRecord | null
   /** The ping in flight. */
@@ -90,7 +95,7 @@ export interface PairingContext {
 }
 
 export type PairingEvent =
-  /** From the `relayConnection` actor. */
+  /** From the `relayConnection` child, at every status it enters. */
   | {
       type: 'RELAY.STATUS'
       status: RelayConnectivity

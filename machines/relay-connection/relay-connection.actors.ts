@@ -9,6 +9,7 @@ import type { WebSocketConstructor, WebSocketLike } from '../../src/relay/client
 import { RELAY_METHODS } from '../../src/wire/relay'
 import type {
   ActorTime,
+  ConnectionRef,
   FetchTokenInput,
   RelayConnectionEvent,
   TokenOutput,
@@ -16,7 +17,7 @@ import type {
 
 const log = /* @__PURE__ */ createLogger('relay')
 
-/** What the relay connection's actors work with; `createRelayClient` builds it. */
+/** What the relay connection's actors work with; the relay client builds it. */
 export interface RelayConnectionEnvironment {
   /** `ws(s)://…/api/v1/connect/relay`; the token goes into its `token` query parameter. */
   relayUrl: string
@@ -32,12 +33,16 @@ type SocketReport = Extract<RelayConnectionEvent, { type: 'SOCKET.OPEN' | 'SOCKE
 /**
  * The relay connection's I/O: the token source, the WebSocket (one `socket` actor per socket,
  * closed when the chart stops it), the resubscription and the keepalive ping. Every promise actor
- * reports when it finished (`at`, from the injected clock).
+ * reports when it finished (`at`, from the injected clock). One environment, or one per
+ * connection (a function of the `connectionId`, as the `Client`'s pairings do).
  */
-export function createRelayConnectionActors(env: RelayConnectionEnvironment) {
-  const { requests, subscriber } = env
+export function createRelayConnectionActors(
+  environment: RelayConnectionEnvironment | ((connectionId: string) => RelayConnectionEnvironment),
+) {
+  const envOf = (connectionId: string) =>
+    typeof environment === 'function' ? environment(connectionId) : environment
 
-  function receive(raw: unknown): void {
+  function receive({ requests, subscriber }: RelayConnectionEnvironment, raw: unknown): void {
     const frame = parseRelayFrame(raw)
     if (frame === null) {
       log.debug('relay sent a frame that is not JSON of a known shape')
@@ -52,18 +57,20 @@ export function createRelayConnectionActors(env: RelayConnectionEnvironment) {
   }
 
   /** The socket is gone: requests in flight fail, every topic needs subscribing again. */
-  function lost(): void {
+  function lost({ requests, subscriber }: RelayConnectionEnvironment): void {
     requests.detach(relayError('The relay connection closed.'))
     subscriber.reset()
   }
 
   return {
     fetchToken: fromPromise<TokenOutput, FetchTokenInput>(async ({ input }) => {
+      const env = envOf(input.connectionId)
       const grant = await env.tokens.ensure(input.stale)
       return { expiresAt: grant.expiresAt, at: env.now() }
     }),
 
-    socket: fromCallback<{ type: string }>(({ sendBack }) => {
+    socket: fromCallback<{ type: string }, ConnectionRef>(({ input, sendBack }) => {
+      const env = envOf(input.connectionId)
       const report = (event: SocketReport) => sendBack(event)
       let live = true
       let socket: WebSocketLike
@@ -80,7 +87,7 @@ export function createRelayConnectionActors(env: RelayConnectionEnvironment) {
         return () => undefined
       }
       socket.onmessage = (event) => {
-        if (live) receive(event.data)
+        if (live) receive(env, event.data)
       }
       socket.onerror = () => {
         // Followed by a close event; nothing to do here.
@@ -88,12 +95,12 @@ export function createRelayConnectionActors(env: RelayConnectionEnvironment) {
       socket.onclose = (event) => {
         if (!live) return
         live = false
-        lost()
+        lost(env)
         report({ type: 'SOCKET.CLOSED', code: event.code })
       }
       socket.onopen = () => {
         if (!live) return
-        requests.attach((frame) => socket.send(frame))
+        env.requests.attach((frame) => socket.send(frame))
         report({ type: 'SOCKET.OPEN' })
       }
       return () => {
@@ -104,17 +111,19 @@ export function createRelayConnectionActors(env: RelayConnectionEnvironment) {
         } catch {
           // Already closing.
         }
-        lost()
+        lost(env)
       }
     }),
 
-    settle: fromPromise<ActorTime>(async () => {
-      await subscriber.resubscribeAll()
+    settle: fromPromise<ActorTime, ConnectionRef>(async ({ input }) => {
+      const env = envOf(input.connectionId)
+      await env.subscriber.resubscribeAll()
       return { at: env.now() }
     }),
 
-    ping: fromPromise<ActorTime>(async () => {
-      await requests.request(RELAY_METHODS.ping, {}, { timeoutMs: null })
+    ping: fromPromise<ActorTime, ConnectionRef>(async ({ input }) => {
+      const env = envOf(input.connectionId)
+      await env.requests.request(RELAY_METHODS.ping, {}, { timeoutMs: null })
       return { at: env.now() }
     }),
   }

@@ -14,11 +14,14 @@ import { RELAY_CLOSE_CODES } from '../../src/wire/relay'
 import { type ErrorData, toErrorData } from '../shared/error-data'
 import {
   type ActorTime,
+  type ConnectionRef,
   type FetchTokenInput,
   RELAY_ONLINE_TAG,
+  RELAY_RESUMABLE_TAG,
   type RelayConnectionContext,
   type RelayConnectionEvent,
   type RelayConnectionInput,
+  type ReportedRelayStatus,
   type TokenOutput,
 } from './relay-connection.types'
 
@@ -57,6 +60,15 @@ const closedError = (event: RelayConnectionEvent) =>
     `The relay connection closed (code ${event.type === 'SOCKET.CLOSED' ? event.code : 1006}).`,
   )
 
+/** Tells the host the status the connection just entered. */
+const report = (status: ReportedRelayStatus) =>
+  ({ type: 'reportStatus', params: { status } }) as const
+
+/** Every actor works in the connection's environment. */
+const connectionRef = ({ context }: { context: RelayConnectionContext }): ConnectionRef => ({
+  connectionId: context.connectionId,
+})
+
 /** The socket closed after it opened: 4001 means a fresh token at once, anything else backs off. */
 const ON_OPEN_SOCKET_CLOSED = [
   {
@@ -82,24 +94,25 @@ const ON_TOKEN_ERROR = [
  * Pure: the timing is in named delays (`reconnectBackoff`, `keepalive`, `requestTimeout`,
  * `tokenRefresh`) computed from context, the I/O in provided actors (`fetchToken`, the `socket`
  * callback actor that owns the WebSocket, `settle` that resubscribes, `ping`); see
- * `createRelayConnectionActors`. No token or topic enters context.
+ * `createRelayConnectionActors`. No token or topic enters context. Its host — the relay client, or
+ * the pairing that invokes it — is told every status it enters (`reportStatus`).
  */
 export const relayConnectionMachine = setup({
   types: {
     context: {} as RelayConnectionContext,
     events: {} as RelayConnectionEvent,
     input: {} as RelayConnectionInput,
-    tags: {} as typeof RELAY_ONLINE_TAG,
+    tags: {} as typeof RELAY_ONLINE_TAG | typeof RELAY_RESUMABLE_TAG,
   },
   actors: {
     /** Resolves the token grant to open with (the cached one unless `stale`). */
     fetchToken: fromPromise<TokenOutput, FetchTokenInput>(notProvided('fetchToken')),
     /** Owns the WebSocket: opens it with the token, feeds its frames to the client, reports open/close. */
-    socket: fromCallback<{ type: string }>(notProvided('socket')),
+    socket: fromCallback<{ type: string }, ConnectionRef>(notProvided('socket')),
     /** On a fresh socket: subscribes every topic again and fetches its mailbox. */
-    settle: fromPromise<ActorTime>(notProvided('settle')),
+    settle: fromPromise<ActorTime, ConnectionRef>(notProvided('settle')),
     /** `scr_ping` (browsers cannot see WebSocket pings); the chart decides when it is too late. */
-    ping: fromPromise<ActorTime>(notProvided('ping')),
+    ping: fromPromise<ActorTime, ConnectionRef>(notProvided('ping')),
   },
   guards: {
     /** Another reconnect attempt fits the budget. */
@@ -113,7 +126,7 @@ export const relayConnectionMachine = setup({
     keepaliveOn: ({ context }) => context.keepaliveMs > 0,
   },
   actions: {
-    openSocket: spawnChild('socket', { id: 'socket' }),
+    openSocket: spawnChild('socket', { id: 'socket', input: connectionRef }),
     dropSocket: stopChild('socket'),
     countAttempt: assign({ attempt: ({ context }) => context.attempt + 1 }),
     resetAttempts: assign({ attempt: 0 }),
@@ -143,6 +156,8 @@ export const relayConnectionMachine = setup({
     assignAborted: assign({
       error: { code: 'ABORTED' as const, message: 'The relay client was closed.' },
     }),
+    /** The host provides it (the pairing tells its parent); alone, a connection tells no one. */
+    reportStatus: (_, _params: { status: ReportedRelayStatus }) => undefined,
   },
   delays: {
     /** Exponential backoff from `backoff.baseMs` to `maxMs` (jitter provided by the client). */
@@ -157,11 +172,13 @@ export const relayConnectionMachine = setup({
 }).createMachine({
   id: 'relayConnection',
   initial: 'idle',
+  tags: [RELAY_RESUMABLE_TAG],
   context: ({ input }) => ({
     backoff: input.backoff,
     keepaliveMs: input.keepaliveMs,
     requestTimeoutMs: input.requestTimeoutMs,
     startedAt: input.startedAt,
+    connectionId: input.connectionId ?? '',
     attempt: 0,
     clock: input.startedAt,
     tokenExpiresAt: null,
@@ -175,13 +192,14 @@ export const relayConnectionMachine = setup({
     },
     connecting: {
       description: 'The first connection: token, socket, topics.',
+      entry: report('connecting'),
       initial: 'token',
       states: {
         token: {
           invoke: {
             id: 'fetchToken',
             src: 'fetchToken',
-            input: ({ context }) => ({ stale: context.tokenStale }),
+            input: ({ context }) => ({ ...connectionRef({ context }), stale: context.tokenStale }),
             onDone: { target: 'opening', actions: 'storeToken' },
             onError: ON_TOKEN_ERROR,
           },
@@ -195,6 +213,7 @@ export const relayConnectionMachine = setup({
           invoke: {
             id: 'settle',
             src: 'settle',
+            input: connectionRef,
             onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
             onError: retryOr('storeError'),
           },
@@ -204,6 +223,7 @@ export const relayConnectionMachine = setup({
     },
     online: {
       tags: [RELAY_ONLINE_TAG],
+      entry: report('online'),
       initial: 'ready',
       on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
       after: {
@@ -217,6 +237,7 @@ export const relayConnectionMachine = setup({
           invoke: {
             id: 'ping',
             src: 'ping',
+            input: connectionRef,
             onDone: { target: 'ready', actions: 'recordClock' },
             // Refused or lost: a lost socket reports its close; a refusal is no reason to drop.
             onError: 'ready',
@@ -227,6 +248,7 @@ export const relayConnectionMachine = setup({
     },
     reconnecting: {
       description: 'Lost: back off, then token, socket, topics again.',
+      entry: report('reconnecting'),
       initial: 'waiting',
       // Mid-attempt: a fresh budget, the attempt goes on.
       on: { RECONNECT: { actions: 'resetAttempts' } },
@@ -241,7 +263,7 @@ export const relayConnectionMachine = setup({
           invoke: {
             id: 'fetchToken',
             src: 'fetchToken',
-            input: ({ context }) => ({ stale: context.tokenStale }),
+            input: ({ context }) => ({ ...connectionRef({ context }), stale: context.tokenStale }),
             onDone: { target: 'opening', actions: 'storeToken' },
             onError: ON_TOKEN_ERROR,
           },
@@ -255,6 +277,7 @@ export const relayConnectionMachine = setup({
           invoke: {
             id: 'settle',
             src: 'settle',
+            input: connectionRef,
             onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
             onError: retryOr('storeError'),
           },
@@ -264,13 +287,13 @@ export const relayConnectionMachine = setup({
     },
     offline: {
       description: 'Gave up (attempts spent, token refused); RECONNECT or CONNECT tries again.',
-      entry: 'dropSocket',
+      entry: ['dropSocket', report('offline')],
       on: {
         RECONNECT: { target: 'reconnecting.token', actions: 'resetAttempts' },
         CONNECT: { target: 'reconnecting.token', actions: 'resetAttempts' },
       },
     },
-    closed: { type: 'final', entry: 'dropSocket' },
+    closed: { type: 'final', entry: ['dropSocket', report('closed')] },
   },
 })
 

@@ -1,18 +1,18 @@
-import type { RelayBackoff } from '../../src/relay/client/backoff'
+import type { RelayConnectionSettings } from '../../src/relay/client/settings'
 import type { ErrorData } from '../shared/error-data'
 
 /** What a relay connection starts from: its timing settings (the URL and I/O are its actors'). */
-export interface RelayConnectionInput {
-  backoff: RelayBackoff
-  /** `scr_ping` every this many ms while online; 0: off. */
-  keepaliveMs: number
-  /** A keepalive ping without an answer after this long drops the socket. */
-  requestTimeoutMs: number
+export interface RelayConnectionInput extends RelayConnectionSettings {
   /** ms since the epoch: the clock's reading when the connection was created. */
   startedAt: number
+  /**
+   * Which environment the actors work in, when one provided machine serves several connections
+   * (a pairing hosts its connection under the pairing's id); default `''`.
+   */
+  connectionId?: string
 }
 
-export interface RelayConnectionContext extends RelayConnectionInput {
+export interface RelayConnectionContext extends Required<RelayConnectionInput> {
   /**
    * The reconnect attempt about to run or running (1, 2, …); 0 on the first connection, after
    * going online, and after `RECONNECT`.
@@ -51,10 +51,24 @@ export interface ActorTime {
   at: number
 }
 
-export interface FetchTokenInput {
+/** What every actor of a connection is started with: the environment it works in. */
+export interface ConnectionRef {
+  connectionId: string
+}
+
+export interface FetchTokenInput extends ConnectionRef {
   /** Fetch a new grant even when the cached one looks good. */
   stale: boolean
 }
 
+/** The status a connection reports to its host on every change (`reportStatus`). */
+export type ReportedRelayStatus = 'connecting' | 'online' | 'reconnecting' | 'offline' | 'closed'
+
 /** Tag of the states the relay connection is online in. */
 export const RELAY_ONLINE_TAG = 'online'
+
+/**
+ * Tag of the whole chart: a host's record may hold it in any state, because the record restarts it
+ * idle (`restartableRelayConnection`) — a socket does not survive a reload.
+ */
+export const RELAY_RESUMABLE_TAG = 'resumable'

@@ -17,7 +17,8 @@ export interface RelayConnectionView {
 }
 
 export function toRelayConnectionView(snapshot: RelayConnectionSnapshot): RelayConnectionView {
-  const closed = snapshot.matches('closed')
+  // Stopped by its host (the pairing ended) is as closed as `close()`.
+  const closed = snapshot.matches('closed') || snapshot.status === 'stopped'
   const status: RelayStatus = closed
     ? 'offline'
     : snapshot.matches('online')

@@ -765,6 +765,7 @@ export class Client {
           ? { migrations: this.#options.pairing.migrations }
           : {}),
         onSecret: (value) => this.#secrets.add(value),
+        relayConnection: () => this.#actor.system.get('relayConnection'),
         rootMachine: (machine) => provideClient({ ...this.#environment(), pairing: machine }),
       })
       this.#pairingLogic.set(this.#pairingPart.machine)

@@ -26,7 +26,7 @@ function scripted(overrides: Partial<RelayConnectionInput> = {}) {
   const sockets: Array<{ sendBack: (event: AnyEventObject) => void; stopped: boolean }> = []
   const promise = <T>(name: string) =>
     fromPromise<T, unknown>(({ input }) => {
-      if (name === 'fetchToken') tokenInputs.push(input as { stale: boolean })
+      if (name === 'fetchToken') tokenInputs.push({ stale: (input as { stale: boolean }).stale })
       return new Promise<T>((resolve, reject) => {
         pending[name] = [
           ...(pending[name] ?? []),
@@ -34,11 +34,15 @@ function scripted(overrides: Partial<RelayConnectionInput> = {}) {
         ]
       })
     })
+  const reported: string[] = []
   const machine = relayConnectionMachine.provide({
+    actions: {
+      reportStatus: (_, params: { status: string }) => void reported.push(params.status),
+    },
     actors: {
       fetchToken: promise<TokenOutput>('fetchToken') as never,
-      settle: promise<ActorTime>('settle'),
-      ping: promise<ActorTime>('ping'),
+      settle: promise<ActorTime>('settle') as never,
+      ping: promise<ActorTime>('ping') as never,
       socket: fromCallback(({ sendBack }) => {
         const entry = { sendBack, stopped: false }
         sockets.push(entry)
@@ -64,6 +68,8 @@ function scripted(overrides: Partial<RelayConnectionInput> = {}) {
     actor,
     sockets,
     tokenInputs,
+    /** Every status the chart told its host, in order. */
+    reported,
     answer,
     socket,
     view,
@@ -116,6 +122,19 @@ describe('relay-connection machine', () => {
     expect(s.view()).toEqual({ status: 'online', closed: false })
     expect(s.actor.getSnapshot().hasTag('online')).toBe(true)
     expect(s.tokenInputs).toEqual([{ stale: false }])
+  })
+
+  it('behavior: tells its host every status it enters, once each time (reportStatus)', async () => {
+    const s = scripted({ backoff: { ...input.backoff, maxAttempts: 1 } })
+    await toOnline(s)
+    expect(s.reported).toEqual(['connecting', 'online'])
+    s.close(1006)
+    expect(s.reported.at(-1)).toBe('reconnecting')
+    await vi.advanceTimersByTimeAsync(input.backoff.maxMs)
+    await s.answer('fetchToken', token())
+    s.close(1006)
+    s.actor.send({ type: 'CLOSE' })
+    expect(s.reported).toEqual(['connecting', 'online', 'reconnecting', 'offline', 'closed'])
   })
 
   it('behavior: CONNECT while connecting or online changes nothing', async () => {

@@ -16,6 +16,7 @@ function part() {
     getToken: async () => ({ token: 't'.repeat(32), expiresAt: Date.now() + 60_000 }),
     WebSocket: WS,
     onSecret: (value) => secrets.push(value),
+    relayConnection: () => undefined,
   })
   return { pairing, secrets }
 }

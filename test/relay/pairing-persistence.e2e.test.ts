@@ -25,6 +25,14 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup()
 })
 
+async function waitFor(condition: () => boolean | undefined, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('the condition did not hold in time')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 /** A store that keeps the JSON text, as localStorage would. */
 function jsonStore(): PairingStore & { raw: string | null } {
   const store = {
@@ -90,6 +98,14 @@ describe('settled sessions survive a reload', () => {
     // The snapshot itself holds no key: they sit beside it.
     expect(JSON.stringify(saved.snapshot)).not.toContain(saved.secrets.symKeyS)
     expect(JSON.stringify(saved.snapshot)).not.toContain(saved.secrets.sessionTopic)
+    // The live connection was online with a socket; the record holds it idle, without either.
+    expect(dapp.actor.system.get('relayConnection')?.getSnapshot().value).toMatchObject({
+      online: expect.any(String),
+    })
+    const child = (saved.snapshot as { children: Record<string, { snapshot: unknown }> }).children
+      .relayConnection?.snapshot as { value: unknown; children: object; context: object }
+    expect(child).toMatchObject({ value: 'idle', children: {} })
+    expect(child.context).toMatchObject({ attempt: 0, tokenExpiresAt: null, error: null })
 
     dapp.stop() // the page goes away
     expect(store.raw).not.toBeNull()
@@ -105,6 +121,10 @@ describe('settled sessions survive a reload', () => {
     cleanups.push(() => resumed.flow.stop())
     expect(resumed.flow.uri).toBeNull()
     expect(await resumed.flow.approval).toEqual(dapp.session)
+    // The restored child connects again on its own socket once the session topic needs it.
+    await waitFor(() =>
+      resumed.flow.actor.system.get('relayConnection')?.getSnapshot().hasTag('online'),
+    )
     const signature = await resumed.flow.signMessage('after the reload')
     expect(
       await recoverMessageAddress({

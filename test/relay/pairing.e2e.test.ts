@@ -65,6 +65,28 @@ describe('dApp ↔ relay ↔ wallet', () => {
     })
   })
 
+  it('hosts its relay connection as a child: the relay-connection chart, by systemId, stopped with the flow', async () => {
+    const dapp = track(dappPairing(server, { relay: { keepaliveMs: 7_000 } }))
+    const wallet = track(walletSimulator(server))
+    await wallet.pairAndApprove(dapp.uri as string)
+    await dapp.approval
+    const child = dapp.actor.system.get('relayConnection')
+    expect(child).toBeDefined()
+    expect(dapp.actor.getSnapshot().children.relayConnection).toBe(child)
+    const { context } = child.getSnapshot()
+    expect(context).toMatchObject({
+      connectionId: dapp.actor.getSnapshot().context.pairingId,
+      keepaliveMs: 7_000,
+    })
+    // The connectivity region follows what the child reports.
+    expect(child.getSnapshot().hasTag('online')).toBe(true)
+    expect(dapp.actor.getSnapshot().matches({ active: { connectivity: 'online' } })).toBe(true)
+
+    dapp.actor.send({ type: 'CANCEL' })
+    expect(child.getSnapshot().status).toBe('stopped')
+    expect(dapp.actor.system.get('relayConnection')).toBeUndefined()
+  })
+
   it('a request the user rejects fails with USER_REJECTED and the session stays', async () => {
     const dapp = track(dappPairing(server))
     const wallet = track(

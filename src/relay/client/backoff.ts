@@ -1,3 +1,4 @@
+import type { RelayConnectionContext } from '../../../machines/relay-connection/relay-connection.types'
 /** Reconnect backoff of the relay client. */
 export interface RelayBackoff {
   /** First wait, ms. Default 500. */
@@ -33,3 +34,9 @@ export function reconnectWait(
   const delay = reconnectDelay(attempt, random, backoff)
   return lastBackendCode === 'TRY_AGAIN_LATER' ? Math.max(delay, TRY_AGAIN_LATER_MS) : delay
 }
+
+/** The relay-connection chart's `reconnectBackoff` delay with a client's jitter (±25 %). */
+export const jitteredBackoff =
+  (random: () => number) =>
+  ({ context }: { context: RelayConnectionContext }) =>
+    reconnectWait(context.attempt, random(), context.backoff, context.error?.backendCode)

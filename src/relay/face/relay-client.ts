@@ -1,6 +1,13 @@
-import { createActor } from 'xstate'
-import { createRelayConnectionActors } from '../../../machines/relay-connection/relay-connection.actors'
-import { relayConnectionMachine } from '../../../machines/relay-connection/relay-connection.machine'
+import { type ActorRefFrom, createActor } from 'xstate'
+import {
+  createRelayConnectionActors,
+  type RelayConnectionEnvironment,
+} from '../../../machines/relay-connection/relay-connection.actors'
+import {
+  type RelayConnectionMachine,
+  relayConnectionMachine,
+} from '../../../machines/relay-connection/relay-connection.machine'
+import type { RelayConnectionEvent } from '../../../machines/relay-connection/relay-connection.types'
 import {
   type RelayConnectionView,
   toRelayConnectionView,
@@ -9,11 +16,12 @@ import { toAppError } from '../../../machines/shared/error-data'
 import { AppError } from '../../errors/app-error'
 import { createLogger } from '../../logging'
 import { RELAY_TOPIC_PATTERN, type RelayMessage } from '../../wire/relay'
-import { DEFAULT_RELAY_BACKOFF, type RelayBackoff, reconnectWait } from '../client/backoff'
+import { jitteredBackoff, type RelayBackoff } from '../client/backoff'
 import { createMessageDedupe, relayMessageId } from '../client/dedupe'
 import { relayError } from '../client/errors'
 import { createRelayPublisher } from '../client/publisher'
 import { createRelayRequests } from '../client/requests'
+import { relayConnectionSettings } from '../client/settings'
 import type { RelayStatus, RelayStatusChange } from '../client/status'
 import { createRelaySubscriber } from '../client/subscriber'
 import { createRelayTokenCache } from '../client/token-cache'
@@ -86,17 +94,67 @@ function checkTopic(topic: string): void {
   }
 }
 
+/** A running `relayConnection` machine (the client's own, or a pairing's child). */
+export type RelayConnectionRef = ActorRefFrom<RelayConnectionMachine>
+
+/** How a relay client reaches the connection actor it follows. */
+interface ConnectionPort {
+  view(): RelayConnectionView
+  send(event: RelayConnectionEvent): void
+  /** Every change of the connection, and its end (stopped by its host, or closed). */
+  follow(observer: { change(): void; end(): void }): void
+}
+
+const IDLE: RelayConnectionView = { status: 'idle', closed: false }
+
+/** The connection the client starts and owns. */
+function ownPort(actor: RelayConnectionRef): ConnectionPort {
+  return {
+    view: () => toRelayConnectionView(actor.getSnapshot()),
+    send: (event) => actor.send(event),
+    follow({ change, end }) {
+      actor.subscribe({
+        next: change,
+        complete: end,
+        error: (error) => {
+          log.warn('the relay connection stopped on an error', error)
+          end()
+        },
+      })
+    },
+  }
+}
+
 /**
- * The relay client (SPEC section 5): a thin face over a running `relayConnection` machine, whose
- * chart owns the status, the reconnect backoff, the keepalive and the token refresh, and whose
- * `socket` actor owns the WebSocket. Around it: JSON-RPC requests with timeouts (`requests`), the
- * topics and their delivery (`subscriber`, duplicates dropped by `messageId` in `dedupe`), and the
- * publishes that wait for the connection (`publisher`). No Node built-ins: pass `ws` as
- * `WebSocket` in Node.
- *
- * @throws AppError `INVALID_CONFIG` for a bad relay URL, a missing token source, or no WebSocket.
+ * A connection another actor hosts (the pairing invokes it as its `relayConnection` child), found
+ * through `locate` when the client first needs it: idle until then, ended when its host stops it.
  */
-export function createRelayClient(options: RelayClientOptions): RelayClient {
+function hostedPort(locate: () => RelayConnectionRef | undefined): ConnectionPort {
+  let actor: RelayConnectionRef | undefined
+  let observer: { change(): void; end(): void } | undefined
+  const current = () => {
+    if (actor !== undefined) return actor
+    actor = locate()
+    if (actor !== undefined && observer !== undefined) {
+      const { change, end } = observer
+      actor.subscribe({ next: change, complete: end, error: end })
+    }
+    return actor
+  }
+  return {
+    view: () => {
+      const found = current()
+      return found === undefined ? IDLE : toRelayConnectionView(found.getSnapshot())
+    },
+    send: (event) => current()?.send(event),
+    follow(next) {
+      observer = next
+    },
+  }
+}
+
+/** The parts of a relay client around its connection: requests, topics, publishes, tokens. */
+function relayParts(options: RelayClientOptions) {
   const urlProblem = relayUrlProblem(options.relayUrl)
   if (urlProblem !== null) {
     throw new AppError('INVALID_CONFIG', `Invalid relay URL: it ${urlProblem}.`)
@@ -113,39 +171,70 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     )
   }
   const now = options.now ?? Date.now
-  const random = options.random ?? Math.random
-  const backoff: RelayBackoff = { ...DEFAULT_RELAY_BACKOFF, ...options.backoff }
-
   const requests = createRelayRequests({ timeoutMs: options.requestTimeoutMs ?? 10_000 })
   const dedupe = createMessageDedupe(now)
   const subscriber = createRelaySubscriber({ requests, dedupe })
   const tokens = createRelayTokenCache(options.getToken, now)
+  const environment: RelayConnectionEnvironment = {
+    relayUrl: options.relayUrl,
+    WebSocket: Found,
+    tokens,
+    requests,
+    subscriber,
+    now,
+  }
+  return { environment, dedupe, random: options.random ?? Math.random }
+}
+
+/**
+ * The relay client (SPEC section 5): a thin face over a running `relayConnection` machine, whose
+ * chart owns the status, the reconnect backoff, the keepalive and the token refresh, and whose
+ * `socket` actor owns the WebSocket. Around it: JSON-RPC requests with timeouts (`requests`), the
+ * topics and their delivery (`subscriber`, duplicates dropped by `messageId` in `dedupe`), and the
+ * publishes that wait for the connection (`publisher`). No Node built-ins: pass `ws` as
+ * `WebSocket` in Node.
+ *
+ * @throws AppError `INVALID_CONFIG` for a bad relay URL, a missing token source, or no WebSocket.
+ */
+export function createRelayClient(options: RelayClientOptions): RelayClient {
+  const parts = relayParts(options)
   const actor = createActor(
     relayConnectionMachine.provide({
-      actors: createRelayConnectionActors({
-        relayUrl: options.relayUrl,
-        WebSocket: Found,
-        tokens,
-        requests,
-        subscriber,
-        now,
-      }),
-      delays: {
-        // The chart's backoff with the client's jitter (±25 %).
-        reconnectBackoff: ({ context }) =>
-          reconnectWait(context.attempt, random(), context.backoff, context.error?.backendCode),
-      },
+      actors: createRelayConnectionActors(parts.environment),
+      delays: { reconnectBackoff: jitteredBackoff(parts.random) },
     }),
-    {
-      input: {
-        backoff,
-        keepaliveMs: options.keepaliveMs ?? 25_000,
-        requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
-        startedAt: now(),
-      },
-    },
+    { input: { ...relayConnectionSettings(options), startedAt: parts.environment.now() } },
   )
-  const view = (): RelayConnectionView => toRelayConnectionView(actor.getSnapshot())
+  const client = buildRelayClient(parts, ownPort(actor))
+  actor.start()
+  return client
+}
+
+/**
+ * A relay client whose connection another actor hosts: the pairing machine invokes the
+ * `relayConnection` chart as its child (provided with `environment`), and the client follows the
+ * child `locate` finds once it needs it; when the host stops the child, the client is closed and
+ * `onEnd` runs.
+ *
+ * @throws AppError `INVALID_CONFIG` as `createRelayClient`.
+ */
+export function createHostedRelayClient(
+  options: RelayClientOptions,
+  host: { locate: () => RelayConnectionRef | undefined; onEnd?: () => void },
+): { client: RelayClient; environment: RelayConnectionEnvironment; random: () => number } {
+  const parts = relayParts(options)
+  const client = buildRelayClient(parts, hostedPort(host.locate), host.onEnd)
+  return { client, environment: parts.environment, random: parts.random }
+}
+
+function buildRelayClient(
+  parts: ReturnType<typeof relayParts>,
+  port: ConnectionPort,
+  onEnd?: () => void,
+): RelayClient {
+  const { environment, dedupe } = parts
+  const { requests, subscriber, tokens } = environment
+  const view = port.view
   const publisher = createRelayPublisher({
     requests,
     reconnecting: () => ['connecting', 'reconnecting'].includes(view().status),
@@ -154,30 +243,43 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   const errorOf = (next: RelayConnectionView) =>
     next.error ? toAppError(next.error) : relayError('The relay connection is closed.')
 
+  const announce = (change: RelayStatusChange) => {
+    for (const listener of statusListeners) {
+      try {
+        listener(change)
+      } catch (error) {
+        log.warn('a relay status listener threw', error)
+      }
+    }
+  }
   let last = view()
-  actor.subscribe({
-    next(snapshot) {
-      const next = toRelayConnectionView(snapshot)
+  let ended = false
+  port.follow({
+    change() {
+      const next = view()
       if (next.status === last.status && next.attempt === last.attempt) return
       last = next
-      const change: RelayStatusChange = {
+      announce({
         status: next.status,
         ...(next.error ? { error: toAppError(next.error) } : {}),
         ...(next.attempt === undefined ? {} : { attempt: next.attempt }),
-      }
-      for (const listener of statusListeners) {
-        try {
-          listener(change)
-        } catch (error) {
-          log.warn('a relay status listener threw', error)
-        }
-      }
+      })
       if (next.status === 'online') publisher.flush()
       if (next.status === 'offline') publisher.rejectAll(errorOf(next))
     },
-    error: (error) => log.warn('the relay connection stopped on an error', error),
+    end() {
+      if (ended) return
+      ended = true
+      const aborted = new AppError('ABORTED', 'The relay connection was stopped.')
+      requests.detach(aborted)
+      publisher.rejectAll(aborted)
+      if (last.status !== 'offline') {
+        last = { status: 'offline', closed: true }
+        announce({ status: 'offline', error: aborted })
+      }
+      onEnd?.()
+    },
   })
-  actor.start()
 
   /** Resolves at the next `online`, rejects at the next `offline` (with its error). */
   function whenOnline(): Promise<void> {
@@ -194,10 +296,10 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
 
   function connect(): Promise<void> {
     const current = view()
-    if (current.closed) return Promise.reject(relayError('The relay client is closed.'))
+    if (current.closed || ended) return Promise.reject(relayError('The relay client is closed.'))
     if (current.status === 'online') return Promise.resolve()
     const online = whenOnline()
-    actor.send({ type: 'CONNECT' })
+    port.send({ type: 'CONNECT' })
     return online
   }
 
@@ -228,7 +330,7 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       dedupe.remember(relayMessageId(message))
       const published = publisher.publish({ topic, message, ttl, tag }, status === 'online')
       // Connect on first use; a scheduled reconnect keeps its backoff.
-      if (status === 'idle') actor.send({ type: 'CONNECT' })
+      if (status === 'idle') port.send({ type: 'CONNECT' })
       return published
     },
     onMessage: (listener) => subscriber.onMessage(listener),
@@ -237,14 +339,14 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
       return () => void statusListeners.delete(listener)
     },
     reconnect() {
-      if (!view().closed) actor.send({ type: 'RECONNECT' })
+      if (!view().closed) port.send({ type: 'RECONNECT' })
     },
     close() {
       if (view().closed) return
       const aborted = new AppError('ABORTED', 'The relay client was closed.')
       requests.detach(aborted)
       publisher.rejectAll(aborted)
-      actor.send({ type: 'CLOSE' })
+      port.send({ type: 'CLOSE' })
     },
   }
 }

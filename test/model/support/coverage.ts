@@ -3,6 +3,7 @@ import {
   type AnyStateMachine,
   type AnyTransitionDefinition,
   createActor,
+  createMachine,
   type EventObject,
 } from 'xstate'
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph'
@@ -57,9 +58,9 @@ export function explore(
       })
     }
 
-    // An actor scope whose system reports every microstep's transitions to us.
-    const probe = createActor(machine, {
-      input: variant.input,
+    // An actor scope whose system reports every microstep's transitions to us. The probe runs an
+    // empty machine: the system must be fresh, or a child's `systemId` would be taken twice.
+    const probe = createActor(createMachine({}), {
       inspect: (event) => {
         if (event.type !== '@xstate.microstep') return
         for (const t of (event as unknown as { _transitions: AnyTransitionDefinition[] })
