@@ -20,7 +20,10 @@
  * project-wide ceiling is lifted. Prints Markdown tables; docs/scaling.md quotes them.
  *
  *   npx tsx bench/capacity-costs.ts [--ops 2000] [--lifecycles 300] [--sockets 5000]
- *     [--messages 500] [--store redis|memory|both]
+ *     [--messages 500] [--width 16] [--store redis|memory|both]
+ *
+ * `--width` is the requests (publishes) kept in flight: a busier server spends less CPU per
+ * request (more of them per event-loop turn and per socket write).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -70,13 +73,15 @@ const STORES =
   (textOption('store') ?? 'both') === 'both' ? ['redis', 'memory'] : [textOption('store')!]
 /** Operations per unit in the MONITOR pass that counts round trips. */
 const COUNTED_OPS = 50
-/** Requests in flight at once (HTTP) or publishes (relay). */
-const WIDTH = 16
+/** Requests in flight at once (HTTP) or publishes (relay): how busy the server is kept. */
+const WIDTH = option('width', 16)
 /** Short heartbeat, so a 10 s idle window holds five pings per socket. */
 const HEARTBEAT_MS = 2_000
 const IDLE_S = 10
 
 const APP_KEY = 'capacity-app-key'
+/** The store's default prefix (`scope:`) and the session events' channel. */
+const SESSION_EVENTS_CHANNEL = 'scope:sessions:changed'
 const ANVIL_CHAIN = 'eip155:31337'
 const SIGNING_KEY = Buffer.alloc(32, 7).toString('base64url')
 const projectsFor = (rpcUrl: string): ProjectsConfig => ({
@@ -649,7 +654,8 @@ async function relaySockets(target: Target, count: number): Promise<Figures[]> {
 async function relayPublishes(target: Target, n: number): Promise<Figures> {
   const base = target.server.url
   const token = await relayToken(base)
-  const pairs = 50
+  // A publisher may hold 40 of a topic's 100 live messages: at most 30 publishes per topic.
+  const pairs = Math.ceil((n + COUNTED_OPS) / 30)
   const subscribers = await Promise.all(range(pairs).map(() => connectRelay(base, { token })))
   const publishers = await Promise.all(range(pairs).map(() => connectRelay(base, { token })))
   const topics = range(pairs).map((p) => topicOf(`pub-${target.store}-${p}`))
@@ -667,8 +673,7 @@ async function relayPublishes(target: Target, n: number): Promise<Figures> {
   const untilDelivered = async (count: number) => {
     while (received() < count) await sleep(20)
   }
-  // Round trips counted on 50 publishes; a topic keeps at most 100 live messages, so the
-  // measured publishes spread over the 50 topics (n ≤ 40 each).
+  // Round trips counted on the first COUNTED_OPS publishes, CPU on the next n.
   let sent = 0
   const counted =
     target.redisUrl === undefined
@@ -696,6 +701,61 @@ async function relayPublishes(target: Target, n: number): Promise<Figures> {
   console.log(describe(figures))
   for (const client of [...subscribers, ...publishers]) client.socket.terminate()
   return figures
+}
+
+/**
+ * Session events reach every instance (one channel on one Redis; on a Cluster every instance
+ * subscribes to every shard's channel): what one costs an instance that has no waiter for it,
+ * and what a PUBLISH costs Redis with the server alone subscribed, then with `extra` more
+ * subscriber connections standing for more instances.
+ */
+async function sessionEventFanOut(target: Target, n: number, extra: number): Promise<Figures[]> {
+  const url = target.redisUrl!
+  const publisher = new Redis(url)
+  const listeners = range(extra).map(() => new Redis(url))
+  let received = 0
+  // Another instance's id and a session's 16-hex key, as the server publishes them.
+  const send = async (expected: number) => {
+    await inParallel(range(n), 64, async (i) => {
+      await publisher.publish(
+        SESSION_EVENTS_CHANNEL,
+        `0123456789abcdef ${i.toString(16).padStart(16, '0')}`,
+      )
+    })
+    // The server's receipt cannot be awaited: a pause; the listeners' by their count.
+    await sleep(300)
+    while (received < expected) await sleep(20)
+  }
+  try {
+    const before = await snapshot(target)
+    await send(0)
+    const alone = figuresBetween(
+      target,
+      'session event, received by an instance with no waiter for it (1 subscriber)',
+      n,
+      before,
+      await snapshot(target),
+    )
+    console.log(describe(alone))
+    for (const listener of listeners) {
+      listener.on('message', () => received++)
+      await listener.subscribe(SESSION_EVENTS_CHANNEL)
+    }
+    const wider = await snapshot(target)
+    await send(n * extra)
+    const fanned = figuresBetween(
+      target,
+      `session event, published to ${extra + 1} subscribed instances`,
+      n,
+      wider,
+      await snapshot(target),
+    )
+    console.log(describe(fanned))
+    return [alone, fanned]
+  } finally {
+    publisher.disconnect()
+    for (const listener of listeners) listener.disconnect()
+  }
 }
 
 /** Messages kept in the mailbox (no subscriber) of `chars` characters each, one per topic. */
@@ -783,6 +843,7 @@ async function main() {
         const rows: Figures[] = []
         for (const unit of UNITS) rows.push(await measureUnit(target, unit))
         rows.push(await parkedLongPolls(target, 1000))
+        if (redisUrl) rows.push(...(await sessionEventFanOut(target, 5 * OPS, 20)))
         rows.push(...(await relaySockets(target, SOCKETS)))
         rows.push(await relayPublishes(target, OPS))
         rows.push(await mailboxBytes(target, MESSAGES, 400))
