@@ -13,7 +13,9 @@
  *   per open relay socket subscribed to a topic (server heap and RSS after a GC, Redis
  *   `used_memory`), per mailbox byte (two message sizes: fixed cost and cost per byte);
  * - the relay: CPU per idle socket (heartbeat shortened to 2 s to see it in a short run), per
- *   publish delivered to one subscriber (acked), per socket opened and subscribed.
+ *   publish delivered to one subscriber (acked), per socket opened and subscribed;
+ * - session events: what one costs an instance with no waiter for it, and Redis per subscribed
+ *   instance (the server alone, then 20 more subscriber connections).
  *
  * Every caller (dApp user, wallet) gets an address of its own (X-Forwarded-For from 127.0.0.1, a
  * trusted proxy here), so each pays for its own rate-limit windows as real callers do; the
