@@ -16,6 +16,7 @@ import { newNonce, newSessionId } from '../server/src/sessions/ids'
 import { createRedisStore } from '../server/src/store/redis'
 import type { SessionRecord } from '../server/src/store/types'
 import { startRedis } from '../test/support/redis'
+import { usedMemory } from './redis-stats'
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -44,11 +45,6 @@ function newRecord(now: number): SessionRecord {
     expiresAt: now + 600_000,
     version: 1,
   }
-}
-
-async function usedMemory(redis: Redis): Promise<number> {
-  const info = await redis.info('memory')
-  return Number(/used_memory:(\d+)/.exec(info)?.[1])
 }
 
 async function main() {
