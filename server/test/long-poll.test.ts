@@ -86,6 +86,28 @@ describe('long-poll on one instance', () => {
     expect(events.watching()).toBe(0)
   })
 
+  it('many long-polls waiting at once are normal: no MaxListenersExceededWarning', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.name)
+    process.on('warning', onWarning)
+    try {
+      const sessions = await Promise.all(
+        Array.from({ length: 12 }, () => createTestSession(server.baseUrl)),
+      )
+      const answers = await Promise.all(
+        sessions.map(async (session) => {
+          const etag = (await result(session)).headers.get('etag')!
+          return result(session, '?waitMs=300', { 'if-none-match': etag })
+        }),
+      )
+      expect(answers.map((answer) => answer.status)).toEqual(sessions.map(() => 304))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(warnings).not.toContain('MaxListenersExceededWarning')
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
   it('304 with the same ETag when nothing changed within waitMs', async () => {
     const session = await createTestSession(server.baseUrl)
     const etag = (await result(session)).headers.get('etag')!

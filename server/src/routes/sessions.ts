@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
   API_PREFIX,
@@ -64,6 +65,8 @@ const LONG_POLL_MAX = String(LONG_POLL_MAX_MS)
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Waiting long-polls answer (304) as soon as the server starts closing, not after 25 s.
   const closing = new AbortController()
+  // One listener per waiting long-poll, removed when it ends: many at once is normal, not a leak.
+  setMaxListeners(0, closing.signal)
   app.addHook('preClose', async () => closing.abort())
 
   app.post(API_PREFIX + ROUTES.sessions, async (request, reply) => {
