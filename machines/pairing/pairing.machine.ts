@@ -474,4 +474,5 @@ export const pairingMachine = setup({
   }),
 })
 
+/** The pairing statechart's type (`typeof pairingMachine`). */
 export type PairingMachine = typeof pairingMachine
