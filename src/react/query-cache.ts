@@ -30,13 +30,13 @@ interface Entry<T> {
 }
 
 /** The state of a query no one has read yet. */
-export const NOT_READ: QueryState<never> = Object.freeze({
+export const NOT_READ: Readonly<QueryState<never>> = {
   status: 'pending',
   data: undefined,
   error: null,
   isFetching: false,
   dataUpdatedAt: 0,
-})
+}
 
 /**
  * Reads shared by key: every component watching the same key gets the same state from one request
