@@ -5,8 +5,8 @@
  *   npx tsx scripts/api-reference.ts          # write docs/api.md
  *   npx tsx scripts/api-reference.ts --check  # exit 1 when docs/api.md is stale
  *
- * `test/docs/exports-documented.test.ts` runs the check and fails on an export that has neither a
- * JSDoc comment nor a mention on a topic page.
+ * `test/docs/exports-documented.test.ts` runs the check and fails on an export that lacks a JSDoc
+ * summary or that no topic page names.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -4,7 +4,17 @@ import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { entryModules } from '../scripts/build'
 import { Client, toClientView } from '../src/client'
-import { useClientActor, useClientSelector, useClientView, useConnection } from '../src/react'
+import {
+  ClientProvider,
+  useBalance,
+  useClientActor,
+  useClientSelector,
+  useClientView,
+  useConnect,
+  useConnection,
+  useSignMessage,
+  useSwitchChain,
+} from '../src/react'
 
 // The React entry on its own: server rendering (no DOM), and no other entry reaching React.
 
@@ -25,6 +35,27 @@ describe('scope-connect/react on the server (react-dom/server)', () => {
     expect(typeof document).toBe('undefined')
     const client = new Client({ baseUrl: 'https://api.example.com', appKey: 'public-key' })
     expect(renderToString(h(Status, { client }))).toBe('<p>idle|true|true|true|null</p>')
+  })
+
+  it('renders the provider and the action and balance hooks without reading anything', () => {
+    const client = new Client({ baseUrl: 'https://api.example.com', appKey: 'public-key' })
+    function Actions() {
+      const connect = useConnect()
+      const sign = useSignMessage()
+      const switchChain = useSwitchChain()
+      const balance = useBalance({
+        chainId: 'eip155:1',
+        account: '0x0000000000000000000000000000000000000001',
+      })
+      const view = useClientView()
+      return h(
+        'p',
+        null,
+        `${connect.status}|${sign.status}|${switchChain.status}|${balance.status}|${balance.isFetching}|${view.status}`,
+      )
+    }
+    const html = renderToString(h(ClientProvider, { client }, h(Actions)))
+    expect(html).toBe('<p>idle|idle|idle|pending|false|idle</p>')
   })
 })
 
@@ -65,11 +96,14 @@ describe('React stays in scope-connect/react', () => {
     }
   })
 
-  it('the React entry imports its two peers and not the Client', async () => {
+  it('the React entry imports its two peers and not the Client (AppError alone besides)', async () => {
     const { modules, packages } = await graphOf('src/react/index.ts')
     expect(packages.sort()).toEqual(['@xstate/react', 'react'])
     expect(modules).toContain('src/react/use-client-selector.ts')
-    expect(modules.filter((file) => !file.startsWith('src/react/'))).toEqual([])
+    expect(modules).toContain('src/react/use-balance.ts')
+    expect(modules.filter((file) => !file.startsWith('src/react/'))).toEqual([
+      'src/errors/app-error.ts',
+    ])
     expect(entryModules()).toContain('src/react/index.ts')
   })
 })

@@ -801,4 +801,8 @@ export const clientMachine = setup({
   },
 })
 
+/**
+ * The root statechart's type (`typeof clientMachine`), for `ActorRefFrom`, `SnapshotFrom` and
+ * `provide`.
+ */
 export type ClientMachine = typeof clientMachine

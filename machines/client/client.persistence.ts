@@ -27,6 +27,10 @@ export type SnapshotMigration = (record: {
 /** Migrations by the fingerprint they migrate from. */
 export type SnapshotMigrations = Readonly<Record<string, SnapshotMigration>>
 
+/**
+ * Whether a stored root snapshot can be restored: the snapshot, its secrets and whether it was
+ * migrated, or the reason it is discarded.
+ */
 export type RestoreCheck =
   | { ok: true; snapshot: Snapshot<unknown>; tokens: Record<string, string>; migrated: boolean }
   | { ok: false; reason: string }

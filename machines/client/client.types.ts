@@ -67,6 +67,7 @@ export interface ClientSignRequest {
   link: { method: 'signMessage' | 'signTransaction'; payload: string | null }
 }
 
+/** Input of the root machine: the named timeouts that override `DEFAULT_CLIENT_TIMEOUTS`. */
 export interface ClientInput {
   timeouts?: Partial<ClientTimeouts>
 }
@@ -119,6 +120,10 @@ export interface ClientContext {
 /** Tags of the root chart: the view is derived from them, not from state names. */
 export type ClientTag = 'busy' | 'cancellable' | 'connected' | 'resumable' | 'selected'
 
+/**
+ * The events the root machine takes: the `Client`'s methods send them (select, connect, sign, pair,
+ * cancel, disconnect, reads).
+ */
 export type ClientEvent =
   /** Load the connector of a wallet (`walletId` null: the default); `connect` continues to connect. */
   | {

@@ -4,6 +4,7 @@ import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createConnectActors } from './connect.actors'
 import { connectMachine } from './connect.machine'
 
+/** A running connect machine (`createConnectActor`). */
 export type ConnectActor = Actor<typeof connectMachine>
 /** A snapshot of the connect machine. */
 export type ConnectSnapshot = SnapshotFrom<typeof connectMachine>

@@ -132,4 +132,5 @@ export const connectMachine = setup({
   },
 })
 
+/** The connect statechart's type (`typeof connectMachine`). */
 export type ConnectMachine = typeof connectMachine

@@ -11,17 +11,25 @@ export interface ConnectionData {
   accounts: string[]
 }
 
+/**
+ * Input of the connect machine: the connector's id (the connector itself is bound to its actors).
+ */
 export interface ConnectInput {
   /** The connector's id, for display and logs (the connector itself stays out of context). */
   connectorId: string
 }
 
+/** The connect machine's context: the connector id, the JSON-safe connection and the last error. */
 export interface ConnectContext {
   connectorId: string
   connection: ConnectionData | null
   error: ErrorData | null
 }
 
+/**
+ * The events the connect machine takes: connect, retry, reset, disconnect, and the connector's
+ * account, chain and disconnect reports.
+ */
 export type ConnectEvent =
   /** Ask the wallet to connect. */
   | { type: 'CONNECT' }

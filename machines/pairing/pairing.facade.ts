@@ -52,6 +52,7 @@ export function startPairing(options: PairingOptions): PairingFlow {
   return flow
 }
 
+/** What `resumePairing` finds: a restored paired flow, or none. */
 export type PairingResumeResult =
   | { status: 'resumed'; flow: PairingFlow }
   | { status: 'none' }

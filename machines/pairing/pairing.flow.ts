@@ -16,7 +16,9 @@ import type { PairedSessionData } from './pairing.types'
 import type { PairingVault } from './pairing.vault'
 import { toPairingView } from './pairing.view'
 
+/** A running pairing machine. */
 export type PairingActor = Actor<PairingMachine>
+/** A snapshot of the pairing machine. */
 export type PairingSnapshot = SnapshotFrom<PairingMachine>
 
 /** A pairing in progress or settled: the URI at once, the approval as a promise, then requests. */

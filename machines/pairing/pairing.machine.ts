@@ -482,4 +482,5 @@ export const pairingMachine = setup({
   }),
 })
 
+/** The pairing statechart's type (`typeof pairingMachine`). */
 export type PairingMachine = typeof pairingMachine

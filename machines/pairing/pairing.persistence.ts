@@ -88,6 +88,10 @@ const ResumableSnapshotSchema = z.object({
   }),
 })
 
+/**
+ * Whether a stored paired session can be restored: the snapshot, its pairing id and secrets, or the
+ * reason it is discarded.
+ */
 export type PairingRestoreCheck =
   | { ok: true; snapshot: Snapshot<unknown>; pairingId: string; secrets: PairingSecrets }
   | { ok: false; reason: string }

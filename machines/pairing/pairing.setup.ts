@@ -26,6 +26,10 @@ import type { PairingStore } from './pairing.persistence'
 import type { PairingInput } from './pairing.types'
 import type { PairingVault } from './pairing.vault'
 
+/**
+ * How a pairing reaches the relay and keeps its session: the backend or relay URL, the token
+ * source, the `WebSocket` class, the store and vault, the clock and inspection.
+ */
 export interface PairingConnectionOptions extends InspectionOptions {
   /** The backend: the relay URL defaults to its relay route, the token to its token route. */
   baseUrl?: string
@@ -49,6 +53,10 @@ export interface PairingConnectionOptions extends InspectionOptions {
   random?: () => number
 }
 
+/**
+ * Options of `startPairing`: the relay connection plus the namespaces to request, the dApp's
+ * metadata and the proposal's lifetime.
+ */
 export interface PairingOptions extends PairingConnectionOptions {
   requiredNamespaces: CaipNamespaces
   /** The dApp as the wallet shows it. */

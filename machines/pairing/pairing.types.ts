@@ -35,6 +35,9 @@ export interface PairedSessionData {
   expiresAt: number
 }
 
+/**
+ * The relay connection as the pairing sees it: `connecting`, `online`, `reconnecting` or `offline`.
+ */
 export type RelayConnectivity = 'connecting' | 'online' | 'reconnecting' | 'offline'
 
 /** The request in flight: its handle in the facade's outbox and its method (never params or result). */
@@ -43,6 +46,10 @@ export interface PairingRequestRef {
   method: string
 }
 
+/**
+ * A settled request of the paired session: answered or failed (with the error), never its params or
+ * result.
+ */
 export interface PairingRequestRecord extends PairingRequestRef {
   status: 'answered' | 'failed'
   error: ErrorData | null
@@ -62,8 +69,14 @@ export interface PairingPingRecord {
   at: number
 }
 
+/** How a pairing ended: `rejected`, `expired`, `failed`, `disconnected` or `cancelled`. */
 export type PairingFinalStatus = 'rejected' | 'expired' | 'failed' | 'disconnected' | 'cancelled'
 
+/**
+ * The pairing machine's context: ids, the proposal and its deadline, the paired session and
+ * connection, the request and ping records, the work queue and errors (JSON-safe; keys live in the
+ * vault).
+ */
 export interface PairingContext {
   pairingId: string
   proposalId: number
@@ -94,6 +107,10 @@ export interface PairingContext {
   outcome: PairingFinalStatus | null
 }
 
+/**
+ * The events the pairing machine takes: relay status, reconnect, requests and pings, the peer's
+ * deletion, cancel and disconnect.
+ */
 export type PairingEvent =
   /** From the `relayConnection` child, at every status it enters. */
   | {
@@ -148,6 +165,7 @@ export interface SendRequestInput {
   requestId: string
 }
 
+/** What a pairing ends with: its final status and the paired session, if one was settled. */
 export interface PairingOutput {
   status: PairingFinalStatus
   session: PairedSessionData | null

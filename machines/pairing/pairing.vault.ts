@@ -15,6 +15,7 @@ export interface PairingSecrets {
   symKeyS: Uint8Array | null
 }
 
+/** Where a pairing's keys live outside the machine's context, by pairing id. */
 export interface PairingVault {
   get(pairingId: string): PairingSecrets | undefined
   set(pairingId: string, secrets: PairingSecrets): void

@@ -3,6 +3,7 @@ import type { ErrorData } from '../shared/error-data'
 import type { PairingMachine } from './pairing.machine'
 import type { PairedSessionData, PairingFinalStatus, RelayConnectivity } from './pairing.types'
 
+/** A snapshot of the pairing machine, as `toPairingView` reads it. */
 export type PairingMachineSnapshot = SnapshotFrom<PairingMachine>
 
 /**
@@ -22,6 +23,10 @@ export interface PairingView {
   error: ErrorData | null
 }
 
+/**
+ * What a UI reads of a pairing snapshot: its phase, session, connectivity, whether busy, outcome
+ * and error (no state names to match).
+ */
 export function toPairingView(snapshot: PairingMachineSnapshot): PairingView {
   const { context } = snapshot
   // A stopped actor (a page unload) keeps its last state: still paired, not ended.

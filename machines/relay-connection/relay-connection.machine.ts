@@ -297,4 +297,5 @@ export const relayConnectionMachine = setup({
   },
 })
 
+/** The relay-connection statechart's type (`typeof relayConnectionMachine`). */
 export type RelayConnectionMachine = typeof relayConnectionMachine

@@ -12,6 +12,10 @@ export interface RelayConnectionInput extends RelayConnectionSettings {
   connectionId?: string
 }
 
+/**
+ * The relay-connection machine's context: its input plus the reconnect attempt, the clock, the
+ * token's expiry and the last error.
+ */
 export interface RelayConnectionContext extends Required<RelayConnectionInput> {
   /**
    * The reconnect attempt about to run or running (1, 2, …); 0 on the first connection, after
@@ -28,6 +32,10 @@ export interface RelayConnectionContext extends Required<RelayConnectionInput> {
   error: ErrorData | null
 }
 
+/**
+ * The events the relay-connection machine takes: connect, reconnect, close, and the socket opening
+ * or closing.
+ */
 export type RelayConnectionEvent =
   /** Connect now (from `idle`, `offline`); a scheduled reconnect keeps its backoff. */
   | { type: 'CONNECT' }

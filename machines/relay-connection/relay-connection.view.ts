@@ -3,6 +3,7 @@ import type { RelayStatus } from '../../src/relay/client/status'
 import type { ErrorData } from '../shared/error-data'
 import type { RelayConnectionMachine } from './relay-connection.machine'
 
+/** A snapshot of the relay-connection machine, as `toRelayConnectionView` reads it. */
 export type RelayConnectionSnapshot = SnapshotFrom<RelayConnectionMachine>
 
 /** What a UI or the relay client reads of a relay connection: its status, derived from the state. */
@@ -16,6 +17,10 @@ export interface RelayConnectionView {
   closed: boolean
 }
 
+/**
+ * What a UI or the relay client reads of a relay-connection snapshot: its status, the reconnect
+ * attempt, the error and whether it is closed for good (no state names to match).
+ */
 export function toRelayConnectionView(snapshot: RelayConnectionSnapshot): RelayConnectionView {
   // Stopped by its host (the pairing ended) is as closed as `close()`.
   const closed = snapshot.matches('closed') || snapshot.status === 'stopped'

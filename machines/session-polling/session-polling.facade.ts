@@ -12,6 +12,10 @@ import {
 import { sessionPollingMachine } from './session-polling.machine'
 import type { CreateSessionParams, PollTarget, SessionRef } from './session-polling.types'
 
+/**
+ * Options of `createSessionPollingActor`: the backend, an existing session or one to create,
+ * cadence, deadline, attempt cap, token vault and inspection.
+ */
 export interface SessionPollingActorOptions extends PollingEnvironment {
   /** An existing session: its token goes into the vault, the rest into the machine. */
   session?: GenericSession | (SessionRef & { sessionToken: string })
@@ -32,7 +36,9 @@ export interface SessionPollingActorOptions extends PollingEnvironment {
   sanitizeInspection?: boolean
 }
 
+/** A running session-polling machine (`createSessionPollingActor`). */
 export type SessionPollingActor = Actor<typeof sessionPollingMachine>
+/** A snapshot of the session-polling machine. */
 export type SessionPollingSnapshot = SnapshotFrom<typeof sessionPollingMachine>
 
 /** The machine with its actors bound to `client` (and the vault); for `createActor` by hand. */

@@ -370,4 +370,5 @@ export const sessionPollingMachine = setup({
         },
 })
 
+/** The session-polling statechart's type (`typeof sessionPollingMachine`). */
 export type SessionPollingMachine = typeof sessionPollingMachine

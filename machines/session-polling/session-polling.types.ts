@@ -31,8 +31,13 @@ export const DEFAULT_POLL_TIMEOUT_MS = 600_000
 export const DEFAULT_MAX_ATTEMPTS = 600
 /** Transient failures back off exponentially: 1 s, 2 s, 4 s … up to 30 s, ±25 % jitter. */
 export const BACKOFF_BASE_MS = 1000
+/** The ceiling of that backoff: 30 s. */
 export const BACKOFF_MAX_MS = 30_000
 
+/**
+ * Input of the session-polling machine: a session to poll or one to create, with cadence, deadline
+ * and attempt cap.
+ */
 export interface SessionPollingInput {
   /** Poll an existing session (the token goes to the actors' vault, never into the machine). */
   session?: SessionRef
@@ -50,6 +55,10 @@ export interface SessionPollingInput {
   startedAt: number
 }
 
+/**
+ * The session-polling machine's context: the session, attempts, deadline, cadence, the last result
+ * and error (tokens stay in the vault).
+ */
 export interface SessionPollingContext {
   session: SessionRef | null
   create: CreateSessionParams | null
@@ -109,12 +118,14 @@ export interface PollFailure extends ErrorData {
   jitter: number
 }
 
+/** The events the session-polling machine takes from outside: `CANCEL` and `POLL_NOW`. */
 export type SessionPollingEvent =
   /** Stop polling; ends in `cancelled` (error `ABORTED`). */
   | { type: 'CANCEL' }
   /** Look up now instead of waiting (page became visible; after restoring a snapshot). */
   | { type: 'POLL_NOW' }
 
+/** How polling ended: the settled result and session, or the error with what was known. */
 export type SessionPollingOutput =
   | { ok: true; result: GenericSessionResult; session: SessionRef }
   | { ok: false; error: ErrorData; result: GenericSessionResult | null; session: SessionRef | null }

@@ -5,10 +5,14 @@ import { createSignActors, type SignVerifier } from './sign.actors'
 import { signMachine } from './sign.machine'
 import type { SignInput } from './sign.types'
 
+/** A running sign machine (`createSignActor`). */
 export type SignActor = Actor<typeof signMachine>
 /** A snapshot of the sign machine. */
 export type SignSnapshot = SnapshotFrom<typeof signMachine>
 
+/**
+ * Options of `createSignActor`: the default request and verification, the verifier and inspection.
+ */
 export interface SignActorOptions extends InspectionOptions {
   /** The request (and verification) to use when `SIGN` carries none. */
   input?: SignInput

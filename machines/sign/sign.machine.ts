@@ -159,4 +159,5 @@ export const signMachine = setup({
   }),
 })
 
+/** The sign statechart's type (`typeof signMachine`). */
 export type SignMachine = typeof signMachine

@@ -1,6 +1,9 @@
 import type { GenericSessionResult } from '../../src/session/types'
 import type { ErrorData } from '../shared/error-data'
 
+/**
+ * A JSON value: what a sign request's params may hold, so the machine's context stays serialisable.
+ */
 export type JsonValue =
   | string
   | number
@@ -23,12 +26,20 @@ export interface SignVerification {
   timestamp: number
 }
 
+/**
+ * Input of the sign machine: the request to sign and, optionally, the backend verification that
+ * follows.
+ */
 export interface SignInput {
   request?: SignRequest
   /** Verify on the backend after signing (EVM `personal_sign` over the session envelope). */
   verify?: SignVerification | null
 }
 
+/**
+ * The sign machine's context: the request, the verification asked for, the signature, the backend's
+ * verification result and the last error.
+ */
 export interface SignContext {
   request: SignRequest | null
   verify: SignVerification | null
@@ -38,6 +49,10 @@ export interface SignContext {
   error: ErrorData | null
 }
 
+/**
+ * The events the sign machine takes: `SIGN` (with an optional request and verification), `RETRY`
+ * and `RESET`.
+ */
 export type SignEvent =
   /** Start signing; the fields override the input. */
   | { type: 'SIGN'; request?: SignRequest; verify?: SignVerification | null }
@@ -51,6 +66,7 @@ export interface VerifySignatureInput extends SignVerification {
   signature: string
 }
 
+/** What a signing ends with: the signature and, when verified, the backend's session result. */
 export interface SignOutput {
   signature: string
   verification: GenericSessionResult | null

@@ -332,6 +332,7 @@ function pollInput(context: UniversalLinkContext, target: 'connected' | 'signed'
   }
 }
 
+/** The universal-link statechart's type (`typeof universalLinkMachine`). */
 export type UniversalLinkMachine = typeof universalLinkMachine
 /** An actor of the universal-link machine. */
 export type UniversalLinkActor = Actor<UniversalLinkMachine>

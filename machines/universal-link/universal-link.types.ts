@@ -17,6 +17,7 @@ export type UniversalLinkSignMethod = 'signMessage' | 'signTransaction'
 /** What the wallet should do when it opens: the `scMethod` of the link. */
 export type UniversalLinkWalletMethod = 'connect' | UniversalLinkSignMethod
 
+/** Input of the universal-link machine: the wallet, the chain and the poll cadence. */
 export interface UniversalLinkInput {
   walletId: string
   chainId: string
@@ -48,6 +49,7 @@ export interface UniversalLinkContext {
   pollIntervalMs: readonly [number, number] | number | null
 }
 
+/** The events the universal-link machine takes: sign a message or a transaction, disconnect, cancel. */
 export type UniversalLinkEvent =
   | { type: 'SIGN_MESSAGE' }
   | { type: 'SIGN_TRANSACTION'; payload: string }
@@ -69,6 +71,9 @@ export interface CreateUniversalLinkSessionInput {
   walletId: string
 }
 
+/**
+ * How a universal-link flow ended: `disconnected`, `rejected`, `expired`, `failed` or `cancelled`.
+ */
 export type UniversalLinkFinalStatus =
   | 'disconnected'
   | 'rejected'
@@ -76,6 +81,10 @@ export type UniversalLinkFinalStatus =
   | 'expired'
   | 'cancelled'
 
+/**
+ * What a universal-link flow ends with: its final status, the wallet address and signature, and the
+ * error.
+ */
 export interface UniversalLinkOutput {
   status: UniversalLinkFinalStatus
   walletAddress: string | null

@@ -30,6 +30,10 @@ export type ConnectorEvent =
   | { type: 'chainChanged'; chainId: Caip2ChainId }
   | { type: 'disconnect' }
 
+/**
+ * What every connector implements: availability, connect, requests, accounts, disconnect and
+ * wallet-side events.
+ */
 export interface IWalletConnector {
   /** Stable connector id, e.g. `injected`, `eip6963:io.metamask`, `solana:phantom`. */
   readonly id: string

@@ -5,7 +5,22 @@
  * replacements (`resume()`) and wallet changes (`selectWallet`).
  */
 
+export { ClientProvider, type ClientProviderProps, useClient } from './client-context'
+export type { MutationState, MutationStatus } from './mutation'
+export type { QueryState, QueryStatus } from './query-cache'
+export { type UseBalanceParameters, type UseBalanceResult, useBalance } from './use-balance'
 export { useClientActor } from './use-client-actor'
 export { useClientSelector } from './use-client-selector'
 export { useClientView } from './use-client-view'
+export { type ConnectVariables, type UseConnectResult, useConnect } from './use-connect'
 export { useConnection } from './use-connection'
+export {
+  type SignMessageVariables,
+  type UseSignMessageResult,
+  useSignMessage,
+} from './use-sign-message'
+export {
+  type SwitchChainVariables,
+  type UseSwitchChainResult,
+  useSwitchChain,
+} from './use-switch-chain'

@@ -1,6 +1,7 @@
 import { useMemo, useSyncExternalStore } from 'react'
 import type { ClientView } from '../../machines/client/client.view'
 import type { Client } from '../client/client'
+import { useClient } from './client-context'
 import { clientStore } from './client-store'
 
 /**
@@ -8,9 +9,10 @@ import { clientStore } from './client-store'
  * every flow and a root actor replaced by `resume()`. Re-renders when a field of the view changes
  * (status, address, error, …), not on root snapshots that leave the view as it was; the returned
  * object stays the same while nothing changed. On the server (SSR) it renders the client's view as
- * it stands.
+ * it stands. Without `client`, the `ClientProvider`'s.
  */
-export function useClientView(client: Client): ClientView {
-  const store = useMemo(() => clientStore(client, (c) => c.getView()), [client])
+export function useClientView(client?: Client): ClientView {
+  const chosen = useClient(client)
+  const store = useMemo(() => clientStore(chosen, (c) => c.getView()), [chosen])
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
 }

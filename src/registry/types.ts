@@ -14,6 +14,10 @@ export interface NativeCurrency {
   decimals: number
 }
 
+/**
+ * A built-in network: its CAIP-2 id, namespace, name, native currency, whether it is a testnet and
+ * its block explorer.
+ */
 export interface NetworkInfo {
   chainId: Caip2ChainId
   namespace: ChainNamespace
@@ -25,6 +29,10 @@ export interface NetworkInfo {
   blockExplorerUrl?: string
 }
 
+/**
+ * A built-in wallet: its id, name, homepage, namespaces and chains, and how it is reached (EIP-6963
+ * rdns, injected, mobile universal link, relay).
+ */
 export interface SupportWalletInfo {
   id: WalletId
   name: string

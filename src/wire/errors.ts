@@ -29,8 +29,13 @@ export const BACKEND_ERROR_STATUS = {
   INTERNAL_ERROR: 500,
 } as const
 
+/**
+ * Every error code the backend answers with (`error.code`), each with its HTTP status in
+ * `BACKEND_ERROR_STATUS`.
+ */
 export type BackendErrorCode = keyof typeof BACKEND_ERROR_STATUS
 
+/** A field-level reason of a 422 answer: `{ field, reason }`. */
 export const FieldIssueSchema = /* @__PURE__ */ z.object({
   field: /* @__PURE__ */ z.string(),
   reason: /* @__PURE__ */ z.string(),
@@ -46,4 +51,5 @@ export const ErrorBodySchema = /* @__PURE__ */ z.object({
     ),
   }),
 })
+/** The backend's error body, `{ error: { code, message, details? } }`. */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>

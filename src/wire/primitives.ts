@@ -14,6 +14,9 @@ export const AddressSchema = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(/^[A-Za-z0-9]{20,128}$/))
 
+/**
+ * A wallet slug: lower-case letters, digits and dashes, 1 to 64 characters (`phantom`, `metamask`).
+ */
 export const WalletSlugSchema = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/))
@@ -26,6 +29,7 @@ export const DecimalStringSchema = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]{0,77})$/))
 
+/** Token decimals: an integer from 0 to 255. */
 export const DecimalsSchema = /* @__PURE__ */ z
   .int()
   .check(/* @__PURE__ */ z.gte(0), /* @__PURE__ */ z.lte(255))

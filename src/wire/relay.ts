@@ -13,6 +13,7 @@ export const RELAY_METHODS = {
   ping: 'scr_ping',
   subscription: 'scr_subscription',
 } as const
+/** A relay JSON-RPC method name (`scr_subscribe`, `scr_publish`, …). */
 export type RelayMethod = (typeof RELAY_METHODS)[keyof typeof RELAY_METHODS]
 
 /**
@@ -45,6 +46,7 @@ export const RELAY_ERROR_CODES = {
    */
   QUOTA_EXCEEDED: -32006,
 } as const
+/** A relay JSON-RPC error code (the numbers of `RELAY_ERROR_CODES`). */
 export type RelayErrorCode = (typeof RELAY_ERROR_CODES)[keyof typeof RELAY_ERROR_CODES]
 
 /** WebSocket close codes the relay uses. */
@@ -107,6 +109,7 @@ export interface RelayMessage {
   tag: number
 }
 
+/** The params of `scr_publish`: topic, message, TTL in seconds and tag. */
 export interface RelayPublishParams {
   topic: string
   message: string
@@ -114,6 +117,7 @@ export interface RelayPublishParams {
   tag: number
 }
 
+/** The answer of `scr_fetchMessages`: the stored messages and whether more wait. */
 export interface RelayFetchResult {
   messages: RelayMessage[]
   hasMore: boolean

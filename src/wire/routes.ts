@@ -16,6 +16,7 @@ export const ROUTES = {
   relay: '/relay',
 } as const
 
+/** The header that carries the public app key (`X-App-Key`). */
 export const APP_KEY_HEADER = 'x-app-key'
 
 /**

@@ -29,7 +29,15 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       ['all pure functions', 8192],
       ['`createBalanceReader`', 14336],
       ['`Client` (before any connector loads)', 28672],
-      ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 1024],
+      ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 2560],
+      [
+        'React view hooks alone (`useClientView`, `useConnection`, `useClientSelector`, `useClientActor`)',
+        1024,
+      ],
+      [
+        'React action and balance hooks (`ClientProvider`, `useConnect`, `useSignMessage`, `useBalance`, `useSwitchChain`)',
+        2560,
+      ],
     ])
   })
 

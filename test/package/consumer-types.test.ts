@@ -7,7 +7,8 @@ import { type Consumer, createConsumer, packTarball } from '../support/packed'
 // The packed declarations type-check in a consumer project under the three resolutions apps use,
 // with `skipLibCheck: false` (so every .d.ts / .d.cts we ship, and what they import, is checked):
 // `bundler` (Vite, webpack, esbuild), `node16` from an ES module and `node16` from CommonJS.
-// The consumer has neither `react` nor `@xstate/react`: the hooks' declarations need neither.
+// The consumer has React's types (`@types/react`, which a TypeScript app on React has) but not
+// `@xstate/react`: the hooks' declarations need nothing else.
 
 const USES = `
 const client = new Client({ baseUrl: 'https://api.example.com', appKey: 'app-key' })
@@ -29,6 +30,12 @@ export const useStatus = (): string => useClientView(client).status
 export const useWallet = (): WalletConnection | null => useConnection(client)
 export const useAddress = (): string | null =>
   useClientSelector(client, (snapshot) => snapshot.context.connection?.accounts[0] ?? null)
+export const provided = ClientProvider({ client, children: null })
+export const useRaw = (): bigint | undefined => useBalance({ chainId: 'eip155:1' }).data?.raw
+export const useConnectNow = (): (() => void) => {
+  const { connect } = useConnect()
+  return () => connect({ walletId: 'metamask', namespace: 'eip155' })
+}
 `
 
 const ESM_IMPORTS = `import {
@@ -42,7 +49,14 @@ const ESM_IMPORTS = `import {
 import { Client } from 'scope-connect/client'
 import { InjectedConnector, SolanaInjectedConnector } from 'scope-connect/connectors'
 import { createConnectActor } from 'scope-connect/machines'
-import { useClientSelector, useClientView, useConnection } from 'scope-connect/react'
+import {
+  ClientProvider,
+  useBalance,
+  useClientSelector,
+  useClientView,
+  useConnect,
+  useConnection,
+} from 'scope-connect/react'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 `
 
@@ -57,7 +71,8 @@ const { createBalanceReader, createBrowserUniversalLinkStore, isAppError } = sco
 const { Client } = clientEntry
 const { InjectedConnector, SolanaInjectedConnector } = connectors
 const { createConnectActor } = machines
-const { useClientSelector, useClientView, useConnection } = react
+const { ClientProvider, useBalance, useClientSelector, useClientView, useConnect, useConnection } =
+  react
 const { ConfigResponseSchema } = wire
 type TokenBalance = scope.TokenBalance
 type UniversalLinkStore = scope.UniversalLinkStore
@@ -77,7 +92,7 @@ const COMPILER_OPTIONS = {
 let consumer: Consumer
 
 beforeAll(() => {
-  consumer = createConsumer(packTarball(), ['typescript'])
+  consumer = createConsumer(packTarball(), ['typescript', '@types/react', 'csstype'])
   writeFileSync(join(consumer.dir, 'esm.mts'), ESM_IMPORTS + USES)
   writeFileSync(join(consumer.dir, 'cjs.cts'), CJS_IMPORTS + USES)
 }, 180_000)

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import semver from 'semver'
 import { describe, expect, it } from 'vitest'
@@ -42,6 +42,9 @@ function installed(modules: string): Array<{ dir: string; manifest: Manifest }> 
 }
 
 function visit(dir: string): Array<{ dir: string; manifest: Manifest }> {
+  // A link is a workspace of this repository (the root itself among them, for changesets): its
+  // own node_modules come from the workspaces below, and following it would loop.
+  if (lstatSync(dir).isSymbolicLink()) return []
   const manifest = read(dir)
   if (!manifest) return []
   return [{ dir, manifest }, ...installed(join(dir, 'node_modules'))]

@@ -49,8 +49,11 @@ describe('the packed tarball', () => {
     for (const target of targets) expect(files).toContain(target)
   })
 
-  it('every relative link of the packed README and docs resolves inside the tarball', () => {
-    const pages = files.filter((file) => file === 'README.md' || /^docs\/.*\.md$/.test(file))
+  it('every relative link of the packed README, changelog and docs resolves inside the tarball', () => {
+    const pages = files.filter(
+      (file) => file === 'README.md' || file === 'CHANGELOG.md' || /^docs\/.*\.md$/.test(file),
+    )
+    expect(pages).toContain('CHANGELOG.md')
     expect(pages.length).toBeGreaterThan(10)
     const broken: string[] = []
     for (const page of pages) {

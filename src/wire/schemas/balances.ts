@@ -16,8 +16,16 @@ export const BalanceQuerySchema = /* @__PURE__ */ z.object({
       .check(/* @__PURE__ */ z.regex(/^(0|[1-9][0-9]?|1[0-9]{2}|2[0-4][0-9]|25[0-5])$/)),
   ),
 })
+/**
+ * The query string of GET `/balances` as sent: chain, token, account and optional decimals, all
+ * strings.
+ */
 export type BalanceQueryWire = z.infer<typeof BalanceQuerySchema>
 
+/**
+ * The answer of GET `/balances`: chain, token, account, the raw balance as a decimal string,
+ * decimals and block.
+ */
 export const BalanceResponseSchema = /* @__PURE__ */ z.object({
   chainId: Caip2Schema,
   tokenAddress: /* @__PURE__ */ z.string(),
@@ -26,4 +34,5 @@ export const BalanceResponseSchema = /* @__PURE__ */ z.object({
   decimals: DecimalsSchema,
   blockNumber: /* @__PURE__ */ z.optional(DecimalStringSchema),
 })
+/** The answer of GET `/balances` (`BalanceResponseSchema`). */
 export type BalanceResponse = z.infer<typeof BalanceResponseSchema>

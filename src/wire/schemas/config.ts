@@ -2,8 +2,10 @@
 import * as z from 'zod/mini'
 import { Caip2Schema, DecimalsSchema, WalletSlugSchema } from '../primitives'
 
+/** A chain namespace on the wire: `eip155` or `solana`. */
 export const NamespaceSchema = /* @__PURE__ */ z.enum(['eip155', 'solana'])
 
+/** A network of the answer of GET `/config`: its CAIP-2 id, namespace, name and native currency. */
 export const NetworkEntrySchema = /* @__PURE__ */ z.object({
   networkId: Caip2Schema,
   namespace: NamespaceSchema,
@@ -15,19 +17,24 @@ export const NetworkEntrySchema = /* @__PURE__ */ z.object({
   }),
   testnet: /* @__PURE__ */ z.boolean(),
 })
+/** A network of a project's config (`NetworkEntrySchema`). */
 export type NetworkEntry = z.infer<typeof NetworkEntrySchema>
 
+/** A wallet of the answer of GET `/config`: its id, name and namespaces. */
 export const WalletEntrySchema = /* @__PURE__ */ z.object({
   walletId: WalletSlugSchema,
   name: /* @__PURE__ */ z.string(),
   namespaces: /* @__PURE__ */ z.array(NamespaceSchema),
 })
+/** A wallet of a project's config (`WalletEntrySchema`). */
 export type WalletEntry = z.infer<typeof WalletEntrySchema>
 
+/** The answer of GET `/config`: the project's id, name, networks and wallets. */
 export const ConfigResponseSchema = /* @__PURE__ */ z.object({
   projectId: /* @__PURE__ */ z.string(),
   name: /* @__PURE__ */ z.string(),
   networks: /* @__PURE__ */ z.array(NetworkEntrySchema),
   wallets: /* @__PURE__ */ z.array(WalletEntrySchema),
 })
+/** The answer of GET `/config` (`ConfigResponseSchema`). */
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>
