@@ -11,6 +11,8 @@ export interface RunningRedisCluster {
   nodes: string[]
   /** Ports of the nodes that are primaries now (they change after a failover). */
   primaryPorts(): Promise<number[]>
+  /** Port of the primary that serves `key`'s slot now. */
+  primaryPortOf(key: string): Promise<number>
   /**
    * Kills (SIGKILL) the primary that serves `key`'s slot and resolves once its replica has taken
    * over and every live node reports the cluster ok. Returns the killed port.
@@ -49,6 +51,18 @@ export async function startRedisCluster(
       if (!any) throw new Error('no live node')
       return parseNodes(await cli(any.port, 'CLUSTER', 'NODES'))
     }
+    const ownerOf = async (key: string) => {
+      const [any] = [...live]
+      const slot = Number(await cli(any!.port, 'CLUSTER', 'KEYSLOT', key))
+      const owner = (await clusterNodes()).find(
+        (node) =>
+          node.primary &&
+          !node.failed &&
+          node.slots.some(([from, to]) => slot >= from && slot <= to),
+      )
+      if (!owner) throw new Error(`no primary serves slot ${slot}`)
+      return { slot, owner }
+    }
     return {
       nodes,
       async primaryPorts() {
@@ -56,14 +70,13 @@ export async function startRedisCluster(
           .filter((node) => node.primary && !node.failed)
           .map((node) => node.port)
       },
+      async primaryPortOf(key) {
+        return (await ownerOf(key)).owner.port
+      },
       async killPrimaryOf(key) {
-        const [any] = [...live]
-        const slot = Number(await cli(any!.port, 'CLUSTER', 'KEYSLOT', key))
-        const owner = (await clusterNodes()).find(
-          (node) => node.primary && node.slots.some(([from, to]) => slot >= from && slot <= to),
-        )
+        const { slot, owner } = await ownerOf(key)
         const server = servers.find((candidate) => candidate.port === owner?.port)
-        if (!owner || !server) throw new Error(`no primary serves slot ${slot}`)
+        if (!server) throw new Error(`no server on port ${owner.port}`)
         await server.crash()
         live.delete(server)
         await waitFor(async () => {

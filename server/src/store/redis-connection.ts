@@ -13,7 +13,7 @@ export const isClusterTarget = (
 ): target is { readonly cluster: readonly string[] } => typeof target !== 'string'
 
 /** `host:port,host:port` (the `--redis-cluster` flag) as a target; throws on a malformed entry. */
-export function parseClusterNodes(text: string): RedisTarget {
+export function parseClusterNodes(text: string): { cluster: string[] } {
   const nodes = text
     .split(',')
     .map((entry) => entry.trim())
