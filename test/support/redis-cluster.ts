@@ -45,6 +45,8 @@ export async function startRedisCluster(
     await run(CLI, ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'])
     const live = new Set(servers)
     await waitFor(() => allOk(live), 'cluster_state:ok on every node')
+    // A replica still in its first sync would lose what a test writes before a kill.
+    await waitFor(() => replicasInSync(servers), 'every replica in sync')
 
     const clusterNodes = async () => {
       const [any] = [...live]
@@ -162,6 +164,15 @@ async function allOk(servers: Iterable<RunningRedis>): Promise<boolean> {
     if (!info.includes('cluster_state:ok')) return false
   }
   return true
+}
+
+async function replicasInSync(servers: RunningRedis[]): Promise<boolean> {
+  let inSync = 0
+  for (const server of servers) {
+    const info = await cli(server.port, 'INFO', 'replication')
+    if (info.includes('role:slave') && info.includes('master_link_status:up')) inSync++
+  }
+  return inSync === servers.length / 2
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {
