@@ -20,7 +20,7 @@ import {
 } from './types'
 
 export interface RedisStoreOptions {
-  /** Prefix of every key, so several deployments can share one Redis. */
+  /** Prefix of every key, so several deployments can share one Redis (no braces on a Cluster). */
   keyPrefix?: string
   /** Give up on a connection attempt after this long. */
   connectTimeoutMs?: number
