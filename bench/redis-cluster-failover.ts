@@ -69,6 +69,14 @@ const PROJECTS: ProjectsConfig = {
   ],
 }
 
+// Every bench socket comes from 127.0.0.1 under one app key: storage quotas above the load.
+const RELAY_LIMITS = {
+  sourceQuotaMessages: 1_000_000,
+  sourceQuotaBytes: 1_000_000_000,
+  appQuotaMessages: 1_000_000,
+  appQuotaBytes: 1_000_000_000,
+}
+
 interface Outcome {
   at: number
   ok: boolean
@@ -100,7 +108,12 @@ async function round(): Promise<Round> {
       port: 0,
       logger: false,
       http: { maxConnectionsPerIp: 1_000_000 },
-      relay: { mailbox, signingKeys: [signingKey], publicUrl: 'http://relay.bench' },
+      relay: {
+        mailbox,
+        signingKeys: [signingKey],
+        publicUrl: 'http://relay.bench',
+        limits: RELAY_LIMITS,
+      },
     })
     urls.push(server.url)
     parts.push(server, store, sessionEvents, mailbox)
