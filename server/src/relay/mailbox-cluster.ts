@@ -201,7 +201,13 @@ export interface ClusterPublishing {
 export function clusterPublishing(
   cluster: Cluster,
   keys: ClusterKeys,
-  options: { instanceId: string; now: () => number; backstopMs: number },
+  options: {
+    instanceId: string
+    now: () => number
+    backstopMs: number
+    /** Called before each script (`coalesceWrites`). */
+    beforeCommand: () => void
+  },
 ): ClusterPublishing {
   const scripts = cluster as Cluster & ClusterScripts
   cluster.defineCommand('scRelayReserve', { numberOfKeys: 2, lua: RESERVE_LUA })
@@ -233,6 +239,7 @@ export function clusterPublishing(
         String(limits.mailboxQuotaBytes),
       )
       if (reserved === 0) return { status: 'refused', reason: second as RefusalReason }
+      options.beforeCommand()
       const [status, detail] = await scripts.scRelayTopicPublish(
         keys.mailbox(message.topic),
         keys.shares(message.topic),
@@ -251,6 +258,7 @@ export function clusterPublishing(
         return { status: 'stored', totals: { bytes: Number(second), messages: Number(third) } }
       }
       // Not stored: the quotas get their reservation back (a failure here is the trim's to fix).
+      options.beforeCommand()
       void scripts.scRelayRelease(keys.usageExpiries, keys.usage, member).catch(() => {})
       return status === 2
         ? { status: 'duplicate', value: detail! }

@@ -216,15 +216,21 @@ export function createRedisMailbox(
     )
   const commands = connect(false) as RedisConnection & ScriptCommands
   const subscriber = connect(true)
-  commands.defineCommand('scRelayPublish', { numberOfKeys: 4, lua: PUBLISH_LUA })
-  commands.defineCommand('scRelayTrim', { numberOfKeys: 4, lua: TRIM_ONLY_LUA })
+  // The commands of one event-loop turn leave in one socket write (as in the session store).
+  const beforeCommand = coalesceWrites(commands)
+  const beforeSubscribe = coalesceWrites(subscriber)
   const onCluster = cluster
     ? clusterPublishing(commands as Cluster, clusterKeys(keyPrefix), {
         instanceId,
         now,
         backstopMs: BACKSTOP_MS,
+        beforeCommand,
       })
     : undefined
+  if (!onCluster) {
+    commands.defineCommand('scRelayPublish', { numberOfKeys: 4, lua: PUBLISH_LUA })
+    commands.defineCommand('scRelayTrim', { numberOfKeys: 4, lua: TRIM_ONLY_LUA })
+  }
 
   let seq = 0
   const encodeValue = (message: StoredMessage): string =>
@@ -333,10 +339,6 @@ export function createRedisMailbox(
       firstAttempt = undefined
     },
   )
-
-  // The commands of one event-loop turn leave in one socket write (as in the session store).
-  const beforeCommand = coalesceWrites(commands)
-  const beforeSubscribe = coalesceWrites(subscriber)
 
   const run = async <T>(operation: () => Promise<T>): Promise<T> => {
     try {
