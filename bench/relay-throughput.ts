@@ -18,8 +18,13 @@
  * is its median round.
  * Writes the "Relay throughput" section of docs/benchmarks.md.
  *
+ * `--cluster`: two targets instead, side by side: two instances over one redis-server and two
+ * instances over a Redis Cluster (three primaries, three replicas, all on this machine); prints
+ * the table (the figures are in docs/redis.md) and writes nothing.
+ *
  *   npx tsx bench/relay-throughput.ts [--duration 10] [--rounds 3] [--sockets 1000] [--fanout 4]
  *                                     [--topics 4000] [--window 4] [--rate 5] [--no-write]
+ *                                     [--cluster]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
@@ -31,7 +36,9 @@ import WebSocket, { WebSocketServer } from 'ws'
 import type { ProjectsConfig } from '../server/src/config/projects-schema'
 import { createRedisMailbox } from '../server/src/relay/mailbox-redis'
 import { startServer } from '../server/src/server'
+import type { RedisTarget } from '../server/src/store/redis-connection'
 import { startRedis } from '../test/support/redis'
+import { startRedisCluster } from '../test/support/redis-cluster'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const SELF = fileURLToPath(import.meta.url)
@@ -56,7 +63,8 @@ const WINDOW = option('window', 4)
 const RATE = option('rate', 5)
 const WARMUP_S = Math.min(2, DURATION_S)
 const SUBSCRIBE_WAVE = 500
-const WRITE = !args.includes('--no-write')
+const CLUSTER = args.includes('--cluster')
+const WRITE = !args.includes('--no-write') && !CLUSTER
 
 const APP_KEY = 'bench-app-key-0001'
 const SIGNING_KEY = Buffer.alloc(32, 9).toString('base64url')
@@ -138,8 +146,8 @@ async function serveRaw(): Promise<number> {
   return (wss.address() as { port: number }).port
 }
 
-async function serveRelay(redisUrl: string | undefined): Promise<number> {
-  const mailbox = redisUrl ? createRedisMailbox(redisUrl, { keyPrefix: 'bench:' }) : undefined
+async function serveRelay(redis: RedisTarget | undefined): Promise<number> {
+  const mailbox = redis ? createRedisMailbox(redis, { keyPrefix: 'bench:' }) : undefined
   await mailbox?.ready()
   const server = await startServer({
     projects: PROJECTS,
@@ -162,10 +170,16 @@ interface ServerProcess {
   close(): Promise<void>
 }
 
-function spawnServer(kind: 'raw' | 'relay', redisUrl?: string): Promise<ServerProcess> {
+function spawnServer(kind: 'raw' | 'relay', redis?: RedisTarget): Promise<ServerProcess> {
+  const target =
+    redis === undefined
+      ? []
+      : typeof redis === 'string'
+        ? ['--redis-url', redis]
+        : ['--redis-cluster', redis.cluster.join(',')]
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', SELF, '--serve', kind, ...(redisUrl ? ['--redis-url', redisUrl] : [])],
+    ['--import', 'tsx', SELF, '--serve', kind, ...target],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -402,7 +416,29 @@ async function load(target: string, publishUrl: string, subscribeUrl: string): P
 
 interface Target {
   name: string
-  run(redisUrl: string): Promise<Figures>
+  run(redis: RedisTarget): Promise<Figures>
+}
+
+/** Publishers on one instance, subscribers on another: every delivery crosses Redis. */
+async function runTwoInstances(name: string, redis: RedisTarget): Promise<Figures> {
+  const publishSide = await spawnServer('relay', redis)
+  const subscribeSide = await spawnServer('relay', redis).catch(async (error) => {
+    await publishSide.close()
+    throw error
+  })
+  try {
+    // One public URL and one key: a grant from either instance opens both.
+    const token = await relayToken(publishSide.port)
+    const path = `${API_PREFIX}${ROUTES.relay}?token=${token}`
+    return await load(
+      name,
+      `ws://127.0.0.1:${publishSide.port}${path}`,
+      `ws://127.0.0.1:${subscribeSide.port}${path}`,
+    )
+  } finally {
+    await publishSide.close()
+    await subscribeSide.close()
+  }
 }
 
 const targets: Target[] = [
@@ -433,25 +469,8 @@ const targets: Target[] = [
   },
   {
     name: 'relay, two instances over Redis',
-    async run(redisUrl) {
-      const publishSide = await spawnServer('relay', redisUrl)
-      const subscribeSide = await spawnServer('relay', redisUrl).catch(async (error) => {
-        await publishSide.close()
-        throw error
-      })
-      try {
-        // One public URL and one key: a grant from either instance opens both.
-        const token = await relayToken(publishSide.port)
-        const path = `${API_PREFIX}${ROUTES.relay}?token=${token}`
-        return await load(
-          this.name,
-          `ws://127.0.0.1:${publishSide.port}${path}`,
-          `ws://127.0.0.1:${subscribeSide.port}${path}`,
-        )
-      } finally {
-        await publishSide.close()
-        await subscribeSide.close()
-      }
+    run(redis) {
+      return runTwoInstances(this.name, redis)
     },
   },
 ]
@@ -557,26 +576,48 @@ function checkDescriptors() {
 async function main() {
   const serve = textOption('serve')
   if (serve) {
-    const port = serve === 'raw' ? await serveRaw() : await serveRelay(textOption('redis-url'))
+    const clusterNodes = textOption('redis-cluster')
+    const redis = clusterNodes ? { cluster: clusterNodes.split(',') } : textOption('redis-url')
+    const port = serve === 'raw' ? await serveRaw() : await serveRelay(redis)
     process.stdout.write(`READY ${port}\n`)
     return
   }
   checkDescriptors()
   const loadAtStart = loadavg()[0] ?? 0
   const redis = await startRedis()
-  const runs = targets.map((): Figures[] => [])
+  const cluster = CLUSTER ? await startRedisCluster() : undefined
+  const chosen: Array<{ target: Target; redis: RedisTarget }> = cluster
+    ? [
+        { target: targets[2]!, redis: redis.url },
+        {
+          target: {
+            name: 'relay, two instances over Redis Cluster (3 + 3)',
+            run: (on) => runTwoInstances('relay, two instances over Redis Cluster (3 + 3)', on),
+          },
+          redis: { cluster: cluster.nodes },
+        },
+      ]
+    : targets.map((target) => ({ target, redis: redis.url }))
+  const runs = chosen.map((): Figures[] => [])
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`round ${round} of ${ROUNDS}`)
-      for (const [index, target] of targets.entries()) {
-        runs[index]!.push(await target.run(redis.url))
+      for (const [index, { target, redis: on }] of chosen.entries()) {
+        runs[index]!.push(await target.run(on))
       }
     }
   } finally {
     await redis.stop()
+    await cluster?.stop()
   }
   const rows = runs.map(median)
   console.log(`\n${table(rows)}`)
+  if (CLUSTER) {
+    const [single, onCluster] = rows as [Figures, Figures]
+    console.log(
+      `(ratio column: to one Redis) Cluster ÷ one Redis, deliveries/s: ${(onCluster.deliveriesPerSecond / single.deliveriesPerSecond).toFixed(2)}`,
+    )
+  }
   if (WRITE) {
     await writeDoc(section(rows, loadAtStart))
     console.log(`\nwritten to ${DOC}`)

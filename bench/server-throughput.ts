@@ -16,10 +16,13 @@
  * `--co-located` skips the pinning; `--only 2,3` runs the given target indexes only and writes
  * nothing (for quick comparisons while working on the route). Targets 6 and 7 are ours again
  * with Prometheus metrics on (`metrics: { token }`): `--only 3,6` measures what counting every
- * answer costs, side by side in the same rounds.
+ * answer costs, side by side in the same rounds. `--cluster` adds target 8, ours on a Redis
+ * Cluster (three primaries, three replicas, on the load core like the lone redis-server), and runs
+ * it beside target 5 (ours on one Redis) only; it prints and writes nothing (the figures are in
+ * docs/redis.md).
  *
  *   npx tsx bench/server-throughput.ts [--duration 10] [--connections 50] [--rounds 3]
- *     [--co-located] [--only 2,3]
+ *     [--co-located] [--only 2,3] [--cluster]
  */
 import { execFile, fork } from 'node:child_process'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
@@ -34,8 +37,10 @@ import { API_PREFIX, APP_KEY_HEADER, ROUTES } from 'scope-connect/wire'
 import { buildApp } from '../server/src/app'
 import type { ProjectsConfig } from '../server/src/config/projects-schema'
 import { createRedisStore } from '../server/src/store/redis'
+import type { RedisTarget } from '../server/src/store/redis-connection'
 import type { Store } from '../server/src/store/types'
 import { startRedis } from '../test/support/redis'
+import { startRedisCluster } from '../test/support/redis-cluster'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const DOC = `${root}docs/benchmarks.md`
@@ -51,9 +56,12 @@ const CONNECTIONS = option('connections', 50)
 const ROUNDS = option('rounds', 3)
 const WARMUP_S = 2
 const PINNED = !args.includes('--co-located')
+const CLUSTER = args.includes('--cluster')
 const ONLY = args.includes('--only')
   ? new Set(args[args.indexOf('--only') + 1]!.split(',').map(Number))
-  : undefined
+  : CLUSTER
+    ? new Set([5, 8])
+    : undefined
 /** Core of the servers under test (this process) and core of the load generator and Redis. */
 const SERVER_CORE = 0
 const LOAD_CORE = 1
@@ -105,11 +113,15 @@ async function pin(pid: number, core: number): Promise<void> {
   await run('taskset', ['-a', '-cp', String(core), String(pid)])
 }
 
-/** CPU seconds redis-server has used so far (INFO cpu: user + system). */
-async function redisCpuSeconds(client: Redis): Promise<number> {
-  const info = await client.info('cpu')
-  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)![1])
-  return field('used_cpu_user') + field('used_cpu_sys')
+/** CPU seconds the redis-servers have used so far (INFO cpu: user + system), summed. */
+async function redisCpuSeconds(clients: Redis[]): Promise<number> {
+  let seconds = 0
+  for (const client of clients) {
+    const info = await client.info('cpu')
+    const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)![1])
+    seconds += field('used_cpu_user') + field('used_cpu_sys')
+  }
+  return seconds
 }
 
 async function load(
@@ -117,7 +129,7 @@ async function load(
   url: string,
   headers: Record<string, string>,
   serverCpuUs: () => Promise<number>,
-  redis: Redis | undefined,
+  redis: Redis[] | undefined,
 ) {
   const header = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
   const cannon = async (seconds: number) => {
@@ -384,6 +396,8 @@ const OURS_REDIS = 5
 /** Ours with Prometheus metrics on (what counting every answer costs). */
 const OURS_MEMORY_METRICS = 6
 const OURS_REDIS_METRICS = 7
+/** Ours on a Redis Cluster (`--cluster` only). */
+const OURS_CLUSTER = 8
 const PEER_OF: Record<number, number> = {
   [OURS_MEMORY]: PEER_MEMORY,
   [OURS_REDIS]: PEER_REDIS,
@@ -518,12 +532,14 @@ async function redisPid(url: string): Promise<number> {
  * The targets, by index (see BARE, PEER_MEMORY, OURS_MEMORY, PEER_REDIS, OURS_REDIS,
  * OURS_MEMORY_METRICS, OURS_REDIS_METRICS).
  */
-function targetsOn(redisUrl: string): Target[] {
-  const redisStore = (autoPipelining: boolean) => async () => {
-    const store = createRedisStore(redisUrl, { keyPrefix: 'bench:', autoPipelining })
-    await store.ready()
-    return store
-  }
+function targetsOn(redisUrl: string, clusterNodes?: string[]): Target[] {
+  const redisStore =
+    (autoPipelining: boolean, on: RedisTarget = redisUrl) =>
+    async () => {
+      const store = createRedisStore(on, { keyPrefix: 'bench:', autoPipelining })
+      await store.ready()
+      return store
+    }
   return [
     bare('bare Fastify hello-world', false),
     bare("bare Fastify, the result route's answer", true),
@@ -533,6 +549,14 @@ function targetsOn(redisUrl: string): Target[] {
     resultRoute('result route, Redis store', redisStore(true)),
     resultRoute('result route, in-process store, metrics on', undefined, true),
     resultRoute('result route, Redis store, metrics on', redisStore(true), true),
+    ...(clusterNodes
+      ? [
+          resultRoute(
+            'result route, Redis Cluster store (3 + 3)',
+            redisStore(true, { cluster: clusterNodes }),
+          ),
+        ]
+      : []),
   ]
 }
 
@@ -546,11 +570,11 @@ type ChildMessage =
  * time questions, closes on request. Each target runs in a fresh process, so no server shares a
  * heap, a garbage collector or Fastify's warmed-up (and then polymorphic) code with another.
  */
-async function serveOne(index: number, redisUrl: string): Promise<void> {
+async function serveOne(index: number, redisUrl: string, clusterNodes?: string[]): Promise<void> {
   const send = (message: ChildMessage) => process.send!(message)
   let opened: Opened
   try {
-    opened = await targetsOn(redisUrl)[index]!.open()
+    opened = await targetsOn(redisUrl, clusterNodes)[index]!.open()
   } catch (err) {
     send({ failed: String(err) })
     process.exit(1)
@@ -576,10 +600,14 @@ interface Child {
 }
 
 /** Starts target `index` in a child process (pinned to the server core when pinning). */
-async function openChild(index: number, redisUrl: string): Promise<Child> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', String(index), redisUrl], {
-    execArgv: process.execArgv,
-  })
+async function openChild(index: number, redisUrl: string, clusterNodes?: string[]): Promise<Child> {
+  const serve = [
+    '--serve',
+    String(index),
+    redisUrl,
+    ...(clusterNodes ? [clusterNodes.join(',')] : []),
+  ]
+  const child = fork(fileURLToPath(import.meta.url), serve, { execArgv: process.execArgv })
   const next = () =>
     new Promise<ChildMessage>((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`target ${index} exited (${code})`))
@@ -621,13 +649,17 @@ async function countedBy(url: string, headers: Record<string, string>): Promise<
 
 async function main() {
   const redis = await startRedis()
+  const cluster = CLUSTER ? await startRedisCluster() : undefined
+  const clusterUrls = (cluster?.nodes ?? []).map((node) => `redis://${node}`)
   if (PINNED) {
     // The servers go to SERVER_CORE as they start; this process only drives autocannon.
     await pin(process.pid, LOAD_CORE)
-    await pin(await redisPid(redis.url), LOAD_CORE)
+    for (const url of [redis.url, ...clusterUrls]) await pin(await redisPid(url), LOAD_CORE)
   }
-  const monitor = new Redis(redis.url) // reads redis-server's CPU time around each run
-  const targets = targetsOn(redis.url)
+  // Read the redis-servers' CPU time around each run (on the cluster: every node's).
+  const monitor = [new Redis(redis.url)]
+  const clusterMonitor = clusterUrls.map((url) => new Redis(url))
+  const targets = targetsOn(redis.url, cluster?.nodes)
   const runs = targets.map((): Figures[] => [])
   try {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -637,7 +669,7 @@ async function main() {
       if (round % 2 === 0) order.reverse()
       for (const [index, target] of order) {
         if (ONLY && !ONLY.has(index)) continue
-        const child = await openChild(index, redis.url)
+        const child = await openChild(index, redis.url, cluster?.nodes)
         try {
           const { url, headers } = child
           const { figures, requests } = await load(
@@ -645,7 +677,7 @@ async function main() {
             url,
             headers,
             () => child.cpuUs(),
-            target.onRedis ? monitor : undefined,
+            target.onRedis ? (index === OURS_CLUSTER ? clusterMonitor : monitor) : undefined,
           )
           if (target.counts) checkCounted(target.name, await countedBy(url, headers), requests)
           runs[index]!.push(figures)
@@ -655,15 +687,25 @@ async function main() {
       }
     }
   } finally {
-    monitor.disconnect()
+    for (const client of [...monitor, ...clusterMonitor]) client.disconnect()
     await redis.stop()
+    await cluster?.stop()
   }
   if (ONLY) {
     for (const figures of runs) {
       if (figures.length === 0) continue
-      const { target, requestsPerSecond, serverCpuUs } = median(figures)
+      const { target, requestsPerSecond, serverCpuUs, redisCpuUs, p50, p99 } = median(figures)
+      const redisCpu = redisCpuUs === undefined ? '' : `, Redis ${redisCpuUs.toFixed(1)} µs CPU/req`
       console.log(
-        `${target}: median ${requestsPerSecond.toFixed(0)} req/s, ${serverCpuUs.toFixed(1)} µs CPU/req`,
+        `${target}: median ${requestsPerSecond.toFixed(0)} req/s, ${serverCpuUs.toFixed(1)} µs CPU/req${redisCpu}, p50 ${p50} ms, p99 ${p99} ms`,
+      )
+    }
+    if (CLUSTER) {
+      const ratios = runs[OURS_CLUSTER]!.map(
+        (run, round) => run.requestsPerSecond / runs[OURS_REDIS]![round]!.requestsPerSecond,
+      )
+      console.log(
+        `Cluster ÷ one Redis, req/s per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}`,
       )
     }
     return
@@ -682,7 +724,10 @@ async function main() {
 }
 
 const SERVE = args.indexOf('--serve')
-const entry = SERVE === -1 ? main() : serveOne(Number(args[SERVE + 1]), args[SERVE + 2]!)
+const entry =
+  SERVE === -1
+    ? main()
+    : serveOne(Number(args[SERVE + 1]), args[SERVE + 2]!, args[SERVE + 3]?.split(','))
 entry.catch((err) => {
   console.error(err)
   process.exitCode = 1

@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { parseClusterNodes } from './store/redis-connection'
 
 export interface CliSettings {
   port: number
   host: string
   projectsFile: string
   redisUrl?: string
+  /** `--redis-cluster`: `host:port` of Redis Cluster nodes (exclusive with `redisUrl`). */
+  redisCluster?: string[]
   trustProxy: string[]
   logLevel: string
   /** `--relay-key`: base64url Ed25519 seeds, comma-separated (parsed by parseRelaySigningKeys). */
@@ -42,6 +45,8 @@ export const USAGE = `scope-connect-server [options]
   --host <addr>         HOST           listen address (default 127.0.0.1)
   --projects <file>     PROJECTS_FILE  projects file (default: server/projects.sample.json)
   --redis-url <url>     REDIS_URL      share sessions and counters through Redis (default: in memory)
+  --redis-cluster <list>  REDIS_CLUSTER_NODES  the same through a Redis Cluster (7+): comma list of
+                                       host:port of its nodes (any of them; the rest are found)
   --trust-proxy <list>  TRUST_PROXY    comma list of proxy addresses/CIDRs whose X-Forwarded-For is read
   --log-level <level>   LOG_LEVEL      fatal|error|warn|info|debug|trace|silent (default info)
   --relay-key <keys>    RELAY_SIGNING_KEY  relay token key: base64url 32-byte Ed25519 seed(s), comma
@@ -83,6 +88,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       host: { type: 'string' },
       projects: { type: 'string' },
       'redis-url': { type: 'string' },
+      'redis-cluster': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'log-level': { type: 'string' },
       'relay-key': { type: 'string' },
@@ -115,6 +121,17 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
   const redisUrl = values['redis-url'] ?? env.REDIS_URL
+  const clusterText = values['redis-cluster'] ?? env.REDIS_CLUSTER_NODES
+  if (redisUrl && clusterText)
+    throw new Error('--redis-url and --redis-cluster: give one, not both')
+  let redisCluster: string[] | undefined
+  if (clusterText) {
+    try {
+      redisCluster = parseClusterNodes(clusterText).cluster
+    } catch (err) {
+      throw new Error(`--redis-cluster: ${(err as Error).message}`)
+    }
+  }
   const relayKey = values['relay-key'] ?? env.RELAY_SIGNING_KEY
   const publicUrl = values['public-url'] ?? env.PUBLIC_URL
   const socketsText = values['relay-max-sockets-per-ip'] ?? env.RELAY_MAX_SOCKETS_PER_IP
@@ -203,6 +220,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     host: values.host ?? env.HOST ?? '127.0.0.1',
     projectsFile: values.projects ?? env.PROJECTS_FILE ?? SAMPLE_PROJECTS_FILE,
     ...(redisUrl ? { redisUrl } : {}),
+    ...(redisCluster ? { redisCluster } : {}),
     trustProxy,
     logLevel,
     ...(relayKey ? { relayKey } : {}),

@@ -6,6 +6,7 @@ import { parseRelaySigningKeys } from './relay/token'
 import { startServer } from './server'
 import { createMemoryStore } from './store/memory'
 import { createRedisStore } from './store/redis'
+import type { RedisTarget } from './store/redis-connection'
 import { createMemorySessionEvents } from './store/session-events'
 import { createRedisSessionEvents } from './store/session-events-redis'
 import type { Store } from './store/types'
@@ -24,14 +25,13 @@ async function main(): Promise<void> {
     warn: (obj: object, msg: string) => appLog?.warn(obj, msg),
     info: (msg: string) => appLog?.info(msg),
   }
-  const store: Store = settings.redisUrl
-    ? createRedisStore(settings.redisUrl, { log: storeLog })
-    : createMemoryStore()
-  const mailbox = settings.redisUrl
-    ? createRedisMailbox(settings.redisUrl, { log: storeLog })
-    : createMemoryMailbox()
-  const sessionEvents = settings.redisUrl
-    ? createRedisSessionEvents(settings.redisUrl, { log: storeLog })
+  const redis: RedisTarget | undefined = settings.redisCluster
+    ? { cluster: settings.redisCluster }
+    : settings.redisUrl
+  const store: Store = redis ? createRedisStore(redis, { log: storeLog }) : createMemoryStore()
+  const mailbox = redis ? createRedisMailbox(redis, { log: storeLog }) : createMemoryMailbox()
+  const sessionEvents = redis
+    ? createRedisSessionEvents(redis, { log: storeLog })
     : createMemorySessionEvents()
   const closeStores = () => Promise.all([store.close(), mailbox.close(), sessionEvents.close()])
   const server = await startServer({
@@ -60,7 +60,9 @@ async function main(): Promise<void> {
     throw error
   })
   appLog = server.app.log
-  process.stdout.write(`scope-connect-server listening on ${server.url} (store: ${store.kind})\n`)
+  process.stdout.write(
+    `scope-connect-server listening on ${server.url} (store: ${settings.redisCluster ? 'redis cluster' : store.kind})\n`,
+  )
   if (server.app.metricsUrl) {
     process.stdout.write(`metrics on ${server.app.metricsUrl}/metrics\n`)
   }

@@ -104,6 +104,23 @@ describe('scope-connect-server CLI', () => {
     expect(() => parseCli(['--bogus'], {})).toThrow()
   })
 
+  it('parses the Redis Cluster nodes (flag over REDIS_CLUSTER_NODES), exclusive with --redis-url', () => {
+    expect(parseCli([], {})).not.toHaveProperty('redisCluster')
+    expect(
+      parseCli(['--redis-cluster', '10.0.0.1:7000, 10.0.0.2:7001'], {
+        REDIS_CLUSTER_NODES: 'ignored:1',
+      }),
+    ).toMatchObject({ redisCluster: ['10.0.0.1:7000', '10.0.0.2:7001'] })
+    expect(parseCli([], { REDIS_CLUSTER_NODES: 'redis-0:6379' })).toMatchObject({
+      redisCluster: ['redis-0:6379'],
+    })
+    expect(() => parseCli(['--redis-cluster', 'redis://a:1'], {})).toThrow('--redis-cluster')
+    expect(() => parseCli(['--redis-cluster', ','], {})).toThrow('--redis-cluster')
+    expect(() =>
+      parseCli(['--redis-cluster', 'a:1'], { REDIS_URL: 'redis://127.0.0.1:6379' }),
+    ).toThrow('give one, not both')
+  })
+
   it('parses the relay settings', () => {
     expect(
       parseCli(['--relay-key', 'k1', '--relay-max-sockets-per-ip', '50'], {

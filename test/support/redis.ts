@@ -9,11 +9,15 @@ export interface RunningRedis {
   url: string
   port: number
   stop(): Promise<void>
+  /** SIGKILL, as a crash: no shutdown, no goodbye to clients or to a cluster. */
+  crash(): Promise<void>
 }
 
 export interface StartRedisOptions {
   /** Reuse a port (to restart a stopped server where clients expect it); a free one otherwise. */
   port?: number
+  /** More redis-server arguments (cluster mode: `test/support/redis-cluster.ts`). */
+  args?: string[]
 }
 
 const READY_TIMEOUT_MS = 10_000
@@ -29,7 +33,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Runni
   for (let attempt = 0; attempt < (options.port ? 1 : 3); attempt++) {
     const port = options.port ?? (await freePort())
     try {
-      return await launch(port)
+      return await launch(port, options.args ?? [])
     } catch (err) {
       lastError = err
     }
@@ -37,11 +41,11 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Runni
   throw lastError
 }
 
-async function launch(port: number): Promise<RunningRedis> {
+async function launch(port: number, args: string[]): Promise<RunningRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'scope-redis-'))
   const child = spawn(
     BIN,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
   )
   let output = ''
@@ -83,6 +87,12 @@ function running(child: ChildProcess, dir: string, port: number): RunningRedis {
       stopped ??= kill(child).then(() => rm(dir, { recursive: true, force: true }))
       return stopped
     },
+    async crash() {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = once(child, 'exit')
+      child.kill('SIGKILL')
+      await exited
+    },
   }
 }
 
@@ -119,7 +129,7 @@ function probe(port: number, pid: number | undefined): Promise<void> {
   })
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
+import type { Cluster } from 'ioredis'
 import { coalesceWrites } from '../store/redis-coalesce'
+import {
+  connectRedis,
+  isClusterTarget,
+  type RedisConnection,
+  type RedisTarget,
+} from '../store/redis-connection'
+import { assertClusterPrefix } from '../store/redis-keys'
 import type { RefusalReason } from './admission'
 import {
   type MailboxTotals,
@@ -9,6 +16,7 @@ import {
   RelayStoreUnavailableError,
   type StoredMessage,
 } from './mailbox'
+import { clusterKeys, clusterPublishing } from './mailbox-cluster'
 
 export interface RedisMailboxOptions {
   /** Prefix of every key and channel, so several deployments can share one Redis. */
@@ -180,25 +188,49 @@ const DEFAULTS = { keyPrefix: 'scope:', connectTimeoutMs: 1_000, commandTimeoutM
  * settings as the session store: no offline queue, no retries, a short command timeout, so a
  * request answers STORE_UNAVAILABLE at once while Redis is away; both reconnect in the background,
  * and the subscriber re-subscribes its channels and asks the hub to re-read the mailboxes.
+ * On a Redis Cluster the keys and channels carry the topic as hash tag, the fan-out is sharded
+ * pub/sub, and a publish is two scripts (`mailbox-cluster.ts`).
  */
-export function createRedisMailbox(url: string, options: RedisMailboxOptions = {}): RedisMailbox {
+export function createRedisMailbox(
+  target: RedisTarget,
+  options: RedisMailboxOptions = {},
+): RedisMailbox {
   const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
   const now = options.now ?? Date.now
   const instanceId = randomBytes(8).toString('hex')
-  const connect = () =>
-    new Redis(url, {
-      connectTimeout: connectTimeoutMs,
-      commandTimeout: commandTimeoutMs,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      autoResubscribe: false,
-      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
-    })
-  const commands = connect() as Redis & ScriptCommands
-  const subscriber = connect()
-  commands.defineCommand('scRelayPublish', { numberOfKeys: 4, lua: PUBLISH_LUA })
-  commands.defineCommand('scRelayTrim', { numberOfKeys: 4, lua: TRIM_ONLY_LUA })
+  const cluster = isClusterTarget(target)
+  if (cluster) assertClusterPrefix(keyPrefix)
+  const connect = (sharded: boolean) =>
+    connectRedis(
+      target,
+      {
+        connectTimeout: connectTimeoutMs,
+        commandTimeout: commandTimeoutMs,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        autoResubscribe: false,
+        retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
+      },
+      { sharded },
+    )
+  const commands = connect(false) as RedisConnection & ScriptCommands
+  const subscriber = connect(true)
+  // The commands of one event-loop turn leave in one socket write (as in the session store).
+  const beforeCommand = coalesceWrites(commands)
+  const beforeSubscribe = coalesceWrites(subscriber)
+  const onCluster = cluster
+    ? clusterPublishing(commands as Cluster, clusterKeys(keyPrefix), {
+        instanceId,
+        now,
+        backstopMs: BACKSTOP_MS,
+        beforeCommand,
+      })
+    : undefined
+  if (!onCluster) {
+    commands.defineCommand('scRelayPublish', { numberOfKeys: 4, lua: PUBLISH_LUA })
+    commands.defineCommand('scRelayTrim', { numberOfKeys: 4, lua: TRIM_ONLY_LUA })
+  }
 
   let seq = 0
   const encodeValue = (message: StoredMessage): string =>
@@ -211,12 +243,20 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
       message: message.message,
     } satisfies StoredValue)
 
-  const mailboxKey = (topic: string) => `${keyPrefix}relay:mb:${topic}`
+  const names = cluster ? clusterKeys(keyPrefix) : undefined
+  const mailboxKey = (topic: string) => names?.mailbox(topic) ?? `${keyPrefix}relay:mb:${topic}`
   const sharesKey = (topic: string) => `${keyPrefix}relay:mp:${topic}`
   const expiriesKey = `${keyPrefix}relay:expiries`
   const usageKey = `${keyPrefix}relay:usage`
   let totals: MailboxTotals = { bytes: 0, messages: 0 }
   const channelPrefix = `${keyPrefix}relay:ch:`
+  const channelOf = (topic: string) => names?.channel(topic) ?? channelPrefix + topic
+  const topicOf = (channel: string) =>
+    names
+      ? names.topicOf(channel)
+      : channel.startsWith(channelPrefix)
+        ? channel.slice(channelPrefix.length)
+        : undefined
 
   let handlers: Parameters<RelayMailbox['setHandlers']>[0] | undefined
   let closing = false
@@ -250,11 +290,11 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
       .then(async () => {
         if (wanted.has(channel) && !held.has(channel)) {
           beforeSubscribe()
-          await subscriber.subscribe(channel)
+          await (cluster ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel))
           held.add(channel)
         } else if (!wanted.has(channel) && held.has(channel)) {
           held.delete(channel)
-          await subscriber.unsubscribe(channel)
+          await (cluster ? subscriber.sunsubscribe(channel) : subscriber.unsubscribe(channel))
         }
       })
     chains.set(channel, next)
@@ -276,10 +316,14 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     lostSubscriptions = false
     void Promise.allSettled([...wanted].map(sync)).then(() => handlers?.onResync())
   })
-  subscriber.on('message', (channel: string, payload: string) => {
+  // On a Cluster, ioredis moves the sharded subscriptions to the new primaries after a failover;
+  // what was published meanwhile is only in the mailboxes.
+  subscriber.on('subscribersReady', () => handlers?.onResync())
+  subscriber.on(cluster ? 'smessage' : 'message', (channel: string, payload: string) => {
     const space = payload.indexOf(' ')
-    if (payload.slice(0, space) === instanceId || !channel.startsWith(channelPrefix)) return
-    handlers?.onRemote(decodeValue(channel.slice(channelPrefix.length), payload.slice(space + 1)))
+    const topic = topicOf(channel)
+    if (payload.slice(0, space) === instanceId || topic === undefined) return
+    handlers?.onRemote(decodeValue(topic, payload.slice(space + 1)))
   })
 
   // Requests made while the first connection is being dialled wait for it (bounded), so a fresh
@@ -295,10 +339,6 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
       firstAttempt = undefined
     },
   )
-
-  // The commands of one event-loop turn leave in one socket write (as in the session store).
-  const beforeCommand = coalesceWrites(commands)
-  const beforeSubscribe = coalesceWrites(subscriber)
 
   const run = async <T>(operation: () => Promise<T>): Promise<T> => {
     try {
@@ -316,10 +356,21 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
   const trimTimer = setInterval(() => {
     if (commands.status !== 'ready') return
     beforeCommand()
-    commands
-      .scRelayTrim(mailboxKey('0'), sharesKey('0'), expiriesKey, usageKey, keyPrefix, String(now()))
-      .then(([bytes, messages]) => {
-        totals = { bytes, messages }
+    const trimmed: Promise<MailboxTotals> =
+      onCluster?.trim() ??
+      commands
+        .scRelayTrim(
+          mailboxKey('0'),
+          sharesKey('0'),
+          expiriesKey,
+          usageKey,
+          keyPrefix,
+          String(now()),
+        )
+        .then(([bytes, messages]) => ({ bytes, messages }))
+    trimmed
+      .then((next) => {
+        totals = next
       })
       .catch(() => {})
   }, TRIM_INTERVAL_MS)
@@ -335,6 +386,16 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     publish(message, from, limits) {
       return run(async (): Promise<PublishOutcome> => {
         beforeCommand()
+        if (onCluster) {
+          const outcome = await onCluster.publish(message, encodeValue(message), from, limits)
+          if (outcome.status === 'stored') {
+            totals = outcome.totals
+            return { status: 'stored', message }
+          }
+          return outcome.status === 'refused'
+            ? outcome
+            : { status: 'duplicate', message: decodeValue(message.topic, outcome.value) }
+        }
         const [status, second, third] = await commands.scRelayPublish(
           mailboxKey(message.topic),
           sharesKey(message.topic),
@@ -345,7 +406,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
           message.messageId,
           encodeValue(message),
           String(message.expiresAt),
-          channelPrefix + message.topic,
+          channelOf(message.topic),
           instanceId,
           from.sub,
           from.app,
@@ -382,7 +443,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     },
 
     async listen(topic) {
-      const channel = channelPrefix + topic
+      const channel = channelOf(topic)
       wanted.add(channel)
       try {
         await run(() => sync(channel))
@@ -393,7 +454,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
     },
 
     async unlisten(topic) {
-      const channel = channelPrefix + topic
+      const channel = channelOf(topic)
       wanted.delete(channel)
       // A failed UNSUBSCRIBE leaves a channel whose messages the hub ignores; the next reconnect
       // subscribes only the wanted ones.
@@ -417,7 +478,7 @@ export function createRedisMailbox(url: string, options: RedisMailboxOptions = {
   }
 }
 
-function waitReady(connections: Redis[], timeoutMs: number): Promise<void> {
+function waitReady(connections: RedisConnection[], timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const pending = connections.filter((connection) => connection.status !== 'ready')
     if (pending.length === 0) return resolve()

@@ -1,5 +1,6 @@
 export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './memory'
 export { createRedisStore, type RedisStore, type RedisStoreOptions } from './redis'
+export { parseClusterNodes, type RedisTarget } from './redis-connection'
 export {
   createLocalWatchers,
   createMemorySessionEvents,

@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis'
 import { coalesceWrites } from './redis-coalesce'
+import { connectRedis, isClusterTarget, type RedisTarget } from './redis-connection'
+import { storeKeys } from './redis-keys'
 import {
   COMPARE_AND_SET_LUA,
   CREATE_SESSION_LUA,
@@ -19,7 +20,7 @@ import {
 } from './types'
 
 export interface RedisStoreOptions {
-  /** Prefix of every key, so several deployments can share one Redis. */
+  /** Prefix of every key, so several deployments can share one Redis (no braces on a Cluster). */
   keyPrefix?: string
   /** Give up on a connection attempt after this long. */
   connectTimeoutMs?: number
@@ -65,12 +66,14 @@ const STALL_PROBE_MS = 200
  * (offline queue off, no retries, no resend on reconnect): a counter hit replayed later would
  * land in the wrong window, and a route waiting on a queue is worse than an immediate 503. Every
  * failure surfaces as StoreUnavailableError; the client reconnects in the background with backoff.
+ * `target` is one server's URL or a Redis Cluster's nodes (`storeKeys` names the keys for it).
  */
-export function createRedisStore(url: string, options: RedisStoreOptions = {}): RedisStore {
+export function createRedisStore(target: RedisTarget, options: RedisStoreOptions = {}): RedisStore {
   const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
   const graceMs = options.sessionGraceMs ?? SESSION_GRACE_MS
+  const keys = storeKeys(keyPrefix, isClusterTarget(target))
 
-  const redis = new Redis(url, {
+  const redis = connectRedis(target, {
     connectTimeout: connectTimeoutMs,
     commandTimeout: commandTimeoutMs,
     enableOfflineQueue: false,
@@ -81,7 +84,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     // Backoff 50 ms doubling to 2 s; never gives up, so a restarted Redis is picked up again.
     retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
   })
-  const scripts = redis as Redis & ScriptCommands
+  const scripts = redis as typeof redis & ScriptCommands
   redis.defineCommand('scHitWindow', { numberOfKeys: 1, lua: HIT_WINDOW_LUA })
   redis.defineCommand('scHitWithCeiling', { numberOfKeys: 3, lua: HIT_WITH_CEILING_LUA })
   redis.defineCommand('scCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET_LUA })
@@ -187,9 +190,6 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     }
   }
 
-  const sessionKey = (sessionId: string) => `${keyPrefix}session:${sessionId}`
-  const counterKey = (key: string) => `${keyPrefix}rl:${key}`
-
   return {
     kind: 'redis',
 
@@ -198,7 +198,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     createSession(record) {
       return run(async () => {
         const created = await scripts.scCreateSession(
-          sessionKey(record.sessionId),
+          keys.session(record.sessionId),
           String(sessionRetentionMs(record, graceMs)),
           ...encodeFields(record),
         )
@@ -209,7 +209,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
 
     getSession(sessionId) {
       return run(async () => {
-        const fields = await redis.hgetall(sessionKey(sessionId))
+        const fields = await redis.hgetall(keys.session(sessionId))
         return decodeRecord(Object.entries(fields))
       })
     },
@@ -218,7 +218,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
       const clean = cleanPatch(patch)
       return run(async () => {
         const reply = await scripts.scCompareAndSet(
-          sessionKey(sessionId),
+          keys.session(sessionId),
           String(expectedVersion),
           clean.expiresAt === undefined ? '' : String(clean.expiresAt),
           ...encodeFields(clean),
@@ -233,8 +233,8 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     getSessionAndHit(sessionId, key, gate) {
       return run(async () => {
         const reply = await scripts.scGetSessionAndHit(
-          sessionKey(sessionId),
-          counterKey(key),
+          keys.session(sessionId),
+          keys.pollWindow(sessionId, key),
           JSON.stringify(gate.tokenHash),
           windowsArgument(gate),
         )
@@ -250,7 +250,7 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
     hitWindow(key, windowMs): Promise<WindowHit> {
       return run(async () => {
         const [count, resetInMs] = await scripts.scHitWindow(
-          counterKey(key),
+          keys.window(key),
           Math.max(1, Math.ceil(windowMs)),
         )
         return { count: Number(count), resetInMs: Number(resetInMs) }
@@ -259,11 +259,11 @@ export function createRedisStore(url: string, options: RedisStoreOptions = {}): 
 
     hitWithCeiling(request): Promise<CeilingHit> {
       return run(async () => {
-        const ceilingKey = counterKey(request.ceilingKey)
+        const names = keys.ceiling(request)
         const reply = await scripts.scHitWithCeiling(
-          counterKey(request.callerKey),
-          ceilingKey,
-          `${ceilingKey}:callers`,
+          names.caller,
+          names.ceiling,
+          names.callers,
           Math.max(1, Math.ceil(request.callerWindowMs)),
           request.callerLimit,
           Math.max(1, Math.ceil(request.ceilingWindowMs)),

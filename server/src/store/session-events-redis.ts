@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
+import {
+  connectRedis,
+  isClusterTarget,
+  type RedisConnection,
+  type RedisTarget,
+} from './redis-connection'
+import { assertClusterPrefix } from './redis-keys'
 import { createLocalWatchers, type SessionEvents } from './session-events'
 
 export interface RedisSessionEventsOptions {
@@ -21,22 +27,41 @@ export interface RedisSessionEvents extends SessionEvents {
 const DEFAULTS = { keyPrefix: 'scope:', connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 }
 
 /**
+ * On a Cluster, the channels of sharded pub/sub: a message goes to the one shard that serves its
+ * channel, never over every shard's bus. Sessions are spread over this many channels by their
+ * hash (each its own slot, so over every shard), and every instance subscribes to all of them.
+ */
+export const SESSION_EVENT_SHARDS = 64
+
+/**
  * Session changes across instances through one Redis pub/sub channel, `<prefix>sessions:changed`.
  * A message is `<instance id> <short hash of the session id>`: the session id itself never
  * leaves the instance (a MONITOR or a shared Redis does not show it), and an instance ignores its
  * own messages (it told its watchers already). Two connections: PUBLISH (no offline queue, short
  * timeout, like the store) and SUBSCRIBE (re-subscribes after a reconnect and then wakes every
  * local waiter, which re-reads its session: messages sent while it was away are not replayed).
+ * On a Redis Cluster the same over sharded pub/sub (SPUBLISH, SSUBSCRIBE): the channel is
+ * `<prefix>sessions:changed:{<n>}`, n the first hex digits of the hash modulo
+ * SESSION_EVENT_SHARDS; after a failover moved a channel's shard, every local waiter re-reads.
  */
 export function createRedisSessionEvents(
-  url: string,
+  target: RedisTarget,
   options: RedisSessionEventsOptions = {},
 ): RedisSessionEvents {
   const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
+  const cluster = isClusterTarget(target)
+  if (cluster) assertClusterPrefix(keyPrefix)
   const channel = `${keyPrefix}sessions:changed`
+  const channelOf = (key: string) =>
+    cluster
+      ? `${channel}:{${Number.parseInt(key.slice(0, 4), 16) % SESSION_EVENT_SHARDS}}`
+      : channel
+  const channels = cluster
+    ? Array.from({ length: SESSION_EVENT_SHARDS }, (_, n) => `${channel}:{${n}}`)
+    : [channel]
   const instanceId = randomBytes(8).toString('hex')
   const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2_000)
-  const publisher = new Redis(url, {
+  const publisher = connectRedis(target, {
     connectTimeout: connectTimeoutMs,
     commandTimeout: commandTimeoutMs,
     enableOfflineQueue: false,
@@ -44,12 +69,16 @@ export function createRedisSessionEvents(
     autoResendUnfulfilledCommands: false,
     retryStrategy,
   })
-  const subscriber = new Redis(url, {
-    connectTimeout: connectTimeoutMs,
-    autoResubscribe: true,
-    maxRetriesPerRequest: null,
-    retryStrategy,
-  })
+  const subscriber = connectRedis(
+    target,
+    {
+      connectTimeout: connectTimeoutMs,
+      autoResubscribe: true,
+      maxRetriesPerRequest: null,
+      retryStrategy,
+    },
+    { sharded: true },
+  )
   // Local watchers are keyed by the hash too, so a message maps to them without a reverse table.
   const watchers = createLocalWatchers()
 
@@ -71,9 +100,15 @@ export function createRedisSessionEvents(
   subscriber.on('close', () => {
     lostSubscription = true
   })
-  let subscribed: Promise<unknown> = subscriber.subscribe(channel).catch(() => undefined)
+  let subscribed: Promise<unknown> = (
+    cluster
+      ? Promise.all(channels.map((name) => subscriber.ssubscribe(name)))
+      : subscriber.subscribe(channel)
+  ).catch(() => undefined)
+  // ioredis moves sharded subscriptions to the new primaries itself after a failover.
+  subscriber.on('subscribersReady', () => watchers.notifyAll())
   subscriber.on('ready', () => {
-    if (!lostSubscription) return
+    if (!lostSubscription || cluster) return
     lostSubscription = false
     // ioredis has re-sent SUBSCRIBE before this event; a PING queued behind it answers once the
     // subscription holds. Then every waiter re-reads what it may have missed meanwhile.
@@ -81,12 +116,14 @@ export function createRedisSessionEvents(
     subscribed = resubscribed
     void resubscribed.then(() => watchers.notifyAll())
   })
-  subscriber.on('message', (from: string, payload: string) => {
-    if (from !== channel) return
+  const ours = new Set(channels)
+  const onMessage = (from: string, payload: string) => {
+    if (!ours.has(from)) return
     const space = payload.indexOf(' ')
     if (space < 0 || payload.slice(0, space) === instanceId) return
     watchers.notify(payload.slice(space + 1))
-  })
+  }
+  subscriber.on(cluster ? 'smessage' : 'message', onMessage)
 
   return {
     kind: 'redis',
@@ -100,7 +137,10 @@ export function createRedisSessionEvents(
       const key = sessionEventKey(sessionId)
       watchers.notify(key)
       try {
-        await publisher.publish(channel, `${instanceId} ${key}`)
+        const message = `${instanceId} ${key}`
+        await (cluster
+          ? publisher.spublish(channelOf(key), message)
+          : publisher.publish(channel, message))
       } catch (err) {
         outage(err instanceof Error ? err.message : String(err))
       }
@@ -122,7 +162,7 @@ export function createRedisSessionEvents(
 export const sessionEventKey = (sessionId: string): string =>
   createHash('sha256').update(sessionId).digest('hex').slice(0, 16)
 
-function waitReady(connection: Redis, timeoutMs: number): Promise<void> {
+function waitReady(connection: RedisConnection, timeoutMs: number): Promise<void> {
   if (connection.status === 'ready') return Promise.resolve()
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

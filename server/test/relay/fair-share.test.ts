@@ -1,6 +1,7 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS } from 'scope-connect/wire'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -16,10 +17,12 @@ import { startTestServer, type TestServer } from '../support/server'
 const { subscribe, publish, ping } = RELAY_METHODS
 
 let redis: RunningRedis
+// On a Redis Cluster the shares are the topic's own script (mailbox-cluster.ts): the same rules.
+let cluster: RunningRedisCluster
 beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster()])
+}, 60_000)
+afterAll(() => Promise.all([redis?.stop(), cluster?.stop()]))
 
 const outcomeOf = (request: Promise<unknown>) =>
   request.then(
@@ -35,6 +38,10 @@ const outcomeOf = (request: Promise<unknown>) =>
 describe.each([
   ['in-process', () => createMemoryMailbox()],
   ['Redis', () => createRedisMailbox(redis.url, { keyPrefix: `share${Date.now()}:` })],
+  [
+    'Redis Cluster',
+    () => createRedisMailbox({ cluster: cluster.nodes }, { keyPrefix: `share${Date.now()}:` }),
+  ],
 ] as const)('%s mailbox: fair shares of a topic', (name, makeMailbox) => {
   let mailbox: RelayMailbox
   let server: TestServer

@@ -1,6 +1,7 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS, type RelayFetchResult } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -23,10 +24,12 @@ const QUOTAS = {
 }
 
 let redis: RunningRedis
+// On a Redis Cluster a publish is two scripts (quotas, then the topic): the same rules must hold.
+let cluster: RunningRedisCluster
 beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster()])
+}, 60_000)
+afterAll(() => Promise.all([redis?.stop(), cluster?.stop()]))
 
 const codeOf = (request: Promise<unknown>) =>
   request.then(
@@ -44,6 +47,11 @@ describe.each([
   [
     'Redis',
     (now: () => number) => createRedisMailbox(redis.url, { keyPrefix: `quota${Date.now()}:`, now }),
+  ],
+  [
+    'Redis Cluster',
+    (now: () => number) =>
+      createRedisMailbox({ cluster: cluster.nodes }, { keyPrefix: `quota${Date.now()}:`, now }),
   ],
 ] as const)('%s mailbox: storage quotas', (name, makeMailbox) => {
   let clock = Date.now()
@@ -126,6 +134,10 @@ describe.each([
 describe.each([
   ['in-process', () => createMemoryMailbox()],
   ['Redis', () => createRedisMailbox(redis.url, { keyPrefix: `source${Date.now()}:` })],
+  [
+    'Redis Cluster',
+    () => createRedisMailbox({ cluster: cluster.nodes }, { keyPrefix: `source${Date.now()}:` }),
+  ],
 ] as const)('%s mailbox: quotas per source', (name, makeMailbox) => {
   let mailbox: RelayMailbox
   let server: TestServer

@@ -1,0 +1,70 @@
+import { Cluster, Redis, type RedisOptions } from 'ioredis'
+
+/**
+ * Where the backend's Redis is: one server's URL (`redis://…`), or the nodes of a Redis Cluster
+ * (`host:port` of any of them; the client learns the rest from the cluster).
+ */
+export type RedisTarget = string | { readonly cluster: readonly string[] }
+
+export type RedisConnection = Redis | Cluster
+
+export const isClusterTarget = (
+  target: RedisTarget,
+): target is { readonly cluster: readonly string[] } => typeof target !== 'string'
+
+/** `host:port,host:port` (the `--redis-cluster` flag) as a target; throws on a malformed entry. */
+export function parseClusterNodes(text: string): { cluster: string[] } {
+  const nodes = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  if (nodes.length === 0) throw new Error('no cluster node given (host:port,…)')
+  for (const node of nodes) {
+    if (!/^[^\s:/]+:\d{1,5}$/.test(node)) throw new Error(`not a host:port: ${node}`)
+  }
+  return { cluster: nodes }
+}
+
+/**
+ * One connection (or, on a Cluster, one client over every node) with `options`. On a Cluster the
+ * same promises hold as on one server: a command is never queued while its node is away (the
+ * offline queue is off at the cluster level; a node's lazy connection is allowed to dial), a
+ * reply is awaited at most `commandTimeout`, and a command that met a closed connection is tried
+ * again only a few times, 100 ms apart, with the slot table refreshed in between (so it reaches
+ * the replica that took over, if that happened meanwhile; otherwise it fails and the route
+ * answers 503). `sharded` adds one subscriber connection per primary for SSUBSCRIBE.
+ */
+export function connectRedis(
+  target: RedisTarget,
+  options: RedisOptions,
+  cluster: { sharded?: boolean } = {},
+): RedisConnection {
+  if (typeof target === 'string') return new Redis(target, options)
+  const { retryStrategy, enableOfflineQueue, ...nodeOptions } = options
+  return new Cluster(
+    target.cluster.map((node) => {
+      const colon = node.lastIndexOf(':')
+      return { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) }
+    }),
+    {
+      redisOptions: nodeOptions,
+      enableOfflineQueue: enableOfflineQueue ?? true,
+      // Whole-cluster reconnects (every node lost) back off as a lone server's do.
+      clusterRetryStrategy: (times) => retryStrategy?.(times) ?? Math.min(100 * times, 2_000),
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      retryDelayOnTryAgain: 100,
+      // A MOVED after a failover or a resharding costs one redirection; a dead primary costs one
+      // each 100 ms try. Five bound a command during a failover to about half a second.
+      maxRedirections: 5,
+      slotsRefreshTimeout: options.connectTimeout ?? 1_000,
+      scaleReads: 'master',
+      shardedSubscribers: cluster.sharded ?? false,
+    },
+  )
+}
+
+/** The live connections to the primaries (one server: itself). */
+export function primaryConnections(connection: RedisConnection): Redis[] {
+  return connection instanceof Cluster ? connection.nodes('master') : [connection]
+}
