@@ -63,17 +63,30 @@ async function openPage(context: BrowserContext, query = ''): Promise<Page> {
         if (w.testWallet.mode === 'hold') return new Promise(() => {})
         return Promise.resolve(value())
       }
+      let chainId = '0x7a69'
+      const listeners = new Set<{ event: string; listener: (value: unknown) => void }>()
+      const switchTo = (params: unknown[] | undefined) => {
+        chainId = (params as [{ chainId: string }])[0].chainId
+        for (const { event, listener } of listeners) if (event === 'chainChanged') listener(chainId)
+        return null
+      }
       const provider = {
         request({ method, params }: { method: string; params?: unknown[] }) {
           if (method === 'eth_requestAccounts') return answer(() => [address])
           if (method === 'eth_accounts') return Promise.resolve([address])
-          if (method === 'eth_chainId') return Promise.resolve('0x7a69')
+          if (method === 'eth_chainId') return Promise.resolve(chainId)
           if (method === 'personal_sign') return answer(() => w.signInNode(String(params?.[0])))
+          if (method === 'wallet_switchEthereumChain') return answer(() => switchTo(params))
           if (method === 'wallet_revokePermissions') return Promise.resolve(null)
           return Promise.reject(Object.assign(new Error(`${method}?`), { code: 4200 }))
         },
-        on() {},
-        removeListener() {},
+        on(event: string, listener: (value: unknown) => void) {
+          listeners.add({ event, listener })
+        },
+        removeListener(event: string, listener: (value: unknown) => void) {
+          for (const entry of listeners)
+            if (entry.event === event && entry.listener === listener) listeners.delete(entry)
+        },
       }
       const detail = Object.freeze({
         info: { uuid: crypto.randomUUID(), name: 'Test Wallet', icon, rdns: 'io.example.wallet' },
@@ -119,11 +132,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes).slice(0, 300)}`)
 }
 
-/** A screenshot for the docs: the page, or only the modal's dialog. */
-async function shoot(page: Page, name: string, only: 'page' | 'dialog' = 'page') {
+/** A screenshot for the docs: the page, only the modal's dialog, or only the page's header. */
+async function shoot(page: Page, name: string, only: 'page' | 'dialog' | 'header' = 'page') {
   await page.waitForTimeout(250) // the dialog's and the balance's last paint
   const path = `${IMAGES}${name}.png`
   if (only === 'dialog') await dialog(page).screenshot({ path })
+  else if (only === 'header') await page.locator('body > header').screenshot({ path })
   else await page.screenshot({ path })
 }
 
@@ -302,6 +316,46 @@ describe('scope-connect/ui in Chromium (phone)', () => {
     await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toMatch(/ETH/)
     expect(await seriousViolations(page)).toEqual([])
     await shoot(page, 'demo-phone-connected')
+    await context.close()
+  })
+})
+
+describe('scope-connect/ui in Chromium: the network switcher', () => {
+  it('with a Client that switches chains, the chip offers the project networks; a refusal keeps the chain', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await openPage(context)
+    // Stand-in for `client.switchChain` (another change adds it to the Client): the connector's
+    // own `wallet_switchEthereumChain`, set before the chip renders.
+    await page.evaluate(() => {
+      const client = window.scopeConnectExample.client as unknown as {
+        connector: { switchChain(chainId: string): Promise<void> }
+        switchChain(chainId: string): Promise<void>
+      }
+      client.switchChain = (chainId) => client.connector.switchChain(chainId)
+    })
+    await openModal(page)
+    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    const network = page.getByRole('combobox', { name: 'Network' })
+    await expect.poll(() => network.inputValue(), { timeout: 10_000 }).toBe('eip155:31337')
+    // The sample project's EVM networks, by name.
+    expect(await network.locator('option').allTextContents()).toEqual([
+      'Ethereum',
+      'Sepolia',
+      'Base',
+      'Anvil / Hardhat (local)',
+    ])
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-network-switcher', 'header')
+
+    await network.selectOption('eip155:8453')
+    const view = () => page.evaluate(() => window.scopeConnectExample.client.getView().chainId)
+    await expect.poll(view).toBe('eip155:8453')
+    await expect.poll(() => network.inputValue()).toBe('eip155:8453')
+
+    await setMode(page, 'reject')
+    await network.selectOption('eip155:1')
+    await expect.poll(() => network.inputValue()).toBe('eip155:8453')
+    expect(await view()).toBe('eip155:8453')
     await context.close()
   })
 })
