@@ -292,7 +292,7 @@ describe('scope-connect/ui in Chromium (phone)', () => {
   it('on a phone the list opens wallet apps; the page and modal fit the screen', async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
+      deviceScaleFactor: 1, // the docs images ship in the tarball: kept small
       isMobile: true,
       hasTouch: true,
       userAgent:
@@ -308,6 +308,14 @@ describe('scope-connect/ui in Chromium (phone)', () => {
     expect(await page.getByRole('button', { name: /Other wallet/ }).count()).toBe(0)
     const box = await dialog(page).boundingBox()
     expect(box?.width).toBeLessThanOrEqual(390)
+    // Nothing sticks out: every row and its badge end inside the dialog.
+    const overflow = await dialog(page).evaluate((element) => {
+      const right = element.getBoundingClientRect().right
+      return [...element.querySelectorAll('li, .badge')]
+        .filter((row) => row.getBoundingClientRect().right > right + 0.5)
+        .map((row) => row.textContent)
+    })
+    expect(overflow).toEqual([])
     expect(await seriousViolations(page)).toEqual([])
     await shoot(page, 'ui-wallets-phone')
     // An installed wallet connects on a phone too; the chip fits beside the brand.

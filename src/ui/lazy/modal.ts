@@ -72,9 +72,8 @@ export function mountModal(host: ConnectElement): MountedElement {
   let dismissed: unknown = null
   let shown: string | null = null
   let stop: (() => void) | null = null
+  /** The Client followed: the host's, as of the last `update()`. */
   let client = host.client
-
-  const client$ = () => host.client
   const announce = (text: string) => {
     status.textContent = text
   }
@@ -88,13 +87,13 @@ export function mountModal(host: ConnectElement): MountedElement {
 
   /** Runs the last choice again, or (a flow restored after a reload) connects the Client's wallet. */
   function retry(name: string) {
-    const current = client$()
+    const current = client
     if (attempt) begin(attempt.name, attempt.run)
     else if (current) begin(name, () => current.connect())
   }
 
   function choose(option: WalletOption) {
-    const current = client$()
+    const current = client
     if (!current) return
     const { action } = option
     if (action.kind === 'connect') {
@@ -143,8 +142,7 @@ export function mountModal(host: ConnectElement): MountedElement {
   async function renderWallets() {
     const list = h('ul', { 'aria-label': 'Wallets' })
     body.replaceChildren(list)
-    const current = client$()
-    const config = current ? await projectConfig(current) : null
+    const config = client ? await projectConfig(client) : null
     if (shown !== 'wallets') return
     list.replaceChildren(
       ...walletOptions(config, isMobile(host)).map((o) => h('li', {}, walletRow(o))),
@@ -164,7 +162,7 @@ export function mountModal(host: ConnectElement): MountedElement {
       view.walletUrl ? h('a', { class: 'btn', href: view.walletUrl }, `Open ${name} again`) : '',
       h(
         'button',
-        { type: 'button', disabled: !view.canCancel, onclick: () => client$()?.cancel() },
+        { type: 'button', disabled: !view.canCancel, onclick: () => client?.cancel() },
         'Cancel',
       ),
     )
@@ -188,7 +186,7 @@ export function mountModal(host: ConnectElement): MountedElement {
         'div',
         { class: 'row' },
         copyButton('Copy link', uri),
-        h('button', { type: 'button', onclick: () => client$()?.cancel() }, 'Cancel'),
+        h('button', { type: 'button', onclick: () => client?.cancel() }, 'Cancel'),
       ),
     )
     announce('Scan the QR code with your wallet')
@@ -226,7 +224,7 @@ export function mountModal(host: ConnectElement): MountedElement {
   }
 
   function renderAccount(view: ClientView) {
-    const current = client$()
+    const current = client
     const address = view.address ?? ''
     const balance = h('dd', {}, '…')
     const network = h('dd', {}, view.chainId ?? '')
@@ -271,11 +269,10 @@ export function mountModal(host: ConnectElement): MountedElement {
   }
 
   function update() {
-    const current = client$()
-    if (current !== client) {
+    if (host.client !== client) {
       stop?.()
       stop = null
-      client = current
+      client = host.client
     }
     if (!client) return
     if (!stop)

@@ -25,10 +25,10 @@ h2{margin:0;font-size:1.1em;font-weight:700}
 .x{min-height:36px;width:36px;padding:0;border:0;font-size:1.4em;font-weight:400}
 .body{padding:8px 20px 20px;display:grid;gap:12px}
 ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
-li>button,li>a.btn{width:100%;justify-content:flex-start;border-color:transparent;background:var(--sf);min-height:52px}
+li>button,li>a.btn{width:100%;justify-content:flex-start;border-color:transparent;background:var(--sf);min-height:52px;white-space:normal}
 li>button:hover,li>a.btn:hover{border-color:var(--bd)}
 .icon{width:32px;height:32px;border-radius:8px;flex:none;display:grid;place-items:center;background:var(--a);color:var(--at);font-weight:700}
-.name{flex:1;text-align:left}
+.name{flex:1;min-width:0;text-align:left}
 .badge{font-size:.75em;font-weight:600;padding:.15em .6em;border-radius:99px;background:var(--bg);color:var(--mu);border:1px solid var(--bd)}
 .badge.on{color:var(--ok);border-color:var(--ok)}
 .center{text-align:center;display:grid;gap:8px;justify-items:center}
