@@ -29,6 +29,10 @@ export const useStatus = (): string => useClientView(client).status
 export const useWallet = (): WalletConnection | null => useConnection(client)
 export const useAddress = (): string | null =>
   useClientSelector(client, (snapshot) => snapshot.context.connection?.accounts[0] ?? null)
+export function mountConnectButton(element: ConnectElement): void {
+  defineConnectElements()
+  element.client = client
+}
 `
 
 const ESM_IMPORTS = `import {
@@ -43,6 +47,7 @@ import { Client } from 'scope-connect/client'
 import { InjectedConnector, SolanaInjectedConnector } from 'scope-connect/connectors'
 import { createConnectActor } from 'scope-connect/machines'
 import { useClientSelector, useClientView, useConnection } from 'scope-connect/react'
+import { type ConnectElement, defineConnectElements } from 'scope-connect/ui'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 `
 
@@ -52,6 +57,7 @@ import clientEntry = require('scope-connect/client')
 import connectors = require('scope-connect/connectors')
 import machines = require('scope-connect/machines')
 import react = require('scope-connect/react')
+import ui = require('scope-connect/ui')
 import wire = require('scope-connect/wire')
 const { createBalanceReader, createBrowserUniversalLinkStore, isAppError } = scope
 const { Client } = clientEntry
@@ -59,6 +65,8 @@ const { InjectedConnector, SolanaInjectedConnector } = connectors
 const { createConnectActor } = machines
 const { useClientSelector, useClientView, useConnection } = react
 const { ConfigResponseSchema } = wire
+const { defineConnectElements } = ui
+type ConnectElement = ui.ConnectElement
 type TokenBalance = scope.TokenBalance
 type UniversalLinkStore = scope.UniversalLinkStore
 type WalletConnection = scope.WalletConnection
