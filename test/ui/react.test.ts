@@ -51,11 +51,16 @@ describe('scope-connect/ui in React 19', () => {
     const container = document.createElement('div')
     document.body.append(container)
     const root = createRoot(container)
+    // Before the app has a Client, the button holds its place, disabled.
+    await act(() => root.render(h('scope-connect-button', { client: null })))
+    const element = container.querySelector('scope-connect-button') as ConnectElement
+    expect(await shadowText(element, (t) => t !== '')).toBe('Connect wallet')
+    expect(element.shadowRoot?.querySelector('button')?.disabled).toBe(true)
+
     const first = newClient()
     await act(() => root.render(h('scope-connect-button', { client: first })))
-    const element = container.querySelector('scope-connect-button') as ConnectElement
     expect(element.client).toBe(first)
-    expect(await shadowText(element, (t) => t !== '')).toBe('Connect wallet')
+    await expect.poll(() => element.shadowRoot?.querySelector('button')?.disabled).toBe(false)
 
     await act(async () => {
       await first.selectWallet('metamask', { namespace: 'eip155' })

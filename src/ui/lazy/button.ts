@@ -116,6 +116,13 @@ export function mountButton(host: ConnectElement): MountedElement {
       shown = ''
     }
     if (client && !stop) stop = client.subscribe(render)
+    // Until the app hands it a Client, the button holds its place.
+    if (!client) {
+      shown = ''
+      slot.replaceChildren(
+        h('button', { type: 'button', class: 'primary', disabled: true }, 'Connect wallet'),
+      )
+    }
   }
 
   update()
