@@ -12,6 +12,7 @@ export const alias = {
   'scope-connect/wallet': here('./src/wallet/index.ts'),
   'scope-connect/qr': here('./src/qr/index.ts'),
   'scope-connect/react': here('./src/react/index.ts'),
+  'scope-connect/ui': here('./src/ui/index.ts'),
   'scope-connect': here('./src/index.ts'),
 }
 

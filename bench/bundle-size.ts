@@ -70,12 +70,21 @@ function sizeOf(row: Row, bundler: Bundler, part: 'initial' | 'total'): string {
   return result ? kb(result[part].gzip) : '–'
 }
 
-function verdict(row: Row): string {
-  const budget = row.scenario.budget
+function verdictOf(row: Row, part: 'initial' | 'total', budget: number | undefined): string {
   if (budget === undefined) return ''
-  const worst = Math.max(...BUNDLERS.map((b) => row.results[b]?.initial.gzip ?? Number.NaN))
-  if (Number.isNaN(worst)) return `${kb(budget)}: not measured`
-  return worst <= budget ? `${kb(budget)}: met` : `${kb(budget)}: **over**`
+  const worst = Math.max(...BUNDLERS.map((b) => row.results[b]?.[part].gzip ?? Number.NaN))
+  const label = part === 'total' ? `total ${kb(budget)}` : kb(budget)
+  if (Number.isNaN(worst)) return `${label}: not measured`
+  return worst <= budget ? `${label}: met` : `${label}: **over**`
+}
+
+function verdict(row: Row): string {
+  return [
+    verdictOf(row, 'initial', row.scenario.budget),
+    verdictOf(row, 'total', row.scenario.totalBudget),
+  ]
+    .filter(Boolean)
+    .join('; ')
 }
 
 function libraryTable(rows: Row[]): string {

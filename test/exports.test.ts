@@ -5,6 +5,7 @@ import * as connectors from '../src/connectors/index'
 import * as api from '../src/index'
 import * as qr from '../src/qr/index'
 import * as react from '../src/react/index'
+import * as ui from '../src/ui/index'
 import * as wallet from '../src/wallet/index'
 import * as wire from '../src/wire/index'
 
@@ -36,6 +37,10 @@ describe('public exports', () => {
 
   it('scope-connect/react', () => {
     expect(Object.keys(react).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/ui', () => {
+    expect(Object.keys(ui).sort()).toMatchSnapshot()
   })
 
   it('scope-connect/wire', () => {

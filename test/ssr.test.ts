@@ -9,6 +9,8 @@ const ALLOWED = new Set(['__zod_globalConfig', '__zod_globalRegistry'])
 const before = new Set(Object.getOwnPropertyNames(globalThis))
 const api = await import('scope-connect')
 const { Client } = await import('scope-connect/client')
+const { defineConnectElements } = await import('scope-connect/ui')
+defineConnectElements() // no customElements here: does nothing
 const added = Object.getOwnPropertyNames(globalThis).filter((name) => !before.has(name) && !ALLOWED.has(name))
 if (typeof window !== 'undefined' || typeof localStorage !== 'undefined') throw new Error('browser globals present')
 const store = api.createBrowserUniversalLinkStore()

@@ -68,22 +68,36 @@ async function openWithWallet(): Promise<Page> {
     announce()
   }, account.address)
   await page.goto(origin)
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready')
+  await page.waitForSelector('body[data-ready]')
   return page
+}
+
+type ExampleWindow = {
+  scopeConnectExample: {
+    client: { getView(): { address: string | null; isConnected: boolean } }
+    store: { save(s: unknown): void; load(): unknown; clear(): void }
+  }
 }
 
 describe('example dApp in Chromium', () => {
   it('discovers the wallet by EIP-6963, connects, and signs with the real key', async () => {
     const page = await openWithWallet()
-    await page.click('button[data-rdns="io.example.wallet"]')
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'connected')
-    expect(await page.textContent('#account')).toBe(account.address)
+    await page.getByRole('button', { name: 'Connect wallet' }).click()
+    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await page.waitForFunction(
+      () => (window as unknown as ExampleWindow).scopeConnectExample.client.getView().isConnected,
+    )
+    expect(
+      await page.evaluate(
+        () => (window as unknown as ExampleWindow).scopeConnectExample.client.getView().address,
+      ),
+    ).toBe(account.address)
+    const short = `${account.address.slice(0, 6)}…${account.address.slice(-4)}`
+    expect(await page.getByRole('button', { name: /^Account/ }).textContent()).toContain(short)
 
     await page.click('#sign')
-    await page.waitForFunction(() =>
-      (document.getElementById('signature')?.textContent ?? '').startsWith('0x'),
-    )
-    const signature = (await page.textContent('#signature')) as Hex
+    await page.waitForSelector('#signature[data-signature]')
+    const signature = (await page.getAttribute('#signature', 'data-signature')) as Hex
     expect(
       await verifyMessage({ address: account.address, message: 'Hello from the dApp', signature }),
     ).toBe(true)
@@ -101,15 +115,12 @@ describe('example dApp in Chromium', () => {
       snapshot: { status: 'active', value: 'awaitingWallet', context: {} },
       tokens: {},
     }
-    type ExampleWindow = {
-      scopeConnectExample: { store: { save(s: unknown): void; load(): unknown; clear(): void } }
-    }
     await page.evaluate(
       (s) => (window as unknown as ExampleWindow).scopeConnectExample.store.save(s),
       state,
     )
     await page.reload()
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready')
+    await page.waitForSelector('body[data-ready]')
     expect(
       await page.evaluate(() =>
         (window as unknown as ExampleWindow).scopeConnectExample.store.load(),

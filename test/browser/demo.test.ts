@@ -77,6 +77,31 @@ afterAll(async () => {
   }
 })
 
+/** The page's Client view (what the connect button renders). */
+interface PageView {
+  isConnected: boolean
+  address: string | null
+  pairingUri: string | null
+}
+
+/** Waits until the Client view of the dApp page satisfies `check`; returns it. */
+async function viewOf(page: Page, check: string): Promise<PageView> {
+  await page.waitForFunction(
+    (check) => {
+      // After a navigation back the page's script may not have run yet.
+      const example = (window as unknown as Partial<ExampleWindow>).scopeConnectExample
+      return example && new Function('view', `return ${check}`)(example.client.getView())
+    },
+    check,
+    { timeout: 20_000 },
+  )
+  return page.evaluate(() =>
+    (window as unknown as ExampleWindow).scopeConnectExample.client.getView(),
+  )
+}
+
+type ExampleWindow = { scopeConnectExample: { client: { getView(): PageView } } }
+
 /** Waits until the element's text (or a textarea's value) satisfies `check`; returns it. */
 async function textOf(page: Page, id: string, check: string | RegExp): Promise<string> {
   const pattern =
@@ -97,12 +122,27 @@ async function textOf(page: Page, id: string, check: string | RegExp): Promise<s
   )
 }
 
-async function openDapp(): Promise<Page> {
+/** The signature the dApp page shows (in full in `data-signature`), once it does. */
+async function signatureOf(page: Page): Promise<Hex> {
+  await page.waitForSelector('#signature[data-signature]', { timeout: 20_000 })
+  return (await page.getAttribute('#signature', 'data-signature')) as Hex
+}
+
+async function openDapp(query = ''): Promise<Page> {
   const page = await browser.newPage()
-  await page.goto(urls.dapp)
-  await textOf(page, 'status', 'ready')
+  await page.goto(`${urls.dapp}${query}`)
+  await page.waitForSelector('body[data-ready]')
   return page
 }
+
+/** Opens the connect modal and picks `wallet` in its list. */
+async function choose(page: Page, wallet: RegExp) {
+  await page.getByRole('button', { name: 'Connect wallet' }).click()
+  await page.getByRole('button', { name: wallet }).click()
+}
+
+/** The modal's live status line. */
+const modalStatus = (page: Page) => page.locator('scope-connect-modal [role="status"]')
 
 describe('npm run demo in Chromium', () => {
   it('prints the URLs of the dApp page, the wallet simulator page and the backend', async () => {
@@ -115,22 +155,31 @@ describe('npm run demo in Chromium', () => {
     expect(output).toMatch(/dev chain:\s+http:\/\/127\.0\.0\.1:\d+ \(eip155:31337\)/)
   })
 
-  it('1. desktop: the injected test-key wallet connects through the Client and signs', async () => {
+  it('desktop: the injected test-key wallet connects from the modal and signs; Connect gives way to the account chip', async () => {
     const page = await openDapp()
-    await page.click('button[data-rdns="org.scope-connect.wallet-simulator"]')
-    await textOf(page, 'status', 'connected')
-    expect(await textOf(page, 'account', /^0x/)).toBe(INJECTED.address)
+    expect(await page.isDisabled('#sign')).toBe(true)
+    await choose(page, /Wallet Simulator \(test key\)/)
+    expect((await viewOf(page, 'view.isConnected')).address).toBe(INJECTED.address)
+    expect(await page.getByRole('button', { name: 'Connect wallet' }).count()).toBe(0)
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Account/ }).textContent())
+      .toMatch(/0xf39F…2266.*\d ETH/)
 
     await page.click('#sign')
-    const signature = (await textOf(page, 'signature', /^0x[0-9a-f]{130}$/)) as Hex
+    const signature = await signatureOf(page)
+    expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
     expect(
       await verifyMessage({ address: INJECTED.address, message: 'Hello from the dApp', signature }),
     ).toBe(true)
+    // A short form on the page, not the raw hex.
+    expect(await page.textContent('#signature code')).toBe(
+      `${signature.slice(0, 6)}…${signature.slice(-4)}`,
+    )
     await page.close()
   })
 
-  it('2. mobile: the universal link opens the wallet page, which calls back and returns; resume() finishes', async () => {
-    const page = await openDapp()
+  it('phone version: the universal link opens the wallet page, which calls back and returns; resume() finishes', async () => {
+    const page = await openDapp('?mobile=1')
     const callbacks: Request[] = []
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().includes('/api/v1/connect/callback/'))
@@ -138,27 +187,25 @@ describe('npm run demo in Chromium', () => {
     })
 
     // Connect: to the wallet page with the sc* parameters, approve, back to the reloaded dApp.
-    await page.click('#ul-connect')
+    await choose(page, /Phantom/)
     await page.waitForURL((url) => url.href.startsWith(urls.wallet), { timeout: 20_000 })
     expect(await textOf(page, 'link-method', 'connect')).toBe('connect')
     const walletAddress = await textOf(page, 'solana-address', /^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
     const connectLink = new URL(page.url())
-    expect(connectLink.searchParams.get('scReturnUrl')).toBe(urls.dapp)
+    expect(connectLink.searchParams.get('scReturnUrl')).toBe(`${urls.dapp}?mobile=1`)
     await page.click('#link-approve')
     await page.waitForURL((url) => url.href.startsWith(urls.dapp), { timeout: 20_000 })
-    await textOf(page, 'ul-status', 'connected')
-    expect(await textOf(page, 'ul-account', /./)).toBe(walletAddress)
+    expect((await viewOf(page, 'view.isConnected')).address).toBe(walletAddress)
 
     // Sign: the same round trip; the wallet signs the session envelope with its ed25519 key.
-    await page.click('#ul-sign')
+    await page.click('#sign')
     await page.waitForURL((url) => url.href.startsWith(urls.wallet), { timeout: 20_000 })
     expect(await textOf(page, 'link-method', 'signMessage')).toBe('signMessage')
     const signLink = new URL(page.url()).searchParams
     await page.click('#link-approve')
     await page.waitForURL((url) => url.href.startsWith(urls.dapp), { timeout: 20_000 })
-    await textOf(page, 'ul-status', 'signed')
-    expect(await textOf(page, 'ul-account', /./)).toBe(walletAddress)
-    const signature = await textOf(page, 'ul-signature', /./)
+    const signature = await signatureOf(page)
+    expect((await viewOf(page, 'view.isConnected')).address).toBe(walletAddress)
 
     const [connect, sign] = callbacks
     expect(callbacks.map((c) => new URL(c.url()).pathname)).toEqual([
@@ -188,73 +235,84 @@ describe('npm run demo in Chromium', () => {
     await page.close()
   })
 
-  it('3. QR pairing: the wallet page pairs from the pasted URI, approves and answers personal_sign; the session survives a reload', async () => {
+  it('QR pairing: the wallet page pairs from the copied link, approves and answers personal_sign; the session survives a reload, Disconnect ends it', async () => {
     const dapp = await openDapp()
-    await dapp.click('#pair')
-    const uri = await textOf(dapp, 'pair-uri', /^scope:[0-9a-f]{64}@1\?/)
-    expect(await dapp.$eval('#pair-qr', (element) => element.innerHTML)).toMatch(/^<svg/)
-    await textOf(dapp, 'pair-status', 'awaitingApproval')
+    await choose(dapp, /Other wallet/)
+    const { pairingUri: uri } = await viewOf(dapp, 'view.pairingUri !== null')
+    expect(uri).toMatch(/^scope:[0-9a-f]{64}@1\?/)
+    await expect
+      .poll(() => dapp.getByRole('img', { name: 'Pairing QR code' }).innerHTML())
+      .toMatch(/^<svg/)
 
     const wallet = await browser.newPage()
     await wallet.goto(urls.wallet)
-    await wallet.fill('#pair-uri', uri)
+    await wallet.fill('#pair-uri', uri ?? '')
     await wallet.click('#pair')
     expect(await textOf(wallet, 'proposal-name', /./)).toBe('scope-connect example dApp')
     expect(await textOf(wallet, 'proposal-chains', /./)).toBe('eip155:31337')
     await wallet.click('#proposal-approve')
     await textOf(wallet, 'pair-status', /^paired/)
-    expect(await textOf(dapp, 'pair-account', /^0x/)).toBe(RELAY_WALLET.address)
-    await textOf(dapp, 'pair-status', 'paired')
+    // Paired: the modal closes, the used pairing URI is gone, the chip shows the account.
+    const paired = await viewOf(dapp, 'view.isConnected')
+    expect(paired.address).toBe(RELAY_WALLET.address)
+    expect(paired.pairingUri).toBeNull()
+    expect(await dapp.getByRole('img', { name: 'Pairing QR code' }).count()).toBe(0)
 
-    await dapp.click('#pair-sign')
+    await dapp.click('#sign')
     await wallet.click('#requests button.approve')
-    const signature = (await textOf(dapp, 'pair-signature', /^0x[0-9a-f]{130}$/)) as Hex
+    const signature = await signatureOf(dapp)
     expect(
       await verifyMessage({
         address: RELAY_WALLET.address,
-        message: 'Hello over the relay',
+        message: 'Hello from the dApp',
         signature,
       }),
     ).toBe(true)
-    expect(await wallet.textContent('#requests')).toContain('personal_sign: "Hello over the relay"')
+    expect(await wallet.textContent('#requests')).toContain('personal_sign: "Hello from the dApp"')
 
     // The session survives a reload of the dApp page (client.resume() from localStorage).
     await dapp.reload()
-    await textOf(dapp, 'pair-status', 'paired')
-    expect(await textOf(dapp, 'pair-account', /^0x/)).toBe(RELAY_WALLET.address)
-    expect(await dapp.inputValue('#pair-uri')).toBe('')
-    await dapp.click('#pair-sign')
+    await dapp.waitForSelector('body[data-ready]')
+    const resumed = await viewOf(dapp, 'view.isConnected')
+    expect(resumed.address).toBe(RELAY_WALLET.address)
+    expect(resumed.pairingUri).toBeNull()
+    await dapp.click('#sign')
     await wallet.click('#requests li:nth-child(2) button.approve')
-    const again = (await textOf(dapp, 'pair-signature', /^0x[0-9a-f]{130}$/)) as Hex
+    const again = await signatureOf(dapp)
     expect(
       await verifyMessage({
         address: RELAY_WALLET.address,
-        message: 'Hello over the relay',
+        message: 'Hello from the dApp',
         signature: again,
       }),
     ).toBe(true)
 
-    // Disconnect tells the wallet, and a reload finds nothing to restore.
-    await dapp.click('#pair-disconnect')
-    await textOf(dapp, 'pair-status', 'disconnected')
+    // Disconnect (the account chip's modal) tells the wallet, and a reload finds nothing to restore.
+    await dapp.getByRole('button', { name: /^Account/ }).click()
+    await dapp.getByRole('button', { name: 'Disconnect' }).click()
+    await dapp.getByRole('button', { name: 'Connect wallet' }).waitFor()
     await textOf(wallet, 'pair-status', 'the dApp ended the session')
     await dapp.reload()
-    await textOf(dapp, 'status', 'ready')
-    expect(await dapp.textContent('#pair-status')).toBe('idle')
+    await dapp.waitForSelector('body[data-ready]')
+    expect((await viewOf(dapp, 'true')).isConnected).toBe(false)
+    expect(await dapp.getByRole('button', { name: 'Connect wallet' }).count()).toBe(1)
     await wallet.close()
     await dapp.close()
   })
 })
 
 describe('npm run demo in Chromium: the user says no', () => {
-  it('a universal link rejected on the wallet page: resume() reports USER_REJECTED', async () => {
-    const page = await openDapp()
-    await page.click('#ul-connect')
+  it('a universal link rejected on the wallet page: back on the dApp, the modal says so and offers to retry', async () => {
+    const page = await openDapp('?mobile=1')
+    await choose(page, /Phantom/)
     await page.waitForURL((url) => url.href.startsWith(urls.wallet), { timeout: 20_000 })
     await page.click('#link-reject')
     await page.waitForURL((url) => url.href.startsWith(urls.dapp), { timeout: 20_000 })
-    expect(await textOf(page, 'ul-status', /^rejected/)).toBe('rejected: USER_REJECTED')
-    expect(await page.textContent('#ul-account')).toBe('')
+    await expect
+      .poll(() => modalStatus(page).textContent(), { timeout: 20_000 })
+      .toBe('Phantom rejected the request')
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1)
+    expect((await viewOf(page, 'true')).isConnected).toBe(false)
     await page.close()
   })
 
@@ -263,24 +321,108 @@ describe('npm run demo in Chromium: the user says no', () => {
     const wallet = await browser.newPage()
     await wallet.goto(urls.wallet)
 
-    await dapp.click('#pair')
-    await wallet.fill('#pair-uri', await textOf(dapp, 'pair-uri', /^scope:/))
+    await choose(dapp, /Other wallet/)
+    await wallet.fill(
+      '#pair-uri',
+      (await viewOf(dapp, 'view.pairingUri !== null')).pairingUri ?? '',
+    )
     await wallet.click('#pair')
     await wallet.click('#proposal-approve')
-    expect(await textOf(dapp, 'pair-account', /^0x/)).toBe(RELAY_WALLET.address)
-    await dapp.click('#pair-sign')
+    expect((await viewOf(dapp, 'view.isConnected')).address).toBe(RELAY_WALLET.address)
+    await dapp.click('#sign')
     await wallet.click('#requests button.reject')
-    expect(await textOf(dapp, 'pair-signature', /^error/)).toBe('error: USER_REJECTED')
+    await expect.poll(() => dapp.getAttribute('#signature', 'data-error')).toBe('USER_REJECTED')
+    expect(await dapp.textContent('#signature')).toBe('You rejected the request in the wallet.')
 
-    // A second pairing, whose proposal the wallet rejects.
-    await dapp.click('#pair')
-    await wallet.fill('#pair-uri', await textOf(dapp, 'pair-uri', /^scope:/))
+    // A second pairing, whose proposal the wallet rejects: the modal's rejected screen.
+    await dapp.getByRole('button', { name: /^Account/ }).click()
+    await dapp.getByRole('button', { name: 'Disconnect' }).click()
+    await choose(dapp, /Other wallet/)
+    await wallet.fill(
+      '#pair-uri',
+      (await viewOf(dapp, 'view.pairingUri !== null')).pairingUri ?? '',
+    )
     await wallet.click('#pair')
     await textOf(wallet, 'pair-status', 'the dApp asks to connect')
     await wallet.click('#proposal-reject')
-    expect(await textOf(dapp, 'pair-status', /^error/)).toBe('error: USER_REJECTED')
-    expect(await dapp.textContent('#pair-account')).toBe('')
+    await expect.poll(() => modalStatus(dapp).textContent()).toBe('The wallet rejected the request')
+    expect((await viewOf(dapp, 'true')).isConnected).toBe(false)
     await wallet.close()
     await dapp.close()
+  })
+})
+
+/**
+ * Runs `npm run demo -- …args` beside the running one; resolves with its output and exit code
+ * once it exits, or once it printed its URLs (then it is stopped).
+ */
+function runAnotherDemo(args: string[]): Promise<{ output: string; code: number | null }> {
+  const child = spawn('npm', ['run', 'demo', '--', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DEV_CHAIN_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let text = ''
+  return new Promise((resolve) => {
+    const read = (chunk: Buffer) => {
+      text += chunk
+      if (/dApp page:\s+\S+[\s\S]*dev chain:.*\n/.test(text) && child.pid !== undefined) {
+        process.kill(-child.pid, 'SIGTERM')
+      }
+    }
+    child.stdout?.on('data', read)
+    child.stderr?.on('data', read)
+    child.once('exit', (code) => resolve({ output: text, code }))
+  })
+}
+
+describe('npm run demo when a port is taken', () => {
+  it('the backend port of a running backend: says how to reuse it or move, and exits 1', async () => {
+    const port = new URL(urls.backend).port
+    const { output, code } = await runAnotherDemo([
+      '--port',
+      port,
+      '--dapp-port',
+      '0',
+      '--wallet-port',
+      '0',
+    ])
+    expect(code).toBe(1)
+    expect(output).toContain(`demo: port ${port} is taken`)
+    expect(output).toContain(`npm run demo -- --backend http://127.0.0.1:${port}`)
+    expect(output).toContain('npm run demo -- --port 0')
+    expect(output).not.toContain('EADDRINUSE')
+  })
+
+  it('--backend reuses the running backend: the pages start and talk to it', async () => {
+    const { output } = await runAnotherDemo([
+      '--backend',
+      urls.backend,
+      '--dapp-port',
+      '0',
+      '--wallet-port',
+      '0',
+    ])
+    expect(output).toMatch(new RegExp(`backend:\\s+${urls.backend.replace(/\./g, '\\.')} `))
+    expect(output).toMatch(/dev chain:\s+the running backend's/)
+    expect(output).toMatch(/dApp page:\s+http:\/\/127\.0\.0\.1:\d+\//)
+  })
+
+  it('the dApp page port: names --dapp-port; a backend that is not there: says so', async () => {
+    const taken = await runAnotherDemo([
+      '--backend',
+      urls.backend,
+      '--dapp-port',
+      new URL(urls.dapp).port,
+      '--wallet-port',
+      '0',
+    ])
+    expect(taken.code).toBe(1)
+    expect(taken.output).toContain('(the dApp page) is taken')
+    expect(taken.output).toContain('npm run demo -- --dapp-port 0')
+    const missing = await runAnotherDemo(['--backend', 'http://127.0.0.1:9', '--dapp-port', '0'])
+    expect(missing.code).toBe(1)
+    expect(missing.output).toContain('no backend answers at http://127.0.0.1:9')
   })
 })

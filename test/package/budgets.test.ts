@@ -29,6 +29,7 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       ['all pure functions', 8192],
       ['`createBalanceReader`', 14336],
       ['`Client` (before any connector loads)', 28672],
+      ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 1024],
       ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 2560],
       [
         'React view hooks alone (`useClientView`, `useConnection`, `useClientSelector`, `useClientActor`)',
@@ -39,7 +40,29 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
         2560,
       ],
     ])
+    expect(
+      LIBRARY_SCENARIOS.filter((scenario) => scenario.totalBudget !== undefined).map((scenario) => [
+        scenario.name,
+        scenario.totalBudget,
+      ]),
+    ).toEqual([
+      ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 12288],
+    ])
   })
+
+  for (const scenario of LIBRARY_SCENARIOS.filter((s) => s.totalBudget !== undefined)) {
+    for (const bundler of BUNDLERS) {
+      it(`${scenario.name} with ${bundler}: everything it can load ≤ ${kb(scenario.totalBudget ?? 0)}`, async () => {
+        const { initial, lazy, total } = await measure(bundler, scenario.source, consumer.dir)
+        // The measure is live: the elements are a chunk of their own, behind an import().
+        expect(lazy.map((chunk) => chunk.name)).toContain('dist/ui/lazy/mount.js')
+        expect(total.gzip).toBeGreaterThan(initial.gzip + 4 * 1024)
+        expect(total.gzip, `${scenario.name} is ${kb(total.gzip)} in all`).toBeLessThanOrEqual(
+          scenario.totalBudget ?? 0,
+        )
+      }, 60_000)
+    }
+  }
 
   for (const scenario of budgeted) {
     for (const bundler of BUNDLERS) {

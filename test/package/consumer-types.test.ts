@@ -36,6 +36,10 @@ export const useConnectNow = (): (() => void) => {
   const { connect } = useConnect()
   return () => connect({ walletId: 'metamask', namespace: 'eip155' })
 }
+export function mountConnectButton(element: ConnectElement): void {
+  defineConnectElements()
+  element.client = client
+}
 `
 
 const ESM_IMPORTS = `import {
@@ -57,6 +61,7 @@ import {
   useConnect,
   useConnection,
 } from 'scope-connect/react'
+import { type ConnectElement, defineConnectElements } from 'scope-connect/ui'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 `
 
@@ -66,6 +71,7 @@ import clientEntry = require('scope-connect/client')
 import connectors = require('scope-connect/connectors')
 import machines = require('scope-connect/machines')
 import react = require('scope-connect/react')
+import ui = require('scope-connect/ui')
 import wire = require('scope-connect/wire')
 const { createBalanceReader, createBrowserUniversalLinkStore, isAppError } = scope
 const { Client } = clientEntry
@@ -74,6 +80,8 @@ const { createConnectActor } = machines
 const { ClientProvider, useBalance, useClientSelector, useClientView, useConnect, useConnection } =
   react
 const { ConfigResponseSchema } = wire
+const { defineConnectElements } = ui
+type ConnectElement = ui.ConnectElement
 type TokenBalance = scope.TokenBalance
 type UniversalLinkStore = scope.UniversalLinkStore
 type WalletConnection = scope.WalletConnection

@@ -5,6 +5,8 @@ export interface DappConfig {
   appKey: string
   /** The wallet simulator page, standing in for the wallet app of the universal link; or null. */
   walletUrl: string | null
+  /** The phone version: `?mobile=1`, or a phone's user agent. */
+  mobile: boolean
 }
 
 /** The page's config: the server's JSON config element, overridden by `?backend=…&appKey=…`. */
@@ -20,6 +22,8 @@ export function readConfig(): DappConfig {
     baseUrl: query.get('backend') ?? served.backend ?? 'http://127.0.0.1:8787',
     appKey: query.get('appKey') ?? served.appKey ?? 'sample-app-key',
     walletUrl: served.walletUrl ?? null,
+    mobile:
+      query.get('mobile') === '1' || /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent),
   }
 }
 

@@ -1,25 +1,52 @@
 import { createBrowserUniversalLinkStore } from 'scope-connect'
+import { type ConnectElement, defineConnectElements } from 'scope-connect/ui'
+import { createClient } from './client'
 import { $, readConfig } from './config'
-import { showWallets } from './desktop'
-import { setUpPairing } from './pairing'
-import { setUpUniversalLink } from './universal-link'
+import { setUpSigning, showSignature, showSignError } from './signature'
 
-// The page a dApp team would write, in three flows: a desktop browser wallet (EIP-6963), the mobile
-// universal-link round trip with its reload, and QR pairing over the relay.
+// The page a dApp team would write: one Client, the connect button of `scope-connect/ui` (wallet
+// list, QR pairing, account chip), a signature, and on every load `resume()`, which restores a
+// paired session or finishes the universal-link flow the wallet sent the user back from.
+defineConnectElements()
 const config = readConfig()
 if (config.walletUrl) {
   const link = Object.assign(document.createElement('a'), {
     href: config.walletUrl,
     target: '_blank',
-    textContent: 'wallet simulator',
+    textContent: 'the wallet simulator',
   })
-  $('wallet-link').append(" (the demo's ", link, ')')
+  $('wallet-link').append(' with a wallet app, or paste its link into ', link)
 }
-const pairing = setUpPairing(config)
-const mobile = setUpUniversalLink(config)
+if (config.mobile) {
+  const phone = $<HTMLAnchorElement>('phone')
+  phone.textContent = 'Open the desktop version'
+  phone.href = '?'
+}
 
-// Exposed for the browser tests: the real localStorage-backed store across a real reload.
+const client = await createClient(config)
+const button = $<ConnectElement>('connect')
+button.pairOptions = {
+  chains: ['eip155:31337'],
+  metadata: { name: 'scope-connect example dApp', url: location.origin },
+}
+// The list follows the Client: wallet apps by universal link in the phone version.
+button.setAttribute('mobile', String(config.mobile))
+button.client = client
+setUpSigning(client)
+
+// Exposed for the browser tests: the Client, and the real localStorage-backed store of the
+// library's default key across a real reload.
 Object.assign(window, {
-  scopeConnectExample: { config, pairing, mobile, store: createBrowserUniversalLinkStore() },
+  scopeConnectExample: { config, client, store: createBrowserUniversalLinkStore() },
 })
-void showWallets(config)
+
+const resumed = await client.resume()
+document.body.dataset.ready = 'true'
+if (resumed.status === 'awaitingSignature') {
+  resumed.signature().then(showSignature, showSignError)
+} else if (resumed.status === 'discarded') {
+  console.warn(`The stored flow was discarded: ${resumed.reason}`)
+} else {
+  // A restored flow that failed (the wallet said no): the modal says so and offers to retry.
+  resumed.wait().catch(() => button.open())
+}

@@ -1,0 +1,97 @@
+import type { Client } from '../client/client'
+import type { ClientPairOptions } from '../client/pairing'
+import type { ElementKind, MountedElement } from './lazy/mount'
+
+/** The tags `defineConnectElements()` registers: the button (or account chip) and the modal. */
+export const CONNECT_ELEMENT_TAGS = {
+  button: 'scope-connect-button',
+  modal: 'scope-connect-modal',
+} as const
+
+/**
+ * What the elements use of a `Client`: its view, the flows, config and balances. `switchChain`
+ * is optional: without it the network shows as a label instead of a switcher.
+ */
+export type ConnectElementClient = Pick<
+  Client,
+  | 'getView'
+  | 'subscribe'
+  | 'selectWallet'
+  | 'connect'
+  | 'pair'
+  | 'cancel'
+  | 'disconnect'
+  | 'loadConfig'
+  | 'getBalance'
+> & { switchChain?(chainId: string): Promise<void> }
+
+/** The properties and methods both elements have (set them from JS or as React props). */
+export interface ConnectElement extends HTMLElement {
+  /** The Client the element renders and drives; nothing shows until it is set. */
+  client: ConnectElementClient | null
+  /** Options of `client.pair()` for the QR code (chains, metadata); default the Client's. */
+  pairOptions: ClientPairOptions | null
+  /** Opens the modal (the button's own, or the modal element itself). */
+  open(): void
+  close(): void
+}
+
+let loading: Promise<typeof import('./lazy/mount')> | undefined
+
+/** A shell class: holds the properties and loads the renderer when it first enters a page. */
+function shellFor(kind: ElementKind): CustomElementConstructor {
+  return class extends HTMLElement implements ConnectElement {
+    #client: ConnectElementClient | null = null
+    #pairOptions: ClientPairOptions | null = null
+    #mounted: MountedElement | null = null
+    #wantsOpen = false
+
+    get client() {
+      return this.#client
+    }
+    set client(client) {
+      this.#client = client
+      this.#mounted?.update()
+    }
+    get pairOptions() {
+      return this.#pairOptions
+    }
+    set pairOptions(options) {
+      this.#pairOptions = options
+    }
+    open() {
+      this.#wantsOpen = true
+      this.#mounted?.open()
+    }
+    close() {
+      this.#wantsOpen = false
+      this.#mounted?.close()
+    }
+    connectedCallback() {
+      loading ??= import('./lazy/mount')
+      void loading.then(({ mount }) => {
+        if (!this.isConnected || this.#mounted) return
+        this.#mounted = mount(kind, this)
+        if (this.#wantsOpen) this.#mounted.open()
+      })
+    }
+    disconnectedCallback() {
+      this.#mounted?.unmount()
+      this.#mounted = null
+    }
+  }
+}
+
+/**
+ * Registers `<scope-connect-button>` and `<scope-connect-modal>` (once; later calls do nothing).
+ * Safe during server-side rendering: without `customElements` it does nothing. Set each
+ * element's `client` property to a `Client` (`scope-connect/client`); it renders from the
+ * Client's view only (`getView()`, `subscribe`). Theme them with the CSS custom properties of
+ * docs/ui.md.
+ */
+export function defineConnectElements(): void {
+  if (typeof customElements === 'undefined') return
+  for (const [kind, tag] of Object.entries(CONNECT_ELEMENT_TAGS) as [ElementKind, string][]) {
+    if (!customElements.get(tag)) customElements.define(tag, shellFor(kind))
+  }
+}

@@ -1,0 +1,141 @@
+import type { ClientView } from '../../../machines/client/client.view'
+import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
+import { nativeBalance, projectConfig } from './data'
+import { h } from './dom'
+import { shorten } from './format'
+import type { MountedElement } from './mount'
+import { STYLES } from './styles'
+
+/** `chainSupported` is the view's once the Client reports it (absent: taken as supported). */
+const unsupported = (view: ClientView) =>
+  (view as ClientView & { chainSupported?: boolean }).chainSupported === false
+
+/**
+ * The connect button (`<scope-connect-button>`): "Connect wallet" while disconnected, the account
+ * chip (address and balance) and the network once connected; both open its modal.
+ */
+export function mountButton(host: ConnectElement): MountedElement {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
+  const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
+  const slot = h('div', { class: 'chip' })
+  root.replaceChildren(h('style', {}, STYLES), slot, modal)
+
+  let shown = ''
+  let stop: (() => void) | null = null
+  let client = host.client
+
+  function networkControl(view: ClientView): HTMLElement {
+    const current = host.client
+    const chainId = view.chainId ?? ''
+    const bad = unsupported(view)
+    const label = h(
+      'span',
+      { class: bad ? 'btn net bad' : 'btn net muted' },
+      bad ? 'Wrong network' : chainId,
+    )
+    if (!current) return label
+    void projectConfig(current).then((config) => {
+      const networks = config?.networks.filter((n) => n.namespace === chainId.split(':')[0]) ?? []
+      const here = networks.find((n) => n.networkId === chainId)
+      if (!current.switchChain || networks.length < 2) {
+        if (here && !bad) label.textContent = here.name
+        return
+      }
+      const select = h(
+        'select',
+        { 'aria-label': 'Network', class: bad ? 'net bad' : 'net' },
+        ...(here ? [] : [h('option', { value: chainId, disabled: true }, 'Wrong network')]),
+        ...networks.map((n) => h('option', { value: n.networkId }, n.name)),
+      )
+      select.value = chainId
+      select.addEventListener('change', () => {
+        current.switchChain?.(select.value).catch(() => {
+          select.value = chainId // the wallet said no: show where it still is
+        })
+      })
+      label.replaceWith(select)
+    })
+    return label
+  }
+
+  function render(view: ClientView) {
+    const key = view.isConnected
+      ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
+      : `off|${view.isBusy}`
+    if (key === shown) return
+    shown = key
+    const open = () => modal.open()
+    if (!view.isConnected) {
+      slot.replaceChildren(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            part: 'button',
+            'aria-haspopup': 'dialog',
+            'aria-busy': view.isBusy ? 'true' : null,
+            onclick: open,
+          },
+          view.isBusy ? 'Connecting…' : 'Connect wallet',
+        ),
+      )
+      return
+    }
+    const address = view.address ?? ''
+    const balance = h('span', { class: 'muted bal' })
+    const account = h(
+      'button',
+      { type: 'button', part: 'chip', 'aria-haspopup': 'dialog', onclick: open },
+      h('span', { class: 'dot', 'aria-hidden': 'true' }),
+      h('span', { class: 'sr' }, 'Account '),
+      shorten(address),
+      balance,
+    )
+    slot.replaceChildren(networkControl(view), account)
+    const current = host.client
+    if (current && view.chainId) {
+      void nativeBalance(current, view.chainId, address).then((text) => {
+        balance.textContent = text ?? ''
+      })
+    }
+  }
+
+  function update() {
+    modal.client = host.client
+    modal.pairOptions = host.pairOptions
+    for (const name of ['mobile']) {
+      const value = host.getAttribute(name)
+      if (value === null) modal.removeAttribute(name)
+      else modal.setAttribute(name, value)
+    }
+    if (host.client !== client) {
+      stop?.()
+      stop = null
+      client = host.client
+      shown = ''
+    }
+    if (client && !stop) stop = client.subscribe(render)
+    // Until the app hands it a Client, the button holds its place.
+    if (!client) {
+      shown = ''
+      slot.replaceChildren(
+        h('button', { type: 'button', class: 'primary', disabled: true }, 'Connect wallet'),
+      )
+    }
+  }
+
+  update()
+  return {
+    update,
+    open() {
+      update()
+      modal.open()
+    },
+    close: () => modal.close(),
+    unmount() {
+      stop?.()
+      stop = null
+    },
+  }
+}

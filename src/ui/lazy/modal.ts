@@ -1,0 +1,353 @@
+import type { ClientView } from '../../../machines/client/client.view'
+import { supportWallets } from '../../registry/wallets'
+import type { ConnectElement } from '../define'
+import { nativeBalance, networkOf, projectConfig } from './data'
+import { copyText, h } from './dom'
+import { shorten } from './format'
+import type { MountedElement } from './mount'
+import { STYLES } from './styles'
+import { type WalletOption, walletOptions } from './wallets'
+
+/** What the modal shows; derived from the Client's view (and the user's last choice), never stored. */
+type Screen = 'wallets' | 'pending' | 'qr' | 'error' | 'account'
+
+/** The user's last choice in the modal, to name the wallet and to retry it. */
+interface Attempt {
+  name: string
+  run(): Promise<unknown>
+}
+
+function isMobile(host: HTMLElement): boolean {
+  const forced = host.getAttribute('mobile')
+  if (forced !== null) return forced !== 'false'
+  return /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent)
+}
+
+function screenOf(view: ClientView, dismissed: unknown): Screen {
+  if (view.pairingUri) return 'qr'
+  if (view.isConnected) return 'account'
+  if (view.isBusy) return 'pending'
+  if (view.error && view.error.code !== 'ABORTED' && view.error !== dismissed) return 'error'
+  return 'wallets'
+}
+
+/** The wallet's name: the one chosen in the modal, else the registry's for the view's wallet. */
+function walletName(attempt: Attempt | null, view: ClientView, fallback: string): string {
+  return attempt?.name ?? supportWallets.find((w) => w.id === view.walletId)?.name ?? fallback
+}
+
+const TITLES: Record<Screen, string> = {
+  wallets: 'Connect a wallet',
+  pending: 'Waiting for the wallet',
+  qr: 'Scan with your phone',
+  error: 'Connection failed',
+  account: 'Your account',
+}
+
+/**
+ * The modal (`<scope-connect-modal>`): a native `<dialog>` opened with `showModal()`, so the page
+ * behind is inert (focus stays in the dialog) and Escape closes it — cancelling a pending flow.
+ */
+export function mountModal(host: ConnectElement): MountedElement {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
+  const title = h('h2', { id: 'title' })
+  const body = h('div', { class: 'body' })
+  // For screen readers: every screen says the same visibly.
+  const status = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' })
+  const close = h(
+    'button',
+    { class: 'x', type: 'button', 'aria-label': 'Close', onclick: () => dialog.close() },
+    '×',
+  )
+  const dialog = h(
+    'dialog',
+    { part: 'dialog', 'aria-labelledby': 'title' },
+    h('header', {}, title, close),
+    body,
+    status,
+  )
+  root.replaceChildren(h('style', {}, STYLES), dialog)
+
+  let attempt: Attempt | null = null
+  let dismissed: unknown = null
+  let shown: string | null = null
+  let stop: (() => void) | null = null
+  /** The Client followed: the host's, as of the last `update()`. */
+  let client = host.client
+  const announce = (text: string) => {
+    status.textContent = text
+  }
+  const ignore = () => {} // a flow's failure shows through the view
+
+  function begin(name: string, run: () => Promise<unknown>) {
+    attempt = { name, run }
+    dismissed = null
+    run().catch(ignore)
+  }
+
+  /** Runs the last choice again, or (a flow restored after a reload) connects the Client's wallet. */
+  function retry(name: string) {
+    const current = client
+    if (attempt) begin(attempt.name, attempt.run)
+    else if (current) begin(name, () => current.connect())
+  }
+
+  function choose(option: WalletOption) {
+    const current = client
+    if (!current) return
+    const { action } = option
+    if (action.kind === 'connect') {
+      begin(option.name, async () => {
+        await current.selectWallet(action.walletId, { namespace: action.namespace })
+        await current.connect()
+      })
+    } else if (action.kind === 'pair') {
+      // Whichever wallet scans the code answers: it is not named.
+      begin('The wallet', () => current.pair(host.pairOptions ?? {}).then((flow) => flow.approval))
+    }
+  }
+
+  /** A button that copies `text` and says so on itself (and to screen readers). */
+  function copyButton(label: string, text: string): HTMLButtonElement {
+    const button = h('button', { type: 'button' }, label)
+    button.addEventListener('click', async () => {
+      const done = (await copyText(text)) ? 'Copied' : 'Copying is not allowed here'
+      button.textContent = done
+      announce(done)
+    })
+    return button
+  }
+
+  function walletRow(option: WalletOption): HTMLElement {
+    const icon = option.icon
+      ? h('img', { class: 'icon', src: option.icon, alt: '' })
+      : h('span', { class: 'icon', 'aria-hidden': 'true' }, option.name.slice(0, 1))
+    const badge =
+      option.action.kind === 'link'
+        ? h('span', { class: 'badge' }, 'Get')
+        : option.installed
+          ? h('span', { class: 'badge on' }, 'Installed')
+          : h('span', { class: 'badge' }, option.action.kind === 'pair' ? 'QR code' : 'App')
+    const content = [icon, h('span', { class: 'name' }, option.name), badge]
+    if (option.action.kind === 'link') {
+      return h(
+        'a',
+        { class: 'btn', href: option.action.href, target: '_blank', rel: 'noopener' },
+        ...content,
+      )
+    }
+    return h('button', { type: 'button', onclick: () => choose(option) }, ...content)
+  }
+
+  async function renderWallets() {
+    const list = h('ul', { 'aria-label': 'Wallets' })
+    body.replaceChildren(list)
+    const config = client ? await projectConfig(client) : null
+    if (shown !== 'wallets') return
+    list.replaceChildren(
+      ...walletOptions(config, isMobile(host)).map((o) => h('li', {}, walletRow(o))),
+    )
+  }
+
+  function renderPending(view: ClientView) {
+    const name = walletName(attempt, view, 'your wallet')
+    body.replaceChildren(
+      h(
+        'div',
+        { class: 'center' },
+        h('div', { class: 'spin', 'aria-hidden': 'true' }),
+        h('p', {}, `Confirm in ${name}`),
+        h('p', { class: 'muted' }, 'Approve the request in your wallet to continue.'),
+      ),
+      view.walletUrl ? h('a', { class: 'btn', href: view.walletUrl }, `Open ${name} again`) : '',
+      h(
+        'button',
+        { type: 'button', disabled: !view.canCancel, onclick: () => client?.cancel() },
+        'Cancel',
+      ),
+    )
+    announce(`Waiting for ${name}`)
+  }
+
+  function renderQr(view: ClientView) {
+    const uri = view.pairingUri ?? ''
+    const qr = h('div', { class: 'qr', role: 'img', 'aria-label': 'Pairing QR code' })
+    void import('../../qr').then(({ pairingQrSvg }) => {
+      qr.innerHTML = pairingQrSvg(uri) // our encoder's SVG: paths only, no text of the URI
+    })
+    body.replaceChildren(
+      h(
+        'div',
+        { class: 'center' },
+        qr,
+        h('p', { class: 'muted' }, 'Scan the code with a wallet app, or copy the link into it.'),
+      ),
+      h(
+        'div',
+        { class: 'row' },
+        copyButton('Copy link', uri),
+        h('button', { type: 'button', onclick: () => client?.cancel() }, 'Cancel'),
+      ),
+    )
+    announce('Scan the QR code with your wallet')
+  }
+
+  function renderError(view: ClientView) {
+    const rejected = view.error?.code === 'USER_REJECTED'
+    const name = walletName(attempt, view, 'The wallet')
+    const text = rejected ? `${name} rejected the request` : `${name} did not connect`
+    body.replaceChildren(
+      h(
+        'div',
+        { class: 'center' },
+        h('p', { class: 'bad' }, text),
+        h('p', { class: 'muted' }, rejected ? 'You can try again.' : (view.error?.message ?? '')),
+      ),
+      h(
+        'div',
+        { class: 'row' },
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              dismissed = view.error
+              update()
+            },
+          },
+          'Back',
+        ),
+        h('button', { type: 'button', class: 'primary', onclick: () => retry(name) }, 'Try again'),
+      ),
+    )
+    announce(text)
+  }
+
+  function renderAccount(view: ClientView) {
+    const current = client
+    const address = view.address ?? ''
+    const balance = h('dd', {}, '…')
+    const network = h('dd', {}, view.chainId ?? '')
+    if (current && view.chainId) {
+      void nativeBalance(current, view.chainId, address).then((text) => {
+        balance.textContent = text ?? '—'
+      })
+      void networkOf(current, view.chainId).then((n) => {
+        if (n) network.textContent = n.name
+      })
+    }
+    body.replaceChildren(
+      h(
+        'dl',
+        {},
+        h('dt', {}, 'Account'),
+        h('dd', { title: address }, shorten(address)),
+        h('dt', {}, 'Balance'),
+        balance,
+        h('dt', {}, 'Network'),
+        network,
+      ),
+      h(
+        'div',
+        { class: 'row' },
+        copyButton('Copy address', address),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'bad',
+            disabled: view.isBusy,
+            onclick: () => {
+              void current?.disconnect().then(() => dialog.close())
+            },
+          },
+          'Disconnect',
+        ),
+      ),
+    )
+    announce(`Connected ${shorten(address)}`)
+  }
+
+  function update() {
+    if (host.client !== client) {
+      stop?.()
+      stop = null
+      client = host.client
+    }
+    if (!client) return
+    if (!stop)
+      stop = client.subscribe(render) // calls render at once
+    else render(client.getView())
+  }
+
+  function render(view: ClientView) {
+    const screen = screenOf(view, dismissed)
+    // The key changes with what the screen shows; an unchanged screen keeps its DOM and focus.
+    const key =
+      screen === 'wallets'
+        ? screen
+        : `${screen}|${view.pairingUri}|${view.address}|${view.chainId}|${view.isBusy}|${view.canCancel}|${view.walletUrl}`
+    if (key === shown) return
+    const previous = shown?.split('|')[0]
+    shown = key
+    title.textContent = TITLES[screen]
+    // A connection made from the modal closes it; the chip shows the account.
+    if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
+    if (screen === 'wallets') {
+      announce('')
+      void renderWallets()
+    } else if (screen === 'pending') renderPending(view)
+    else if (screen === 'qr') renderQr(view)
+    else if (screen === 'error') renderError(view)
+    else renderAccount(view)
+    if (dialog.open && previous !== screen) focusFirst()
+  }
+
+  function focusFirst() {
+    queueMicrotask(() => (body.querySelector<HTMLElement>('.primary,button,a') ?? close).focus())
+  }
+
+  // Escape (the dialog's cancel) and the backdrop close it; closing ends a pending flow.
+  dialog.addEventListener('close', () => {
+    dismissed = client?.getView().error ?? null // a closed modal leaves the error behind
+    shown = null
+    const view = client?.getView()
+    if (view?.canCancel && !view.isConnected) client?.cancel()
+    host.dispatchEvent(new Event('close'))
+  })
+  // A modal dialog makes the page inert, but Tab can still leave it for the browser's own UI:
+  // wrap around from the last control to the first, and back.
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') return
+    const controls = [
+      ...dialog.querySelectorAll<HTMLElement>('button:not([disabled]),a[href],select'),
+    ]
+    const first = controls[0]
+    const last = controls[controls.length - 1]
+    const active = root.activeElement
+    if (event.shiftKey ? active === first : active === last) {
+      event.preventDefault()
+      ;(event.shiftKey ? last : first)?.focus()
+    }
+  })
+  dialog.addEventListener('click', (event) => {
+    if (event.target === dialog) dialog.close()
+  })
+
+  update()
+  return {
+    update,
+    open() {
+      if (!dialog.open) dialog.showModal()
+      shown = null
+      update()
+      focusFirst()
+    },
+    close: () => dialog.close(),
+    unmount() {
+      stop?.()
+      stop = null
+      if (dialog.open) dialog.close()
+    },
+  }
+}

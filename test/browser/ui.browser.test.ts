@@ -1,0 +1,375 @@
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { type Hex, verifyMessage } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningDemo, startDemo } from '../../scripts/demo'
+
+// `scope-connect/ui` in real Chromium, on the demo's dApp page (scripts/demo.ts in process: the
+// backend with the sample project, a real anvil, the pages) with a test wallet in the page that
+// approves, rejects or holds on command and signs in Node with a real key. Each flow is checked
+// through what a person sees (the wallet list, the pending, rejected and QR screens, the account
+// chip), axe-core finds no serious or critical violation in any state, and the screenshots of
+// docs/ui.md and docs/demo.md are taken here, on a desktop and a phone viewport.
+
+const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url))
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+/** Anvil's third dev account: funded on the dev chain, so the chip shows a balance. */
+const ACCOUNT = privateKeyToAccount(
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+)
+const WALLET_ICON =
+  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="8" fill="%23f08c00"/%3E%3Ccircle cx="16" cy="16" r="7" fill="%23fff"/%3E%3C/svg%3E'
+
+let demo: RunningDemo
+let browser: Browser
+
+beforeAll(async () => {
+  demo = await startDemo({ port: 0, dappPort: 0, walletPort: 0, devChainPort: 0 })
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  })
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await demo?.close()
+})
+
+type Mode = 'approve' | 'reject' | 'hold'
+
+/**
+ * The dApp page with "Test Wallet" in it: an extension-like EIP-1193 wallet announced by
+ * EIP-6963 whose answers `setMode` picks (approve, reject with 4001, or never answer).
+ */
+async function openPage(context: BrowserContext, query = ''): Promise<Page> {
+  const page = await context.newPage()
+  await page.exposeFunction('signInNode', (hex: Hex) =>
+    ACCOUNT.signMessage({ message: { raw: hex } }),
+  )
+  await page.addInitScript(
+    ({ address, icon }) => {
+      const w = window as unknown as {
+        signInNode(hex: string): Promise<string>
+        testWallet: { mode: string }
+      }
+      w.testWallet = { mode: 'approve' }
+      const answer = <T>(value: () => T | Promise<T>): Promise<T> => {
+        if (w.testWallet.mode === 'reject')
+          return Promise.reject(Object.assign(new Error('User rejected'), { code: 4001 }))
+        if (w.testWallet.mode === 'hold') return new Promise(() => {})
+        return Promise.resolve(value())
+      }
+      let chainId = '0x7a69'
+      const listeners = new Set<{ event: string; listener: (value: unknown) => void }>()
+      const switchTo = (params: unknown[] | undefined) => {
+        chainId = (params as [{ chainId: string }])[0].chainId
+        for (const { event, listener } of listeners) if (event === 'chainChanged') listener(chainId)
+        return null
+      }
+      const provider = {
+        request({ method, params }: { method: string; params?: unknown[] }) {
+          if (method === 'eth_requestAccounts') return answer(() => [address])
+          if (method === 'eth_accounts') return Promise.resolve([address])
+          if (method === 'eth_chainId') return Promise.resolve(chainId)
+          if (method === 'personal_sign') return answer(() => w.signInNode(String(params?.[0])))
+          if (method === 'wallet_switchEthereumChain') return answer(() => switchTo(params))
+          if (method === 'wallet_revokePermissions') return Promise.resolve(null)
+          return Promise.reject(Object.assign(new Error(`${method}?`), { code: 4200 }))
+        },
+        on(event: string, listener: (value: unknown) => void) {
+          listeners.add({ event, listener })
+        },
+        removeListener(event: string, listener: (value: unknown) => void) {
+          for (const entry of listeners)
+            if (entry.event === event && entry.listener === listener) listeners.delete(entry)
+        },
+      }
+      const detail = Object.freeze({
+        info: { uuid: crypto.randomUUID(), name: 'Test Wallet', icon, rdns: 'io.example.wallet' },
+        provider,
+      })
+      const announce = () =>
+        window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
+      window.addEventListener('eip6963:requestProvider', announce)
+      announce()
+    },
+    { address: ACCOUNT.address, icon: WALLET_ICON },
+  )
+  await page.goto(`${demo.dappUrl}${query}`)
+  await page.waitForSelector('body[data-ready]')
+  return page
+}
+
+const setMode = (page: Page, mode: Mode) =>
+  page.evaluate((m) => {
+    ;(window as unknown as { testWallet: { mode: string } }).testWallet.mode = m
+  }, mode)
+
+/** The modal's dialog (in the button's shadow root; Playwright's CSS pierces open shadow roots). */
+const dialog = (page: Page) => page.locator('scope-connect-modal dialog')
+
+/** The modal's live status line. */
+const status = (page: Page) => page.locator('scope-connect-modal [role="status"]')
+
+async function openModal(page: Page) {
+  await page.getByRole('button', { name: 'Connect wallet' }).click()
+  await expect.poll(() => dialog(page).getAttribute('open')).toBe('')
+}
+
+/** axe-core in the page: the serious and critical violations (rule ids). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe
+    return (await axe.run()).violations as Array<{ id: string; impact: string; nodes: unknown[] }>
+  })
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes).slice(0, 300)}`)
+}
+
+/** A screenshot for the docs: the page, only the modal's dialog, or only the page's header. */
+async function shoot(page: Page, name: string, only: 'page' | 'dialog' | 'header' = 'page') {
+  await page.waitForTimeout(250) // the dialog's and the balance's last paint
+  const path = `${IMAGES}${name}.png`
+  if (only === 'dialog') await dialog(page).screenshot({ path })
+  else if (only === 'header') await page.locator('body > header').screenshot({ path })
+  else await page.screenshot({ path })
+}
+
+// One page for the desktop cases, in order, as a person goes: list, pending, rejected, connected,
+// signed, disconnected, QR.
+describe('scope-connect/ui in Chromium (desktop)', () => {
+  let context: BrowserContext
+  let page: Page
+
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(demo.dappUrl).origin,
+    })
+    page = await openPage(context)
+  })
+  afterAll(() => context?.close())
+
+  it('lists the announced wallets with their icons and an "Installed" badge, and the project wallets', async () => {
+    expect(await seriousViolations(page)).toEqual([])
+    await openModal(page)
+    const row = page.getByRole('button', { name: /Test Wallet/ })
+    await expect.poll(() => row.textContent()).toContain('Installed')
+    expect(await row.locator('img').getAttribute('src')).toBe(WALLET_ICON)
+    // The sample project's wallets: MetaMask pairs by QR code, Rabby is linked to its site.
+    expect(await page.getByRole('button', { name: /MetaMask/ }).textContent()).toContain('QR code')
+    expect(await page.getByRole('link', { name: /Rabby/ }).getAttribute('href')).toBe(
+      'https://rabby.io',
+    )
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-wallets-desktop')
+  })
+
+  it('keeps focus in the modal; Escape closes it', async () => {
+    const inModal = () =>
+      page.evaluate(() => {
+        let active = document.activeElement
+        while (active?.shadowRoot?.activeElement) {
+          if (active.tagName === 'SCOPE-CONNECT-MODAL') return true
+          active = active.shadowRoot.activeElement
+        }
+        return false
+      })
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Tab')
+      expect(await inModal()).toBe(true)
+    }
+    await page.keyboard.press('Escape')
+    await expect.poll(() => dialog(page).getAttribute('open')).toBeNull()
+    // Focus is back on the button that opened the modal.
+    const focused = await page.evaluate(() => {
+      let active = document.activeElement
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+      return active?.textContent
+    })
+    expect(focused).toBe('Connect wallet')
+  })
+
+  it('a held request shows the pending screen; Cancel ends it and the list comes back', async () => {
+    await setMode(page, 'hold')
+    await openModal(page)
+    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await expect.poll(() => status(page).textContent()).toBe('Waiting for Test Wallet')
+    expect(await dialog(page).textContent()).toContain('Confirm in Test Wallet')
+    expect(await page.getByRole('button', { name: 'Connecting…' }).count()).toBe(1)
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-pending', 'dialog')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => page.getByRole('button', { name: /Test Wallet/ }).count()).toBe(1)
+    expect(await page.evaluate(() => window.scopeConnectExample.client.getView().status)).not.toBe(
+      'connecting',
+    )
+  })
+
+  it('a rejected request shows the rejected screen; Try again connects', async () => {
+    await setMode(page, 'reject')
+    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await expect.poll(() => status(page).textContent()).toBe('Test Wallet rejected the request')
+    expect(await dialog(page).getAttribute('open')).toBe('')
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-rejected', 'dialog')
+
+    await setMode(page, 'approve')
+    await page.getByRole('button', { name: 'Try again' }).click()
+    // Connected: the modal closes, the chip shows the account and its balance on the dev chain.
+    await expect.poll(() => dialog(page).getAttribute('open')).toBeNull()
+    const chip = page.getByRole('button', { name: /^Account 0x3C44…93BC/ })
+    await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toMatch(/0x3C44…93BC.*ETH/)
+    expect(await page.getByRole('button', { name: 'Connect wallet' }).count()).toBe(0)
+    expect(await page.locator('scope-connect-button .chip').textContent()).toContain('Anvil')
+  })
+
+  it('signs with the real key; the page shows a short, copyable signature', async () => {
+    await page.click('#sign')
+    await page.waitForSelector('#signature[data-signature]')
+    const signature = (await page.getAttribute('#signature', 'data-signature')) as Hex
+    expect(
+      await verifyMessage({ address: ACCOUNT.address, message: 'Hello from the dApp', signature }),
+    ).toBe(true)
+    expect(await page.textContent('#signature code')).toBe(
+      `${signature.slice(0, 6)}…${signature.slice(-4)}`,
+    )
+    await page.getByRole('button', { name: 'Copy signature' }).click()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(signature)
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'demo-connected-desktop')
+  })
+
+  it('a rejected signature says so on the page, and the next one succeeds', async () => {
+    await setMode(page, 'reject')
+    await page.click('#sign')
+    await expect.poll(() => page.getAttribute('#signature', 'data-error')).toBe('USER_REJECTED')
+    await setMode(page, 'approve')
+    await page.click('#sign')
+    await page.waitForSelector('#signature[data-signature]')
+  })
+
+  it('the account screen shows the balance and network; Disconnect ends the connection', async () => {
+    await page.getByRole('button', { name: /^Account 0x3C44/ }).click()
+    await expect.poll(() => dialog(page).textContent()).toMatch(/Balance\d+(\.\d+)? ETH/)
+    expect(await dialog(page).textContent()).toContain('NetworkAnvil')
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-account', 'dialog')
+    await page.getByRole('button', { name: 'Disconnect' }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Connect wallet' }).count()).toBe(1)
+    expect(await page.isDisabled('#sign')).toBe(true)
+  })
+
+  it('Other wallet shows the pairing QR code with a copy button; Cancel clears it', async () => {
+    await openModal(page)
+    await page.getByRole('button', { name: /Other wallet/ }).click()
+    const qr = page.getByRole('img', { name: 'Pairing QR code' })
+    await expect.poll(() => qr.innerHTML(), { timeout: 10_000 }).toMatch(/^<svg/)
+    await page.getByRole('button', { name: 'Copy link' }).click()
+    await expect.poll(() => status(page).textContent()).toBe('Copied')
+    const uri = await page.evaluate(() => navigator.clipboard.readText())
+    expect(uri).toMatch(/^scope:[0-9a-f]{64}@1\?/)
+    expect(await page.evaluate(() => window.scopeConnectExample.client.getView().pairingUri)).toBe(
+      uri,
+    )
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-qr', 'dialog')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => qr.count()).toBe(0)
+    expect(await page.evaluate(() => window.scopeConnectExample.client.getView().pairingUri)).toBe(
+      null,
+    )
+  })
+})
+
+describe('scope-connect/ui in Chromium (phone)', () => {
+  it('on a phone the list opens wallet apps; the page and modal fit the screen', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1, // the docs images ship in the tarball: kept small
+      isMobile: true,
+      hasTouch: true,
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    })
+    const page = await openPage(context)
+    expect(await seriousViolations(page)).toEqual([])
+    await openModal(page)
+    // Phantom opens by universal link (the sample project has Solana), no QR code on a phone.
+    await expect
+      .poll(() => page.getByRole('button', { name: /Phantom/ }).textContent())
+      .toContain('App')
+    expect(await page.getByRole('button', { name: /Other wallet/ }).count()).toBe(0)
+    const box = await dialog(page).boundingBox()
+    expect(box?.width).toBeLessThanOrEqual(390)
+    // Nothing sticks out: every row and its badge end inside the dialog.
+    const overflow = await dialog(page).evaluate((element) => {
+      const right = element.getBoundingClientRect().right
+      return [...element.querySelectorAll('li, .badge')]
+        .filter((row) => row.getBoundingClientRect().right > right + 0.5)
+        .map((row) => row.textContent)
+    })
+    expect(overflow).toEqual([])
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-wallets-phone')
+    // An installed wallet connects on a phone too; the chip fits beside the brand.
+    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    const chip = page.getByRole('button', { name: /^Account 0x3C44…93BC/ })
+    await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toMatch(/ETH/)
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'demo-phone-connected')
+    await context.close()
+  })
+})
+
+describe('scope-connect/ui in Chromium: the network switcher', () => {
+  it('with a Client that switches chains, the chip offers the project networks; a refusal keeps the chain', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await openPage(context)
+    // Stand-in for `client.switchChain` (another change adds it to the Client): the connector's
+    // own `wallet_switchEthereumChain`, set before the chip renders.
+    await page.evaluate(() => {
+      const client = window.scopeConnectExample.client as unknown as {
+        connector: { switchChain(chainId: string): Promise<void> }
+        switchChain(chainId: string): Promise<void>
+      }
+      client.switchChain = (chainId) => client.connector.switchChain(chainId)
+    })
+    await openModal(page)
+    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    const network = page.getByRole('combobox', { name: 'Network' })
+    await expect.poll(() => network.inputValue(), { timeout: 10_000 }).toBe('eip155:31337')
+    // The sample project's EVM networks, by name.
+    expect(await network.locator('option').allTextContents()).toEqual([
+      'Ethereum',
+      'Sepolia',
+      'Base',
+      'Anvil / Hardhat (local)',
+    ])
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-network-switcher', 'header')
+
+    await network.selectOption('eip155:8453')
+    const view = () => page.evaluate(() => window.scopeConnectExample.client.getView().chainId)
+    await expect.poll(view).toBe('eip155:8453')
+    await expect.poll(() => network.inputValue()).toBe('eip155:8453')
+
+    await setMode(page, 'reject')
+    await network.selectOption('eip155:1')
+    await expect.poll(() => network.inputValue()).toBe('eip155:8453')
+    expect(await view()).toBe('eip155:8453')
+    await context.close()
+  })
+})
+
+declare global {
+  interface Window {
+    scopeConnectExample: { client: import('../../src/client').Client }
+  }
+}
