@@ -53,7 +53,9 @@ export function createConnectActors(connector: IWalletConnector) {
       try {
         connection = connector.reconnect ? await connector.reconnect() : null
       } catch (error) {
-        throw walletErrorData(error)
+        const data = walletErrorData(error)
+        // A silent request declined (a legacy Solana `onlyIfTrusted`): not authorized.
+        throw data.code === 'USER_REJECTED' ? NOT_AUTHORIZED : data
       }
       if (connection === null) throw NOT_AUTHORIZED
       return toConnectionData(connection)
