@@ -540,19 +540,18 @@ export class Client {
   /** The view's `chainSupported` needs the project's chains: the config, read once per Client. */
   #learnProjectChains(config: ConnectConfig): void {
     this.#projectChains = config.networks.map((network) => network.networkId)
-    this.#followProjectChains()
+    this.#followProjectChains(this.#actor)
   }
 
   /**
    * Once connected, gives the root the project's chains: from the config read before, else read
    * now (once; a failed read leaves `chainSupported` unknown and is tried again in the next flow).
    */
-  #followProjectChains(): void {
-    const snapshot = this.#actor.getSnapshot()
+  #followProjectChains(actor: ClientActor): void {
+    const snapshot = actor.getSnapshot()
     if (snapshot.status !== 'active' || snapshot.context.projectChains !== null) return
     const chainIds = this.#projectChains
     if (chainIds) {
-      const actor = this.#actor
       // Not from inside the root's own update: on the next microtask.
       queueMicrotask(() => {
         if (actor.getSnapshot().context.projectChains === null)
@@ -561,10 +560,13 @@ export class Client {
       return
     }
     const tried = this.#projectChainsReadIn
-    if (!snapshot.hasTag('connected')) return
-    if (tried?.actor === this.#actor && tried.flow === snapshot.context.flow) return
-    this.#projectChainsReadIn = { actor: this.#actor, flow: snapshot.context.flow }
-    this.loadConfig().catch(() => undefined)
+    if (!snapshot.hasTag('connected') || actor !== this.#actor) return
+    if (tried?.actor === actor && tried.flow === snapshot.context.flow) return
+    this.#projectChainsReadIn = { actor, flow: snapshot.context.flow }
+    // A read sent from inside the root's update would start after this call returns.
+    queueMicrotask(() => {
+      if (actor === this.#actor) this.loadConfig().catch(() => undefined)
+    })
   }
 
   /** A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
@@ -721,8 +723,9 @@ export class Client {
     })
     this.#subscription = actor.subscribe({
       next: () => {
-        this.#rememberConnection()
-        this.#followProjectChains()
+        // `actor` is not `this.#actor` yet while it starts (the constructor, `#replace`).
+        this.#rememberConnection(actor)
+        this.#followProjectChains(actor)
         this.#notify()
       },
       error: () => {},
@@ -954,18 +957,18 @@ export class Client {
   }
 
   /** Keeps the current desktop connection in the connection store (when it changed). */
-  #rememberConnection(): void {
-    const view = this.getView()
-    const connection = this.getConnection()
-    if (!connection || view.connectorKind !== 'wallet' || (this.#options.mobile ?? detectMobile()))
-      return
+  #rememberConnection(actor: ClientActor): void {
+    const view = toClientView(actor.getSnapshot())
+    const connection = actor.getSnapshot().context.connection
+    if (!view.isConnected || !connection || view.connectorKind !== 'wallet') return
+    if (this.#options.mobile ?? detectMobile()) return
     const record: StoredConnection = {
       format: CONNECTION_STORE_FORMAT,
       formatVersion: CONNECTION_STORE_FORMAT_VERSION,
       connectorId: connection.connectorId,
-      walletId: connection.walletId ?? null,
+      walletId: connection.walletId,
       namespace: connection.namespace,
-      chainId: connection.chainId,
+      chainId: connection.chainId as Caip2ChainId,
       account: connection.accounts[0] ?? '',
     }
     const saved = JSON.stringify(record)
