@@ -28,7 +28,7 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       ['`parsePairingUri`', 2560],
       ['all pure functions', 8192],
       ['`createBalanceReader`', 14336],
-      ['`Client` (before any connector loads)', 28672],
+      ['`Client` (before any connector loads)', 29696],
       ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 1024],
     ])
   })
