@@ -61,29 +61,6 @@ type ChildChange = Extract<
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
 /**
- * A desktop wallet flow over the connection (`signing`, `switchingChain`): the child's account and
- * chain changes are kept, its end settles `NOT_CONNECTED`; `CANCEL` keeps the connection;
- * `DISCONNECT` disconnects.
- */
-const OVER_CONNECTION = {
-  'CONNECTION.CHANGED': [
-    { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-    {
-      target: 'disconnected',
-      actions: {
-        type: 'settle',
-        params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-      },
-    },
-  ],
-  CANCEL: {
-    target: 'connected',
-    actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-  },
-  DISCONNECT: { target: 'disconnecting', actions: { type: 'startFlow', params: 'disconnect' } },
-} as const
-
-/**
  * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
  * `loadConnector`; a desktop connector is driven by the `connect` machine (invoked as `connection`
  * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
@@ -521,7 +498,7 @@ export const clientMachine = setup({
                 {
                   type: 'settle',
                   params: {
-                    error: err('TIMEOUT', 'No answer in time.'),
+                    error: err('TIMEOUT', 'The wallet did not answer the reconnect in time.'),
                     quiet: true,
                   },
                 },
@@ -570,14 +547,33 @@ export const clientMachine = setup({
               actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
             },
           },
-          on: OVER_CONNECTION,
+          on: {
+            'CONNECTION.CHANGED': [
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              {
+                target: 'disconnected',
+                actions: {
+                  type: 'settle',
+                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                },
+              },
+            ],
+            CANCEL: {
+              target: 'connected',
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
           after: {
             walletAnswerMs: {
               target: 'connected',
               actions: {
                 type: 'settle',
                 params: {
-                  error: err('TIMEOUT', 'No answer in time.'),
+                  error: err('TIMEOUT', 'The wallet did not answer the chain switch in time.'),
                 },
               },
             },
@@ -618,7 +614,26 @@ export const clientMachine = setup({
           },
           initial: 'requesting',
           states: { requesting: { entry: 'askSignature' } },
-          on: OVER_CONNECTION,
+          on: {
+            'CONNECTION.CHANGED': [
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              {
+                target: 'disconnected',
+                actions: {
+                  type: 'settle',
+                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                },
+              },
+            ],
+            CANCEL: {
+              target: 'connected',
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
           after: {
             signatureMs: {
               target: 'connected',
