@@ -532,7 +532,8 @@ export class Client {
   /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
   loadConfig(): Promise<ConnectConfig> {
     return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id })).then((config) => {
-      this.#learnProjectChains(config)
+      // A read whose root was replaced meanwhile (`resume()`) completes without a config.
+      if (config) this.#learnProjectChains(config)
       return config
     })
   }
