@@ -74,8 +74,9 @@ export const ROOT_MACHINE = {
   source: from(['Client'], 'scope-connect/client'),
   own: (name: string) => name.startsWith('dist/machines/client/'),
   // 3 KB (issue 8), plus what issue 15 asked of the chart: every child's failure and every
-  // read's end handled, the pairing wait bounded, its deadlines on an injected clock.
-  budget: 3.25 * KB,
+  // read's end handled, the pairing wait bounded, its deadlines on an injected clock; plus what
+  // issue 18 asked: the silent reconnect and chain switch flows, the project's chains in the view.
+  budget: 3.75 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [
@@ -88,7 +89,8 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     name: '`Client` (before any connector loads)',
     source: from(['Client'], 'scope-connect/client'),
     subpath: './client',
-    budget: 28 * KB,
+    // 28 KB until issue 18 (silent reconnect, connection store, switchChain, chainSupported).
+    budget: 29 * KB,
   },
   {
     // No budget: esbuild with code splitting stops honouring `"sideEffects": false` once a build has

@@ -22,7 +22,18 @@ export {
   type ConnectConfigWallet,
   createConnectConfigClient,
 } from './config'
+export {
+  CONNECTION_STORE_FORMAT,
+  CONNECTION_STORE_FORMAT_VERSION,
+  type ConnectionStore,
+  createBrowserConnectionStore,
+  createMemoryConnectionStore,
+  DEFAULT_CONNECTION_STORAGE_KEY,
+  parseStoredConnection,
+  type StoredConnection,
+} from './connection'
 export type {
+  AddEthereumChainParameter,
   ConnectorEvent,
   CreateConnectorOptions,
   Eip1193Provider,

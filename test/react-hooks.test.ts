@@ -81,17 +81,10 @@ function backend() {
   return { state, fetchImpl }
 }
 
-/** `Client.switchChain` (issue 18, built beside this branch) over the selected connector. */
-class SwitchingClient extends Client {
-  async switchChain(chainId: Caip2ChainId): Promise<void> {
-    await (this.connector as Eip1193Connector).switchChain(chainId)
-  }
-}
-
 async function setup(options: Partial<ClientOptions> = {}) {
   const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl, extraChains: [1] })
   const { state, fetchImpl } = backend()
-  const client = new SwitchingClient({
+  const client = new Client({
     baseUrl: server.baseUrl,
     appKey: server.appKey,
     mobile: false,

@@ -4,8 +4,9 @@
  *   npm install && npm start                 # terminal 1: the backend on http://127.0.0.1:8787
  *   npx tsx examples/quickstart/index.ts     # terminal 2: this script
  *
- * It loads the project config, tries a balance read (and shows the typed error when the chain's
- * RPC is not running), then plays both sides of a wallet session: the dApp creates it and polls,
+ * It loads the project config, reads a balance on the local chain `npm start` runs beside the
+ * backend (anvil, `eip155:31337`, a funded dev account; the typed error and a hint when it is not
+ * running; the project's first EVM network when it has no local chain), then plays both sides of a wallet session: the dApp creates it and polls,
  * a wallet (a fresh viem key standing in for the user's phone) connects and signs the server's
  * nonce, and the polling statechart reaches `signed` once the backend has verified the signature
  * (it long-polls: the backend answers as soon as the session changes).
@@ -20,6 +21,10 @@ import {
   pollGenericSessionResult,
 } from 'scope-connect'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+
+/** The local chain `npm start` runs (anvil) and its first funded dev account. */
+const LOCAL_CHAIN_ID = 'eip155:31337'
+const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
 export interface QuickstartOptions {
   baseUrl: string
@@ -38,20 +43,22 @@ export async function runQuickstart(options: QuickstartOptions): Promise<Generic
   log(
     `project ${config.name}: ${config.networks.length} networks, ${config.wallets.length} wallets`,
   )
-  const evm = config.networks.find((network) => network.namespace === 'eip155')
+  const local = config.networks.find((network) => network.networkId === LOCAL_CHAIN_ID)
+  const evm = local ?? config.networks.find((network) => network.namespace === 'eip155')
   if (!evm) throw new Error('the project enables no EVM network')
 
   try {
     const balance = await createBalanceReader({ baseUrl, appKey }).getBalance({
       chainId: evm.networkId,
       tokenAddress: 'native',
-      account: '0x0000000000000000000000000000000000000000',
+      account: local ? DEV_ACCOUNT : '0x0000000000000000000000000000000000000000',
     })
     log(`balance on ${evm.name}: ${balance.raw} (${balance.decimals} decimals)`)
   } catch (error) {
     // Every failure is an AppError with a documented code; the backend's own code rides along.
     if (!isAppError(error)) throw error
-    log(`balance on ${evm.name}: ${error.code} (${error.backendCode ?? 'no backend code'})`)
+    const hint = local ? ' (is the local chain running? `npm start` starts one)' : ''
+    log(`balance on ${evm.name}: ${error.code} (${error.backendCode ?? 'no backend code'})${hint}`)
   }
 
   const sessions = new GenericWalletSessionClient(baseUrl, appKey)

@@ -19,6 +19,8 @@ export interface ClientEnvironment {
   loadConnector(input: LoadConnectorInput): Promise<LoadedConnector>
   readConfig(): Promise<ConnectConfig>
   readBalance(query: TokenBalanceQuery): Promise<TokenBalance>
+  /** Asks the connected wallet to switch to `chainId`; rejects with the wallet's error. */
+  switchChain(chainId: string): Promise<void>
   /** The `connect` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
   connection: ConnectMachine
   /** The `sign` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
@@ -34,7 +36,7 @@ export interface ClientEnvironment {
 /**
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
  * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `pairing`;
- * `readConfig` and `readBalance`.
+ * `readConfig`, `readBalance` and `switchChain`.
  */
 export function createClientActors(env: ClientEnvironment) {
   return {
@@ -49,6 +51,10 @@ export function createClientActors(env: ClientEnvironment) {
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(({ input }) =>
       env.readBalance(input),
     ),
+    switchChain: fromPromise<{ chainId: string }, { chainId: string }>(async ({ input }) => {
+      await env.switchChain(input.chainId)
+      return { chainId: input.chainId }
+    }),
   }
 }
 

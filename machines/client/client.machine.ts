@@ -93,11 +93,14 @@ export const clientMachine = setup({
     pairing: child<PairingMachine>('pairing'),
     /** GET the project config. */
     readConfig: fromPromise<ConnectConfig>(notProvided),
+    /** Asks the connected wallet to switch chains (adding the chain from the registry when unknown). */
+    switchChain: fromPromise<{ chainId: string }, { chainId: string }>(notProvided),
     /** GET a token balance. */
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(notProvided),
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
+    reconnectMs: ({ context }) => context.timeouts.reconnectMs,
     // The chart keeps no clock: `provideClient` counts these from the deadline, on its clock.
     walletAnswerMs: ({ context }) => context.timeouts.walletAnswerMs,
     signatureMs: ({ context }) => context.timeouts.signatureMs,
@@ -137,26 +140,31 @@ export const clientMachine = setup({
               signature: null,
             },
     })),
-    /** Settles the pending flow (no-op when none is pending). */
-    settle: assign(({ context }, p: { error: ErrorData | null; signature?: string | null }) =>
-      context.pending === null
-        ? { error: p.error ?? context.error }
-        : {
-            pending: null,
-            error: p.error,
-            outcome: {
-              flow: context.flow,
-              kind: context.pending,
-              error: p.error,
-              signature: p.signature ?? null,
+    /**
+     * Settles the pending flow (no-op when none is pending). `quiet`: the error is the outcome's
+     * alone, not shown in the view (a silent reconnect that did not happen is no error to the user).
+     */
+    settle: assign(
+      ({ context }, p: { error: ErrorData | null; signature?: string | null; quiet?: boolean }) =>
+        context.pending === null
+          ? { error: p.error ?? context.error }
+          : {
+              pending: null,
+              error: p.quiet ? null : p.error,
+              outcome: {
+                flow: context.flow,
+                kind: context.pending,
+                error: p.error,
+                signature: p.signature ?? null,
+              },
             },
-          },
     ),
     storeSelection: assign(({ event }) =>
-      event.type === 'SELECT_WALLET'
+      event.type === 'SELECT_WALLET' || event.type === 'RECONNECT'
         ? {
             walletId: event.walletId,
             namespace: event.namespace,
+            selectedConnectorId: event.type === 'RECONNECT' ? event.connectorId : null,
             connector: null,
             connection: null,
             walletUrl: null,
@@ -226,6 +234,15 @@ export const clientMachine = setup({
     /** Brings the connect child back to `idle` from any state (before a `CONNECT`: it starts over). */
     resetConnection: sendTo('connection', { type: 'RESET' }),
     askConnect: sendTo('connection', { type: 'CONNECT' }),
+    askReconnect: sendTo('connection', { type: 'RECONNECT' }),
+    /** The wallet switched (its answer): the connection follows even if it sends no `chainChanged`. */
+    confirmChain: sendTo('connection', (_, chainId: string) => ({
+      type: 'WALLET.CHAIN_CHANGED' as const,
+      chainId,
+    })),
+    storeProjectChains: assign({
+      projectChains: ({ event }) => (event.type === 'PROJECT.CHAINS' ? [...event.chainIds] : null),
+    }),
     askDisconnect: sendTo('connection', { type: 'DISCONNECT' }),
     askSignature: sendTo('sign', { type: 'SIGN' }),
     askLinkSignature: sendTo('universalLink', ({ context }) =>
@@ -252,6 +269,7 @@ export const clientMachine = setup({
     timeouts: { ...DEFAULT_CLIENT_TIMEOUTS, ...input.timeouts },
     walletId: null,
     namespace: null,
+    selectedConnectorId: null,
     connector: null,
     connection: null,
     error: null,
@@ -262,6 +280,7 @@ export const clientMachine = setup({
     walletUrl: null,
     relay: null,
     deadline: null,
+    projectChains: null,
   }),
   initial: 'idle',
   on: {
@@ -278,6 +297,11 @@ export const clientMachine = setup({
         actions: [{ type: 'startFlow', params: 'select' }, 'storeSelection'],
       },
     ],
+    RECONNECT: {
+      target: '.selecting',
+      reenter: true,
+      actions: [{ type: 'startFlow', params: 'reconnect' }, 'storeSelection'],
+    },
     PAIR: {
       target: '.relay',
       reenter: true,
@@ -289,6 +313,7 @@ export const clientMachine = setup({
     'xstate.done.actor.read.*': { actions: 'endRead' },
     'xstate.error.actor.read.*': { actions: 'endRead' },
     WALLET_OPENED: { actions: 'storeWalletUrl' },
+    'PROJECT.CHAINS': { actions: 'storeProjectChains' },
   },
   states: {
     idle: {},
@@ -299,6 +324,7 @@ export const clientMachine = setup({
         src: 'loadConnector',
         input: ({ context }) => ({
           walletId: context.walletId,
+          connectorId: context.selectedConnectorId,
           namespace: context.namespace,
           discoveryMs: context.timeouts.discoveryMs,
         }),
@@ -368,6 +394,7 @@ export const clientMachine = setup({
         checking: {
           always: [
             { guard: { type: 'isPending', params: 'connect' }, target: 'connecting' },
+            { guard: { type: 'isPending', params: 'reconnect' }, target: 'reconnecting' },
             { target: 'disconnected', actions: { type: 'settle', params: { error: null } } },
           ],
         },
@@ -431,6 +458,54 @@ export const clientMachine = setup({
             },
           },
         },
+        reconnecting: {
+          // Silent: however it ends short of connected, the view shows no error (`quiet`); the
+          // wallet stays selected, so `connect()` asks it with a prompt.
+          tags: ['busy', 'cancellable'],
+          entry: ['resetConnection', 'askReconnect'],
+          on: {
+            'CONNECTION.CHANGED': [
+              {
+                guard: { type: 'childIn', params: ['connected'] },
+                target: 'connected',
+                actions: ['storeConnection', { type: 'settle', params: { error: null } }],
+              },
+              {
+                guard: { type: 'childIn', params: ['failed'] },
+                target: 'disconnected',
+                actions: {
+                  type: 'settle',
+                  params: ({ event }) => ({
+                    error: event.error ?? err('NOT_CONNECTED', 'The wallet did not reconnect.'),
+                    quiet: true,
+                  }),
+                },
+              },
+            ],
+            CANCEL: {
+              target: 'disconnected',
+              actions: [
+                'resetConnection',
+                { type: 'settle', params: { error: err('ABORTED', 'Cancelled.'), quiet: true } },
+              ],
+            },
+          },
+          after: {
+            reconnectMs: {
+              target: 'disconnected',
+              actions: [
+                'resetConnection',
+                {
+                  type: 'settle',
+                  params: {
+                    error: err('TIMEOUT', 'The wallet did not answer the reconnect in time.'),
+                    quiet: true,
+                  },
+                },
+              ],
+            },
+          },
+        },
         connected: {
           tags: ['connected'],
           on: {
@@ -443,9 +518,64 @@ export const clientMachine = setup({
               target: 'signing',
               actions: [{ type: 'startFlow', params: 'sign' }, 'storeSignRequest'],
             },
+            SWITCH_CHAIN: {
+              target: 'switchingChain',
+              actions: { type: 'startFlow', params: 'switchChain' },
+            },
             DISCONNECT: {
               target: 'disconnecting',
               actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
+        },
+        switchingChain: {
+          tags: ['connected', 'busy', 'cancellable'],
+          entry: { type: 'armDeadline', params: 'walletAnswerMs' },
+          invoke: {
+            id: 'switchChain',
+            src: 'switchChain',
+            input: ({ event }) => ({ chainId: event.type === 'SWITCH_CHAIN' ? event.chainId : '' }),
+            onDone: {
+              target: 'connected',
+              actions: [
+                { type: 'confirmChain', params: ({ event }) => event.output.chainId },
+                { type: 'settle', params: { error: null } },
+              ],
+            },
+            onError: {
+              target: 'connected',
+              actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
+            },
+          },
+          on: {
+            'CONNECTION.CHANGED': [
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              {
+                target: 'disconnected',
+                actions: {
+                  type: 'settle',
+                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                },
+              },
+            ],
+            CANCEL: {
+              target: 'connected',
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
+          after: {
+            walletAnswerMs: {
+              target: 'connected',
+              actions: {
+                type: 'settle',
+                params: {
+                  error: err('TIMEOUT', 'The wallet did not answer the chain switch in time.'),
+                },
+              },
             },
           },
         },

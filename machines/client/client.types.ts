@@ -15,6 +15,8 @@ export interface ClientTimeouts {
   walletAnswerMs: number
   /** The wallet's answer to a signature request. Default 300 000. */
   signatureMs: number
+  /** A silent reconnect (`resume()`): the wallet's answer without a prompt. Default 10 000. */
+  reconnectMs: number
 }
 
 /** The defaults of `ClientTimeouts`. */
@@ -23,6 +25,7 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
   discoveryMs: 3_000,
   walletAnswerMs: 300_000,
   signatureMs: 300_000,
+  reconnectMs: 10_000,
 }
 
 /**
@@ -42,15 +45,26 @@ export interface LoadedConnector {
   pollIntervalMs?: readonly [number, number] | number | null
 }
 
-/** Input of the `loadConnector` actor: `walletId` null picks the default connector. */
+/**
+ * Input of the `loadConnector` actor: `walletId` null picks the default connector; `connectorId`
+ * (a reconnect's stored connector) picks that connector when it is a custom one or `injected`.
+ */
 export interface LoadConnectorInput {
   walletId: string | null
+  connectorId: string | null
   namespace: ChainNamespace | null
   discoveryMs: number
 }
 
 /** The kinds of flow a public method starts; each ends in exactly one `FlowOutcome`. */
-export type FlowKind = 'select' | 'connect' | 'pair' | 'sign' | 'disconnect'
+export type FlowKind =
+  | 'select'
+  | 'connect'
+  | 'reconnect'
+  | 'switchChain'
+  | 'pair'
+  | 'sign'
+  | 'disconnect'
 
 /** How a flow ended: `error` null for success, `signature` for a signing flow. */
 export interface FlowOutcome {
@@ -99,6 +113,8 @@ export interface ClientContext {
   timeouts: ClientTimeouts
   walletId: string | null
   namespace: ChainNamespace | null
+  /** The connector a reconnect asks for (the stored one); null: the wallet's own choice. */
+  selectedConnectorId: string | null
   connector: LoadedConnector | null
   connection: ConnectionData | null
   /** The last flow's error, for display (also in `outcome`). */
@@ -115,6 +131,8 @@ export interface ClientContext {
   relay: ClientRelay | null
   /** The deadline of the wait in progress (wallet answer or signature), by absolute time. */
   deadline: FlowDeadline | null
+  /** The chains the project enables (its config, read once after a connection); null: not known. */
+  projectChains: string[] | null
 }
 
 /** Tags of the root chart: the view is derived from them, not from state names. */
@@ -133,6 +151,17 @@ export type ClientEvent =
       connect: boolean
     }
   | { type: 'CONNECT' }
+  /** Restore a stored desktop connection without a prompt: load its connector, then reconnect. */
+  | {
+      type: 'RECONNECT'
+      walletId: string | null
+      namespace: ChainNamespace | null
+      connectorId: string
+    }
+  /** Ask the connected desktop wallet to switch to `chainId` (EVM). */
+  | { type: 'SWITCH_CHAIN'; chainId: string }
+  /** The chains the project enables (from its config), for the view's `chainSupported`. */
+  | { type: 'PROJECT.CHAINS'; chainIds: string[] }
   | ({ type: 'SIGN' } & ClientSignRequest)
   | { type: 'DISCONNECT' }
   /** Ends the pending flow: its promise rejects with `ABORTED`. */

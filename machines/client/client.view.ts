@@ -13,9 +13,13 @@ export type ClientStatus =
   | 'pairing'
   | 'disconnected'
   | 'connecting'
+  /** `resume()` restores the last desktop connection without a prompt. */
+  | 'reconnecting'
   | 'awaitingWallet'
   | 'connected'
   | 'signing'
+  /** `switchChain()`: the wallet is asked to switch (or add) the chain. */
+  | 'switchingChain'
   | 'awaitingSignature'
   | 'disconnecting'
   /** The root actor stopped (`actor.stop()`, or a fault no chart handled): the next call starts a fresh one. */
@@ -43,6 +47,12 @@ export interface ClientView {
   address: string | null
   accounts: readonly string[]
   chainId: string | null
+  /**
+   * Whether the project enables the connected chain (`chainId` among its config's networks): false
+   * when the wallet is on a chain the project does not serve (offer `switchChain`). `undefined`
+   * while not connected or while the config is not known (not read yet, or unreachable).
+   */
+  chainSupported: boolean | undefined
   /** The universal link the wallet was opened with (mobile), e.g. to show "open the wallet again". */
   walletUrl: string | null
   /**
@@ -65,6 +75,8 @@ function statusOf(snapshot: ClientSnapshot): ClientStatus {
   if (snapshot.matches({ relay: 'signing' })) return 'awaitingSignature'
   if (snapshot.matches({ relay: 'disconnecting' })) return 'disconnecting'
   if (snapshot.matches({ wallet: 'connecting' })) return 'connecting'
+  if (snapshot.matches({ wallet: 'reconnecting' })) return 'reconnecting'
+  if (snapshot.matches({ wallet: 'switchingChain' })) return 'switchingChain'
   if (snapshot.matches({ wallet: 'signing' })) return 'signing'
   if (snapshot.matches({ wallet: 'disconnecting' })) return 'disconnecting'
   if (snapshot.matches({ link: { flow: 'connecting' } }))
@@ -102,6 +114,10 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
     address: connection?.accounts[0] ?? null,
     accounts: connection?.accounts ?? [],
     chainId: connection?.chainId ?? null,
+    chainSupported:
+      connection && context.projectChains
+        ? context.projectChains.includes(connection.chainId)
+        : undefined,
     walletUrl: context.walletUrl,
     pairingUri: context.relay?.uri ?? null,
   }

@@ -46,6 +46,10 @@ export function createWalletMachines(env: WalletEnvironment): WalletMachines {
     },
     isAvailable: () => current().isAvailable(),
     connect: () => current().connect(),
+    reconnect: async () => {
+      const connector = current()
+      return connector.reconnect ? connector.reconnect() : null
+    },
     getAccounts: () => current().getAccounts(),
     disconnect: () => current().disconnect(),
     subscribe: (listener) => current().subscribe?.(listener) ?? (() => {}),

@@ -1,7 +1,14 @@
 import { fromCallback, fromPromise } from 'xstate'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
+import type { ErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import type { ConnectEvent, ConnectionData, WalletWatchEvent } from './connect.types'
+
+/** A silent reconnect the wallet does not authorize (or a connector that cannot ask). */
+const NOT_AUTHORIZED: ErrorData = {
+  code: 'NOT_CONNECTED',
+  message: 'The wallet does not authorize this site without a prompt (locked, or access revoked).',
+}
 
 /** A `WalletConnection` as plain data. */
 export function toConnectionData(connection: WalletConnection): ConnectionData {
@@ -28,6 +35,7 @@ export function toWalletWatchEvent(event: ConnectorEvent): WalletWatchEvent {
 
 /**
  * The connect machine's I/O bound to one connector: `connectWallet` (`connector.connect()`),
+ * `reconnectWallet` (`connector.reconnect()`; no authorization, or no such method: `NOT_CONNECTED`),
  * `watchWallet` (`connector.subscribe`, when the connector has it) and `disconnectWallet`. Errors are
  * thrown as JSON-safe data with user rejection normalised to `USER_REJECTED`.
  */
@@ -39,6 +47,18 @@ export function createConnectActors(connector: IWalletConnector) {
       } catch (error) {
         throw walletErrorData(error)
       }
+    }),
+    reconnectWallet: fromPromise<ConnectionData>(async () => {
+      let connection: WalletConnection | null
+      try {
+        connection = connector.reconnect ? await connector.reconnect() : null
+      } catch (error) {
+        const data = walletErrorData(error)
+        // A silent request declined (a legacy Solana `onlyIfTrusted`): not authorized.
+        throw data.code === 'USER_REJECTED' ? NOT_AUTHORIZED : data
+      }
+      if (connection === null) throw NOT_AUTHORIZED
+      return toConnectionData(connection)
     }),
     watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(({ sendBack }) => {
       const unsubscribe = connector.subscribe?.((event) => sendBack(toWalletWatchEvent(event)))

@@ -18,12 +18,14 @@ const notProvided = (name: string) => () => {
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 
 /**
- * The wallet connection chart. Pure: `connectWallet`, `watchWallet` and `disconnectWallet` are
- * provided bound to a connector (see `createConnectActors`); the connector never enters context.
+ * The wallet connection chart. Pure: `connectWallet`, `reconnectWallet`, `watchWallet` and
+ * `disconnectWallet` are provided bound to a connector (see `createConnectActors`); the connector
+ * never enters context.
  *
- * idle → connecting → connected | rejected (user said no) | failed; connected follows account and
- * chain changes and wallet-side disconnects; DISCONNECT → disconnecting → idle; RETRY from
- * rejected/failed.
+ * idle → connecting → connected | rejected (user said no) | failed; idle → reconnecting (no
+ * prompt: the wallet's standing authorization) → connected | failed (`NOT_CONNECTED` when it has
+ * none); connected follows account and chain changes and wallet-side disconnects; DISCONNECT →
+ * disconnecting → idle; RETRY from rejected/failed.
  */
 export const connectMachine = setup({
   types: {} as {
@@ -34,6 +36,7 @@ export const connectMachine = setup({
   },
   actors: {
     connectWallet: fromPromise<ConnectionData>(notProvided('connectWallet')),
+    reconnectWallet: fromPromise<ConnectionData>(notProvided('reconnectWallet')),
     watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(notProvided('watchWallet')),
     disconnectWallet: fromPromise<void>(notProvided('disconnectWallet')),
   },
@@ -70,7 +73,22 @@ export const connectMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { CONNECT: { target: 'connecting', actions: 'clearError' } },
+      on: {
+        CONNECT: { target: 'connecting', actions: 'clearError' },
+        RECONNECT: { target: 'reconnecting', actions: 'clearError' },
+      },
+    },
+    reconnecting: {
+      invoke: {
+        id: 'reconnectWallet',
+        src: 'reconnectWallet',
+        onDone: {
+          target: 'connected',
+          actions: { type: 'assignConnection', params: ({ event }) => event.output },
+        },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorOf } },
+      },
+      on: { RESET: 'idle' },
     },
     connecting: {
       invoke: {

@@ -33,6 +33,8 @@ export interface ConnectContext {
 export type ConnectEvent =
   /** Ask the wallet to connect. */
   | { type: 'CONNECT' }
+  /** Restore the connection without a prompt (the wallet's standing authorization). */
+  | { type: 'RECONNECT' }
   /** Connect again after a rejection or failure. */
   | { type: 'RETRY' }
   /** Back to idle from `rejected` / `failed`, or give up while connecting. */

@@ -1,5 +1,6 @@
 import { parseCli, USAGE } from './cli-args'
 import { loadProjectsFile } from './config/projects'
+import { createPrettyDestination, logFormatFor } from './log-pretty'
 import { createMemoryMailbox } from './relay/mailbox-memory'
 import { createRedisMailbox } from './relay/mailbox-redis'
 import { parseRelaySigningKeys } from './relay/token'
@@ -39,7 +40,17 @@ async function main(): Promise<void> {
     store,
     sessionEvents,
     trustProxy: settings.trustProxy,
-    logger: { level: settings.logLevel },
+    logger: {
+      level: settings.logLevel,
+      // Readable lines on a terminal; JSON lines when piped (a collector), or as LOG_FORMAT says.
+      ...(logFormatFor(process.env, process.stdout.isTTY === true) === 'pretty'
+        ? {
+            destination: createPrettyDestination(process.stdout, {
+              color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+            }),
+          }
+        : {}),
+    },
     port: settings.port,
     host: settings.host,
     http: settings.http,

@@ -24,12 +24,18 @@ import { personalSignRequest } from '../../machines/sign/sign.requests'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
 import type { ConnectConfig, ConnectConfigClient } from '../config'
+import {
+  CONNECTION_STORE_FORMAT,
+  CONNECTION_STORE_FORMAT_VERSION,
+  type ConnectionStore,
+  type StoredConnection,
+} from '../connection/store'
 import { connectorKindForWallet } from '../connectors/connector-kind'
 import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
 import { typedDataJson } from '../eip3009/sign-over-relay'
-import { AppError } from '../errors/app-error'
+import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
@@ -71,6 +77,12 @@ export interface ClientOptions extends InspectionOptions {
   relayUrl?: string
   /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
   WebSocket?: WebSocketConstructor
+  /**
+   * Where the last desktop connection is kept for a silent reconnect by `resume()` (connector,
+   * wallet, account, chain; no secret). Default `createBrowserConnectionStore()` (`localStorage`,
+   * nothing outside a page); `createMemoryConnectionStore()` elsewhere; `null`: none.
+   */
+  connectionStore?: ConnectionStore | null
   /** Relay pairing (`pair()`): where a settled session persists for `resume()`, and its migrations. */
   pairing?: {
     /** Keeps the settled session (7 days); `createBrowserPairingStore()` in a page. Default: none. */
@@ -150,6 +162,13 @@ export class Client {
   readonly #inspect: ((event: InspectionEvent) => void) | undefined
   #pairingStore: PairingStore | null = null
   #stopPairPersisting: (() => void) | null = null
+  /** The connection store (loaded on first use when the default one); what it last saved. */
+  #connections: Promise<ConnectionStore | null> | null = null
+  #savedConnection: string | null = null
+  /** The project's chains once its config was read (read once: `#followProjectChains`). */
+  #projectChains: string[] | null = null
+  /** The root and flow the last read of them started in: a failed read is tried again in a later flow. */
+  #projectChainsReadIn: { actor: ClientActor; flow: number } | null = null
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
@@ -310,6 +329,31 @@ export class Client {
     if (view.isConnected && !view.isBusy) await this.#run({ type: 'DISCONNECT' })
     else if (view.canCancel) this.#actor.send({ type: view.isConnected ? 'DISCONNECT' : 'CANCEL' })
     this.#options.universalLink?.store?.clear()
+    await this.#forgetConnection()
+  }
+
+  /**
+   * Asks the connected desktop wallet to switch to `chainId` (`wallet_switchEthereumChain`, a root
+   * `switchChain` flow); a wallet that does not know the chain (4902) is asked to add it with the
+   * network registry's parameters (`wallet_addEthereumChain`), then to switch. Resolves once the
+   * wallet has switched; the view's `chainId` and `chainSupported` follow (also when the user
+   * switches in the wallet: `chainChanged`). Resolves at once when already on `chainId`.
+   * @throws `NOT_CONNECTED` (no connection, or a flow in progress); `UNSUPPORTED_CHAIN` (not
+   * `eip155:<decimal>`, a Solana, relay or universal-link connection, or a chain neither the wallet
+   * nor the registry knows); `USER_REJECTED` (the switch or the addition declined);
+   * `WALLET_ERROR`; `TIMEOUT` (`walletAnswerMs`); `ABORTED` (`cancel()`, `disconnect()`).
+   */
+  async switchChain(chainId: Caip2ChainId): Promise<void> {
+    const connection = this.#connected()
+    if (!/^eip155:[1-9][0-9]*$/.test(chainId))
+      throw new AppError('UNSUPPORTED_CHAIN', `Not an EVM chain id (eip155:<decimal>): ${chainId}`)
+    if (connection.namespace !== 'eip155' || this.getView().connectorKind !== 'wallet')
+      throw new AppError(
+        'UNSUPPORTED_CHAIN',
+        'switchChain is for EVM wallets connected in this browser; switch in the wallet app.',
+      )
+    if (connection.chainId === chainId) return
+    await this.#run({ type: 'SWITCH_CHAIN', chainId })
   }
 
   /**
@@ -394,7 +438,8 @@ export class Client {
     if (paired?.status === 'connected') return paired
     const store = await this.#store()
     const stored = store.load()
-    if (stored === null) return paired ?? { status: 'none', wait: none }
+    if (stored === null)
+      return (await this.#reconnect()) ?? paired ?? { status: 'none', wait: none }
     let check: RestoreCheck
     try {
       check = (await this.#loadLink()).check(stored)
@@ -428,6 +473,39 @@ export class Client {
     return { status: view.isConnected ? 'connected' : 'awaitingWallet', connection, wait }
   }
 
+  /**
+   * Restores the stored desktop connection without a prompt (a root `reconnect` flow): `connected`;
+   * `none` when the wallet no longer authorizes this site (locked, revoked); `discarded` when the
+   * reconnect failed otherwise; null when nothing is stored. The record goes unless `connected`.
+   */
+  async #reconnect(): Promise<ResumeResult | null> {
+    const none = async () => null
+    const store = await this.#connectionStore()
+    const stored = store?.load() ?? null
+    if (!store || stored === null) return null
+    if (!this.getView().isConnected) {
+      try {
+        await this.#run({
+          type: 'RECONNECT',
+          walletId: stored.walletId,
+          namespace: stored.namespace,
+          connectorId: stored.connectorId,
+        })
+      } catch (error) {
+        await this.#forgetConnection()
+        if (isAppError(error, 'NOT_CONNECTED')) return { status: 'none', wait: none }
+        const reason = isAppError(error) ? `${error.code}: ${error.shortMessage}` : String(error)
+        return {
+          status: 'discarded',
+          reason: `the wallet did not reconnect (${reason})`,
+          wait: none,
+        }
+      }
+    }
+    const connection = this.getConnection()
+    return { status: 'connected', connection, wait: async () => this.getConnection() }
+  }
+
   /** Restores the paired session of the pairing store, if any: `connected`, `discarded` or null (none). */
   async #resumePairing(): Promise<ResumeResult | null> {
     const none = async () => null
@@ -453,7 +531,43 @@ export class Client {
 
   /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
   loadConfig(): Promise<ConnectConfig> {
-    return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id }))
+    return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id })).then((config) => {
+      // A read whose root was replaced meanwhile (`resume()`) completes without a config.
+      if (config) this.#learnProjectChains(config)
+      return config
+    })
+  }
+
+  /** The view's `chainSupported` needs the project's chains: the config, read once per Client. */
+  #learnProjectChains(config: ConnectConfig): void {
+    this.#projectChains = config.networks.map((network) => network.networkId)
+    this.#followProjectChains(this.#actor)
+  }
+
+  /**
+   * Once connected, gives the root the project's chains: from the config read before, else read
+   * now (once; a failed read leaves `chainSupported` unknown and is tried again in the next flow).
+   */
+  #followProjectChains(actor: ClientActor): void {
+    const snapshot = actor.getSnapshot()
+    if (snapshot.status !== 'active' || snapshot.context.projectChains !== null) return
+    const chainIds = this.#projectChains
+    if (chainIds) {
+      // Not from inside the root's own update: on the next microtask.
+      queueMicrotask(() => {
+        if (actor.getSnapshot().context.projectChains === null)
+          actor.send({ type: 'PROJECT.CHAINS', chainIds })
+      })
+      return
+    }
+    const tried = this.#projectChainsReadIn
+    if (!snapshot.hasTag('connected') || actor !== this.#actor) return
+    if (tried?.actor === actor && tried.flow === snapshot.context.flow) return
+    this.#projectChainsReadIn = { actor, flow: snapshot.context.flow }
+    // A read sent from inside the root's update would start after this call returns.
+    queueMicrotask(() => {
+      if (actor === this.#actor) this.loadConfig().catch(() => undefined)
+    })
   }
 
   /** A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
@@ -609,7 +723,12 @@ export class Client {
       ...(this.#inspect ? { inspect: this.#inspect } : {}),
     })
     this.#subscription = actor.subscribe({
-      next: () => this.#notify(),
+      next: () => {
+        // `actor` is not `this.#actor` yet while it starts (the constructor, `#replace`).
+        this.#rememberConnection(actor)
+        this.#followProjectChains(actor)
+        this.#notify()
+      },
       error: () => {},
     })
     actor.start()
@@ -667,6 +786,12 @@ export class Client {
         this.#balances ??= createBalanceReader(this.#httpOptions())
         return this.#balances.getBalance(query)
       },
+      switchChain: async (chainId: string) => {
+        const connector = this.#connector
+        if (!connector) throw new AppError('NOT_CONNECTED', 'No wallet connector is selected.')
+        const { switchEthereumChain } = await import('../connectors/switch-chain')
+        await switchEthereumChain((args) => connector.request(args), chainId as Caip2ChainId)
+      },
       connection: this.#connection.logic,
       sign: this.#signing.logic,
       universalLink: this.#link.logic,
@@ -674,12 +799,18 @@ export class Client {
     }
   }
 
+  /** The custom connector for `input`: by a reconnect's connector id, else by wallet, else the first. */
+  #customConnector(input: LoadConnectorInput): IWalletConnector | undefined {
+    const connectors = this.#options.connectors ?? []
+    if (input.connectorId !== null) return connectors.find((c) => c.id === input.connectorId)
+    if (input.walletId === null) return connectors[0]
+    return connectors.find(
+      (c) => c.id === input.walletId || walletIdForConnectorId(c.id) === input.walletId,
+    )
+  }
+
   async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
-    const custom = input.walletId
-      ? this.#options.connectors?.find(
-          (c) => c.id === input.walletId || walletIdForConnectorId(c.id) === input.walletId,
-        )
-      : this.#options.connectors?.[0]
+    const custom = this.#customConnector(input)
     let connector: Promise<IWalletConnector>
     if (custom) connector = Promise.resolve(custom)
     else if (input.walletId === null || input.namespace === null) {
@@ -815,6 +946,42 @@ export class Client {
   #httpOptions() {
     const { baseUrl, appKey, fetchImpl } = this.#options
     return { baseUrl, appKey, ...(fetchImpl ? { fetchImpl } : {}) }
+  }
+
+  /** The connection store: the option, else the browser one (loaded on first use); null: none. */
+  #connectionStore(): Promise<ConnectionStore | null> {
+    const option = this.#options.connectionStore
+    this.#connections ??=
+      option !== undefined
+        ? Promise.resolve(option)
+        : import('../connection/browser-store').then((m) => m.createBrowserConnectionStore())
+    return this.#connections
+  }
+
+  /** Keeps the current desktop connection in the connection store (when it changed). */
+  #rememberConnection(actor: ClientActor): void {
+    const view = toClientView(actor.getSnapshot())
+    const connection = actor.getSnapshot().context.connection
+    if (!view.isConnected || !connection || view.connectorKind !== 'wallet') return
+    if (this.#options.mobile ?? detectMobile()) return
+    const record: StoredConnection = {
+      format: CONNECTION_STORE_FORMAT,
+      formatVersion: CONNECTION_STORE_FORMAT_VERSION,
+      connectorId: connection.connectorId,
+      walletId: connection.walletId,
+      namespace: connection.namespace,
+      chainId: connection.chainId as Caip2ChainId,
+      account: connection.accounts[0] ?? '',
+    }
+    const saved = JSON.stringify(record)
+    if (saved === this.#savedConnection) return
+    this.#savedConnection = saved
+    void this.#connectionStore().then((store) => store?.save(record))
+  }
+
+  async #forgetConnection(): Promise<void> {
+    this.#savedConnection = null
+    ;(await this.#connectionStore())?.clear()
   }
 
   async #store(): Promise<UniversalLinkStore> {

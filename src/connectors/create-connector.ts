@@ -6,6 +6,7 @@ import {
 } from './connector-kind'
 import { Eip6963Connector } from './eip6963'
 import { InjectedConnector } from './injected'
+import { injectedFallbackFor } from './injected-fallback'
 import { MetaMaskSdkConnector, type MetaMaskSdkOptions } from './metamask-sdk'
 import { SolanaInjectedConnector } from './solana-injected'
 import type { IWalletConnector } from './types'
@@ -33,7 +34,7 @@ export interface CreateConnectorOptions {
  *
  * | where   | namespace | connector                                                          |
  * |---------|-----------|--------------------------------------------------------------------|
- * | desktop | eip155    | `Eip6963Connector(info.rdns)`, or `InjectedConnector()` without rdns |
+ * | desktop | eip155    | `Eip6963Connector(info.rdns)`; `InjectedConnector` without rdns, or at once when `window.ethereum` is the wallet and it does not announce itself (`injectedFallbackFor`) |
  * | desktop | solana    | `SolanaInjectedConnector({ walletId, walletName })`                |
  * | mobile  | eip155    | `MetaMaskSdkConnector` for `metamask`                              |
  * | mobile  | solana    | `options.universalLink(info)` when the wallet has a Solana universal link |
@@ -52,7 +53,10 @@ export function createConnectorForWallet(
     case 'solana-injected':
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
     case 'eip6963':
-      return new Eip6963Connector(info.rdns ?? '', { timeoutMs: options.eip6963TimeoutMs })
+      return (
+        injectedFallbackFor(info) ??
+        new Eip6963Connector(info.rdns ?? '', { timeoutMs: options.eip6963TimeoutMs })
+      )
     case 'injected':
       return new InjectedConnector(undefined, { walletId: info.id })
     case 'metamask-sdk':

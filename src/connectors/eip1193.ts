@@ -75,6 +75,24 @@ export class Eip1193Connector implements IWalletConnector {
     const provider = await this.#resolve()
     const accounts = toAccounts(await call(provider, { method: 'eth_requestAccounts' }))
     if (accounts.length === 0) throw new AppError('WALLET_ERROR', 'The wallet returned no account.')
+    return this.#establish(provider, accounts)
+  }
+
+  /**
+   * Restores the connection without a prompt: `eth_accounts` (no dialog), then `eth_chainId`.
+   * Resolves `null` when the wallet answers no account (not authorized for this site, or locked).
+   *
+   * @throws {AppError} `WALLET_UNAVAILABLE` when no provider is present; `WALLET_ERROR` when the
+   * wallet fails.
+   */
+  async reconnect(): Promise<WalletConnection | null> {
+    const provider = await this.#resolve()
+    const accounts = toAccounts(await call(provider, { method: 'eth_accounts' }))
+    if (accounts.length === 0) return null
+    return this.#establish(provider, accounts)
+  }
+
+  async #establish(provider: Eip1193Provider, accounts: string[]): Promise<WalletConnection> {
     const chainId = toEip155ChainId(await call(provider, { method: 'eth_chainId' }))
     this.#provider = provider
     this.#connected = true

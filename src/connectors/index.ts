@@ -30,6 +30,7 @@ export {
   listEip6963Providers,
 } from './eip6963-discovery'
 export { InjectedConnector, type InjectedConnectorOptions, isEip1193Provider } from './injected'
+export { injectedFallbackFor } from './injected-fallback'
 export {
   createMetaMaskSdkProviderGetter,
   MetaMaskSdkConnector,
@@ -47,6 +48,11 @@ export {
   type SolanaSignTransactionResult,
 } from './solana-injected'
 export { findLegacySolanaProvider, type LegacySolanaProvider } from './solana-legacy'
+export {
+  type AddEthereumChainParameter,
+  addEthereumChainParameter,
+  switchEthereumChain,
+} from './switch-chain'
 export type {
   ConnectorEvent,
   Eip1193Provider,

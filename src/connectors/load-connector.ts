@@ -30,6 +30,8 @@ export async function loadConnectorForWallet(
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
     }
     case 'eip6963': {
+      const fallback = (await import('./injected-fallback')).injectedFallbackFor(info)
+      if (fallback) return fallback
       const { Eip6963Connector } = await import('./eip6963')
       return new Eip6963Connector(info.rdns ?? '', { timeoutMs: options.eip6963TimeoutMs })
     }

@@ -88,20 +88,43 @@ export class SolanaInjectedConnector implements IWalletConnector {
    * declines; `WALLET_ERROR` when the wallet fails otherwise or returns no account.
    */
   async connect(): Promise<WalletConnection> {
+    const wallet = this.#require()
+    const accounts = await this.#ask(wallet, false)
+    if (accounts.length === 0) throw new AppError('WALLET_ERROR', 'The wallet returned no account.')
+    return this.#establish(wallet, accounts)
+  }
+
+  /**
+   * Restores the connection without a prompt: `standard:connect` with `{ silent: true }` (the
+   * legacy provider's `connect({ onlyIfTrusted: true })`). Resolves `null` when the wallet does not
+   * trust this site any more.
+   *
+   * @throws {AppError} `WALLET_UNAVAILABLE` when no wallet is found; `WALLET_ERROR` when it fails.
+   */
+  async reconnect(): Promise<WalletConnection | null> {
+    const wallet = this.#require()
+    const accounts = await this.#ask(wallet, true)
+    return accounts.length === 0 ? null : this.#establish(wallet, accounts)
+  }
+
+  #require(): SolanaWalletHandle {
     const wallet = this.#find()
-    if (!wallet) {
-      throw new AppError(
-        'WALLET_UNAVAILABLE',
-        `No Solana wallet found${this.#name() ? ` named ${this.#name()}` : ''}; is it installed?`,
-      )
-    }
-    let accounts: string[]
+    if (wallet) return wallet
+    throw new AppError(
+      'WALLET_UNAVAILABLE',
+      `No Solana wallet found${this.#name() ? ` named ${this.#name()}` : ''}; is it installed?`,
+    )
+  }
+
+  async #ask(wallet: SolanaWalletHandle, silent: boolean): Promise<string[]> {
     try {
-      accounts = await wallet.connect()
+      return await wallet.connect(silent ? { silent } : undefined)
     } catch (error) {
       throw normalizeSolanaWalletError(error)
     }
-    if (accounts.length === 0) throw new AppError('WALLET_ERROR', 'The wallet returned no account.')
+  }
+
+  #establish(wallet: SolanaWalletHandle, accounts: string[]): WalletConnection {
     this.#stopWatching?.()
     this.#wallet = wallet
     this.#accounts = accounts

@@ -11,7 +11,9 @@ interface LegacyPublicKey {
  */
 export interface LegacySolanaProvider {
   publicKey?: LegacyPublicKey | null
-  connect(): Promise<{ publicKey?: LegacyPublicKey } | undefined>
+  connect(options?: {
+    onlyIfTrusted?: boolean
+  }): Promise<{ publicKey?: LegacyPublicKey } | undefined>
   disconnect?(): Promise<void>
   signMessage(message: Uint8Array, display?: 'utf8'): Promise<{ signature: Uint8Array }>
   on?(event: string, listener: (...args: never[]) => void): unknown
@@ -37,8 +39,15 @@ export function findLegacySolanaProvider(walletId?: string): LegacySolanaProvide
 /** Adapts a legacy provider to the connector. */
 export function legacyProviderHandle(provider: LegacySolanaProvider): SolanaWalletHandle {
   return {
-    async connect() {
-      const result = await provider.connect()
+    async connect(options) {
+      let result: { publicKey?: LegacyPublicKey } | undefined
+      try {
+        result = await provider.connect(options?.silent ? { onlyIfTrusted: true } : undefined)
+      } catch (error) {
+        // `onlyIfTrusted` rejects when the site is not trusted: for a silent connect, no account.
+        if (options?.silent) return []
+        throw error
+      }
       const publicKey = result?.publicKey ?? provider.publicKey
       return publicKey ? [publicKey.toBase58()] : []
     },

@@ -3,8 +3,11 @@
  * Standard or a legacy `window` provider). Errors are the wallet's own; the connector normalises them.
  */
 export interface SolanaWalletHandle {
-  /** Base58 addresses, the active one first. */
-  connect(): Promise<string[]>
+  /**
+   * Base58 addresses, the active one first. `silent`: no prompt; no address (an empty list) when
+   * the wallet does not already trust this site.
+   */
+  connect(options?: { silent?: boolean }): Promise<string[]>
   disconnect(): Promise<void>
   /** The ed25519 signature of `message` by `address`. */
   signMessage(address: string, message: Uint8Array): Promise<Uint8Array>

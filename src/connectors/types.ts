@@ -39,6 +39,12 @@ export interface IWalletConnector {
   readonly id: string
   isAvailable(): boolean
   connect(): Promise<WalletConnection>
+  /**
+   * Restores the connection without prompting (the `Client`'s `resume()` after a reload): the
+   * connection when the wallet still authorizes this site, `null` when it does not (or is locked).
+   * Connectors without it are never reconnected silently.
+   */
+  reconnect?(): Promise<WalletConnection | null>
   request<T>(args: RequestArgs): Promise<T>
   getAccounts(): string[]
   disconnect(): Promise<void>

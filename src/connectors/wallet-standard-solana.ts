@@ -97,8 +97,10 @@ export function standardWalletHandle(wallet: Wallet): SolanaWalletHandle {
     return value as NonNullable<SolanaFeatures[K]>
   }
   return {
-    async connect() {
-      const result = await feature('standard:connect').connect()
+    async connect(options) {
+      const result = await feature('standard:connect').connect(
+        options?.silent ? { silent: true } : undefined,
+      )
       accounts = solanaAccounts(result.accounts)
       return accounts.map((item) => item.address)
     },

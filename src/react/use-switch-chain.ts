@@ -17,9 +17,6 @@ export interface UseSwitchChainResult extends MutationState<Caip2ChainId, Switch
   reset(): void
 }
 
-/** `Client.switchChain(chainId)` (issue 18), which this hook calls. */
-type SwitchingClient = Client & { switchChain(chainId: Caip2ChainId): Promise<void> }
-
 /**
  * Switches the connected wallet's chain (`client.switchChain`): `data` is the chain switched to,
  * `error` the `AppError` (`USER_REJECTED`, `UNSUPPORTED_CHAIN`, `NOT_CONNECTED`, `WALLET_ERROR`).
@@ -27,7 +24,7 @@ type SwitchingClient = Client & { switchChain(chainId: Caip2ChainId): Promise<vo
  * provider's client unless one is given.
  */
 export function useSwitchChain(options: { client?: Client } = {}): UseSwitchChainResult {
-  const client = useClient(options.client) as SwitchingClient
+  const client = useClient(options.client)
   const { mutate, mutateAsync, ...state } = useMutation(
     async ({ chainId }: SwitchChainVariables) => {
       await client.switchChain(chainId)

@@ -6,8 +6,8 @@ const SEPOLIA_ETHER: NativeCurrency = { name: 'Sepolia Ether', symbol: 'ETH', de
 const SOL: NativeCurrency = { name: 'Solana', symbol: 'SOL', decimals: 9 }
 
 /**
- * The built-in networks, in document order (mainnets first, then their testnets, then local).
- * Frozen: prefer the lookup functions (`listSupportedNetworks`, `getNetworkInfo`).
+ * The built-in networks, in document order (mainnets first, then their testnets, then local); the
+ * EVM ones' `rpcUrls` are viem's default public endpoints. Frozen: prefer the lookup functions (`listSupportedNetworks`, `getNetworkInfo`).
  */
 export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreeze([
   {
@@ -18,6 +18,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: ETHER,
     testnet: false,
     blockExplorerUrl: 'https://etherscan.io',
+    rpcUrls: ['https://ethereum.reth.rs/rpc'],
   },
   {
     chainId: 'eip155:8453',
@@ -27,6 +28,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: ETHER,
     testnet: false,
     blockExplorerUrl: 'https://basescan.org',
+    rpcUrls: ['https://mainnet.base.org'],
   },
   {
     chainId: 'eip155:42161',
@@ -36,6 +38,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: ETHER,
     testnet: false,
     blockExplorerUrl: 'https://arbiscan.io',
+    rpcUrls: ['https://arb1.arbitrum.io/rpc'],
   },
   {
     chainId: 'eip155:10',
@@ -45,6 +48,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: ETHER,
     testnet: false,
     blockExplorerUrl: 'https://optimistic.etherscan.io',
+    rpcUrls: ['https://mainnet.optimism.io'],
   },
   {
     chainId: 'eip155:137',
@@ -55,6 +59,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: { name: 'POL', symbol: 'POL', decimals: 18 },
     testnet: false,
     blockExplorerUrl: 'https://polygonscan.com',
+    rpcUrls: ['https://polygon.drpc.org'],
   },
   {
     chainId: 'eip155:56',
@@ -64,6 +69,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
     testnet: false,
     blockExplorerUrl: 'https://bscscan.com',
+    rpcUrls: ['https://56.rpc.thirdweb.com'],
   },
   {
     chainId: 'eip155:43114',
@@ -73,6 +79,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 },
     testnet: false,
     blockExplorerUrl: 'https://snowtrace.io',
+    rpcUrls: ['https://api.avax.network/ext/bc/C/rpc'],
   },
   {
     chainId: 'eip155:11155111',
@@ -82,6 +89,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: SEPOLIA_ETHER,
     testnet: true,
     blockExplorerUrl: 'https://sepolia.etherscan.io',
+    rpcUrls: ['https://11155111.rpc.thirdweb.com'],
   },
   {
     chainId: 'eip155:84532',
@@ -91,6 +99,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     nativeCurrency: SEPOLIA_ETHER,
     testnet: true,
     blockExplorerUrl: 'https://sepolia.basescan.org',
+    rpcUrls: ['https://sepolia.base.org'],
   },
   {
     // Anvil and Hardhat both default to 31337; used by local development and the e2e tests.
@@ -100,6 +109,7 @@ export const supportNetworks: readonly NetworkInfo[] = /* @__PURE__ */ deepFreez
     name: 'Anvil / Hardhat (local)',
     nativeCurrency: ETHER,
     testnet: true,
+    rpcUrls: ['http://127.0.0.1:8545'],
   },
   {
     chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',

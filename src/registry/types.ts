@@ -27,6 +27,11 @@ export interface NetworkInfo {
   nativeCurrency: NativeCurrency
   testnet: boolean
   blockExplorerUrl?: string
+  /**
+   * Public JSON-RPC endpoints (EVM), what `wallet_addEthereumChain` gives a wallet that does not know
+   * the chain (`Client.switchChain`). Not what the backend reads from: its RPC stays server-side.
+   */
+  rpcUrls?: readonly string[]
 }
 
 /**
@@ -46,8 +51,16 @@ export interface SupportWalletInfo {
   mobile?: { universalLink: string; namespaces: readonly ChainNamespace[] }
   /** Namespaces for which the wallet pairs over the relay (QR / deep link). */
   relay?: { namespaces: readonly ChainNamespace[] }
-  /** Browser-extension presence: EIP-6963 / window provider for EVM, Wallet Standard name for Solana. */
-  injected?: { namespaces: readonly ChainNamespace[]; walletStandardName?: string }
+  /**
+   * Browser-extension presence: EIP-6963 / window provider for EVM, Wallet Standard name for Solana;
+   * `providerFlag`: the `true` flag its `window.ethereum` carries (`isMetaMask`), by which an EVM
+   * extension that does not announce itself (EIP-6963) is still found.
+   */
+  injected?: {
+    namespaces: readonly ChainNamespace[]
+    walletStandardName?: string
+    providerFlag?: string
+  }
 }
 
 /** How one wallet can be reached on one namespace. */

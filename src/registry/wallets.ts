@@ -8,6 +8,9 @@ import type { SupportWalletInfo } from './types'
  * - `mobile.universalLink` is the app's HTTPS link; `buildUniversalLinkUrl` appends the `sc*` params.
  * - `relay` lists the namespaces the mobile app pairs on by QR code (WalletConnect-style pairing).
  * - `injected.walletStandardName` is the name a Solana extension registers with the Wallet Standard.
+ * - `injected.providerFlag` is the flag its `window.ethereum` sets, for an EVM extension that does
+ *   not announce itself (EIP-6963); other wallets set some of them too (Rabby sets `isMetaMask`), so
+ *   the flag is trusted only for a provider that no wallet announced.
  *
  * Frozen: prefer the lookup functions (`listSupportedWallets`, `getWalletInfo`).
  */
@@ -21,7 +24,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'io.metamask',
     mobile: { universalLink: 'https://metamask.app.link', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
-    injected: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'], providerFlag: 'isMetaMask' },
   },
   {
     id: 'phantom',
@@ -41,7 +44,11 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     ],
     rdns: 'app.phantom',
     mobile: { universalLink: 'https://phantom.app/ul/', namespaces: ['solana', 'eip155'] },
-    injected: { namespaces: ['solana', 'eip155'], walletStandardName: 'Phantom' },
+    injected: {
+      namespaces: ['solana', 'eip155'],
+      walletStandardName: 'Phantom',
+      providerFlag: 'isPhantom',
+    },
   },
   {
     id: 'coinbase',
@@ -51,7 +58,11 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'com.coinbase.wallet',
     mobile: { universalLink: 'https://go.cb-w.com/dapp', namespaces: ['eip155', 'solana'] },
     relay: { namespaces: ['eip155'] },
-    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Coinbase Wallet' },
+    injected: {
+      namespaces: ['eip155', 'solana'],
+      walletStandardName: 'Coinbase Wallet',
+      providerFlag: 'isCoinbaseWallet',
+    },
   },
   {
     id: 'rabby',
@@ -59,7 +70,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://rabby.io',
     namespaces: ['eip155'],
     rdns: 'io.rabby',
-    injected: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'], providerFlag: 'isRabby' },
   },
   {
     id: 'trust',
@@ -69,7 +80,11 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'com.trustwallet.app',
     mobile: { universalLink: 'https://link.trustwallet.com', namespaces: ['eip155', 'solana'] },
     relay: { namespaces: ['eip155', 'solana'] },
-    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Trust' },
+    injected: {
+      namespaces: ['eip155', 'solana'],
+      walletStandardName: 'Trust',
+      providerFlag: 'isTrust',
+    },
   },
   {
     id: 'okx',
@@ -78,7 +93,11 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     namespaces: ['eip155', 'solana'],
     rdns: 'com.okex.wallet',
     relay: { namespaces: ['eip155', 'solana'] },
-    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'OKX Wallet' },
+    injected: {
+      namespaces: ['eip155', 'solana'],
+      walletStandardName: 'OKX Wallet',
+      providerFlag: 'isOkxWallet',
+    },
   },
   {
     id: 'rainbow',
@@ -88,7 +107,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'me.rainbow',
     mobile: { universalLink: 'https://rnbwapp.com', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
-    injected: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'], providerFlag: 'isRainbow' },
   },
   {
     id: 'backpack',
@@ -107,7 +126,11 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     ],
     rdns: 'app.backpack',
     mobile: { universalLink: 'https://backpack.app/ul/', namespaces: ['solana'] },
-    injected: { namespaces: ['solana', 'eip155'], walletStandardName: 'Backpack' },
+    injected: {
+      namespaces: ['solana', 'eip155'],
+      walletStandardName: 'Backpack',
+      providerFlag: 'isBackpack',
+    },
   },
   {
     id: 'solflare',
@@ -126,7 +149,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'io.zerion.wallet',
     mobile: { universalLink: 'https://wallet.zerion.io', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
-    injected: { namespaces: ['eip155'] },
+    injected: { namespaces: ['eip155'], providerFlag: 'isZerion' },
   },
   {
     id: 'brave',
@@ -135,7 +158,11 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     namespaces: ['eip155', 'solana'],
     rdns: 'com.brave.wallet',
     // Built into the Brave browser: no separate app to link to, no QR pairing.
-    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Brave Wallet' },
+    injected: {
+      namespaces: ['eip155', 'solana'],
+      walletStandardName: 'Brave Wallet',
+      providerFlag: 'isBraveWallet',
+    },
   },
   {
     id: 'uniswap',
@@ -154,6 +181,10 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     namespaces: ['eip155', 'solana'],
     rdns: 'com.exodus.web3-wallet',
     relay: { namespaces: ['eip155'] },
-    injected: { namespaces: ['eip155', 'solana'], walletStandardName: 'Exodus' },
+    injected: {
+      namespaces: ['eip155', 'solana'],
+      walletStandardName: 'Exodus',
+      providerFlag: 'isExodus',
+    },
   },
 ])

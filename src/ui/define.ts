@@ -23,7 +23,8 @@ export type ConnectElementClient = Pick<
   | 'disconnect'
   | 'loadConfig'
   | 'getBalance'
-> & { switchChain?(chainId: string): Promise<void> }
+  | 'switchChain'
+>
 
 /** The properties and methods both elements have (set them from JS or as React props). */
 export interface ConnectElement extends HTMLElement {

@@ -332,15 +332,6 @@ describe('scope-connect/ui in Chromium: the network switcher', () => {
   it('with a Client that switches chains, the chip offers the project networks; a refusal keeps the chain', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await openPage(context)
-    // Stand-in for `client.switchChain` (another change adds it to the Client): the connector's
-    // own `wallet_switchEthereumChain`, set before the chip renders.
-    await page.evaluate(() => {
-      const client = window.scopeConnectExample.client as unknown as {
-        connector: { switchChain(chainId: string): Promise<void> }
-        switchChain(chainId: string): Promise<void>
-      }
-      client.switchChain = (chainId) => client.connector.switchChain(chainId)
-    })
     await openModal(page)
     await page.getByRole('button', { name: /Test Wallet/ }).click()
     const network = page.getByRole('combobox', { name: 'Network' })

@@ -21,6 +21,17 @@ const _step = (
 })
 
 describe('regressions found by the fault sequences', () => {
+  // The default seed (20261126), 2,000 runs, on issue 18's branch: failed after 62 runs. A config
+  // read whose root `resume()` replaced completes without a config; the chain bookkeeping of
+  // `loadConfig` (for `chainSupported`) read its networks and threw a TypeError.
+  it('error: loadConfig hanging, then a reload: loadConfig rejects with a TypeError, not a value or an AppError', async () => {
+    await runSequence([
+      { call: 'loadConfig', answer: 'approve', fault: 'hang', think: 0 },
+      { call: 'reload', answer: 'approve', fault: 'ok', think: 0 },
+      { call: 'signMessage', answer: 'approve', fault: 'ok', think: 0 },
+    ])
+  })
+
   it('error: a getBalance answered 422 stops the root actor (every later call fails)', async () => {
     await runSequence([
       { call: 'getBalance', answer: 'approve', fault: 'status422', think: 0 },

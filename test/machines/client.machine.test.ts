@@ -58,6 +58,8 @@ function scriptedWallet() {
   const listeners = new Set<(event: ConnectorEvent) => void>()
   const pending = {
     connect: [] as ReturnType<typeof deferred<WalletConnection>>[],
+    reconnect: [] as ReturnType<typeof deferred<WalletConnection | null>>[],
+    switchChain: [] as Array<ReturnType<typeof deferred<void>> & { chainId: string }>,
     request: [] as ReturnType<typeof deferred<unknown>>[],
     disconnect: [] as ReturnType<typeof deferred<void>>[],
   }
@@ -68,6 +70,11 @@ function scriptedWallet() {
     connect() {
       const d = deferred<WalletConnection>()
       pending.connect.push(d)
+      return d.promise
+    },
+    reconnect() {
+      const d = deferred<WalletConnection | null>()
+      pending.reconnect.push(d)
       return d.promise
     },
     request<T>() {
@@ -258,6 +265,11 @@ function start(
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
     },
+    switchChain(chainId) {
+      const d = deferred<void>()
+      wallet.pending.switchChain.push({ ...d, chainId })
+      return d.promise
+    },
     universalLink: lazy.logic,
     pairing: relay.machine,
   })
@@ -311,7 +323,9 @@ describe('client machine: selecting', () => {
     send(actor, select())
     expect(view(actor)).toMatchObject({ status: 'selecting', isBusy: true, canCancel: true })
     await until(() => view(actor).status === 'disconnected')
-    expect(loads).toEqual([{ walletId: 'metamask', namespace: 'eip155', discoveryMs: 3000 }])
+    expect(loads).toEqual([
+      { walletId: 'metamask', connectorId: null, namespace: 'eip155', discoveryMs: 3000 },
+    ])
     expect(outcome(actor)).toMatchObject({ kind: 'select', error: null })
     expect(view(actor).connectorKind).toBe('wallet')
   })
@@ -522,6 +536,154 @@ describe('client machine: a desktop wallet', () => {
     expect(outcome(t.actor)?.error).toMatchObject({ code: 'WALLET_ERROR' })
     expect(view(t.actor).status).toBe('connected')
     expect(t.actor.getSnapshot().status).toBe('active')
+  })
+})
+
+const RECONNECT: ClientEvent = {
+  type: 'RECONNECT',
+  walletId: 'metamask',
+  namespace: 'eip155',
+  connectorId: 'eip6963:io.metamask',
+}
+
+describe('client machine: a silent reconnect', () => {
+  it('behavior: RECONNECT loads the stored connector and reconnects without a prompt', async () => {
+    const { actor, wallet, loads } = start()
+    send(actor, RECONNECT)
+    expect(view(actor)).toMatchObject({ status: 'selecting', pending: 'reconnect' })
+    await until(() => wallet.pending.reconnect.length === 1)
+    expect(loads.at(-1)).toMatchObject({ walletId: 'metamask', connectorId: 'eip6963:io.metamask' })
+    expect(view(actor)).toMatchObject({ status: 'reconnecting', isBusy: true, canCancel: true })
+    wallet.pending.reconnect[0]?.resolve(CONNECTION)
+    await until(() => view(actor).status === 'connected')
+    expect(outcome(actor)).toMatchObject({ kind: 'reconnect', error: null })
+    expect(wallet.pending.connect).toHaveLength(0)
+    expect(view(actor)).toMatchObject({ address: CONNECTION.accounts[0], canSign: true })
+    // A later selection asks for no stored connector.
+    send(actor, select())
+    expect(actor.getSnapshot().context.selectedConnectorId).toBeNull()
+  })
+
+  it('error: not authorized, a wallet error, CANCEL and reconnectMs end it quietly; CONNECT then prompts', async () => {
+    for (const end of ['locked', 'error', 'CANCEL', 'timeout'] as const) {
+      const { actor, wallet } = start(end === 'timeout' ? { timeouts: { reconnectMs: 10 } } : {})
+      send(actor, RECONNECT)
+      await until(() => wallet.pending.reconnect.length === 1)
+      if (end === 'locked') wallet.pending.reconnect[0]?.resolve(null)
+      if (end === 'error')
+        wallet.pending.reconnect[0]?.reject(Object.assign(new Error('boom'), { code: -32603 }))
+      if (end === 'CANCEL') send(actor, { type: 'CANCEL' })
+      await until(() => outcome(actor)?.kind === 'reconnect')
+      expect(outcome(actor)?.error?.code).toBe(
+        { locked: 'NOT_CONNECTED', error: 'WALLET_ERROR', CANCEL: 'ABORTED', timeout: 'TIMEOUT' }[
+          end
+        ],
+      )
+      // No error on screen; the wallet stays selected, so connect() asks it (with a prompt).
+      expect(view(actor)).toMatchObject({
+        status: 'disconnected',
+        error: null,
+        canRetry: false,
+        walletId: 'metamask',
+      })
+      send(actor, { type: 'CONNECT' })
+      await until(() => wallet.pending.connect.length === 1)
+      wallet.pending.connect[0]?.resolve(CONNECTION)
+      await until(() => view(actor).status === 'connected')
+      expect(outcome(actor)).toMatchObject({ kind: 'connect', error: null })
+    }
+  })
+
+  it('behavior: a connection child that reports idle while reconnecting is no end (only connected or failed are)', async () => {
+    const { actor, wallet } = start()
+    send(actor, RECONNECT)
+    await until(() => wallet.pending.reconnect.length === 1)
+    actor.send({
+      type: 'CONNECTION.CHANGED',
+      status: 'idle',
+      connection: null,
+      error: null,
+    } as ClientEvent)
+    expect(view(actor).status).toBe('reconnecting')
+    wallet.pending.reconnect[0]?.resolve(CONNECTION)
+    await until(() => view(actor).status === 'connected')
+  })
+})
+
+describe('client machine: chains', () => {
+  it('behavior: PROJECT.CHAINS gives the view chainSupported, which follows chainChanged', async () => {
+    const { actor, wallet } = await connected()
+    expect(view(actor).chainSupported).toBeUndefined()
+    send(actor, { type: 'PROJECT.CHAINS', chainIds: ['eip155:1', 'eip155:8453'] })
+    expect(view(actor).chainSupported).toBe(true)
+    wallet.emit({ type: 'chainChanged', chainId: 'eip155:137' })
+    await until(() => view(actor).chainId === 'eip155:137')
+    expect(view(actor).chainSupported).toBe(false)
+    send(actor, { type: 'DISCONNECT' })
+    await until(() => wallet.pending.disconnect.length === 1)
+    wallet.pending.disconnect[0]?.resolve()
+    await until(() => view(actor).status === 'disconnected')
+    expect(view(actor).chainSupported).toBeUndefined()
+  })
+
+  it('behavior: SWITCH_CHAIN runs switchChain; its answer moves the connection even without chainChanged', async () => {
+    const { actor, wallet } = await connected()
+    send(actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' })
+    expect(view(actor)).toMatchObject({
+      status: 'switchingChain',
+      pending: 'switchChain',
+      isConnected: true,
+      canCancel: true,
+      canSign: false,
+    })
+    await until(() => wallet.pending.switchChain.length === 1)
+    expect(wallet.pending.switchChain[0]?.chainId).toBe('eip155:8453')
+    wallet.pending.switchChain[0]?.resolve()
+    await until(() => outcome(actor)?.kind === 'switchChain')
+    expect(outcome(actor)?.error).toBeNull()
+    await until(() => view(actor).chainId === 'eip155:8453')
+    expect(view(actor).status).toBe('connected')
+  })
+
+  it('error: a rejection, CANCEL and walletAnswerMs settle it and keep the connection and chain', async () => {
+    for (const end of ['reject', 'CANCEL', 'timeout'] as const) {
+      const { actor, wallet } = await connected()
+      if (end === 'timeout') actor.getSnapshot().context.timeouts.walletAnswerMs = 10
+      send(actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' })
+      await until(() => wallet.pending.switchChain.length === 1)
+      if (end === 'reject')
+        wallet.pending.switchChain[0]?.reject(new AppError('USER_REJECTED', 'declined'))
+      if (end === 'CANCEL') send(actor, { type: 'CANCEL' })
+      await until(() => outcome(actor)?.kind === 'switchChain')
+      expect(outcome(actor)?.error?.code).toBe(
+        { reject: 'USER_REJECTED', CANCEL: 'ABORTED', timeout: 'TIMEOUT' }[end],
+      )
+      expect(view(actor)).toMatchObject({ status: 'connected', chainId: 'eip155:1' })
+      // The next flow works.
+      send(actor, SIGN)
+      await until(() => wallet.pending.request.length === 1)
+      wallet.pending.request[0]?.resolve('0xsig')
+      await until(() => outcome(actor)?.kind === 'sign')
+      expect(outcome(actor)?.error).toBeNull()
+    }
+  })
+
+  it('switchingChain: the wallet disconnecting settles NOT_CONNECTED; chainChanged is followed; DISCONNECT ends it', async () => {
+    const a = await connected()
+    send(a.actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' })
+    a.wallet.emit({ type: 'chainChanged', chainId: 'eip155:8453' })
+    await until(() => view(a.actor).chainId === 'eip155:8453')
+    expect(view(a.actor).status).toBe('switchingChain')
+    a.wallet.emit({ type: 'disconnect' })
+    await until(() => outcome(a.actor)?.kind === 'switchChain')
+    expect(outcome(a.actor)?.error?.code).toBe('NOT_CONNECTED')
+    expect(view(a.actor).status).toBe('disconnected')
+
+    const b = await connected()
+    send(b.actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' })
+    send(b.actor, { type: 'DISCONNECT' })
+    expect(outcome(b.actor)).toMatchObject({ kind: 'switchChain', error: { code: 'ABORTED' } })
+    expect(view(b.actor).status).toBe('disconnecting')
   })
 })
 

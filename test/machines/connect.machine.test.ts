@@ -137,4 +137,49 @@ describe('connect machine with a viem-backed connector', () => {
       expect(connect).toHaveBeenCalledTimes(2)
     }
   })
+
+  it('behavior: RECONNECT restores an authorized wallet without connect() (no prompt)', async () => {
+    const connector = new ViemTestConnector()
+    connector.authorized = true // granted on an earlier page
+    const actor = createConnectActor(connector).start()
+    actor.send({ type: 'RECONNECT' })
+    expect(actor.getSnapshot().value).toBe('reconnecting')
+    const snapshot = await waitFor(actor, (s) => !s.matches('reconnecting'))
+    expect(snapshot.value).toBe('connected')
+    expect(snapshot.context.connection?.accounts).toEqual([connector.account.address])
+    expect(connector.connectCalls).toBe(0)
+    // Connected as after a prompt: it follows the wallet.
+    connector.emit({ type: 'chainChanged', chainId: 'eip155:1' })
+    expect(actor.getSnapshot().context.connection?.chainId).toBe('eip155:1')
+  })
+
+  it('error: RECONNECT fails NOT_CONNECTED when not authorized, WALLET_ERROR when the wallet fails; CONNECT then works', async () => {
+    for (const [behaviour, code] of [
+      ['ok', 'NOT_CONNECTED'],
+      ['fail', 'WALLET_ERROR'],
+    ] as const) {
+      const connector = new ViemTestConnector()
+      connector.reconnectBehaviour = behaviour
+      const actor = createConnectActor(connector).start()
+      actor.send({ type: 'RECONNECT' })
+      const failed = await waitFor(actor, (s) => !s.matches('reconnecting'))
+      expect(failed.value).toBe('failed')
+      expect(failed.context.error?.code).toBe(code)
+      expect(failed.context.connection).toBeNull()
+      actor.send({ type: 'RETRY' })
+      expect((await settle(actor)).value).toBe('connected')
+      expect(connector.connectCalls).toBe(1)
+    }
+  })
+
+  it('behavior: RESET while reconnecting returns to idle and ignores the late answer', async () => {
+    const connector = new ViemTestConnector()
+    connector.authorized = true
+    const actor = createConnectActor(connector).start()
+    actor.send({ type: 'RECONNECT' })
+    actor.send({ type: 'RESET' })
+    await new Promise((r) => setTimeout(r, 10))
+    expect(actor.getSnapshot().value).toBe('idle')
+    expect(actor.getSnapshot().context.connection).toBeNull()
+  })
 })

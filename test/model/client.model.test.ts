@@ -35,7 +35,12 @@ const connectionSnapshot = (value: string, extra: Record<string, unknown> = {}) 
     value,
     context: {
       connection: value === 'connected' ? connection : null,
-      error: value === 'rejected' ? { code: 'USER_REJECTED', message: 'no' } : null,
+      error:
+        value === 'rejected'
+          ? { code: 'USER_REJECTED', message: 'no' }
+          : value === 'failed'
+            ? { code: 'NOT_CONNECTED', message: 'not authorized' }
+            : null,
       ...extra,
     },
   },
@@ -112,6 +117,11 @@ const events: AnyEventObject[] = [
   { type: 'SELECT_WALLET', walletId: 'metamask', namespace: 'eip155', connect: true },
   { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: false },
   { type: 'CONNECT' },
+  { type: 'RECONNECT', walletId: 'metamask', namespace: 'eip155', connectorId: 'injected' },
+  { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' },
+  { type: 'PROJECT.CHAINS', chainIds: ['eip155:1'] },
+  { type: 'xstate.done.actor.switchChain', output: { chainId: 'eip155:8453' } },
+  { type: 'xstate.error.actor.switchChain', error: { code: 'USER_REJECTED', message: 'no' } },
   {
     type: 'SIGN',
     request: { method: 'personal_sign', params: ['0x00', ACCOUNT] },
@@ -150,6 +160,8 @@ const events: AnyEventObject[] = [
   connectionSnapshot('connecting'),
   connectionSnapshot('connected'),
   connectionSnapshot('rejected'),
+  connectionSnapshot('failed'),
+  connectionSnapshot('reconnecting'),
   connectionSnapshot('idle'),
   {
     type: 'xstate.snapshot.sign',
@@ -201,6 +213,9 @@ describe('client (root) model', () => {
         ).not.toBeNull()
       // Every outcome belongs to an earlier or the current flow.
       if (s.context.outcome) expect(s.context.outcome.flow).toBeLessThanOrEqual(s.context.flow)
+      // A silent reconnect shows no error: the view is as before it, whatever its end.
+      if (s.context.outcome?.kind === 'reconnect' && s.context.outcome.error)
+        expect(s.context.error).toBeNull()
       // A cancellable state is busy.
       if (s.hasTag('cancellable')) expect(s.hasTag('busy')).toBe(true)
       // Only universal-link states and a paired relay session are resumable.
@@ -210,8 +225,9 @@ describe('client (root) model', () => {
       if (s.context.relay?.uri) expect(s.matches({ relay: 'pairing' })).toBe(true)
       // A relay request is in flight only while signing over the relay.
       if (s.context.relay?.request) expect(s.matches({ relay: 'signing' })).toBe(true)
-      // A waiting state has the deadline of its own flow (a restored root keeps it).
-      if (s.hasTag('busy') && !s.matches('selecting'))
+      // A waiting state has the deadline of its own flow (a restored root keeps it); loading a
+      // connector and a silent reconnect are bounded by delays of their own, never restored.
+      if (s.hasTag('busy') && !s.matches('selecting') && !s.matches({ wallet: 'reconnecting' }))
         expect(s.context.deadline?.flow).toBe(s.context.flow)
     }
   })

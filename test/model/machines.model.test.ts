@@ -204,6 +204,7 @@ const connection = {
 }
 const connectEvents: AnyEventObject[] = [
   { type: 'CONNECT' },
+  { type: 'RECONNECT' },
   { type: 'RETRY' },
   { type: 'RESET' },
   { type: 'DISCONNECT' },
@@ -214,6 +215,9 @@ const connectEvents: AnyEventObject[] = [
   { type: 'xstate.done.actor.connectWallet', output: connection },
   { type: 'xstate.error.actor.connectWallet', error: { code: 4001, message: 'User rejected' } },
   { type: 'xstate.error.actor.connectWallet', error: { code: -32603, message: 'Internal' } },
+  { type: 'xstate.done.actor.reconnectWallet', output: connection },
+  // A silent reconnect never prompts: not authorized is NOT_CONNECTED (a 4001 is mapped to it).
+  { type: 'xstate.error.actor.reconnectWallet', error: { code: 'NOT_CONNECTED', message: 'no' } },
   { type: 'xstate.done.actor.disconnectWallet', output: undefined },
   { type: 'xstate.error.actor.disconnectWallet', error: { code: 'WALLET_ERROR', message: 'nope' } },
 ]
@@ -240,7 +244,7 @@ describe('connect model', () => {
       if (value === 'rejected') expect(context.error?.code).toBe('USER_REJECTED')
       if (value === 'failed') expect(context.error?.code).not.toBe('USER_REJECTED')
       if (value === 'connected') expect(context.connection?.accounts.length).toBeGreaterThan(0)
-      if (value === 'idle' || value === 'rejected' || value === 'failed')
+      if (['idle', 'reconnecting', 'rejected', 'failed'].includes(String(value)))
         expect(context.connection).toBeNull()
     }
   })

@@ -114,7 +114,8 @@ async function kill(child: ChildProcess): Promise<void> {
   clearTimeout(timer)
 }
 
-function freePort(): Promise<number> {
+/** A port of 127.0.0.1 nothing listens on (free when probed). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()

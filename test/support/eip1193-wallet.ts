@@ -39,8 +39,15 @@ export interface TestEip1193Wallet extends Eip1193Provider {
   readonly chainId: number
   /** Every request the wallet received, in order. */
   readonly requests: RequestArgs[]
-  /** The next request, whatever it is, fails as if the user clicked "Reject" (code 4001). */
-  rejectNextRequest(): void
+  /**
+   * The next request (of `method`, when given) fails as if the user clicked "Reject" (code 4001),
+   * or with `code` (e.g. -32603, an internal error).
+   */
+  rejectNextRequest(method?: string, code?: number): void
+  /** The user locks the wallet: `eth_accounts` answers `[]` until the next `eth_requestAccounts`. */
+  lock(): void
+  /** Chains added with `wallet_addEthereumChain`, by decimal id, with the parameter given. */
+  readonly addedChains: ReadonlyMap<number, Record<string, unknown>>
   /** Makes `address` the active account and emits `accountsChanged`, as the wallet UI would. */
   switchAccount(address: Hex): void
   /** The wallet drops the connection and emits `disconnect`. */
@@ -68,7 +75,8 @@ export async function createEip1193TestWallet(
   const requests: RequestArgs[] = []
   let chainId = nodeChainId
   let authorized = false
-  let rejectNext = false
+  let rejectNext: { method: string | undefined; code: number } | null = null
+  const addedChains = new Map<number, Record<string, unknown>>()
 
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of [...(listeners.get(event) ?? [])]) {
@@ -118,6 +126,25 @@ export async function createEip1193TestWallet(
         }
         return null
       }
+      case 'wallet_addEthereumChain': {
+        // EIP-3085: the wallet checks the parameter as MetaMask does before it adds the chain.
+        const parameter = (list[0] ?? {}) as Record<string, unknown>
+        const target = Number(parameter.chainId)
+        const rpcUrls = parameter.rpcUrls
+        if (
+          !Number.isSafeInteger(target) ||
+          target <= 0 ||
+          typeof parameter.chainName !== 'string' ||
+          !Array.isArray(rpcUrls) ||
+          rpcUrls.length === 0 ||
+          typeof (parameter.nativeCurrency as { symbol?: unknown } | undefined)?.symbol !== 'string'
+        ) {
+          throw new WalletRpcError(-32602, 'Invalid wallet_addEthereumChain parameter.')
+        }
+        knownChains.add(target)
+        addedChains.set(target, parameter)
+        return null
+      }
       case 'wallet_revokePermissions':
         authorized = false
         return null
@@ -132,11 +159,16 @@ export async function createEip1193TestWallet(
       return chainId
     },
     requests,
+    addedChains,
     async request(args) {
       requests.push(args)
-      if (rejectNext) {
-        rejectNext = false
-        throw new WalletRpcError(4001, 'User rejected the request.')
+      if (rejectNext && (rejectNext.method === undefined || rejectNext.method === args.method)) {
+        const { code } = rejectNext
+        rejectNext = null
+        throw new WalletRpcError(
+          code,
+          code === 4001 ? 'User rejected the request.' : 'Internal error.',
+        )
       }
       return answer(args)
     },
@@ -148,8 +180,12 @@ export async function createEip1193TestWallet(
     removeListener(event, listener) {
       listeners.get(event)?.delete(listener)
     },
-    rejectNextRequest() {
-      rejectNext = true
+    rejectNextRequest(method, code = 4001) {
+      rejectNext = { method, code }
+    },
+    lock() {
+      authorized = false
+      emit('accountsChanged', [])
     },
     switchAccount(address) {
       const index = accounts.findIndex((account) => isAddressEqual(account.address, address))

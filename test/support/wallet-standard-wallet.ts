@@ -112,9 +112,10 @@ export function createTestSolanaWallet(options: TestSolanaWalletOptions = {}): T
 
   const connect: StandardConnectFeature = {
     version: '1.0.0',
-    async connect() {
+    async connect(input) {
       guard()
-      connected = true
+      // Silent: no prompt; the accounts only if this site is still connected (trusted).
+      if (!input?.silent) connected = true
       return { accounts: accounts() }
     },
   }

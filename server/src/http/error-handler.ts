@@ -76,7 +76,8 @@ export function installErrorHandling(
       if (known.code === 'STORE_UNAVAILABLE') {
         if (error instanceof StoreUnavailableError) storeOutages?.refused(error)
       } else if (known.status >= 500) {
-        request.log.warn({ code: known.code, err: error }, known.message)
+        // An expected condition (a chain RPC down): its code and message, no stack trace.
+        request.log.warn({ code: known.code }, known.message)
       }
       if (limitAuthFailure && isAuthFailure(known)) {
         return limitAuthFailure(request, known).then((answer) => sendApiError(reply, answer))

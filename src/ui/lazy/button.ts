@@ -1,4 +1,5 @@
 import type { ClientView } from '../../../machines/client/client.view'
+import type { Caip2ChainId } from '../../registry/types'
 import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
 import { nativeBalance, projectConfig } from './data'
 import { h } from './dom'
@@ -6,9 +7,8 @@ import { shorten } from './format'
 import type { MountedElement } from './mount'
 import { STYLES } from './styles'
 
-/** `chainSupported` is the view's once the Client reports it (absent: taken as supported). */
-const unsupported = (view: ClientView) =>
-  (view as ClientView & { chainSupported?: boolean }).chainSupported === false
+/** The wallet is on a chain the project does not enable (unknown until the config is read: fine). */
+const unsupported = (view: ClientView) => view.chainSupported === false
 
 /**
  * The connect button (`<scope-connect-button>`): "Connect wallet" while disconnected, the account
@@ -37,7 +37,7 @@ export function mountButton(host: ConnectElement): MountedElement {
     void projectConfig(current).then((config) => {
       const networks = config?.networks.filter((n) => n.namespace === chainId.split(':')[0]) ?? []
       const here = networks.find((n) => n.networkId === chainId)
-      if (!current.switchChain || networks.length < 2) {
+      if (networks.length < 2) {
         if (here && !bad) label.textContent = here.name
         return
       }
@@ -49,7 +49,7 @@ export function mountButton(host: ConnectElement): MountedElement {
       )
       select.value = chainId
       select.addEventListener('change', () => {
-        current.switchChain?.(select.value).catch(() => {
+        current.switchChain(select.value as Caip2ChainId).catch(() => {
           select.value = chainId // the wallet said no: show where it still is
         })
       })

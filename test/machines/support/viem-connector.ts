@@ -27,7 +27,12 @@ export class ViemTestConnector implements IWalletConnector {
   connectBehaviour: Behaviour = 'ok'
   signBehaviour: Behaviour = 'ok'
   disconnectBehaviour: Behaviour = 'ok'
+  /** `fail`: the silent reconnect throws; otherwise it answers by `authorized`. */
+  reconnectBehaviour: 'ok' | 'fail' = 'ok'
+  /** The site's standing authorization in the wallet (granted by connect, ended by disconnect). */
+  authorized = false
   connected = false
+  connectCalls = 0
   disconnectCalls = 0
   readonly requests: RequestArgs[] = []
   readonly #listeners = new Set<(event: ConnectorEvent) => void>()
@@ -48,6 +53,17 @@ export class ViemTestConnector implements IWalletConnector {
     if (this.connectBehaviour === 'reject')
       throw new ProviderRpcError(USER_REJECTED_CODE, 'User rejected the request.')
     if (this.connectBehaviour === 'fail') throw new ProviderRpcError(-32603, 'Internal error')
+    this.connectCalls += 1
+    this.authorized = true
+    return this.#connection()
+  }
+
+  async reconnect(): Promise<WalletConnection | null> {
+    if (this.reconnectBehaviour === 'fail') throw new ProviderRpcError(-32603, 'Internal error')
+    return this.authorized ? this.#connection() : null
+  }
+
+  #connection(): WalletConnection {
     this.connected = true
     return {
       walletId: undefined,
@@ -79,6 +95,7 @@ export class ViemTestConnector implements IWalletConnector {
     this.disconnectCalls += 1
     if (this.disconnectBehaviour === 'fail') throw new Error('disconnect failed')
     this.connected = false
+    this.authorized = false
   }
 
   subscribe(listener: (event: ConnectorEvent) => void) {
