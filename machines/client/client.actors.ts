@@ -1,5 +1,5 @@
 import { type AnyActorLogic, assign, fromPromise } from 'xstate'
-import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
+import type { TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
@@ -19,6 +19,7 @@ export interface ClientEnvironment {
   loadConnector(input: LoadConnectorInput): Promise<LoadedConnector>
   readConfig(): Promise<ConnectConfig>
   readBalance(query: TokenBalanceQuery): Promise<TokenBalance>
+  readBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]>
   /** The `connect` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
   connection: ConnectMachine
   /** The `sign` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
@@ -34,7 +35,7 @@ export interface ClientEnvironment {
 /**
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
  * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `pairing`;
- * `readConfig` and `readBalance`.
+ * `readConfig`, `readBalance` and `readBalances`.
  */
 export function createClientActors(env: ClientEnvironment) {
   return {
@@ -48,6 +49,9 @@ export function createClientActors(env: ClientEnvironment) {
     readConfig: fromPromise<ConnectConfig>(() => env.readConfig()),
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(({ input }) =>
       env.readBalance(input),
+    ),
+    readBalances: fromPromise<TokenBalanceResult[], readonly TokenBalanceQuery[]>(({ input }) =>
+      env.readBalances(input),
     ),
   }
 }

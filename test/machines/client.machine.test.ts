@@ -258,6 +258,9 @@ function start(
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
     },
+    readBalances: async () => {
+      throw new AppError('RPC_ERROR', 'no')
+    },
     universalLink: lazy.logic,
     pairing: relay.machine,
   })

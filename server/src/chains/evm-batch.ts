@@ -23,7 +23,6 @@ import {
 import {
   type BalanceOutcome,
   type BalanceReadRequest,
-  type BalanceReadResult,
   ChainInputError,
   UpstreamError,
 } from './types'

@@ -107,9 +107,9 @@ async function readState(rpc: SolanaRpc, items: readonly Planned[]): Promise<Cha
       throw new UpstreamError('getMultipleAccounts: bad value')
     }
     const at = slot(page.context)
-    chunk.forEach((address, i) =>
-      accounts.set(address, { account: page.value[i] ?? null, slot: at }),
-    )
+    chunk.forEach((address, i) => {
+      accounts.set(address, { account: page.value[i] ?? null, slot: at })
+    })
   })
   return { accounts, holdings: new Map(owners.map((owner, i) => [owner, holdingPages[i]!])) }
 }
