@@ -89,14 +89,7 @@ describe('EVM batches on a chain without Multicall3 (real anvil)', () => {
   })
 
   it('uses Multicall3 at a configured address: 2 upstream calls for the batch', async () => {
-    const hash = await fx.publicClient.request({ method: 'eth_accounts' }).then(async ([from]) =>
-      fx.publicClient.request({
-        method: 'eth_sendTransaction',
-        params: [{ from: from!, data: MULTICALL3_CREATION_CODE }],
-      }),
-    )
-    const receipt = await fx.publicClient.waitForTransactionReceipt({ hash })
-    const at = receipt.contractAddress!
+    const at = await fx.deployBytecode(MULTICALL3_CREATION_CODE)
     const adapter = createEvmAdapter({
       chainId: fx.chainId,
       rpcUrl: fx.anvil.rpcUrl,

@@ -44,14 +44,22 @@ export async function startEvmFixture() {
     return publicClient.waitForTransactionReceipt({ hash })
   }
 
+  /** Deploys creation code as is (no ABI): e.g. Multicall3's, compiled elsewhere. */
+  async function deployBytecode(data: Hex): Promise<Address> {
+    const hash = await wallet.sendTransaction({ data })
+    const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash })
+    if (!contractAddress) throw new Error('nothing was deployed')
+    return contractAddress
+  }
+
   /**
    * Deploys the real Multicall3 and puts its code at the canonical address (as on mainnet, where
    * a keyless deployment put it there), then mines, so reads at the latest block see it.
    */
   async function deployMulticall3(): Promise<Address> {
-    const hash = await wallet.sendTransaction({ data: MULTICALL3_CREATION_CODE })
-    const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash })
-    const code = await publicClient.getCode({ address: contractAddress! })
+    const code = await publicClient.getCode({
+      address: await deployBytecode(MULTICALL3_CREATION_CODE),
+    })
     await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: code! })
     await testClient.mine({ blocks: 1 })
     return MULTICALL3_ADDRESS
@@ -64,6 +72,7 @@ export async function startEvmFixture() {
     testClient,
     deploy,
     send,
+    deployBytecode,
     deployMulticall3,
   }
 }
