@@ -10,6 +10,10 @@
  */
 export interface BlockClock {
   latest(): Promise<bigint>
+  /** The number in hand while it may still be reused, else undefined (nothing is fetched). */
+  fresh(): bigint | undefined
+  /** A number learnt another way (Multicall3's getBlockNumber in a batch), kept like a fetched one. */
+  record(number: bigint): void
   /** How long a fetched number is reused now, in ms. */
   ttlMs(): number
 }
@@ -47,21 +51,25 @@ export function createBlockClock(options: BlockClockOptions): BlockClock {
     if (!firstSeen || number > firstSeen.number) firstSeen = { number, at }
   }
 
+  const record = (number: bigint): bigint => {
+    const fetchedAt = now()
+    observe(number, fetchedAt)
+    // A node behind a load balancer may answer an older number; keep the newest.
+    if (!cached || number >= cached.number) cached = { number, fetchedAt }
+    return cached.number
+  }
+
   return {
     ttlMs,
+    record: (number) => void record(number),
+    fresh: () => (cached && now() - cached.fetchedAt < ttlMs() ? cached.number : undefined),
     latest() {
       const at = now()
       if (cached && at - cached.fetchedAt < ttlMs()) return Promise.resolve(cached.number)
       // Concurrent reads past the ttl share one eth_blockNumber.
       inFlight ??= options
         .fetchLatest()
-        .then((number) => {
-          const fetchedAt = now()
-          observe(number, fetchedAt)
-          // A node behind a load balancer may answer an older number; keep the newest.
-          if (!cached || number >= cached.number) cached = { number, fetchedAt }
-          return cached.number
-        })
+        .then(record)
         .finally(() => {
           inFlight = undefined
         })

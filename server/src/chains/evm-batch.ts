@@ -15,6 +15,7 @@ import type { BlockClock } from './block-clock'
 import { checkDecimals } from './decimals'
 import {
   aggregate3,
+  blockNumberCall,
   type Call,
   type CallResult,
   ethBalanceCall,
@@ -47,10 +48,12 @@ interface Planned {
 }
 
 /**
- * Reads EVM balances at one pinned block: `eth_blockNumber` (shared for a fraction of a block,
- * see block-clock.ts), then every query not already answered at that block in one Multicall3
- * `aggregate3` `eth_call` (native balances through its `getEthBalance`, ERC-20s through
- * `balanceOf`, and `decimals()` once per token when a query has none). Without Multicall3 the
+ * Reads EVM balances at one pinned block: the block number in hand (kept for a fraction of a
+ * block, see block-clock.ts), then every query not already answered at that block in one
+ * Multicall3 `aggregate3` `eth_call` (native balances through its `getEthBalance`, ERC-20s
+ * through `balanceOf`, and `decimals()` once per token when a query has none). With no number in
+ * hand, the one call goes to `latest` and names its block itself (Multicall3's `getBlockNumber`
+ * first): one upstream call either way. Without Multicall3 the
  * same calls go out in parallel. A chain whose Multicall3 address turns out to hold no code is
  * remembered and read in parallel from then on.
  */
@@ -87,6 +90,10 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     rpc: PublicClient,
     queries: readonly Planned[],
   ): Promise<Map<string, BalanceOutcome>> {
+    if (multicall3 && clock.fresh() === undefined) {
+      const unpinned = await readUnpinned(rpc, multicall3, queries)
+      if (unpinned) return unpinned
+    }
     const blockNumber = await clock.latest()
     const answers = new Map<string, BalanceOutcome>()
     const missing = new Map<string, Planned>()
@@ -101,6 +108,38 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     const results = await run(rpc, reads.list, blockNumber)
     for (const item of items) {
       const outcome = decode(item, reads, results, blockNumber)
+      if (outcome.ok) cache.set(blockNumber, item.key, outcome.result)
+      answers.set(item.key, outcome)
+    }
+    return answers
+  }
+
+  /**
+   * With no block number in hand: one aggregate3 at `latest` whose first call is Multicall3's
+   * getBlockNumber, so the batch names its own block (one upstream call, not two) and the block
+   * clock learns it. Undefined when the chain turns out to have no Multicall3.
+   */
+  async function readUnpinned(
+    rpc: PublicClient,
+    at: Address,
+    queries: readonly Planned[],
+  ): Promise<Map<string, BalanceOutcome> | undefined> {
+    const items = [...new Map(queries.map((item) => [item.key, item])).values()]
+    const reads = readsFor(items)
+    const calls = [blockNumberCall(at), ...reads.list.map((read) => toCall(at, read))]
+    let results: CallResult[]
+    try {
+      results = await aggregate3(rpc, at, calls, undefined)
+    } catch (error) {
+      if (!(error instanceof Multicall3MissingError)) throw error
+      multicall3 = null
+      return undefined
+    }
+    const blockNumber = decodeUint(results[0]!, 'getBlockNumber')
+    clock.record(blockNumber)
+    const answers = new Map<string, BalanceOutcome>()
+    for (const item of items) {
+      const outcome = decode(item, reads, results.slice(1), blockNumber)
       if (outcome.ok) cache.set(blockNumber, item.key, outcome.result)
       answers.set(item.key, outcome)
     }
@@ -135,7 +174,7 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
   ): Promise<CallResult[]> {
     const at = multicall3
     if (at) {
-      const calls = reads.map((read) => ('native' in read ? ethBalanceCall(at, read.native) : read))
+      const calls = reads.map((read) => toCall(at, read))
       try {
         return await aggregate3(rpc, at, calls, blockNumber)
       } catch (error) {
@@ -235,6 +274,9 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
 
 /** A native balance (Multicall3's getEthBalance, or eth_getBalance), or a contract call. */
 type Read = { native: Address } | Call
+
+const toCall = (multicall3: Address, read: Read): Call =>
+  'native' in read ? ethBalanceCall(multicall3, read.native) : read
 
 const DECIMALS_DATA: Hex = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
 

@@ -30,6 +30,27 @@ export class Multicall3MissingError extends Error {
   override readonly name = 'Multicall3MissingError'
 }
 
+const GET_BLOCK_NUMBER_ABI = [
+  {
+    type: 'function',
+    name: 'getBlockNumber',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: 'blockNumber', type: 'uint256' }],
+  },
+] as const
+
+/**
+ * `getBlockNumber()` on Multicall3: put first in a batch sent at `latest`, it names the block every
+ * other call of the batch was read at, without an `eth_blockNumber` before it.
+ */
+export function blockNumberCall(multicall3: Address): Call {
+  return {
+    target: multicall3,
+    callData: encodeFunctionData({ abi: GET_BLOCK_NUMBER_ABI, functionName: 'getBlockNumber' }),
+  }
+}
+
 /** `getEthBalance(account)` on Multicall3: a native balance as one more call of the batch. */
 export function ethBalanceCall(multicall3: Address, account: Address): Call {
   return {
@@ -43,14 +64,15 @@ export function ethBalanceCall(multicall3: Address, account: Address): Call {
 }
 
 /**
- * Every call in one `eth_call` of `aggregate3` at `blockNumber`, each allowed to fail on its own.
+ * Every call in one `eth_call` of `aggregate3` at `blockNumber` (`latest` when undefined), each
+ * allowed to fail on its own.
  * Transport failures reject (the caller's UpstreamError); an empty answer means no Multicall3.
  */
 export async function aggregate3(
   client: PublicClient,
   multicall3: Address,
   calls: readonly Call[],
-  blockNumber: bigint,
+  blockNumber: bigint | undefined,
 ): Promise<CallResult[]> {
   const { data } = await client.call({
     to: multicall3,
@@ -59,7 +81,7 @@ export async function aggregate3(
       functionName: 'aggregate3',
       args: [calls.map((call) => ({ ...call, allowFailure: true }))],
     }),
-    blockNumber,
+    ...(blockNumber === undefined ? {} : { blockNumber }),
   })
   if (data === undefined || data === '0x') {
     throw new Multicall3MissingError(`no Multicall3 code at ${multicall3}`)

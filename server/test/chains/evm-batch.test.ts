@@ -62,7 +62,7 @@ describe('EVM batches on a chain without Multicall3 (real anvil)', () => {
     })
     expect(results(await adapter.readBalances(queries()))).toEqual(expected)
     const multicall = `eth_call→${MULTICALL3_ADDRESS.toLowerCase()}`
-    expect(upstream.slice(0, 2)).toEqual(['eth_blockNumber', multicall])
+    expect(upstream.slice(0, 2)).toEqual([multicall, 'eth_blockNumber'])
     expect(upstream.slice(2).sort()).toEqual(
       ['eth_call', 'eth_call', 'eth_call', 'eth_getBalance']
         .map((m, i) =>
@@ -88,7 +88,7 @@ describe('EVM batches on a chain without Multicall3 (real anvil)', () => {
     expect(upstream.filter((m) => m.includes(MULTICALL3_ADDRESS.toLowerCase()))).toEqual([])
   })
 
-  it('uses Multicall3 at a configured address: 2 upstream calls for the batch', async () => {
+  it('uses Multicall3 at a configured address: one upstream call a batch, pinned to the block in hand after the first', async () => {
     const at = await fx.deployBytecode(MULTICALL3_CREATION_CODE)
     const adapter = createEvmAdapter({
       chainId: fx.chainId,
@@ -97,7 +97,14 @@ describe('EVM batches on a chain without Multicall3 (real anvil)', () => {
       multicall3: at,
     })
     expect(results(await adapter.readBalances(queries()))).toEqual(expected)
-    expect(upstream).toEqual(['eth_blockNumber', `eth_call→${at.toLowerCase()}`])
+    expect(upstream).toEqual([`eth_call→${at.toLowerCase()}`])
+    // The block number is now in hand (1 s, unmeasured): a second batch is one eth_call at it.
+    upstream.length = 0
+    const again = await adapter.readBalances([
+      { chainId: fx.chainId, tokenAddress: 'native', account: tokens[0]! },
+    ])
+    expect(again[0]?.ok && again[0].result.blockNumber).toBe(await fx.publicClient.getBlockNumber())
+    expect(upstream).toEqual([`eth_call→${at.toLowerCase()}`])
   })
 
   it.each([

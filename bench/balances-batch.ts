@@ -1,0 +1,186 @@
+/**
+ * Balances at portfolio scale: 50 ERC-20 balances of one account on anvil, three ways side by
+ * side in one run, each read cold (a block is mined before every round, so no cache answers):
+ *   - one `reader.getBalances` (POST /balances: Multicall3 aggregate3 at one pinned block),
+ *   - 50 concurrent `reader.getBalance` (GET /balances each),
+ *   - viem's own `multicall` from the dApp, straight to the node (its defaults).
+ *
+ *   npx tsx bench/balances-batch.ts [--rounds 30]
+ *
+ * Writes the "## Balances in one request" section of docs/benchmarks.md (others are left alone).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Address, createPublicClient, erc20Abi, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { createChainRegistry } from '../server/src/chains'
+import { MULTICALL3_ADDRESS } from '../server/src/chains/multicall3'
+import { startEvmFixture } from '../server/test/chains/support/evm-fixture'
+import { startTestServer, TEST_PROJECT } from '../server/test/support/server'
+import { createBalanceReader, type TokenBalanceQuery } from '../src/balance'
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : fallback
+}
+const ROUNDS = arg('rounds', 30)
+const TOKENS = 50
+const HOLDER = privateKeyToAccount(
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+).address
+
+interface Tally {
+  http: number
+  upstream: number
+}
+
+async function main() {
+  const fx = await startEvmFixture()
+  await fx.deployMulticall3()
+  const tokens: Address[] = []
+  for (let i = 0; i < TOKENS; i++) {
+    const token = await fx.deploy('TestToken', [18])
+    await fx.send(token, 'TestToken', 'mint', [HOLDER, BigInt(i + 1) * 10n ** 18n])
+    tokens.push(token)
+  }
+
+  const tally: Tally = { http: 0, upstream: 0 }
+  const countingUpstream: typeof fetch = (input, init) => {
+    tally.upstream++
+    return fetch(input, init)
+  }
+  const networks = [{ chainId: fx.chainId, rpcUrl: fx.anvil.rpcUrl }]
+  const server = await startTestServer({
+    projects: {
+      projects: [
+        {
+          ...TEST_PROJECT,
+          networks,
+          rateLimits: { appKey: { limit: 1_000_000, windowSeconds: 60 } },
+        },
+      ],
+    },
+    chains: createChainRegistry(networks, { fetch: countingUpstream }),
+  })
+  const reader = createBalanceReader({
+    baseUrl: server.baseUrl,
+    appKey: server.appKey,
+    fetchImpl: (input, init) => {
+      tally.http++
+      return fetch(input, init)
+    },
+  })
+  // The dApp's own client, as wagmi would build it: viem's defaults, straight to the node.
+  const dapp = createPublicClient({
+    chain: { ...foundry, contracts: { multicall3: { address: MULTICALL3_ADDRESS } } },
+    transport: http(fx.anvil.rpcUrl, { fetchFn: countingUpstream }),
+  })
+  const queries: TokenBalanceQuery[] = tokens.map((token) => ({
+    chainId: fx.chainId,
+    tokenAddress: token,
+    account: HOLDER,
+    decimals: 18,
+  }))
+  const expected = tokens.map((_, i) => BigInt(i + 1) * 10n ** 18n)
+
+  const ways = {
+    'one getBalances': async () => {
+      const results = await reader.getBalances(queries)
+      return results.map((r) => (r.status === 'success' ? r.balance.raw : -1n))
+    },
+    '50 concurrent getBalance': async () =>
+      (await Promise.all(queries.map((q) => reader.getBalance(q)))).map((b) => b.raw),
+    "viem's multicall (dApp)": async () =>
+      (
+        await dapp.multicall({
+          contracts: tokens.map((address) => ({
+            address,
+            abi: erc20Abi,
+            functionName: 'balanceOf' as const,
+            args: [HOLDER] as const,
+          })),
+          allowFailure: true,
+        })
+      ).map((r) => (r.status === 'success' ? r.result : -1n)),
+  }
+  type Way = keyof typeof ways
+  const samples = new Map<Way, { ms: number[]; http: number[]; upstream: number[] }>()
+  for (const way of Object.keys(ways) as Way[]) samples.set(way, { ms: [], http: [], upstream: [] })
+
+  const started = performance.now()
+  for (let round = -3; round < ROUNDS; round++) {
+    // Round-robin, a fresh order each round; the first three rounds warm up and are dropped.
+    const order = (Object.keys(ways) as Way[]).sort(() => Math.random() - 0.5)
+    for (const way of order) {
+      await fx.testClient.mine({ blocks: 1 })
+      // Past the server's block-number reuse (a quarter of a measured block, 250 ms at most here).
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      tally.http = 0
+      tally.upstream = 0
+      const t0 = performance.now()
+      const raws = await ways[way]()
+      const ms = performance.now() - t0
+      if (raws.some((raw, i) => raw !== expected[i])) throw new Error(`${way} read a wrong balance`)
+      if (round < 0) continue
+      const sample = samples.get(way)!
+      sample.ms.push(ms)
+      sample.http.push(tally.http)
+      sample.upstream.push(tally.upstream)
+    }
+  }
+  const wall = (performance.now() - started) / 1000
+  await server.close()
+  await fx.anvil.stop()
+
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return sorted[Math.floor(sorted.length / 2)]!
+  }
+  const p90 = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)]!
+  }
+  const batchMedian = median(samples.get('one getBalances')!.ms)
+  const rows = [...samples].map(([way, s]) => {
+    const m = median(s.ms)
+    return `| ${way} | ${m.toFixed(1)} | ${p90(s.ms).toFixed(1)} | ${median(s.http)} | ${median(s.upstream)} | ${(m / batchMedian).toFixed(1)}× |`
+  })
+  const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU'
+  const section = `## Balances in one request
+
+Generated by \`npx tsx bench/balances-batch.ts --rounds ${ROUNDS}\` on ${new Date().toISOString().slice(0, 10)}:
+Node ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB.
+${TOKENS} ERC-20 balances of one account (decimals given) on anvil with Multicall3 at its canonical
+address, the real server on loopback HTTP (in-process store) in front of it. Three ways, side by
+side in one run, ${ROUNDS} rounds (after 3 warm-up rounds), in a random order each round; a block is
+mined before every read and the server's block-number reuse left to lapse, so every read is cold (no
+per-block cache answers). "HTTP" counts requests from the library to the backend (0: viem talks to
+the node itself), "upstream" the JSON-RPC requests that reached the node. Wall time ${wall.toFixed(1)} s.
+
+| Way | median (ms) | p90 (ms) | HTTP requests | upstream RPC calls | median vs one getBalances |
+|---|---:|---:|---:|---:|---:|
+${rows.join('\n')}
+
+What it means: one \`getBalances\` is one HTTP request and one upstream call: a single
+\`aggregate3\` \`eth_call\` at \`latest\` whose first call is Multicall3's \`getBlockNumber\`, so the
+answer names its block without an \`eth_blockNumber\` first (with a block number in hand, the call
+is pinned to it; ≤ 2 either way). 50 separate reads are 50 requests and 50 upstream calls, and they
+queue behind each other on the way. viem's \`multicall\` splits its calls into 1 KiB chunks by
+default, so 50 \`balanceOf\` calls are several \`eth_call\`s in parallel; it also needs the dApp to
+have an RPC endpoint of its own, which the backend's batch does not.
+`
+  const path = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'
+  const pattern = /## Balances in one request\n[\s\S]*?(?=\n## |$)/
+  const updated = pattern.test(current)
+    ? current.replace(pattern, `${section.trimEnd()}\n`)
+    : `${current.trimEnd()}\n\n${section}`
+  writeFileSync(path, updated.endsWith('\n') ? updated : `${updated}\n`)
+  console.log(rows.join('\n'))
+  console.log('wrote docs/benchmarks.md (## Balances in one request)')
+}
+
+await main()
