@@ -4,19 +4,23 @@
  *   - one `reader.getBalances` (POST /balances: Multicall3 aggregate3 at one pinned block),
  *   - 50 concurrent `reader.getBalance` (GET /balances each),
  *   - viem's own `multicall` from the dApp, straight to the node (its defaults).
+ * The backend runs in a child process of its own (as deployed), and a counting proxy sits in
+ * front of anvil, so every way's upstream calls are counted at the same place.
  *
  *   npx tsx bench/balances-batch.ts [--rounds 30]
  *
  * Writes the "## Balances in one request" section of docs/benchmarks.md (others are left alone).
  */
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { cpus, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Address, createPublicClient, erc20Abi, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { createChainRegistry } from '../server/src/chains'
 import { MULTICALL3_ADDRESS } from '../server/src/chains/multicall3'
 import { startEvmFixture } from '../server/test/chains/support/evm-fixture'
 import { startTestServer, TEST_PROJECT } from '../server/test/support/server'
@@ -37,6 +41,66 @@ interface Tally {
   upstream: number
 }
 
+const SELF = fileURLToPath(import.meta.url)
+const root = join(dirname(SELF), '..')
+
+/** `--serve <rpcUrl> <chainId>`: the backend alone, in this child process; prints READY <port>. */
+async function serve(rpcUrl: string, chainId: string) {
+  const networks = [{ chainId, rpcUrl }]
+  const server = await startTestServer({
+    projects: {
+      projects: [
+        {
+          ...TEST_PROJECT,
+          networks,
+          rateLimits: { appKey: { limit: 1_000_000, windowSeconds: 60 } },
+        },
+      ],
+    },
+  })
+  console.log(`READY ${new URL(server.baseUrl).port}`)
+}
+
+function spawnBackend(
+  rpcUrl: string,
+  chainId: string,
+): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', rpcUrl, chainId], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk) => {
+      out += chunk
+      const port = /READY (\d+)/.exec(out)?.[1]
+      if (port) resolve({ baseUrl: `http://127.0.0.1:${port}`, child })
+    })
+    child.once('exit', (code) => reject(new Error(`backend exited with ${code}`)))
+  })
+}
+
+/** A loopback proxy in front of the node that counts every JSON-RPC request passing through. */
+async function countingProxy(target: string, tally: Tally) {
+  const proxy = createServer(async (req, res) => {
+    let body = ''
+    for await (const chunk of req) body += chunk
+    tally.upstream++
+    const answer = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    res.writeHead(answer.status, { 'content-type': 'application/json' })
+    res.end(await answer.text())
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
+  }
+}
+
 async function main() {
   const fx = await startEvmFixture()
   await fx.deployMulticall3()
@@ -48,26 +112,11 @@ async function main() {
   }
 
   const tally: Tally = { http: 0, upstream: 0 }
-  const countingUpstream: typeof fetch = (input, init) => {
-    tally.upstream++
-    return fetch(input, init)
-  }
-  const networks = [{ chainId: fx.chainId, rpcUrl: fx.anvil.rpcUrl }]
-  const server = await startTestServer({
-    projects: {
-      projects: [
-        {
-          ...TEST_PROJECT,
-          networks,
-          rateLimits: { appKey: { limit: 1_000_000, windowSeconds: 60 } },
-        },
-      ],
-    },
-    chains: createChainRegistry(networks, { fetch: countingUpstream }),
-  })
+  const proxy = await countingProxy(fx.anvil.rpcUrl, tally)
+  const backend = await spawnBackend(proxy.url, fx.chainId)
   const reader = createBalanceReader({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.baseUrl,
+    appKey: TEST_PROJECT.appKeys[0]!,
     fetchImpl: (input, init) => {
       tally.http++
       return fetch(input, init)
@@ -76,7 +125,7 @@ async function main() {
   // The dApp's own client, as wagmi would build it: viem's defaults, straight to the node.
   const dapp = createPublicClient({
     chain: { ...foundry, contracts: { multicall3: { address: MULTICALL3_ADDRESS } } },
-    transport: http(fx.anvil.rpcUrl, { fetchFn: countingUpstream }),
+    transport: http(proxy.url),
   })
   const queries: TokenBalanceQuery[] = tokens.map((token) => ({
     chainId: fx.chainId,
@@ -132,7 +181,8 @@ async function main() {
     }
   }
   const wall = (performance.now() - started) / 1000
-  await server.close()
+  backend.child.kill('SIGKILL')
+  proxy.close()
   await fx.anvil.stop()
 
   const median = (values: number[]) => {
@@ -154,7 +204,8 @@ async function main() {
 Generated by \`npx tsx bench/balances-batch.ts --rounds ${ROUNDS}\` on ${new Date().toISOString().slice(0, 10)}:
 Node ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB.
 ${TOKENS} ERC-20 balances of one account (decimals given) on anvil with Multicall3 at its canonical
-address, the real server on loopback HTTP (in-process store) in front of it. Three ways, side by
+address; the real backend in a process of its own (in-process store, loopback HTTP), and a
+counting proxy in front of anvil that every way goes through. Three ways, side by
 side in one run, ${ROUNDS} rounds (after 3 warm-up rounds), in a random order each round; a block is
 mined before every read and the server's block-number reuse left to lapse, so every read is cold (no
 per-block cache answers). "HTTP" counts requests from the library to the backend (0: viem talks to
@@ -183,4 +234,6 @@ have an RPC endpoint of its own, which the backend's batch does not.
   console.log('wrote docs/benchmarks.md (## Balances in one request)')
 }
 
-await main()
+const serveAt = process.argv.indexOf('--serve')
+if (serveAt > 0) await serve(process.argv[serveAt + 1]!, process.argv[serveAt + 2]!)
+else await main()

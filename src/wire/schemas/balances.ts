@@ -66,7 +66,8 @@ export type BalanceItemError = z.infer<typeof BalanceItemErrorSchema>
 /** Answer of POST /balances: one entry per query, in query order. */
 export const BalancesResponseSchema = /* @__PURE__ */ z.object({
   balances: /* @__PURE__ */ z.array(
-    /* @__PURE__ */ z.union([BalanceItemErrorSchema, BalanceResponseSchema]),
+    // The balance first: most entries are one, and a union stops at its first match.
+    /* @__PURE__ */ z.union([BalanceResponseSchema, BalanceItemErrorSchema]),
   ),
 })
 export type BalancesResponse = z.infer<typeof BalancesResponseSchema>
