@@ -13,6 +13,7 @@ export {
   createBalanceReader,
   type TokenBalance,
   type TokenBalanceQuery,
+  type TokenBalanceResult,
 } from './balance'
 export {
   type ConnectConfig,

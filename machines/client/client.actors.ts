@@ -1,5 +1,5 @@
 import { type AnyActorLogic, assign, fromPromise } from 'xstate'
-import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
+import type { TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
@@ -21,6 +21,7 @@ export interface ClientEnvironment {
   readBalance(query: TokenBalanceQuery): Promise<TokenBalance>
   /** Asks the connected wallet to switch to `chainId`; rejects with the wallet's error. */
   switchChain(chainId: string): Promise<void>
+  readBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]>
   /** The `connect` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
   connection: ConnectMachine
   /** The `sign` machine bound to the current connector (`createWalletMachines`), or its stand-in. */
@@ -36,7 +37,7 @@ export interface ClientEnvironment {
 /**
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
  * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `pairing`;
- * `readConfig`, `readBalance` and `switchChain`.
+ * `readConfig`, `readBalance`, `readBalances` and `switchChain`.
  */
 export function createClientActors(env: ClientEnvironment) {
   return {
@@ -55,6 +56,9 @@ export function createClientActors(env: ClientEnvironment) {
       await env.switchChain(input.chainId)
       return { chainId: input.chainId }
     }),
+    readBalances: fromPromise<TokenBalanceResult[], readonly TokenBalanceQuery[]>(({ input }) =>
+      env.readBalances(input),
+    ),
   }
 }
 

@@ -12,7 +12,7 @@ import {
   spawnChild,
   stopChild,
 } from 'xstate'
-import type { TokenBalance, TokenBalanceQuery } from '../../src/balance'
+import type { TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import type { ConnectMachine } from '../connect/connect.machine'
@@ -66,7 +66,7 @@ type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
  * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
  * mobile wallet by the invoked `universalLink` machine, which invokes the `sessionPolling` machine;
  * a wallet paired over the relay (`PAIR`) by the invoked `pairing` machine. Config and balance
- * reads are spawned `readConfig` / `readBalance` actors. Every flow a public method starts (`flow`,
+ * reads are spawned `readConfig` / `readBalance` / `readBalances` actors. Every flow a public method starts (`flow`,
  * `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT` after its named delay,
  * or `ABORTED` on `CANCEL` or when another flow replaces it. The wallet-answer and signature waits
  * keep their deadline as an absolute time (`deadline`): a restored root, sent `RESUMED`, waits only
@@ -97,6 +97,7 @@ export const clientMachine = setup({
     switchChain: fromPromise<{ chainId: string }, { chainId: string }>(notProvided),
     /** GET a token balance. */
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(notProvided),
+    readBalances: fromPromise<TokenBalanceResult[], readonly TokenBalanceQuery[]>(notProvided),
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
@@ -262,6 +263,10 @@ export const clientMachine = setup({
           ? event.query
           : { chainId: '', tokenAddress: '', account: '' },
     }),
+    spawnBalancesRead: spawnChild('readBalances', {
+      id: ({ event }) => (event.type === 'READ_BALANCES' ? event.id : 'readBalances'),
+      input: ({ event }) => (event.type === 'READ_BALANCES' ? event.queries : []),
+    }),
   },
 }).createMachine({
   id: 'client',
@@ -309,6 +314,7 @@ export const clientMachine = setup({
     },
     READ_CONFIG: { actions: 'spawnRead' },
     READ_BALANCE: { actions: 'spawnBalanceRead' },
+    READ_BALANCES: { actions: 'spawnBalancesRead' },
     // A read's end, success or failure, is its caller's alone (the Client settles its promise).
     'xstate.done.actor.read.*': { actions: 'endRead' },
     'xstate.error.actor.read.*': { actions: 'endRead' },

@@ -177,6 +177,7 @@ export type ClientEvent =
   /** Reads, as named child actors of the system (`id` is the child's id). */
   | { type: 'READ_CONFIG'; id: string }
   | { type: 'READ_BALANCE'; id: string; query: TokenBalanceQuery }
+  | { type: 'READ_BALANCES'; id: string; queries: readonly TokenBalanceQuery[] }
   /** Internal: the `connection` child changed (raised from its snapshot). */
   | {
       type: 'CONNECTION.CHANGED'

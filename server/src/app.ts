@@ -30,6 +30,7 @@ import {
 } from './rate-limit'
 import type { RelayServer } from './relay/relay'
 import { registerBalanceRoute } from './routes/balances'
+import { registerBalancesBatchRoute } from './routes/balances-batch'
 import { registerCallbackRoutes } from './routes/callbacks'
 import { registerConfigRoute } from './routes/config'
 import { registerHealthRoutes } from './routes/health'
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   metricsSources.relay = relay
   registerHealthRoutes(app, ctx, relay)
   registerBalanceRoute(app, ctx)
+  registerBalancesBatchRoute(app, ctx)
   registerConfigRoute(app, ctx)
   registerSessionRoutes(app, ctx)
   registerCallbackRoutes(app, ctx)

@@ -4,6 +4,11 @@ import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/clien
 import type { HttpFailureInfo } from '../http/errors'
 import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
 import { BalanceResponseSchema } from '../wire/schemas'
+import { readBalances, type TokenBalanceResult } from './batch'
+import type { TokenBalance, TokenBalanceQuery } from './types'
+
+export type { TokenBalanceResult } from './batch'
+export type { TokenBalance, TokenBalanceQuery } from './types'
 
 /** Options of `createBalanceReader`: the backend, the app key, and an optional fetch and timeout. */
 export interface BalanceReaderOptions {
@@ -17,28 +22,6 @@ export interface BalanceReaderOptions {
   timeoutMs?: number
 }
 
-/** What `getBalance` reads: chain (CAIP-2), token (`native` or an address), account, decimals. */
-export interface TokenBalanceQuery {
-  /** CAIP-2 chain id, e.g. `eip155:1`; read there whatever chain the wallet is on. */
-  chainId: string
-  /** `native`, an ERC-20 contract or a Solana mint. */
-  tokenAddress: string
-  account: string
-  /** Decimals of the token (0..255); when omitted the backend determines them. */
-  decimals?: number
-}
-
-/** A balance as `getBalance` returns it: `raw` in the smallest unit (bigint), `decimals`, `chainId`. */
-export interface TokenBalance {
-  /** Balance in the token's smallest unit. */
-  raw: bigint
-  /** The query's `decimals` when given, else the backend's. */
-  decimals: number
-  chainId: string
-  /** Block the balance was read at (EVM chains). */
-  blockNumber?: bigint
-}
-
 /** Reads token balances through the backend (`createBalanceReader`). */
 export interface BalanceReader {
   /**
@@ -50,6 +33,17 @@ export interface BalanceReader {
    * or an invalid body. Every error carries `status`, `backendCode` and `details` when known.
    */
   getBalance(query: TokenBalanceQuery): Promise<TokenBalance>
+  /**
+   * Reads many balances of any chains (POST `/api/v1/connect/balances`, one request per 100
+   * queries, sent at once) and answers in query order: each a `success` with its balance, or a
+   * `failure` with the `AppError` `getBalance` would have rejected with for that query
+   * (`UNSUPPORTED_CHAIN` or `RPC_ERROR`, the backend's code in `backendCode`). An empty list
+   * answers `[]` without a request.
+   *
+   * Rejects with `RPC_ERROR` when a request fails as a whole: a transport failure, a timeout, a
+   * non-2xx answer (429 included, with `retryAfterMs`) or an invalid body.
+   */
+  getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]>
 }
 
 const UNSUPPORTED_CHAIN_CODES = /* @__PURE__ */ new Set(['UNSUPPORTED_CHAIN', 'CHAIN_NOT_ENABLED'])
@@ -101,6 +95,9 @@ export function createBalanceReader(options: BalanceReaderOptions): BalanceReade
       }
       if (body.blockNumber !== undefined) balance.blockNumber = BigInt(body.blockNumber)
       return balance
+    },
+    getBalances(queries) {
+      return readBalances(http, appKey, queries, refineBalanceCode)
     },
   }
 }

@@ -22,7 +22,7 @@ import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import type { SignMachine } from '../../machines/sign/sign.machine'
 import { personalSignRequest } from '../../machines/sign/sign.requests'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
-import type { BalanceReader, TokenBalance, TokenBalanceQuery } from '../balance'
+import type { BalanceReader, TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../balance'
 import type { ConnectConfig, ConnectConfigClient } from '../config'
 import {
   CONNECTION_STORE_FORMAT,
@@ -576,6 +576,15 @@ export class Client {
   }
 
   /**
+   * Many balances of any chains read by the backend (a `readBalances` actor; `POST /balances`, one
+   * request per 100 queries), in query order, each a `success` or its own `failure`
+   * (`UNSUPPORTED_CHAIN`, `RPC_ERROR`). @throws `RPC_ERROR` when a request fails as a whole.
+   */
+  getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]> {
+    return this.#read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
+  }
+
+  /**
    * Runs a read as a child `read.<slot>` of the root. Slots are reused once a read settles: XState
    * caches the transitions it finds per event type for good, so ever-new ids (and with them ever-new
    * `xstate.done.actor.read.<id>` types) would grow that cache with every read.
@@ -785,6 +794,11 @@ export class Client {
         const { createBalanceReader } = await import('./lazy/readers')
         this.#balances ??= createBalanceReader(this.#httpOptions())
         return this.#balances.getBalance(query)
+      },
+      readBalances: async (queries: readonly TokenBalanceQuery[]) => {
+        const { createBalanceReader } = await import('./lazy/readers')
+        this.#balances ??= createBalanceReader(this.#httpOptions())
+        return this.#balances.getBalances(queries)
       },
       switchChain: async (chainId: string) => {
         const connector = this.#connector

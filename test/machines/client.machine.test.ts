@@ -265,6 +265,9 @@ function start(
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
     },
+    readBalances: async () => {
+      throw new AppError('RPC_ERROR', 'no')
+    },
     switchChain(chainId) {
       const d = deferred<void>()
       wallet.pending.switchChain.push({ ...d, chainId })

@@ -136,6 +136,11 @@ const events: AnyEventObject[] = [
     id: 'read.balance',
     query: { chainId: 'eip155:1', tokenAddress: 'native', account: ACCOUNT },
   },
+  {
+    type: 'READ_BALANCES',
+    id: 'read.balances',
+    queries: [{ chainId: 'eip155:1', tokenAddress: 'native', account: ACCOUNT }],
+  },
   { type: 'xstate.done.actor.read.config', output: { networks: [], wallets: [] } },
   { type: 'xstate.error.actor.read.config', error: { code: 'RPC_ERROR', message: 'x' } },
   { type: 'xstate.error.actor.connection', error: new Error('the connect machine threw') },

@@ -1,7 +1,10 @@
-import { createPublicClient, http, isAddress, type PublicClient } from 'viem'
+import { type Address, createPublicClient, http, isAddress, type PublicClient } from 'viem'
+import { createBlockCache } from './block-cache'
+import { createBlockClock } from './block-clock'
 import { DEFAULT_TIMEOUT_MS } from './defaults'
-import { readEvmBalance } from './evm-balance'
+import { createEvmBatchReader } from './evm-batch'
 import { verifyEvmSignature } from './evm-signature'
+import { MULTICALL3_ADDRESS } from './multicall3'
 import { type ChainAdapter, ChainInputError } from './types'
 
 export interface EvmAdapterOptions {
@@ -12,15 +15,27 @@ export interface EvmAdapterOptions {
   /** Per HTTP request; default `DEFAULT_TIMEOUT_MS` (3 s). */
   timeoutMs?: number
   fetch?: typeof fetch
+  /**
+   * Multicall3's address on this chain; default the canonical `MULTICALL3_ADDRESS`. `null`: the
+   * chain has none, read with parallel calls. (An address without code is found out on the first
+   * batch and read in parallel from then on.)
+   */
+  multicall3?: string | null
+  /** The chain's block time in ms, for the block-number cache (block-clock.ts); measured when absent. */
+  blockTimeMs?: number
 }
 
 export function createEvmAdapter(options: EvmAdapterOptions): ChainAdapter {
   if (!/^eip155:[1-9][0-9]{0,31}$/.test(options.chainId)) {
     throw new ChainInputError(`not an eip155 chain id: ${options.chainId}`)
   }
+  const multicall3 = options.multicall3 === undefined ? MULTICALL3_ADDRESS : options.multicall3
+  if (multicall3 !== null && !isAddress(multicall3)) {
+    throw new ChainInputError(`multicall3 of ${options.chainId} is not an address: ${multicall3}`)
+  }
   const client: PublicClient | undefined = options.rpcUrl
     ? createPublicClient({
-        // cacheTime 0: a cached block number would pin reads to a stale block.
+        // cacheTime 0: the block clock decides how long a block number is reused.
         cacheTime: 0,
         transport: http(options.rpcUrl, {
           timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -29,11 +44,26 @@ export function createEvmAdapter(options: EvmAdapterOptions): ChainAdapter {
         }),
       })
     : undefined
+  const reader = createEvmBatchReader({
+    chainId: options.chainId,
+    client,
+    multicall3: multicall3 as Address | null,
+    cache: createBlockCache(),
+    clock: createBlockClock({
+      fetchLatest: () => client!.getBlockNumber({ cacheTime: 0 }),
+      ...(options.blockTimeMs === undefined ? {} : { blockTimeMs: options.blockTimeMs }),
+    }),
+  })
 
   return {
     namespace: 'eip155',
     isValidAddress: (address) => typeof address === 'string' && isAddress(address),
     verifySignature: (check) => verifyEvmSignature(check, client),
-    readBalance: (request) => readEvmBalance(client, request),
+    readBalance: async (request) => {
+      const [outcome] = await reader.readAll([request])
+      if (!outcome!.ok) throw outcome!.error
+      return outcome!.result
+    },
+    readBalances: (requests) => reader.readAll(requests),
   }
 }

@@ -1,5 +1,6 @@
 export { type Coalesce, coalesce, createCoalescer } from './coalesce'
 export { createEvmAdapter, type EvmAdapterOptions } from './evm'
+export { MULTICALL3_ADDRESS } from './multicall3'
 export {
   type ChainRegistry,
   type ChainRegistryOptions,

@@ -3,11 +3,20 @@ import { createCoalescer } from './coalesce'
 import { DEFAULT_READ_BUDGET_MS } from './defaults'
 import { createEvmAdapter } from './evm'
 import { createSolanaAdapter } from './solana'
-import { type BalanceReadRequest, type ChainAdapter, UpstreamError } from './types'
+import {
+  type BalanceOutcome,
+  type BalanceReadRequest,
+  type ChainAdapter,
+  UpstreamError,
+} from './types'
 
 export interface NetworkConfig {
   chainId: string
   rpcUrl?: string
+  /** EVM: Multicall3's address when not the canonical one; `null` when the chain has none. */
+  multicall3?: string | null
+  /** EVM: the block time in ms, for the block-number cache; measured when absent. */
+  blockTimeMs?: number
 }
 
 export interface ChainRegistryOptions {
@@ -25,8 +34,6 @@ export interface ChainRegistry {
   get(chainId: string): ChainAdapter | undefined
 }
 
-const FACTORIES = { eip155: createEvmAdapter, solana: createSolanaAdapter } as const
-
 /**
  * One adapter per configured chain. Throws at start for an id it cannot serve, so a bad projects
  * file fails loudly instead of on the first request. Balance reads are coalesced per registry.
@@ -35,19 +42,22 @@ export function createChainRegistry(
   networks: NetworkConfig[],
   options: ChainRegistryOptions = {},
 ): ChainRegistry {
-  const rpcUrls = collectRpcUrls(networks)
+  const chains = collectNetworks(networks)
   const budgetMs = options.readBudgetMs ?? DEFAULT_READ_BUDGET_MS
   const { readBudgetMs: _budget, ...adapterOptions } = options
   const coalesce = createCoalescer()
   const adapters = new Map<string, ChainAdapter>()
-  for (const [chainId, rpcUrl] of rpcUrls) {
+  for (const [chainId, network] of chains) {
     const namespace = parseCaip2(chainId)?.namespace
     if (namespace !== 'eip155' && namespace !== 'solana') {
       throw new Error(
         `unsupported chain ${JSON.stringify(chainId)}: namespace must be eip155 or solana`,
       )
     }
-    const adapter = FACTORIES[namespace]({ chainId, rpcUrl, ...adapterOptions })
+    const adapter =
+      namespace === 'eip155'
+        ? createEvmAdapter({ ...network, ...adapterOptions })
+        : createSolanaAdapter({ chainId, rpcUrl: network.rpcUrl, ...adapterOptions })
     adapters.set(chainId, {
       namespace: adapter.namespace,
       isValidAddress: (address) => adapter.isValidAddress(address),
@@ -56,22 +66,49 @@ export function createChainRegistry(
         coalesce(balanceKey(adapter.namespace, chainId, request), () =>
           withinBudget(adapter.readBalance({ ...request, chainId }), budgetMs, chainId),
         ),
+      readBalances: (requests) =>
+        withinBudget(
+          adapter.readBalances(requests.map((request) => ({ ...request, chainId }))),
+          budgetMs,
+          chainId,
+        ).catch((error: unknown) => requests.map(() => failed(error))),
     })
   }
   return { get: (chainId) => adapters.get(chainId) }
 }
 
-/** The same chain may be listed by several projects; two different RPC URLs for it is a mistake. */
-function collectRpcUrls(networks: NetworkConfig[]): Map<string, string | undefined> {
-  const rpcUrls = new Map<string, string | undefined>()
-  for (const { chainId, rpcUrl } of networks) {
-    const known = rpcUrls.get(chainId)
-    if (known !== undefined && rpcUrl !== undefined && known !== rpcUrl) {
-      throw new Error(`chain ${chainId} is configured with two different rpcUrls`)
+/**
+ * The same chain may be listed by several projects; two different settings for it (RPC URL,
+ * Multicall3, block time) is a mistake.
+ */
+function collectNetworks(networks: NetworkConfig[]): Map<string, NetworkConfig> {
+  const byChain = new Map<string, NetworkConfig>()
+  for (const network of networks) {
+    const known = byChain.get(network.chainId) ?? { chainId: network.chainId }
+    const merged: NetworkConfig = { ...known }
+    for (const field of ['rpcUrl', 'multicall3', 'blockTimeMs'] as const) {
+      const value = network[field]
+      if (value === undefined) continue
+      if (known[field] !== undefined && known[field] !== value) {
+        const name = field === 'rpcUrl' ? 'rpcUrls' : `${field} values`
+        throw new Error(`chain ${network.chainId} is configured with two different ${name}`)
+      }
+      Object.assign(merged, { [field]: value })
     }
-    rpcUrls.set(chainId, known ?? rpcUrl)
+    byChain.set(network.chainId, merged)
   }
-  return rpcUrls
+  return byChain
+}
+
+/** A batch past its budget still answers: every query gets the chain's UpstreamError. */
+function failed(error: unknown): BalanceOutcome {
+  return {
+    ok: false,
+    error:
+      error instanceof UpstreamError
+        ? error
+        : new UpstreamError(`balance read failed: ${String(error)}`, { cause: error }),
+  }
 }
 
 /** EVM hex addresses are case-insensitive; base58 is not. */

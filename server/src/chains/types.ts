@@ -16,6 +16,11 @@ export interface BalanceReadResult {
   blockNumber?: bigint
 }
 
+/** One query's answer in a batch: its result, or the error a single read would have thrown. */
+export type BalanceOutcome =
+  | { ok: true; result: BalanceReadResult }
+  | { ok: false; error: ChainInputError | UpstreamError }
+
 export interface SignatureCheck {
   chainId: string
   /** The connected wallet address recorded on the session. */
@@ -39,6 +44,11 @@ export interface ChainAdapter {
   readonly namespace: 'eip155' | 'solana'
   /** Throws `ChainInputError` for a malformed address or token, `UpstreamError` for RPC failures/timeouts. */
   readBalance(request: BalanceReadRequest): Promise<BalanceReadResult>
+  /**
+   * Reads many balances of this chain in as few upstream calls as the chain allows (EVM: one
+   * Multicall3 call at one pinned block). Never rejects: each query gets its own outcome, in order.
+   */
+  readBalances(requests: readonly BalanceReadRequest[]): Promise<BalanceOutcome[]>
   /** Resolves true only for a valid signature by `address` over `message`. Never throws on bad input. */
   verifySignature(check: SignatureCheck): Promise<boolean>
   /** Whether `address` is well-formed for this namespace. */

@@ -11,6 +11,10 @@ export type RateLimitPolicyConfig = z.infer<typeof RateLimitPolicySchema>
 export const ProjectNetworkSchema = z.strictObject({
   chainId: Caip2Schema,
   rpcUrl: z.optional(z.string().check(z.regex(/^https?:\/\/\S+$/))),
+  /** EVM: Multicall3's address when not the canonical one; `null` when the chain has none. */
+  multicall3: z.optional(z.nullable(z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)))),
+  /** EVM: the block time in ms, for the block-number cache (docs/chains.md); measured when absent. */
+  blockTimeMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
 })
 
 export const ProjectSchema = z.strictObject({

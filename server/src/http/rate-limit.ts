@@ -43,7 +43,7 @@ export function callerKey(ctx: Pick<AppContext, 'trustProxy'>, request: FastifyR
  * refused by its own window spends nothing of the ceiling, so one client cannot lock the project
  * out; and a full ceiling still admits callers within their fair share of it, so a hundred
  * cannot either (`decideCeiling`). A 429 names the refusing window (`appkey` or `project`) in
- * `RateLimit-Policy`.
+ * `RateLimit-Policy`. `cost`: the hits the request counts (a balances batch: `balancesBatchCost`).
  */
 export async function enforceAppKeyLimits(
   ctx: Pick<AppContext, 'limiter' | 'trustProxy'>,
@@ -51,10 +51,12 @@ export async function enforceAppKeyLimits(
   reply: FastifyReply,
   project: ProjectConfig,
   appKey: string,
+  cost = 1,
 ): Promise<void> {
   const decision = await ctx.limiter.checkWithCeiling(
     { key: `${appKey}|${callerKey(ctx, request)}`, policy: policyFor(project, 'appKey') },
     { key: project.projectId, policy: policyFor(project, 'project') },
+    cost,
   )
   applyRateLimit(reply, undefined, decision)
 }

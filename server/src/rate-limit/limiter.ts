@@ -48,8 +48,13 @@ export interface RateLimiter {
   /**
    * The caller's own window, then the project ceiling with its fair share (`decideCeiling`): once
    * the ceiling is full, callers still within their share of it get through. One store call.
+   * `cost` (default 1) is how many hits the request counts on both (a balances batch, SPEC 3).
    */
-  checkWithCeiling(own: RateLimitCheck, ceiling: RateLimitCheck): Promise<RateLimitDecision>
+  checkWithCeiling(
+    own: RateLimitCheck,
+    ceiling: RateLimitCheck,
+    cost?: number,
+  ): Promise<RateLimitDecision>
   stats(): RateLimiterStats
 }
 
@@ -140,9 +145,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     check,
     checkAll,
 
-    async checkWithCeiling(own, ceiling) {
-      // Counter stores without the one-step hit (custom ones) get the plain ceiling.
-      if (!store.hitWithCeiling || !floor.hitWithCeiling) return checkAll([own, ceiling])
+    async checkWithCeiling(own, ceiling, cost = 1) {
+      if (!Number.isSafeInteger(cost) || cost < 1)
+        throw new TypeError('cost must be an integer >= 1')
+      // Counter stores without the one-step hit (custom ones) get the plain ceiling, hit by hit.
+      if (!store.hitWithCeiling || !floor.hitWithCeiling) {
+        let decision = await checkAll([own, ceiling])
+        for (let hit = 1; hit < cost && decision.allowed; hit++) {
+          decision = await checkAll([own, ceiling])
+        }
+        return decision
+      }
       assertPolicyOnce(own.policy)
       assertPolicyOnce(ceiling.policy)
       const request = {
@@ -152,6 +165,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         ceilingKey: counterKey(ceiling.key, ceiling.policy),
         ceilingWindowMs: ceiling.policy.windowSeconds * 1000,
         ceiling: ceiling.policy.limit,
+        ...(cost === 1 ? {} : { cost }),
       }
       const { result, floor: fromFloor } = await counted(own.policy, (counters) =>
         counters.hitWithCeiling!(request),

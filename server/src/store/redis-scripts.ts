@@ -10,9 +10,9 @@
  * the same window. A counter that somehow lost its expiry (-1) is re-armed rather than left to
  * count forever.
  */
-const countHit = (key: string, windowMs: string) => `
-local count = redis.call('INCR', ${key})
-if count == 1 then
+const countHit = (key: string, windowMs: string, cost = '1') => `
+local count = redis.call('INCRBY', ${key}, ${cost})
+if count == tonumber(${cost}) then
   redis.call('PEXPIRE', ${key}, ${windowMs})
 end
 local ttl = redis.call('PTTL', ${key})
@@ -30,19 +30,20 @@ return { count, ttl }
  * The caller's window and the project's fair ceiling (`decideCeiling`) in one step. KEYS[1] the
  * caller's counter, KEYS[2] the ceiling's counter, KEYS[3] the ceiling's distinct callers (a
  * HyperLogLog: 12 KB at most, however many callers, ~0.8 % error); ARGV[1] the caller's window ms,
- * ARGV[2] the caller's limit, ARGV[3] the ceiling's window ms, ARGV[4] the ceiling. A caller past
+ * ARGV[2] the caller's limit, ARGV[3] the ceiling's window ms, ARGV[4] the ceiling, ARGV[5] the hits this request counts
+(its cost, 1 but for a balances batch). A caller past
  * its own limit spends nothing of the ceiling: returns { count, ttl }. Otherwise the ceiling is
  * hit and the caller added to its callers (reset with the ceiling's window): returns { count,
  * ttl, ceiling count, ceiling ttl }, and once the ceiling is full, the distinct callers as a
  * fifth element (PFCOUNT only then).
  */
-export const HIT_WITH_CEILING_LUA = `${countHit('KEYS[1]', 'ARGV[1]')}
+export const HIT_WITH_CEILING_LUA = `${countHit('KEYS[1]', 'ARGV[1]', 'ARGV[5]')}
 if count > tonumber(ARGV[2]) then
   return { count, ttl }
 end
 local callerCount, callerTtl = count, ttl
-${countHit('KEYS[2]', 'ARGV[3]')}
-if count == 1 then
+${countHit('KEYS[2]', 'ARGV[3]', 'ARGV[5]')}
+if count == tonumber(ARGV[5]) then
   redis.call('DEL', KEYS[3])
 end
 if redis.call('PFADD', KEYS[3], KEYS[1]) == 1 and redis.call('PTTL', KEYS[3]) < 0 then

@@ -268,6 +268,7 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
           request.callerLimit,
           Math.max(1, Math.ceil(request.ceilingWindowMs)),
           request.ceiling,
+          request.cost ?? 1,
         )
         const [count, resetInMs, ceilingCount, ceilingResetInMs, callers] = reply.map(Number)
         const caller = { count: count!, resetInMs: resetInMs! }

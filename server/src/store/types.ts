@@ -65,6 +65,8 @@ export interface CeilingHitRequest {
   ceilingKey: string
   ceilingWindowMs: number
   ceiling: number
+  /** Hits this request counts on both windows; default 1 (a balances batch costs more, SPEC 3). */
+  cost?: number
 }
 
 export interface CeilingHit {

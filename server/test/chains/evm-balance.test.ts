@@ -22,7 +22,8 @@ describe('EVM balances against a real anvil', () => {
 
   beforeAll(async () => {
     fx = await startEvmFixture()
-    adapter = createEvmAdapter({ chainId: fx.chainId, rpcUrl: fx.anvil.rpcUrl })
+    // blockTimeMs 0: every read asks the block number, so a read right after a mint sees it.
+    adapter = createEvmAdapter({ chainId: fx.chainId, rpcUrl: fx.anvil.rpcUrl, blockTimeMs: 0 })
   })
   afterAll(() => fx?.anvil.stop())
 
@@ -123,7 +124,11 @@ describe('EVM balances when the RPC is unavailable', () => {
 
   it('maps a stopped anvil to UpstreamError', async () => {
     const anvil = await startAnvil()
-    const adapter = createEvmAdapter({ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl })
+    const adapter = createEvmAdapter({
+      chainId: 'eip155:31337',
+      rpcUrl: anvil.rpcUrl,
+      blockTimeMs: 0,
+    })
     expect((await adapter.readBalance(request)).raw).toBe(DEV_ACCOUNT_BALANCE)
     await anvil.stop()
     await expect(adapter.readBalance(request)).rejects.toBeInstanceOf(UpstreamError)

@@ -217,6 +217,39 @@ describe.each([
     expect((await hit('e')).callers).toBe(5)
   })
 
+  it('hitWithCeiling with a cost counts that many hits on both windows, and a window still starts at its first', async () => {
+    const { store, advance } = harness()
+    const hit = (cost: number) =>
+      store.hitWithCeiling!({
+        callerKey: 'batcher',
+        callerWindowMs: 60_000,
+        callerLimit: 9,
+        ceilingKey: 'ceiling-cost',
+        ceilingWindowMs: 1_000,
+        ceiling: 100,
+        cost,
+      })
+    const first = await hit(5)
+    expect([first.caller.count, first.ceiling?.count]).toEqual([5, 5])
+    expect(first.ceiling!.resetInMs).toBeLessThanOrEqual(1_000)
+    // 10 > 9: refused by its own window, nothing spent of the ceiling.
+    expect(await hit(5)).toEqual({ caller: { count: 10, resetInMs: expect.any(Number) } })
+    await advance(1_300)
+    expect(
+      (
+        await store.hitWithCeiling!({
+          callerKey: 'other',
+          callerWindowMs: 60_000,
+          callerLimit: 9,
+          ceilingKey: 'ceiling-cost',
+          ceilingWindowMs: 1_000,
+          ceiling: 100,
+          cost: 3,
+        })
+      ).ceiling?.count,
+    ).toBe(3)
+  })
+
   it('keeps counters of different keys apart', async () => {
     const { store } = harness()
     for (let i = 0; i < 3; i++) await store.hitWindow('key-a', 60_000)

@@ -96,6 +96,19 @@ export async function startSolanaRpcDouble(
       const mint = mints.get(address)
       return { context: context(), value: mint ? mintAccount(mint) : null }
     },
+    getMultipleAccounts(params) {
+      if (!Array.isArray(params[0])) throw new InvalidParams('Invalid params: expected an array')
+      if (params[0].length > 100) throw new InvalidParams('Too many inputs provided; max 100')
+      requireJsonParsed(params[1])
+      const value = params[0].map((entry) => {
+        const address = pubkeyParam(entry)
+        const mint = mints.get(address)
+        if (mint) return mintAccount(mint)
+        const lamports = balances.get(address)
+        return lamports === undefined ? null : systemAccount(lamports)
+      })
+      return { context: context(), value }
+    },
     getTokenAccountsByOwner(params) {
       const owner = pubkeyParam(params[0])
       const filter = params[1] as { mint?: unknown; programId?: unknown } | undefined
@@ -149,6 +162,18 @@ export async function startSolanaRpcDouble(
       owner: programId,
       rentEpoch: RENT_EPOCH,
       space: 82,
+    }
+  }
+
+  /** A wallet: owned by the System program, no data (jsonParsed falls back to base64 for it). */
+  function systemAccount(lamports: bigint) {
+    return {
+      data: ['', 'base64'],
+      executable: false,
+      lamports,
+      owner: '11111111111111111111111111111111',
+      rentEpoch: RENT_EPOCH,
+      space: 0,
     }
   }
 

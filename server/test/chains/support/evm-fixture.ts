@@ -10,7 +10,9 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { type RunningAnvil, startAnvil } from '../../../../test/support/anvil'
+import { MULTICALL3_ADDRESS } from '../../../src/chains/multicall3'
 import { type ContractName, contracts } from './contracts'
+import { MULTICALL3_CREATION_CODE } from './multicall3-bytecode'
 
 /** anvil's first default dev account (mnemonic "test test ... junk"), funded with 10 000 ETH. */
 export const DEPLOYER_KEY: Hex =
@@ -42,5 +44,35 @@ export async function startEvmFixture() {
     return publicClient.waitForTransactionReceipt({ hash })
   }
 
-  return { anvil, chainId: `eip155:${anvil.chainId}`, publicClient, testClient, deploy, send }
+  /** Deploys creation code as is (no ABI): e.g. Multicall3's, compiled elsewhere. */
+  async function deployBytecode(data: Hex): Promise<Address> {
+    const hash = await wallet.sendTransaction({ data })
+    const { contractAddress } = await publicClient.waitForTransactionReceipt({ hash })
+    if (!contractAddress) throw new Error('nothing was deployed')
+    return contractAddress
+  }
+
+  /**
+   * Deploys the real Multicall3 and puts its code at the canonical address (as on mainnet, where
+   * a keyless deployment put it there), then mines, so reads at the latest block see it.
+   */
+  async function deployMulticall3(): Promise<Address> {
+    const code = await publicClient.getCode({
+      address: await deployBytecode(MULTICALL3_CREATION_CODE),
+    })
+    await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: code! })
+    await testClient.mine({ blocks: 1 })
+    return MULTICALL3_ADDRESS
+  }
+
+  return {
+    anvil,
+    chainId: `eip155:${anvil.chainId}`,
+    publicClient,
+    testClient,
+    deploy,
+    send,
+    deployBytecode,
+    deployMulticall3,
+  }
 }

@@ -1,0 +1,292 @@
+/**
+ * Balances at portfolio scale: 50 ERC-20 balances of one account on anvil, three ways side by
+ * side in one run, each read cold (a block is mined before every round, so no cache answers):
+ *   - one `reader.getBalances` (POST /balances: Multicall3 aggregate3 at one pinned block),
+ *   - 50 concurrent `reader.getBalance` (GET /balances each),
+ *   - viem's own `multicall` from the dApp, straight to the node (its defaults).
+ * The backend runs in a child process of its own (as deployed), and a counting proxy sits in
+ * front of anvil, so every way's upstream calls are counted at the same place.
+ *
+ *   npx tsx bench/balances-batch.ts [--rounds 30]
+ *
+ * Writes the "## Balances in one request" section of docs/benchmarks.md (others are left alone).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Address, createPublicClient, erc20Abi, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+import { MULTICALL3_ADDRESS } from '../server/src/chains/multicall3'
+import { startEvmFixture } from '../server/test/chains/support/evm-fixture'
+import { startTestServer, TEST_PROJECT } from '../server/test/support/server'
+import { createBalanceReader, type TokenBalanceQuery } from '../src/balance'
+import { createConnectConfigClient } from '../src/config'
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : fallback
+}
+const ROUNDS = arg('rounds', 30)
+const TOKENS = 50
+const HOLDER = privateKeyToAccount(
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+).address
+
+interface Tally {
+  http: number
+  upstream: number
+}
+
+const SELF = fileURLToPath(import.meta.url)
+const root = join(dirname(SELF), '..')
+
+/** `--serve <rpcUrl> <chainId>`: the backend alone, in this child process; prints READY <port>. */
+async function serve(rpcUrl: string, chainId: string) {
+  const networks = [{ chainId, rpcUrl }]
+  const server = await startTestServer({
+    projects: {
+      projects: [
+        {
+          ...TEST_PROJECT,
+          networks,
+          rateLimits: { appKey: { limit: 1_000_000, windowSeconds: 60 } },
+        },
+      ],
+    },
+  })
+  console.log(`READY ${new URL(server.baseUrl).port}`)
+}
+
+function spawnBackend(
+  rpcUrl: string,
+  chainId: string,
+): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', rpcUrl, chainId], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout?.on('data', (chunk) => {
+      out += chunk
+      const port = /READY (\d+)/.exec(out)?.[1]
+      if (port) resolve({ baseUrl: `http://127.0.0.1:${port}`, child })
+    })
+    child.once('exit', (code) => reject(new Error(`backend exited with ${code}`)))
+  })
+}
+
+/** A loopback proxy in front of the node that counts every JSON-RPC request passing through. */
+async function countingProxy(target: string, tally: Tally) {
+  const proxy = createServer(async (req, res) => {
+    let body = ''
+    for await (const chunk of req) body += chunk
+    tally.upstream++
+    const answer = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    res.writeHead(answer.status, { 'content-type': 'application/json' })
+    res.end(await answer.text())
+  })
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
+  }
+}
+
+async function main() {
+  const fx = await startEvmFixture()
+  await fx.deployMulticall3()
+  const tokens: Address[] = []
+  for (let i = 0; i < TOKENS; i++) {
+    const token = await fx.deploy('TestToken', [18])
+    await fx.send(token, 'TestToken', 'mint', [HOLDER, BigInt(i + 1) * 10n ** 18n])
+    tokens.push(token)
+  }
+
+  const tally: Tally = { http: 0, upstream: 0 }
+  const proxy = await countingProxy(fx.anvil.rpcUrl, tally)
+  const backend = await spawnBackend(proxy.url, fx.chainId)
+  const reader = createBalanceReader({
+    baseUrl: backend.baseUrl,
+    appKey: TEST_PROJECT.appKeys[0]!,
+    fetchImpl: (input, init) => {
+      tally.http++
+      return fetch(input, init)
+    },
+  })
+  // The dApp's own client, as wagmi would build it: viem's defaults, straight to the node.
+  const dapp = createPublicClient({
+    chain: { ...foundry, contracts: { multicall3: { address: MULTICALL3_ADDRESS } } },
+    transport: http(proxy.url),
+  })
+  const queries: TokenBalanceQuery[] = tokens.map((token) => ({
+    chainId: fx.chainId,
+    tokenAddress: token,
+    account: HOLDER,
+    decimals: 18,
+  }))
+  const expected = tokens.map((_, i) => BigInt(i + 1) * 10n ** 18n)
+
+  const config = createConnectConfigClient({
+    baseUrl: backend.baseUrl,
+    appKey: TEST_PROJECT.appKeys[0]!,
+    fetchImpl: (input, init) => {
+      tally.http++
+      return fetch(input, init)
+    },
+  })
+  // Reference: the same backend in this process, asked through Fastify's inject (no socket, no
+  // second process): the backend's own work for the batch, upstream call included.
+  const inProcess = await startTestServer({
+    projects: {
+      projects: [{ ...TEST_PROJECT, networks: [{ chainId: fx.chainId, rpcUrl: proxy.url }] }],
+    },
+  })
+  const batchBody = JSON.stringify({ queries })
+  const ways = {
+    // Reference: one round trip to the backend that reads no chain (what the extra hop costs).
+    'GET /config (the hop alone)': async () => {
+      await config.fetchConfig()
+      return expected
+    },
+    'POST /balances in process (the backend alone)': async () => {
+      const answer = await inProcess.app.inject({
+        method: 'POST',
+        url: '/api/v1/connect/balances',
+        headers: { 'x-app-key': inProcess.appKey, 'content-type': 'application/json' },
+        payload: batchBody,
+      })
+      return (answer.json() as { balances: { raw: string }[] }).balances.map((b) => BigInt(b.raw))
+    },
+    'one getBalances': async () => {
+      const results = await reader.getBalances(queries)
+      return results.map((r) => (r.status === 'success' ? r.balance.raw : -1n))
+    },
+    '50 concurrent getBalance': async () =>
+      (await Promise.all(queries.map((q) => reader.getBalance(q)))).map((b) => b.raw),
+    "viem's multicall (dApp)": async () =>
+      (
+        await dapp.multicall({
+          contracts: tokens.map((address) => ({
+            address,
+            abi: erc20Abi,
+            functionName: 'balanceOf' as const,
+            args: [HOLDER] as const,
+          })),
+          allowFailure: true,
+        })
+      ).map((r) => (r.status === 'success' ? r.result : -1n)),
+  }
+  type Way = keyof typeof ways
+  const samples = new Map<Way, { ms: number[]; http: number[]; upstream: number[] }>()
+  for (const way of Object.keys(ways) as Way[]) samples.set(way, { ms: [], http: [], upstream: [] })
+
+  const started = performance.now()
+  for (let round = -3; round < ROUNDS; round++) {
+    // Round-robin, a fresh order each round; the first three rounds warm up and are dropped.
+    const order = (Object.keys(ways) as Way[]).sort(() => Math.random() - 0.5)
+    for (const way of order) {
+      await fx.testClient.mine({ blocks: 1 })
+      // Past the server's block-number reuse (a quarter of a measured block, 250 ms at most here).
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      tally.http = 0
+      tally.upstream = 0
+      const t0 = performance.now()
+      const raws = await ways[way]()
+      const ms = performance.now() - t0
+      if (raws.some((raw, i) => raw !== expected[i])) throw new Error(`${way} read a wrong balance`)
+      if (round < 0) continue
+      const sample = samples.get(way)!
+      sample.ms.push(ms)
+      sample.http.push(tally.http)
+      sample.upstream.push(tally.upstream)
+    }
+  }
+  const wall = (performance.now() - started) / 1000
+  backend.child.kill('SIGKILL')
+  await inProcess.close()
+  proxy.close()
+  await fx.anvil.stop()
+
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return sorted[Math.floor(sorted.length / 2)]!
+  }
+  const p90 = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)]!
+  }
+  const batchMedian = median(samples.get('one getBalances')!.ms)
+  const load = loadavg()[0]!.toFixed(1)
+  const batch = samples.get('one getBalances')!
+  const separate = median(samples.get('50 concurrent getBalance')!.ms)
+  const viem = median(samples.get("viem's multicall (dApp)")!.ms)
+  const verdict = (met: boolean) => (met ? 'met' : '**not met**')
+  const goals = [
+    `- 1 HTTP request: ${median(batch.http)} (${verdict(median(batch.http) === 1)}).`,
+    `- ≤ 2 upstream RPC calls: ${median(batch.upstream)} (${verdict(median(batch.upstream) <= 2)}).`,
+    `- ≥ 10× faster than 50 separate reads: ${(separate / batchMedian).toFixed(1)}× (${verdict(separate >= 10 * batchMedian)}).`,
+    `- Not slower than viem's multicall: ${(batchMedian / viem).toFixed(2)}× its time (${verdict(batchMedian <= viem)}).`,
+  ]
+  const rows = [...samples].map(([way, s]) => {
+    const m = median(s.ms)
+    return `| ${way} | ${m.toFixed(1)} | ${p90(s.ms).toFixed(1)} | ${median(s.http)} | ${median(s.upstream)} | ${(m / batchMedian).toFixed(1)}× |`
+  })
+  const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU'
+  const section = `## Balances in one request
+
+Generated by \`npx tsx bench/balances-batch.ts --rounds ${ROUNDS}\` on ${new Date().toISOString().slice(0, 10)}:
+Node ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${load} at the end.
+${TOKENS} ERC-20 balances of one account (decimals given) on anvil with Multicall3 at its canonical
+address; the real backend in a process of its own (in-process store, loopback HTTP), and a
+counting proxy in front of anvil that every way goes through. Three ways and two reference
+rows, side by side in one run, ${ROUNDS} rounds (after 3 warm-up rounds), in a random order each round; a block is
+mined before every read and the server's block-number reuse left to lapse, so every read is cold (no
+per-block cache answers). \`GET /config\` is a reference: one round trip to the backend that reads
+no chain, the hop the dApp's own \`multicall\` does not make; "in process" is the same backend asked
+through Fastify's \`inject\` in the bench's own process: its own work for the batch, the upstream
+call included, without the hop. "HTTP" counts requests from the library to the backend (0: viem talks to
+the node itself), "upstream" the JSON-RPC requests that reached the node. Wall time ${wall.toFixed(1)} s.
+
+| Way | median (ms) | p90 (ms) | HTTP requests | upstream RPC calls | median vs one getBalances |
+|---|---:|---:|---:|---:|---:|
+${rows.join('\n')}
+
+Goals (issue 19):
+${goals.join('\n')}
+
+What it means: one \`getBalances\` is one HTTP request and one upstream call: a single
+\`aggregate3\` \`eth_call\` at \`latest\` whose first call is Multicall3's \`getBlockNumber\`, so the
+answer names its block without an \`eth_blockNumber\` first (with a block number in hand, the call
+is pinned to it; ≤ 2 either way). 50 separate reads are 50 requests and 50 upstream calls, and they
+queue behind each other on the way. viem's \`multicall\` splits its calls into 1 KiB chunks by
+default, so 50 \`balanceOf\` calls are several \`eth_call\`s in parallel; it also needs the dApp to
+have an RPC endpoint of its own, which the backend's batch does not.
+On loopback the batch pays one hop more than the dApp's own multicall (the \`GET /config\` row)
+and still comes out close to it; the backend's own work for 50 balances (the in-process row) is
+about one upstream round trip plus parsing. On a machine this loaded a few ms either way is noise.
+`
+  const path = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'
+  const pattern = /## Balances in one request\n[\s\S]*?(?=\n## |$)/
+  const updated = pattern.test(current)
+    ? current.replace(pattern, `${section.trimEnd()}\n`)
+    : `${current.trimEnd()}\n\n${section}`
+  writeFileSync(path, updated.endsWith('\n') ? updated : `${updated}\n`)
+  console.log(rows.join('\n'))
+  console.log(goals.join('\n'))
+  console.log('wrote docs/benchmarks.md (## Balances in one request)')
+}
+
+const serveAt = process.argv.indexOf('--serve')
+if (serveAt > 0) await serve(process.argv[serveAt + 1]!, process.argv[serveAt + 2]!)
+else await main()

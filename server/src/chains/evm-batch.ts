@@ -1,0 +1,331 @@
+import {
+  type Address,
+  BaseError,
+  decodeFunctionResult,
+  ExecutionRevertedError,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  isAddress,
+  type PublicClient,
+} from 'viem'
+import type { BlockCache } from './block-cache'
+import type { BlockClock } from './block-clock'
+import { checkDecimals } from './decimals'
+import {
+  aggregate3,
+  blockNumberCall,
+  type Call,
+  type CallResult,
+  ethBalanceCall,
+  Multicall3MissingError,
+} from './multicall3'
+import {
+  type BalanceOutcome,
+  type BalanceReadRequest,
+  ChainInputError,
+  UpstreamError,
+} from './types'
+
+const NATIVE_DECIMALS = 18
+
+export interface EvmBatchReaderOptions {
+  chainId: string
+  client: PublicClient | undefined
+  clock: BlockClock
+  cache: BlockCache
+  /** Where Multicall3 lives, or null when the chain has none (reads go out as parallel calls). */
+  multicall3: Address | null
+}
+
+/** A query that passed its checks: what to read, and the cache key of the answer. */
+interface Planned {
+  key: string
+  account: Address
+  token: Address | undefined
+  decimals: number | undefined
+}
+
+/**
+ * Reads EVM balances at one pinned block: the block number in hand (kept for a fraction of a
+ * block, see block-clock.ts), then every query not already answered at that block in one
+ * Multicall3 `aggregate3` `eth_call` (native balances through its `getEthBalance`, ERC-20s
+ * through `balanceOf`, and `decimals()` once per token when a query has none). With no number in
+ * hand, the one call goes to `latest` and names its block itself (Multicall3's `getBlockNumber`
+ * first): one upstream call either way. Without Multicall3 the
+ * same calls go out in parallel. A chain whose Multicall3 address turns out to hold no code is
+ * remembered and read in parallel from then on.
+ */
+export function createEvmBatchReader(options: EvmBatchReaderOptions) {
+  const { chainId, client, clock, cache } = options
+  let multicall3 = options.multicall3
+
+  async function readAll(requests: readonly BalanceReadRequest[]): Promise<BalanceOutcome[]> {
+    const outcomes: (BalanceOutcome | undefined)[] = []
+    const planned: (Planned | undefined)[] = requests.map((request, index) => {
+      try {
+        return plan(request)
+      } catch (error) {
+        outcomes[index] = { ok: false, error: error as ChainInputError }
+        return undefined
+      }
+    })
+    const live = planned.filter((item): item is Planned => item !== undefined)
+    if (live.length === 0) return outcomes as BalanceOutcome[]
+    let answers: Map<string, BalanceOutcome>
+    try {
+      if (!client) {
+        throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
+      }
+      answers = await readAtLatest(client, live)
+    } catch (error) {
+      const failure: BalanceOutcome = { ok: false, error: toUpstreamError(error) }
+      answers = new Map(live.map((item) => [item.key, failure]))
+    }
+    return planned.map((item, index) => outcomes[index] ?? answers.get(item!.key)!)
+  }
+
+  async function readAtLatest(
+    rpc: PublicClient,
+    queries: readonly Planned[],
+  ): Promise<Map<string, BalanceOutcome>> {
+    if (multicall3 && clock.fresh() === undefined) {
+      const unpinned = await readUnpinned(rpc, multicall3, queries)
+      if (unpinned) return unpinned
+    }
+    const blockNumber = await clock.latest()
+    const answers = new Map<string, BalanceOutcome>()
+    const missing = new Map<string, Planned>()
+    for (const item of queries) {
+      const cached = cache.get(blockNumber, item.key)
+      if (cached) answers.set(item.key, { ok: true, result: cached })
+      else missing.set(item.key, item)
+    }
+    if (missing.size === 0) return answers
+    const items = [...missing.values()]
+    const reads = readsFor(items)
+    const results = await run(rpc, reads.list, blockNumber)
+    for (const item of items) {
+      const outcome = decode(item, reads, results, blockNumber)
+      if (outcome.ok) cache.set(blockNumber, item.key, outcome.result)
+      answers.set(item.key, outcome)
+    }
+    return answers
+  }
+
+  /**
+   * With no block number in hand: one aggregate3 at `latest` whose first call is Multicall3's
+   * getBlockNumber, so the batch names its own block (one upstream call, not two) and the block
+   * clock learns it. Undefined when the chain turns out to have no Multicall3.
+   */
+  async function readUnpinned(
+    rpc: PublicClient,
+    at: Address,
+    queries: readonly Planned[],
+  ): Promise<Map<string, BalanceOutcome> | undefined> {
+    const items = [...new Map(queries.map((item) => [item.key, item])).values()]
+    const reads = readsFor(items)
+    const calls = [blockNumberCall(at), ...reads.list.map((read) => toCall(at, read))]
+    let results: CallResult[]
+    try {
+      results = await aggregate3(rpc, at, calls, undefined)
+    } catch (error) {
+      if (!(error instanceof Multicall3MissingError)) throw error
+      multicall3 = null
+      return undefined
+    }
+    const blockNumber = decodeUint(results[0]!, 'getBlockNumber')
+    clock.record(blockNumber)
+    const answers = new Map<string, BalanceOutcome>()
+    for (const item of items) {
+      const outcome = decode(item, reads, results.slice(1), blockNumber)
+      if (outcome.ok) cache.set(blockNumber, item.key, outcome.result)
+      answers.set(item.key, outcome)
+    }
+    return answers
+  }
+
+  /** The reads of a batch: one balance per query, one decimals() per token that needs it. */
+  function readsFor(items: readonly Planned[]) {
+    const list: Read[] = []
+    const balanceAt = new Map<string, number>()
+    const decimalsAt = new Map<Address, number>()
+    for (const item of items) {
+      balanceAt.set(item.key, list.length)
+      list.push(
+        item.token
+          ? { target: item.token, callData: balanceOfData(item.account) }
+          : { native: item.account },
+      )
+      if (item.token && item.decimals === undefined && !decimalsAt.has(item.token)) {
+        decimalsAt.set(item.token, list.length)
+        list.push({ target: item.token, callData: DECIMALS_DATA })
+      }
+    }
+    return { list, balanceAt, decimalsAt }
+  }
+
+  /** One aggregate3 call through Multicall3, or one upstream call per read without it. */
+  async function run(
+    rpc: PublicClient,
+    reads: readonly Read[],
+    blockNumber: bigint,
+  ): Promise<CallResult[]> {
+    const at = multicall3
+    if (at) {
+      const calls = reads.map((read) => toCall(at, read))
+      try {
+        return await aggregate3(rpc, at, calls, blockNumber)
+      } catch (error) {
+        if (!(error instanceof Multicall3MissingError)) throw error
+        multicall3 = null
+      }
+    }
+    return Promise.all(reads.map((read) => readOne(rpc, read, blockNumber)))
+  }
+
+  function plan(request: BalanceReadRequest): Planned {
+    const account = checkAddress(request.account, 'account')
+    const token =
+      request.tokenAddress === 'native'
+        ? undefined
+        : checkAddress(request.tokenAddress, 'tokenAddress')
+    const decimals = checkDecimals(request.decimals)
+    const key = JSON.stringify([
+      token?.toLowerCase() ?? 'native',
+      account.toLowerCase(),
+      decimals ?? null,
+    ])
+    return { key, account, token, decimals }
+  }
+
+  function decode(
+    item: Planned,
+    calls: ReturnType<typeof readsFor>,
+    results: readonly CallResult[],
+    blockNumber: bigint,
+  ): BalanceOutcome {
+    try {
+      const balance = results[calls.balanceAt.get(item.key)!]!
+      if (!item.token) {
+        const raw = decodeUint(balance, 'getBalance')
+        return {
+          ok: true,
+          result: { raw, decimals: item.decimals ?? NATIVE_DECIMALS, blockNumber },
+        }
+      }
+      const raw = decodeTokenBalance(balance, item.token)
+      const decimals =
+        item.decimals ??
+        decodeTokenDecimals(results[calls.decimalsAt.get(item.token)!]!, item.token)
+      return { ok: true, result: { raw, decimals, blockNumber } }
+    } catch (error) {
+      if (error instanceof ChainInputError || error instanceof UpstreamError) {
+        return { ok: false, error }
+      }
+      return { ok: false, error: toUpstreamError(error) }
+    }
+  }
+
+  function decodeTokenBalance(result: CallResult, token: Address): bigint {
+    if (!result.success) {
+      throw new ChainInputError(
+        `tokenAddress is not an ERC-20 token: balanceOf(address) failed at ${token}`,
+      )
+    }
+    if (result.returnData === '0x') {
+      throw new ChainInputError(
+        `tokenAddress is not a contract on ${chainId} (balanceOf answered no data at ${token}: no code there, or not an ERC-20)`,
+      )
+    }
+    try {
+      return decodeFunctionResult({
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        data: result.returnData,
+      })
+    } catch {
+      throw new ChainInputError(
+        `tokenAddress is not an ERC-20 token: balanceOf(address) answered malformed data at ${token}`,
+      )
+    }
+  }
+
+  function decodeTokenDecimals(result: CallResult, token: Address): number {
+    try {
+      if (result.success && result.returnData !== '0x') {
+        return decodeFunctionResult({
+          abi: erc20Abi,
+          functionName: 'decimals',
+          data: result.returnData,
+        })
+      }
+    } catch {
+      // not a uint8: the token has no usable decimals()
+    }
+    throw new ChainInputError(
+      `tokenAddress has no decimals(): pass decimals (0..255) with the query for ${token}`,
+    )
+  }
+
+  return { readAll }
+}
+
+/** A native balance (Multicall3's getEthBalance, or eth_getBalance), or a contract call. */
+type Read = { native: Address } | Call
+
+const toCall = (multicall3: Address, read: Read): Call =>
+  'native' in read ? ethBalanceCall(multicall3, read.native) : read
+
+const DECIMALS_DATA: Hex = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
+
+function balanceOfData(account: Address): Hex {
+  return encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] })
+}
+
+/**
+ * A read as its own upstream call, answered in aggregate3's shape: a revert is `success: false`
+ * (the caller's input), a transport failure rejects (UpstreamError).
+ */
+async function readOne(rpc: PublicClient, read: Read, blockNumber: bigint): Promise<CallResult> {
+  if ('native' in read) {
+    const raw = await rpc.getBalance({ address: read.native, blockNumber })
+    return { success: true, returnData: encodeAbiParameters([{ type: 'uint256' }], [raw]) }
+  }
+  try {
+    const { data } = await rpc.call({ to: read.target, data: read.callData, blockNumber })
+    return { success: true, returnData: data ?? '0x' }
+  } catch (error) {
+    const reverted =
+      error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)
+    if (reverted) return { success: false, returnData: '0x' }
+    throw error
+  }
+}
+
+function decodeUint(result: CallResult, what: string): bigint {
+  if (!result.success || result.returnData.length !== 66) {
+    throw new UpstreamError(`EVM RPC read failed: ${what} answered malformed data`)
+  }
+  return BigInt(result.returnData)
+}
+
+function checkAddress(value: string, field: string): Address {
+  if (typeof value !== 'string' || !isAddress(value)) {
+    throw new ChainInputError(`${field} is not a valid EVM address: ${String(value)}`)
+  }
+  return value
+}
+
+/** viem errors carry a one-line `shortMessage`; the full message includes request bodies. */
+function toUpstreamError(error: unknown): UpstreamError {
+  if (error instanceof UpstreamError) return error
+  const short =
+    error && typeof error === 'object' && 'shortMessage' in error
+      ? String(error.shortMessage)
+      : error instanceof Error
+        ? error.message
+        : String(error)
+  return new UpstreamError(`EVM RPC read failed: ${short}`, { cause: error })
+}

@@ -1,0 +1,94 @@
+import {
+  type Address,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  multicall3Abi,
+  type PublicClient,
+} from 'viem'
+
+/**
+ * Multicall3 (github.com/mds1/multicall), deployed at this address on most EVM chains (the same
+ * deployer key and nonce everywhere). A chain where it lives elsewhere, or not at all, says so in
+ * its network entry (`multicall3`).
+ */
+export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
+
+export interface Call {
+  target: Address
+  callData: Hex
+}
+
+/** A call's answer: `success` false when it reverted; `returnData` `0x` when the target has no code. */
+export interface CallResult {
+  success: boolean
+  returnData: Hex
+}
+
+/** Thrown when the Multicall3 address has no code at the block: the chain has none there. */
+export class Multicall3MissingError extends Error {
+  override readonly name = 'Multicall3MissingError'
+}
+
+const GET_BLOCK_NUMBER_ABI = [
+  {
+    type: 'function',
+    name: 'getBlockNumber',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ name: 'blockNumber', type: 'uint256' }],
+  },
+] as const
+
+/**
+ * `getBlockNumber()` on Multicall3: put first in a batch sent at `latest`, it names the block every
+ * other call of the batch was read at, without an `eth_blockNumber` before it.
+ */
+export function blockNumberCall(multicall3: Address): Call {
+  return {
+    target: multicall3,
+    callData: encodeFunctionData({ abi: GET_BLOCK_NUMBER_ABI, functionName: 'getBlockNumber' }),
+  }
+}
+
+/** `getEthBalance(account)` on Multicall3: a native balance as one more call of the batch. */
+export function ethBalanceCall(multicall3: Address, account: Address): Call {
+  return {
+    target: multicall3,
+    callData: encodeFunctionData({
+      abi: multicall3Abi,
+      functionName: 'getEthBalance',
+      args: [account],
+    }),
+  }
+}
+
+/**
+ * Every call in one `eth_call` of `aggregate3` at `blockNumber` (`latest` when undefined), each
+ * allowed to fail on its own.
+ * Transport failures reject (the caller's UpstreamError); an empty answer means no Multicall3.
+ */
+export async function aggregate3(
+  client: PublicClient,
+  multicall3: Address,
+  calls: readonly Call[],
+  blockNumber: bigint | undefined,
+): Promise<CallResult[]> {
+  const { data } = await client.call({
+    to: multicall3,
+    data: encodeFunctionData({
+      abi: multicall3Abi,
+      functionName: 'aggregate3',
+      args: [calls.map((call) => ({ ...call, allowFailure: true }))],
+    }),
+    ...(blockNumber === undefined ? {} : { blockNumber }),
+  })
+  if (data === undefined || data === '0x') {
+    throw new Multicall3MissingError(`no Multicall3 code at ${multicall3}`)
+  }
+  const results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data })
+  if (results.length !== calls.length) {
+    throw new Error(`aggregate3 answered ${results.length} results for ${calls.length} calls`)
+  }
+  return [...results]
+}
