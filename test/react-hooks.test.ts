@@ -39,7 +39,12 @@ beforeAll(async () => {
   server = await startTestServer({
     projects: {
       projects: [
-        { ...TEST_PROJECT, networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }] },
+        {
+          ...TEST_PROJECT,
+          // anvil mines on demand, so no block time is measurable: with blockTimeMs 0 the backend
+          // asks the block number on every read, and a refetch on a new block sees that block.
+          networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl, blockTimeMs: 0 }],
+        },
       ],
     },
   })
@@ -292,7 +297,8 @@ describe('useBalance', () => {
     expect(text('a')).toBe('error idle 11 RPC_ERROR')
 
     backend.down = false
-    await fund(address, 12n)
+    // A balance changes in a new block (the backend keeps answers per block).
+    await fund(address, 12n, true)
     await act(async () => controls.refetch?.())
     expect(text('a')).toBe('success idle 12 -')
   })

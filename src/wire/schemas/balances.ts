@@ -50,6 +50,7 @@ export const BalancesQueryItemSchema = /* @__PURE__ */ z.object({
   account: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128)),
   decimals: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number()),
 })
+/** One query of POST /balances (`BalancesQueryItemSchema`). */
 export type BalancesQueryItem = z.infer<typeof BalancesQueryItemSchema>
 
 /** Body of POST /balances: 1..100 queries of any chains, answered in this order. */
@@ -58,6 +59,7 @@ export const BalancesRequestSchema = /* @__PURE__ */ z.object({
     .array(BalancesQueryItemSchema)
     .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(BALANCES_BATCH_MAX)),
 })
+/** Body of POST /balances (`BalancesRequestSchema`). */
 export type BalancesRequest = z.infer<typeof BalancesRequestSchema>
 
 /** A query of a batch that could not be answered: the code and message GET /balances would give. */
@@ -70,6 +72,7 @@ export const BalanceItemErrorSchema = /* @__PURE__ */ z.object({
     message: /* @__PURE__ */ z.string(),
   }),
 })
+/** A batch item that could not be answered (`BalanceItemErrorSchema`). */
 export type BalanceItemError = z.infer<typeof BalanceItemErrorSchema>
 
 /** Answer of POST /balances: one entry per query, in query order. */
@@ -79,4 +82,5 @@ export const BalancesResponseSchema = /* @__PURE__ */ z.object({
     /* @__PURE__ */ z.union([BalanceResponseSchema, BalanceItemErrorSchema]),
   ),
 })
+/** Answer of POST /balances (`BalancesResponseSchema`). */
 export type BalancesResponse = z.infer<typeof BalancesResponseSchema>
