@@ -98,6 +98,8 @@ export interface TransactionOptions {
   feed?: TransactionFeed
   /** How often a watched chain's head is read; default 500 ms. */
   blockPollMs?: number
+  /** Per RPC call; default 3 s (a slower node answers 502 UPSTREAM_ERROR). */
+  timeoutMs?: number
   /** The fetch of the RPC calls (tests count them). */
   fetch?: typeof fetch
 }
@@ -171,6 +173,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           ? {}
           : { blockPollMs: options.transactions.blockPollMs }),
         ...(options.transactions?.fetch ? { fetch: options.transactions.fetch } : {}),
+        ...(options.transactions?.timeoutMs === undefined
+          ? {}
+          : { timeoutMs: options.transactions.timeoutMs }),
       },
     ),
   }
