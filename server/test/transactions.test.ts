@@ -194,8 +194,14 @@ describe('GET /transactions', () => {
     } finally {
       upstreamDelayMs = 0
     }
-    expect((await status({ chainId: CHAIN, hash: UNKNOWN_HASH })).status).toBe(200)
-  }, 20_000)
+    // Reads still in flight at the slow node finish or time out; then reads succeed again.
+    let answer = await status({ chainId: CHAIN, hash: UNKNOWN_HASH })
+    for (let tries = 0; answer.status !== 200 && tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      answer = await status({ chainId: CHAIN, hash: UNKNOWN_HASH })
+    }
+    expect(answer.status).toBe(200)
+  }, 30_000)
 
   it('behavior: counted like the other app-key reads (RateLimit headers)', async () => {
     const answer = await status({ chainId: CHAIN, hash: UNKNOWN_HASH })

@@ -52,7 +52,11 @@ export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext):
     // Watch before the first read, so a block that lands between the read and the wait is seen.
     const heads = willWait ? watchHeads(service.watchers, chainId) : undefined
     try {
-      let body = toStatusResponse(chainId, hash, await service.read(chainId, hash))
+      let body = toStatusResponse(
+        chainId,
+        hash,
+        await service.read(chainId, hash, heads !== undefined),
+      )
       let etag = statusResponseEtag(body)
       if (heads && ifNoneMatchHits(ifNoneMatch, etag)) {
         const ended = new AbortController()
@@ -64,7 +68,7 @@ export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext):
         try {
           while (ifNoneMatchHits(ifNoneMatch, etag) && !ended.signal.aborted) {
             if (!(await heads.next(ended.signal))) break
-            body = toStatusResponse(chainId, hash, await service.read(chainId, hash))
+            body = toStatusResponse(chainId, hash, await service.read(chainId, hash, true))
             etag = statusResponseEtag(body)
           }
         } finally {

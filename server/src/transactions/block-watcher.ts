@@ -29,6 +29,8 @@ interface ChainWatch {
   listeners: Set<(head: bigint) => void>
   head?: bigint
   timer?: ReturnType<typeof setTimeout>
+  /** Set while nobody watches: the watch ends when it fires, unless someone comes back. */
+  linger?: ReturnType<typeof setTimeout>
   stopFeed: () => void
 }
 
@@ -40,6 +42,7 @@ export function createBlockWatchers(options: BlockWatchersOptions): BlockWatcher
   const intervalMs = options.intervalMs ?? DEFAULT_BLOCK_POLL_MS
   // Long enough to survive a slow read, short enough that a dead leader is replaced quickly.
   const leaseMs = Math.max(3 * intervalMs, 2_000)
+  const lingerMs = 4 * intervalMs
   const chains = new Map<string, ChainWatch>()
   let headReads = 0
   let failureLogged = false
@@ -89,6 +92,7 @@ export function createBlockWatchers(options: BlockWatchersOptions): BlockWatcher
 
   const stop = (chainId: string, watch: ChainWatch) => {
     clearTimeout(watch.timer)
+    clearTimeout(watch.linger)
     watch.stopFeed()
     chains.delete(chainId)
   }
@@ -96,11 +100,19 @@ export function createBlockWatchers(options: BlockWatchersOptions): BlockWatcher
   return {
     watch(chainId, listener) {
       const watch = chains.get(chainId) ?? start(chainId)
+      clearTimeout(watch.linger)
       const entry = (head: bigint) => listener(head)
       watch.listeners.add(entry)
       return () => {
         watch.listeners.delete(entry)
-        if (watch.listeners.size === 0 && chains.get(chainId) === watch) stop(chainId, watch)
+        if (watch.listeners.size > 0 || chains.get(chainId) !== watch) return
+        // A waiter answered at a new head usually comes back at once with its next long-poll:
+        // the watch lingers a few intervals rather than restarting (and re-reading the head).
+        clearTimeout(watch.linger)
+        watch.linger = setTimeout(() => {
+          if (watch.listeners.size === 0 && chains.get(chainId) === watch) stop(chainId, watch)
+        }, lingerMs)
+        watch.linger.unref?.()
       }
     },
     head: (chainId) => chains.get(chainId)?.head,

@@ -12,56 +12,90 @@ import type { TransactionReport } from './report'
 /** Blocks searched for the transaction that took a replaced one's nonce, at most. */
 const REPLACEMENT_SEARCH_BLOCKS = 256n
 
+/** A mined transaction's receipt as first read: immutable while its block stays canonical. */
+interface MinedReceipt {
+  blockHash: string
+  blockNumber: bigint
+  success: boolean
+  revertReason?: string
+}
+
+/** Receipts kept per reader, so each new head costs one call per waited transaction. */
+export type ReceiptCache = Map<string, MinedReceipt>
+const RECEIPT_CACHE_MAX = 10_000
+
 /**
- * Where an EVM transaction stands at `head`: its receipt (confirmed / reverted), else the pending
- * transaction (remembered in `feed`: sender and nonce), else, when a remembered sender has used
- * the nonce, the transaction that did (`unknown` + `replacedBy`), else `unknown`.
+ * Where an EVM transaction stands at `head`, for one `eth_getTransactionByHash` per call: pending
+ * (its sender and nonce remembered in `feed`), or mined (its receipt read once per block hash, so
+ * a reorg that moves it reads it again), else, when a remembered sender has used the nonce, the
+ * transaction that did (`unknown` + `replacedBy`), else `unknown`.
  */
 export async function readEvmStatus(
   client: PublicClient,
   feed: TransactionFeed,
+  receipts: ReceiptCache,
   chainId: string,
   hash: Hash,
   head: bigint,
 ): Promise<TransactionReport> {
-  const receipt = await client
-    .getTransactionReceipt({ hash })
-    .catch(orNull(TransactionReceiptNotFoundError))
-  if (receipt) {
-    const confirmations = head >= receipt.blockNumber ? Number(head - receipt.blockNumber + 1n) : 1
-    if (receipt.status === 'success') {
-      return { status: 'confirmed', blockNumber: receipt.blockNumber, confirmations }
-    }
-    const revertReason = await readRevertReason(client, hash, receipt.blockNumber)
-    return {
-      status: 'reverted',
-      blockNumber: receipt.blockNumber,
-      confirmations,
-      ...(revertReason === undefined ? {} : { revertReason }),
-    }
-  }
-  const pending = await client.getTransaction({ hash }).catch(orNull(TransactionNotFoundError))
-  if (pending) {
+  const tx = await client.getTransaction({ hash }).catch(orNull(TransactionNotFoundError))
+  if (tx && tx.blockNumber === null) {
     if ((await feed.recall(chainId, hash)) === undefined) {
       await feed.remember(chainId, hash, {
-        from: pending.from.toLowerCase(),
-        nonce: pending.nonce,
+        from: tx.from.toLowerCase(),
+        nonce: tx.nonce,
         seenAtBlock: head.toString(),
       })
     }
     return { status: 'pending' }
+  }
+  if (tx) {
+    const key = `${chainId} ${hash}`
+    let mined = receipts.get(key)
+    if (!mined || mined.blockHash !== tx.blockHash) {
+      const receipt = await client
+        .getTransactionReceipt({ hash })
+        .catch(orNull(TransactionReceiptNotFoundError))
+      // Mined but its receipt not served yet (a node catching up): still pending for the caller.
+      if (!receipt) return { status: 'pending' }
+      const success = receipt.status === 'success'
+      const revertReason = success
+        ? undefined
+        : await readRevertReason(client, hash, receipt.blockNumber)
+      mined = {
+        blockHash: receipt.blockHash,
+        blockNumber: receipt.blockNumber,
+        success,
+        ...(revertReason === undefined ? {} : { revertReason }),
+      }
+      receipts.delete(key)
+      receipts.set(key, mined)
+      if (receipts.size > RECEIPT_CACHE_MAX) receipts.delete(receipts.keys().next().value as string)
+    }
+    const confirmations = head >= mined.blockNumber ? Number(head - mined.blockNumber + 1n) : 1
+    if (mined.success) return { status: 'confirmed', blockNumber: mined.blockNumber, confirmations }
+    return {
+      status: 'reverted',
+      blockNumber: mined.blockNumber,
+      confirmations,
+      ...(mined.revertReason === undefined ? {} : { revertReason: mined.revertReason }),
+    }
   }
   const seen = await feed.recall(chainId, hash)
   if (!seen) return { status: 'unknown' }
   if (seen.replacedBy) return { status: 'unknown', replacedBy: seen.replacedBy }
   const used = await client.getTransactionCount({ address: seen.from as Hex, blockTag: 'latest' })
   if (used <= seen.nonce) return { status: 'unknown' }
+  // Up to the latest block, not `head` (a watcher's, up to an interval old): the replacement may
+  // be in a newer one. Asked raw: viem would join a head read already in flight.
+  const latest = BigInt(await client.request({ method: 'eth_blockNumber' }))
+  const toBlock = latest > head ? latest : head
   const replacedBy = await findByNonce(
     client,
     seen.from,
     seen.nonce,
     BigInt(seen.seenAtBlock),
-    head,
+    toBlock,
   )
   if (replacedBy === undefined) return { status: 'unknown' }
   await feed.remember(chainId, hash, { ...seen, replacedBy })

@@ -6,7 +6,7 @@ import type { NetworkConfig } from '../chains/registry'
 import { createSolanaRpc, type SolanaRpc } from '../chains/solana-rpc'
 import { UpstreamError } from '../chains/types'
 import { type BlockWatchers, createBlockWatchers } from './block-watcher'
-import { readEvmStatus } from './evm-status'
+import { type ReceiptCache, readEvmStatus } from './evm-status'
 import type { TransactionFeed } from './feed'
 import type { TransactionReport } from './report'
 import { readSolanaSlot, readSolanaStatus } from './solana-status'
@@ -29,9 +29,11 @@ export interface TransactionService {
   /**
    * The transaction's status at the latest head. Reads of the same transaction at the same head
    * share one set of RPC calls, however many requests wait on it. UpstreamError when the chain
-   * has no RPC endpoint or its node fails.
+   * has no RPC endpoint or its node fails. `reuse`: a report already read at the current head
+   * (by any request) is answered as is — for long-polls, which wake at each new head anyway; a
+   * plain read asks the node.
    */
-  read(chainId: string, hash: string): Promise<TransactionReport>
+  read(chainId: string, hash: string, reuse?: boolean): Promise<TransactionReport>
   readonly watchers: BlockWatchers
   close(): void
 }
@@ -41,6 +43,8 @@ interface ChainReader {
   readStatus(hash: string, head: bigint): Promise<TransactionReport>
   normalizeHash(hash: string): string | undefined
 }
+
+const REPORTS_MAX = 10_000
 
 /** Transaction status reads and the block watchers for every network with an `rpcUrl`. */
 export function createTransactionService(
@@ -59,6 +63,9 @@ export function createTransactionService(
     return reader
   }
   const coalesce = createCoalescer()
+  // The last report of each transaction and its head: a request that starts (or renews its
+  // long-poll) at a head already read costs the node nothing.
+  const reports = new Map<string, { head: bigint; report: TransactionReport }>()
   const watchers = createBlockWatchers({
     readHead: (chainId) => readerOf(chainId).readHead(),
     feed: options.feed,
@@ -74,11 +81,18 @@ export function createTransactionService(
   return {
     serves: (chainId) => readers.has(chainId),
     normalizeHash: (chainId, hash) => readers.get(chainId)?.normalizeHash(hash),
-    async read(chainId, hash) {
+    async read(chainId, hash, reuse = false) {
       const reader = readerOf(chainId)
       try {
         const head = await headOf(chainId)
-        return await coalesce(`${chainId} ${hash} ${head}`, () => reader.readStatus(hash, head))
+        const key = `${chainId} ${hash}`
+        const known = reports.get(key)
+        if (reuse && known?.head === head) return known.report
+        const report = await coalesce(`${key} ${head}`, () => reader.readStatus(hash, head))
+        reports.delete(key)
+        reports.set(key, { head, report })
+        if (reports.size > REPORTS_MAX) reports.delete(reports.keys().next().value as string)
+        return report
       } catch (error) {
         if (error instanceof UpstreamError) throw error
         throw new UpstreamError(`${chainId} RPC: ${shortMessage(error)}`, { cause: error })
@@ -97,13 +111,15 @@ function createChainReader(
   const namespace = parseCaip2(chainId)?.namespace
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (namespace === 'eip155') {
+    const receipts: ReceiptCache = new Map()
     const client: PublicClient = createPublicClient({
       cacheTime: 0,
       transport: http(rpcUrl, { timeout, retryCount: 1, fetchFn: options.fetch }),
     })
     return {
       readHead: () => client.getBlockNumber({ cacheTime: 0 }),
-      readStatus: (hash, head) => readEvmStatus(client, options.feed, chainId, hash as Hash, head),
+      readStatus: (hash, head) =>
+        readEvmStatus(client, options.feed, receipts, chainId, hash as Hash, head),
       normalizeHash: (hash) => (/^0x[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase() : undefined),
     }
   }
