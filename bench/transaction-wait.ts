@@ -190,8 +190,10 @@ and the dApp needs no RPC endpoint. The node sees one head reader for all waiter
       .join(
         ' / ',
       )} \`eth_blockNumber\`/s for N = 1 / 10 / 50) instead of one per dApp; the per-transaction
-reads (receipt, then the pending transaction) are made once per new block per waited hash,
-shared by every request waiting on the same hash.
+read (\`eth_getTransactionByHash\`; the receipt once, when it is mined) is made once per new
+block per waited hash, shared by every request waiting on the same hash. The backend is about one
+HTTP answer behind a dApp that polls the node itself every 500 ms at the median; its head poll
+(\`blockPollMs\`, 500 ms by default) is the knob.
 
 Goal (issue 20): no slower than viem's \`waitForTransactionReceipt\` at the median, and N waiting
 dApps cost the node one block subscription. ${

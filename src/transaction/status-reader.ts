@@ -4,6 +4,7 @@ import { createHttpClient, type FetchLike, type HttpRequest } from '../http/clie
 import { APP_KEY_HEADER, LONG_POLL_MAX_MS, ROUTES } from '../wire/routes'
 import { TransactionStatusResponseSchema } from '../wire/schemas/transactions'
 
+/** Options of `createTransactionStatusReader`: the backend, the app key, the long-poll wait. */
 export interface TransactionStatusReaderOptions {
   baseUrl: string
   appKey: string

@@ -1,7 +1,9 @@
 import type { TransactionDeadlines } from '../../machines/transaction/transaction.types'
 import type { UniversalLinkStore } from '../universal-link/store'
 
+/** The `format` of a stored `TransactionRecord`. */
 export const TRANSACTION_RECORD_FORMAT = 'scope-connect/transaction'
+/** The `formatVersion` of a stored `TransactionRecord`: another one is not resumed. */
 export const TRANSACTION_RECORD_VERSION = 1
 /** The localStorage key `createBrowserTransactionStore` uses by default. */
 export const DEFAULT_TRANSACTION_STORAGE_KEY = 'scope-connect:transaction'

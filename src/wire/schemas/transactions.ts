@@ -8,10 +8,12 @@ export const TransactionHashSchema = /* @__PURE__ */ z
   .check(/* @__PURE__ */ z.regex(/^(0x[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/))
 
 /** Query string of GET /transactions (`waitMs` is read by the long-poll, as on the result route). */
+/** The query string of `GET /transactions`: the chain (CAIP-2) and the hash or signature. */
 export const TransactionQuerySchema = /* @__PURE__ */ z.object({
   chainId: Caip2Schema,
   hash: TransactionHashSchema,
 })
+/** `GET /transactions` query, as parsed. */
 export type TransactionQueryWire = z.infer<typeof TransactionQuerySchema>
 
 /**
@@ -21,9 +23,12 @@ export type TransactionQueryWire = z.infer<typeof TransactionQuerySchema>
  * took its sender and nonce).
  */
 export const TRANSACTION_STATUSES = ['pending', 'confirmed', 'reverted', 'unknown'] as const
+/** One of `TRANSACTION_STATUSES`. */
 export const TransactionStatusSchema = /* @__PURE__ */ z.enum(TRANSACTION_STATUSES)
+/** `pending` | `confirmed` | `reverted` | `unknown` (see `TRANSACTION_STATUSES`). */
 export type TransactionStatus = z.infer<typeof TransactionStatusSchema>
 
+/** The answer of `GET /transactions` (docs/backend.md, "Transactions"). */
 export const TransactionStatusResponseSchema = /* @__PURE__ */ z.object({
   chainId: Caip2Schema,
   hash: TransactionHashSchema,
@@ -36,4 +41,5 @@ export const TransactionStatusResponseSchema = /* @__PURE__ */ z.object({
   /** `reverted` only, when the node tells why (an `Error(string)` reason). */
   revertReason: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
 })
+/** The answer of `GET /transactions`, as parsed. */
 export type TransactionStatusResponse = z.infer<typeof TransactionStatusResponseSchema>
