@@ -75,7 +75,8 @@ export const ROOT_MACHINE = {
   own: (name: string) => name.startsWith('dist/machines/client/'),
   // 3 KB (issue 8), plus what issue 15 asked of the chart: every child's failure and every
   // read's end handled, the pairing wait bounded, its deadlines on an injected clock; plus what
-  // issue 18 asked: the silent reconnect and chain switch flows, the project's chains in the view.
+  // issue 18 asked: the silent reconnect and chain switch flows, the project's chains in the view;
+  // and issue 20's transaction child (spawned beside the connection, its answer and failures).
   budget: 3.75 * KB,
 }
 

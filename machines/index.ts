@@ -225,6 +225,35 @@ export type {
   SignVerification,
   VerifySignatureInput,
 } from './sign/sign.types'
+// ---- transaction ---------------------------------------------------------------------------------
+export {
+  createTransactionActors,
+  provideTransaction,
+  type TransactionEnvironment,
+  transactionTimekeeping,
+} from './transaction/transaction.actors'
+export { type TransactionMachine, transactionMachine } from './transaction/transaction.machine'
+export {
+  DEFAULT_TRANSACTION_TIMEOUTS,
+  type EvmCallData,
+  MAX_STATUS_FAILURES,
+  type ReadStatusInput,
+  type StatusRead,
+  type TransactionContext,
+  type TransactionDeadlines,
+  type TransactionEvent,
+  type TransactionInput,
+  type TransactionOutcome,
+  type TransactionRequestData,
+  type TransactionSummary,
+  type TransactionTimeouts,
+} from './transaction/transaction.types'
+export {
+  type TransactionSnapshot,
+  type TransactionStage,
+  type TransactionView,
+  toTransactionView,
+} from './transaction/transaction.view'
 // ---- universal link (machine by the universal-link module) ---------------------------------------
 export {
   createUniversalLinkActors,

@@ -4,6 +4,7 @@ import type { ConnectConfig } from '../../src/config'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
 import type { SignMachine } from '../sign/sign.machine'
+import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import { clientMachine } from './client.machine'
 import type {
@@ -30,6 +31,11 @@ export interface ClientEnvironment {
   universalLink: UniversalLinkMachine
   /** The pairing machine (`pair()`), provided (possibly a `createLazyLogic` stand-in). */
   pairing: PairingMachine
+  /**
+   * The transaction machine, provided (a `createLazyLogic` stand-in until the first transaction).
+   * Optional: without it, `SEND_TRANSACTION` spawns a child that fails at once.
+   */
+  transaction?: TransactionMachine
   /** The clock of the waits' deadlines (ms since the epoch). Default `Date.now`. */
   now?: () => number
 }
@@ -48,6 +54,7 @@ export function createClientActors(env: ClientEnvironment) {
     sign: env.sign,
     universalLink: env.universalLink,
     pairing: env.pairing,
+    ...(env.transaction ? { transaction: env.transaction } : {}),
     readConfig: fromPromise<ConnectConfig>(() => env.readConfig()),
     readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(({ input }) =>
       env.readBalance(input),

@@ -20,6 +20,7 @@ import type { PairingMachine } from '../pairing/pairing.machine'
 import { type ErrorData, toErrorData } from '../shared/error-data'
 import { notProvidedLogic } from '../shared/not-provided'
 import type { SignMachine } from '../sign/sign.machine'
+import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import {
   type ClientContext,
@@ -91,6 +92,8 @@ export const clientMachine = setup({
     universalLink: child<UniversalLinkMachine>('universalLink'),
     /** The `pairing` machine bound to the relay client, its peer and the pairing vault. */
     pairing: child<PairingMachine>('pairing'),
+    /** The `transaction` machine bound to the current connector and the backend's status reads. */
+    transaction: child<TransactionMachine>('transaction'),
     /** GET the project config. */
     readConfig: fromPromise<ConnectConfig>(notProvided),
     /** Asks the connected wallet to switch chains (adding the chain from the registry when unknown). */
@@ -116,6 +119,14 @@ export const clientMachine = setup({
     /** The child that raised this `*.CHANGED` event is in one of `states`. */
     childIn: ({ event }, states: readonly string[]) =>
       'status' in event && states.includes(event.status),
+    /** A transaction may start: a wallet connected (not over a universal link), no flow pending. */
+    canSendTransaction: ({ context }) =>
+      context.connection !== null &&
+      context.pending === null &&
+      context.connector?.kind !== 'universalLink',
+    /** The `transaction` child reports on the pending transaction flow (not a replaced one). */
+    isTransactionFlow: ({ context, event }) =>
+      context.pending === 'transaction' && 'flow' in event && event.flow === context.flow,
     /** The `sign` child stopped at a rejection or a failure (its state value). */
     signFailed: (_, value: string) => value === 'rejected' || value === 'failed',
     /** The `pairing` child settled the root's request in flight with `status`. */
@@ -251,6 +262,19 @@ export const clientMachine = setup({
         ? { type: 'SIGN_TRANSACTION' as const, payload: context.sign.link.payload ?? '' }
         : { type: 'SIGN_MESSAGE' as const },
     ),
+    /** The previous transaction's watcher goes before a new one starts (one `transaction` child). */
+    stopTransaction: stopChild('transaction'),
+    spawnTransaction: spawnChild('transaction', {
+      id: 'transaction',
+      input: ({ context, event }) =>
+        event.type === 'SEND_TRANSACTION' || event.type === 'WATCH_TRANSACTION'
+          ? {
+              ...event.input,
+              flow: event.type === 'SEND_TRANSACTION' ? context.flow : null,
+            }
+          : { request: null },
+    }),
+    askTransactionCancel: sendTo('transaction', { type: 'CANCEL' }),
     /** A settled read leaves nothing behind: its actor (and its output) goes. */
     endRead: stopChild(({ event }) => (event as { actorId?: string }).actorId ?? ''),
     spawnRead: spawnChild('readConfig', {
@@ -320,6 +344,35 @@ export const clientMachine = setup({
     'xstate.error.actor.read.*': { actions: 'endRead' },
     WALLET_OPENED: { actions: 'storeWalletUrl' },
     'PROJECT.CHAINS': { actions: 'storeProjectChains' },
+    // The transaction runs beside the connection (its receipt needs no wallet): a spawned child.
+    SEND_TRANSACTION: {
+      guard: 'canSendTransaction',
+      actions: [
+        { type: 'startFlow', params: 'transaction' },
+        'stopTransaction',
+        'spawnTransaction',
+      ],
+    },
+    WATCH_TRANSACTION: { actions: ['stopTransaction', 'spawnTransaction'] },
+    'TRANSACTION.SUBMITTED': {
+      guard: 'isTransactionFlow',
+      actions: {
+        type: 'settle',
+        params: ({ event }) => ({ error: null, signature: event.hash }),
+      },
+    },
+    'TRANSACTION.FAILED': {
+      guard: 'isTransactionFlow',
+      actions: { type: 'settle', params: ({ event }) => ({ error: event.error }) },
+    },
+    'xstate.error.actor.transaction': {
+      guard: { type: 'isPending', params: 'transaction' },
+      actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
+    },
+    CANCEL: {
+      guard: { type: 'isPending', params: 'transaction' },
+      actions: 'askTransactionCancel',
+    },
   },
   states: {
     idle: {},

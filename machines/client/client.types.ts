@@ -4,6 +4,7 @@ import type { ConnectionData } from '../connect/connect.types'
 import type { PairingInput, PairingRequestRecord } from '../pairing/pairing.types'
 import type { ErrorData } from '../shared/error-data'
 import type { SignRequest } from '../sign/sign.types'
+import type { TransactionInput } from '../transaction/transaction.types'
 
 /** Named timeouts of the `Client` (ms). Every flow settles by one of them at the latest. */
 export interface ClientTimeouts {
@@ -65,6 +66,7 @@ export type FlowKind =
   | 'pair'
   | 'sign'
   | 'disconnect'
+  | 'transaction'
 
 /** How a flow ended: `error` null for success, `signature` for a signing flow. */
 export interface FlowOutcome {
@@ -174,6 +176,18 @@ export type ClientEvent =
   | { type: 'RESUMED' }
   /** The facade opened the wallet with this link. */
   | { type: 'WALLET_OPENED'; url: string }
+  /**
+   * Sends a transaction: spawns the `transaction` machine (replacing a previous one) with `input`;
+   * the flow settles with the hash once the wallet answers. Connected, no flow pending, not a
+   * universal link.
+   */
+  | { type: 'SEND_TRANSACTION'; input: Omit<TransactionInput, 'flow'> }
+  /** Watches a transaction the wallet already sent (`input.submitted`), e.g. after a reload: no flow. */
+  | { type: 'WATCH_TRANSACTION'; input: Omit<TransactionInput, 'flow'> }
+  /** Internal: the `transaction` child's wallet answered with `hash`. */
+  | { type: 'TRANSACTION.SUBMITTED'; flow: number; hash: string }
+  /** Internal: the `transaction` child ended before the wallet answered. */
+  | { type: 'TRANSACTION.FAILED'; flow: number; error: ErrorData }
   /** Reads, as named child actors of the system (`id` is the child's id). */
   | { type: 'READ_CONFIG'; id: string }
   | { type: 'READ_BALANCE'; id: string; query: TokenBalanceQuery }

@@ -1,5 +1,10 @@
 import type { AnyActorRef, SnapshotFrom } from 'xstate'
 import type { ErrorData } from '../shared/error-data'
+import {
+  type TransactionSnapshot,
+  type TransactionView,
+  toTransactionView,
+} from '../transaction/transaction.view'
 import type { ClientMachine } from './client.machine'
 import type { ConnectorKind, FlowKind } from './client.types'
 
@@ -60,6 +65,17 @@ export interface ClientView {
    * wallet answers. It holds the pairing key: show it, never log it.
    */
   pairingUri: string | null
+  /**
+   * The last transaction (`sendTransaction`, `resumeTransaction`): its stage (`awaitingWallet`,
+   * `pending`, `confirmed`, …), hash and confirmations; null before the first.
+   */
+  transaction: TransactionView | null
+}
+
+function transactionOf(snapshot: ClientSnapshot): TransactionView | null {
+  const child = (snapshot.children as Record<string, AnyActorRef | undefined>).transaction
+  const childSnapshot = child?.getSnapshot() as TransactionSnapshot | undefined
+  return childSnapshot?.context ? toTransactionView(childSnapshot) : null
 }
 
 function linkAwaitsWallet(snapshot: ClientSnapshot): boolean {
@@ -99,15 +115,17 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
   const isConnected = connection !== null
   const isBusy = snapshot.hasTag('busy')
   const selected = snapshot.hasTag('selected')
+  const transaction = transactionOf(snapshot)
   return {
     status: statusOf(snapshot),
     isConnected,
     isBusy,
     canConnect: !isBusy && !isConnected,
     canRetry: !isBusy && context.error !== null && (selected || context.walletId !== null),
-    canCancel: snapshot.hasTag('cancellable'),
+    canCancel: snapshot.hasTag('cancellable') || context.pending === 'transaction',
     canSign: isConnected && !isBusy,
-    pending: context.pending,
+    // A transaction the wallet sent is still pending on chain until its receipt settles.
+    pending: context.pending ?? (transaction?.isActive ? 'transaction' : null),
     error: context.error,
     walletId: context.connector?.walletId ?? context.walletId,
     connectorKind: context.connector?.kind ?? null,
@@ -120,5 +138,6 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
         : undefined,
     walletUrl: context.walletUrl,
     pairingUri: context.relay?.uri ?? null,
+    transaction,
   }
 }

@@ -29,6 +29,9 @@ export const ERROR_CODES: ReadonlySet<string> = new Set<string>([
   'TIMEOUT',
   'ABORTED',
   'RELAY_ERROR',
+  'TRANSACTION_REVERTED',
+  'TRANSACTION_REPLACED',
+  'TRANSACTION_DROPPED',
 ])
 
 /**

@@ -36,10 +36,13 @@ import { registerConfigRoute } from './routes/config'
 import { registerHealthRoutes } from './routes/health'
 import { type RelayOptions, registerRelayRoutes } from './routes/relay'
 import { registerSessionRoutes } from './routes/sessions'
+import { registerTransactionRoute } from './routes/transactions'
 import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
 import { createMemorySessionEvents, type SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
+import { createMemoryTransactionFeed, type TransactionFeed } from './transactions/feed'
+import { createTransactionService } from './transactions/service'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,6 +86,23 @@ export interface AppOptions {
    * the main port behind `token` (Bearer). Default: off, and then no request pays for it.
    */
   metrics?: MetricsOptions
+  /** Transaction status reads (`GET /transactions`) and their block watchers. */
+  transactions?: TransactionOptions
+}
+
+export interface TransactionOptions {
+  /**
+   * What instances share: the lease of each chain's block watcher, the heads, the pending
+   * transactions seen. Default: this process only. With several instances pass
+   * `createRedisTransactionFeed(url)`, so one instance polls each chain. The app closes the default.
+   */
+  feed?: TransactionFeed
+  /** How often a watched chain's head is read; default 500 ms. */
+  blockPollMs?: number
+  /** Per RPC call; default 3 s (a slower node answers 502 UPSTREAM_ERROR). */
+  timeoutMs?: number
+  /** The fetch of the RPC calls (tests count them). */
+  fetch?: typeof fetch
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024
@@ -99,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.chains ?? createChainRegistry(config.projects.flatMap((project) => project.networks))
 
   const httpLimits = resolveHttpLimits(options.http)
+  const transactionFeed = options.transactions?.feed ?? createMemoryTransactionFeed(now)
 
   const app = Fastify({
     logger: loggerOptions(options.logger),
@@ -144,6 +165,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storeOutages: createStoreOutages({ store, log: app.log }),
     longPolls: { open: 0 },
     trustProxy,
+    transactions: createTransactionService(
+      config.projects.flatMap((project) => project.networks),
+      {
+        feed: transactionFeed,
+        log: app.log,
+        ...(options.transactions?.blockPollMs === undefined
+          ? {}
+          : { blockPollMs: options.transactions.blockPollMs }),
+        ...(options.transactions?.fetch ? { fetch: options.transactions.fetch } : {}),
+        ...(options.transactions?.timeoutMs === undefined
+          ? {}
+          : { timeoutMs: options.transactions.timeoutMs }),
+      },
+    ),
   }
 
   const metricsSources: MetricsSources = { ...ctx }
@@ -168,6 +203,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerConfigRoute(app, ctx)
   registerSessionRoutes(app, ctx)
   registerCallbackRoutes(app, ctx)
+  registerTransactionRoute(app, ctx)
   registerOpenApiRoute(app)
   if (metrics && options.metrics?.token !== undefined) {
     registerMetricsRoute(app, metrics, options.metrics.token)
@@ -181,6 +217,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ctx.storeOutages.close()
     if (!options.store) await store.close()
     if (!options.sessionEvents) await sessionEvents.close()
+    ctx.transactions.close()
+    if (!options.transactions?.feed) await transactionFeed.close()
   })
   await app.ready()
   return app

@@ -11,6 +11,7 @@ import type { RedisTarget } from './store/redis-connection'
 import { createMemorySessionEvents } from './store/session-events'
 import { createRedisSessionEvents } from './store/session-events-redis'
 import type { Store } from './store/types'
+import { createRedisTransactionFeed } from './transactions/feed-redis'
 
 /** `scope-connect-server`: the embedded default (memory store, sample project) or Redis-backed. */
 async function main(): Promise<void> {
@@ -34,11 +35,17 @@ async function main(): Promise<void> {
   const sessionEvents = redis
     ? createRedisSessionEvents(redis, { log: storeLog })
     : createMemorySessionEvents()
-  const closeStores = () => Promise.all([store.close(), mailbox.close(), sessionEvents.close()])
+  // With Redis one instance polls each chain's head for every instance's waiting requests.
+  const transactionFeed = settings.redisUrl
+    ? createRedisTransactionFeed(settings.redisUrl, { log: storeLog })
+    : undefined
+  const closeStores = () =>
+    Promise.all([store.close(), mailbox.close(), sessionEvents.close(), transactionFeed?.close()])
   const server = await startServer({
     projects,
     store,
     sessionEvents,
+    ...(transactionFeed ? { transactions: { feed: transactionFeed } } : {}),
     trustProxy: settings.trustProxy,
     logger: {
       level: settings.logLevel,

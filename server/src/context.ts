@@ -7,6 +7,7 @@ import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimitPolicy } from './r
 import type { PollWindows } from './sessions/poll-windows'
 import type { SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
+import type { TransactionService } from './transactions/service'
 
 /** Everything a route needs, built once by `buildApp`. */
 export interface AppContext {
@@ -37,6 +38,8 @@ export interface AppContext {
   storeOutages: StoreOutages
   /** Proxy addresses/CIDRs whose X-Forwarded-For is believed; empty: the socket peer is the caller. */
   trustProxy: readonly string[]
+  /** Transaction status reads and the per-chain block watchers behind their long-polls. */
+  transactions: TransactionService
 }
 
 /** The project's override of a default policy (the name stays, so headers stay comparable). */

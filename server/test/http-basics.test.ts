@@ -228,6 +228,7 @@ describe('GET /openapi.json', () => {
         `${prefix}/callback/connect`,
         `${prefix}/callback/sign`,
         `${prefix}/callback/transaction`,
+        `${prefix}/transactions`,
         `${prefix}/callback/reject`,
         `${prefix}/relay/token`,
         `${prefix}/relay`,

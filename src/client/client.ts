@@ -21,6 +21,11 @@ import type { InspectionOptions } from '../../machines/shared/inspect'
 import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import type { SignMachine } from '../../machines/sign/sign.machine'
 import { personalSignRequest } from '../../machines/sign/sign.requests'
+import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
+import type {
+  TransactionSummary,
+  TransactionTimeouts,
+} from '../../machines/transaction/transaction.types'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 import type { BalanceReader, TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../balance'
 import type { ConnectConfig, ConnectConfigClient } from '../config'
@@ -42,6 +47,12 @@ import { getWalletInfo, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
+import type { TransactionStore } from '../transaction/store'
+import type {
+  SendTransactionParameters,
+  TransactionHandle,
+  TransactionReceiptSummary,
+} from '../transaction/types'
 import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
 import type { ClientPairingPart } from './lazy/pairing'
@@ -89,6 +100,19 @@ export interface ClientOptions extends InspectionOptions {
     store?: PairingStore
     /** Migrations of stored sessions written by older root definitions, by their fingerprint. */
     migrations?: SnapshotMigrations
+  }
+  /** `sendTransaction`: confirmations to wait for, named timeouts, where the one in flight is kept. */
+  transactions?: {
+    /** Default 1 (in the head block). */
+    confirmations?: number
+    /** See `DEFAULT_TRANSACTION_TIMEOUTS`. */
+    timeouts?: Partial<TransactionTimeouts>
+    /**
+     * Keeps the transaction waiting for its receipt across a reload, for `resumeTransaction()`.
+     * Default `createBrowserTransactionStore()` (`localStorage`; nothing where there is none);
+     * null: none.
+     */
+    store?: TransactionStore | null
   }
 }
 
@@ -169,6 +193,14 @@ export class Client {
   #projectChains: string[] | null = null
   /** The root and flow the last read of them started in: a failed read is tried again in a later flow. */
   #projectChainsReadIn: { actor: ClientActor; flow: number } | null = null
+  readonly #transactionLogic = createLazyLogic<TransactionMachine>('transaction')
+  #transactionPart: typeof import('./lazy/transaction') | null = null
+  #transactionStore: TransactionStore | null = null
+  /** The hash last written to the transaction store (saved once per transaction). */
+  #storedTransaction: string | null = null
+  /** The root's `transaction` child this client follows (its changes reach the view's listeners). */
+  #transactionChild: AnyActorRef | null = null
+  #transactionFollow: Subscription | null = null
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
@@ -316,6 +348,7 @@ export class Client {
    * stopped and its stored state cleared. A connection in place stays (see `disconnect`).
    */
   cancel(): void {
+    // A transaction awaiting its wallet is cancelled through the root too (its child ends ABORTED).
     if (this.getView().canCancel) this.#actor.send({ type: 'CANCEL' })
     if (!this.#actor.getSnapshot().hasTag('resumable')) this.#options.universalLink?.store?.clear()
   }
@@ -529,6 +562,236 @@ export class Client {
     return { status: 'connected', connection, wait: async () => this.getConnection() }
   }
 
+  /**
+   * Sends a transaction with the connected wallet and returns once the wallet answered: `hash` at
+   * once, `wait()` for the receipt, read by the backend (`GET /transactions`, long-polled and
+   * woken by new blocks: the dApp needs no RPC endpoint). EVM over an injected, EIP-6963 or SDK
+   * connector (`eth_sendTransaction`; `calls` as one EIP-5792 `wallet_sendCalls` batch) and over
+   * a paired relay session (`eth_sendTransaction` as a session request); Solana through the
+   * Wallet Standard (`signAndSendTransaction`). The `transaction` machine runs it as a child of
+   * the root (`getView().transaction`); a sent transaction is kept in `transactions.store` until
+   * its receipt, for `resumeTransaction()` after a reload. One transaction is watched at a time:
+   * the next one's `wait()` replaces it (the earlier `wait()` rejects with `ABORTED`).
+   * @throws `NOT_CONNECTED`, `INVALID_CONFIG` (a request of the wrong shape), `USER_REJECTED`,
+   * `WALLET_ERROR`, `TIMEOUT` (`walletAnswerMs`), `ABORTED` (`cancel()` before the wallet answers).
+   */
+  async sendTransaction(params: SendTransactionParameters): Promise<TransactionHandle> {
+    const connection = this.#connected()
+    const part = await this.#loadTransaction()
+    const request = part.toTransactionRequestData(params, connection)
+    const settings = this.#options.transactions
+    const confirmations = params.confirmations ?? settings?.confirmations ?? 1
+    const paired = this.#relayFlow()
+    if (paired) {
+      if (request.transaction !== null || request.calls.length !== 1) {
+        throw new AppError('INVALID_CONFIG', 'Over the relay: one EVM call per transaction.')
+      }
+      // The paired session's own flow asks the wallet (cancel() → ABORTED); then it is watched.
+      const hash = await paired.request<string>({
+        method: 'eth_sendTransaction',
+        params: [part.evmTransactionObject(request)],
+        chainId: request.chainId,
+      })
+      this.#live().send({
+        type: 'WATCH_TRANSACTION',
+        input: part.watchInput(
+          { chainId: request.chainId, hash },
+          confirmations,
+          settings?.timeouts,
+          Date.now(),
+        ),
+      })
+      return this.#transactionHandle(request.chainId, hash)
+    }
+    const outcome = await this.#run({
+      type: 'SEND_TRANSACTION',
+      input: {
+        request,
+        confirmations,
+        ...(settings?.timeouts ? { timeouts: settings.timeouts } : {}),
+      },
+    })
+    return this.#transactionHandle(request.chainId, outcome.signature ?? '')
+  }
+
+  /**
+   * Picks up the transaction `sendTransaction` left waiting for its receipt before a reload (from
+   * `transactions.store`): the same hash, its deadlines kept. Null when none is stored (or its
+   * receipt deadline passed). Needs no wallet: the backend reads the receipt. Never throws.
+   */
+  async resumeTransaction(): Promise<TransactionHandle | null> {
+    const part = await this.#loadTransaction()
+    const record = this.#transactionStore?.load() ?? null
+    if (!record) return null
+    if (record.deadlines.receipt !== null && record.deadlines.receipt <= Date.now()) {
+      this.#transactionStore?.clear()
+      return null
+    }
+    this.#storedTransaction = record.hash
+    this.#live().send({
+      type: 'WATCH_TRANSACTION',
+      input: part.watchInput(
+        record,
+        record.confirmations,
+        this.#options.transactions?.timeouts,
+        Date.now(),
+        record.deadlines,
+      ),
+    })
+    return this.#transactionHandle(record.chainId, record.hash)
+  }
+
+  /** Loads the transaction part once (a dynamic import): its machine, the store. */
+  async #loadTransaction(): Promise<typeof import('./lazy/transaction')> {
+    if (this.#transactionPart) return this.#transactionPart
+    const part = await import('./lazy/transaction')
+    const { baseUrl, appKey, fetchImpl, transactions } = this.#options
+    this.#transactionLogic.set(
+      part.createClientTransaction({
+        baseUrl,
+        appKey,
+        ...(fetchImpl ? { fetchImpl } : {}),
+        connector: () => this.#connector,
+      }),
+    )
+    this.#transactionStore =
+      transactions?.store === undefined ? part.createBrowserTransactionStore() : transactions.store
+    this.#transactionPart = part
+    return part
+  }
+
+  /** The handle of the transaction `hash`: `wait()` follows the root's `transaction` child. */
+  #transactionHandle(chainId: string, hash: string): TransactionHandle {
+    let settled: Promise<TransactionReceiptSummary> | undefined
+    return {
+      chainId,
+      hash,
+      wait: () => {
+        settled ??= this.#waitTransaction(hash)
+        return settled
+      },
+    }
+  }
+
+  #waitTransaction(hash: string): Promise<TransactionReceiptSummary> {
+    return new Promise((resolve, reject) => {
+      let subscription: { unsubscribe(): void } | undefined
+      const check = (): boolean => {
+        const child = childOf(this.#actor, 'transaction')
+        const snapshot = child?.getSnapshot() as
+          | { status: string; context: { hash: string | null }; output?: TransactionSummary }
+          | undefined
+        if (!snapshot || snapshot.context.hash !== hash) {
+          reject(new AppError('ABORTED', 'Another transaction replaced this one.'))
+          return true
+        }
+        if (snapshot.status !== 'done' || !snapshot.output) return false
+        const summary = snapshot.output
+        if (summary.outcome === 'confirmed') {
+          resolve({
+            status: 'confirmed',
+            chainId: summary.chainId,
+            hash,
+            blockNumber: BigInt(summary.blockNumber ?? '0'),
+            confirmations: summary.confirmations,
+          })
+        } else {
+          const error = summary.error ?? {
+            code: 'TRANSACTION_DROPPED' as const,
+            message: `The transaction ended ${summary.outcome}.`,
+          }
+          reject(
+            summary.replacedBy
+              ? new AppError(error.code, error.message, {
+                  details: [{ field: 'replacedBy', reason: summary.replacedBy }],
+                })
+              : toAppError(error),
+          )
+        }
+        return true
+      }
+      if (check()) return
+      const actor = this.#actor
+      subscription = actor.subscribe({
+        next: () => {
+          if (check()) subscription?.unsubscribe()
+        },
+        error: () => {
+          reject(new AppError('ABORTED', 'The client stopped.'))
+        },
+      })
+      // Child snapshots do not always change the root's: follow the child itself too.
+      const child = childOf(actor, 'transaction')
+      const own = child?.subscribe({
+        next: () => {
+          if (check()) {
+            own?.unsubscribe()
+            subscription?.unsubscribe()
+          }
+        },
+        complete: () => {
+          check()
+          subscription?.unsubscribe()
+        },
+        error: () => {
+          reject(new AppError('ABORTED', 'The transaction watcher stopped.'))
+        },
+      })
+    })
+  }
+
+  /**
+   * Follows the root's `transaction` child (a spawned child's changes do not change the root's
+   * snapshot): the view's listeners hear each of them, and the store keeps the transaction while
+   * it waits for its receipt and forgets it once settled.
+   */
+  #keepTransaction(): void {
+    const child = childOf(this.#actor, 'transaction')
+    if ((child ?? null) !== this.#transactionChild) {
+      this.#transactionFollow?.unsubscribe()
+      this.#transactionChild = child ?? null
+      const changed = () => {
+        this.#notify()
+        this.#keepTransaction()
+      }
+      this.#transactionFollow =
+        child?.subscribe({ next: changed, complete: changed, error: () => {} }) ?? null
+    }
+    const store = this.#transactionStore
+    if (!store) return
+    const snapshot = child?.getSnapshot() as
+      | {
+          status: string
+          hasTag(tag: string): boolean
+          context: {
+            chainId: string
+            hash: string | null
+            confirmationsWanted: number
+            deadlines: { wallet: number | null; receipt: number | null; notSeen: number | null }
+          }
+        }
+      | undefined
+    const waiting = snapshot?.status === 'active' && snapshot.hasTag('resumable')
+    if (waiting && snapshot.context.hash !== null) {
+      if (this.#storedTransaction === snapshot.context.hash) return
+      const part = this.#transactionPart
+      if (!part) return
+      store.save({
+        format: part.TRANSACTION_RECORD_FORMAT,
+        formatVersion: part.TRANSACTION_RECORD_VERSION,
+        chainId: snapshot.context.chainId,
+        hash: snapshot.context.hash,
+        confirmations: snapshot.context.confirmationsWanted,
+        deadlines: { ...snapshot.context.deadlines },
+        savedAt: Date.now(),
+      })
+      this.#storedTransaction = snapshot.context.hash
+    } else if (snapshot?.status === 'done' && this.#storedTransaction === snapshot.context.hash) {
+      store.clear()
+      this.#storedTransaction = null
+    }
+  }
+
   /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
   loadConfig(): Promise<ConnectConfig> {
     return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id })).then((config) => {
@@ -737,6 +1000,7 @@ export class Client {
         this.#rememberConnection(actor)
         this.#followProjectChains(actor)
         this.#notify()
+        this.#keepTransaction()
       },
       error: () => {},
     })
@@ -810,6 +1074,7 @@ export class Client {
       sign: this.#signing.logic,
       universalLink: this.#link.logic,
       pairing: this.#pairingLogic.logic,
+      transaction: this.#transactionLogic.logic,
     }
   }
 

@@ -25,7 +25,7 @@ export interface ClientPairOptions {
 }
 
 const DEFAULT_METHODS: Record<ChainNamespace, string[]> = {
-  eip155: ['personal_sign', 'eth_signTypedData_v4'],
+  eip155: ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'],
   solana: ['solana_signMessage'],
 }
 

@@ -31,6 +31,12 @@ export type AppErrorCode =
   | 'ABORTED'
   /** The relay refused the connection, or a relay message could not be opened. */
   | 'RELAY_ERROR'
+  /** The transaction was mined and failed (its receipt's status); the reason when the node gives one. */
+  | 'TRANSACTION_REVERTED'
+  /** Another transaction of the same sender and nonce was mined instead (a speed-up or a cancel in the wallet). */
+  | 'TRANSACTION_REPLACED'
+  /** The node dropped the transaction, or never showed it. */
+  | 'TRANSACTION_DROPPED'
 
 /** A field-level reason, as the backend sends them on 422. */
 export interface FieldIssue {

@@ -107,6 +107,8 @@ function accountOfRequest(request: WalletSessionRequest): string | null {
       return request.params[0]
     case 'solana_signMessage':
       return request.params.pubkey
+    case 'eth_sendTransaction':
+      return request.params[0].from
     default:
       return null
   }

@@ -12,6 +12,7 @@ export const ROUTES = {
   callbackSign: '/callback/sign',
   callbackTransaction: '/callback/transaction',
   callbackReject: '/callback/reject',
+  transactions: '/transactions',
   relayToken: '/relay/token',
   relay: '/relay',
 } as const

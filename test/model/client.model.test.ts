@@ -4,6 +4,7 @@ import { getShortestPaths } from 'xstate/graph'
 import { clientTimekeeping } from '../../machines/client/client.actors'
 import { clientMachine } from '../../machines/client/client.machine'
 import { serializeClientSnapshot } from '../../machines/client/client.traversal'
+import { transactionMachine } from '../../machines/transaction/transaction.machine'
 import {
   afterEvents,
   type CoverageRow,
@@ -182,13 +183,46 @@ const events: AnyEventObject[] = [
   },
   { type: 'xstate.done.actor.universalLink', output: { status: 'disconnected', error: null } },
   { type: 'xstate.error.actor.universalLink', error: { code: 'SESSION_FAILED', message: 'x' } },
+  {
+    type: 'SEND_TRANSACTION',
+    input: {
+      request: {
+        chainId: 'eip155:1',
+        from: ACCOUNT,
+        calls: [{ to: ACCOUNT, value: '0x1', data: null }],
+        fields: {},
+        transaction: null,
+      },
+    },
+  },
+  {
+    type: 'WATCH_TRANSACTION',
+    input: {
+      request: null,
+      submitted: {
+        chainId: 'eip155:1',
+        hash: `0x${'ab'.repeat(32)}`,
+        deadlines: { wallet: null, receipt: null, notSeen: null },
+      },
+    },
+  },
+  // The transaction flow is the second of a path (after the connect flow), sometimes the third.
+  ...[2, 3].flatMap((flow) => [
+    { type: 'TRANSACTION.SUBMITTED', flow, hash: `0x${'ab'.repeat(32)}` },
+    { type: 'TRANSACTION.FAILED', flow, error: { code: 'USER_REJECTED', message: 'no' } },
+  ]),
+  { type: 'xstate.error.actor.transaction', error: new Error('the transaction machine threw') },
   ...afterEvents(clientMachine),
 ]
 
 describe('client (root) model', () => {
   const exploration = explore(
     // The chart with its deadlines on a clock that stands still (a traversal compares no time).
-    clientMachine.provide(clientTimekeeping(() => 0)),
+    clientMachine.provide({
+      ...clientTimekeeping(() => 0),
+      // The pure transaction chart: its own actors are never started by a traversal.
+      actors: { transaction: transactionMachine },
+    }),
     [
       { name: 'defaults', input: {} },
       { name: 'short timeouts', input: { timeouts: { walletAnswerMs: 10, signatureMs: 10 } } },
@@ -208,8 +242,10 @@ describe('client (root) model', () => {
     for (const { path } of exploration.paths) {
       const s = path.state
       expect(JSON.parse(JSON.stringify(s.context))).toEqual(s.context)
-      // A flow is pending only in busy states or while its connector settles (checking is transient).
-      if (s.context.pending !== null) expect(s.hasTag('busy')).toBe(true)
+      // A flow is pending only in busy states or while its connector settles (checking is transient);
+      // a transaction's flow runs beside the connection, in its own `transaction` child.
+      if (s.context.pending === 'transaction') expect(s.children.transaction).toBeDefined()
+      else if (s.context.pending !== null) expect(s.hasTag('busy')).toBe(true)
       // Connected means a connection; a connection outside `connected` states is never shown.
       if (s.hasTag('connected'))
         expect(

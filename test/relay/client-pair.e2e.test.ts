@@ -63,7 +63,10 @@ describe('Client.pair()', () => {
     const simulator = wallet()
     const { proposal } = await simulator.pairAndApprove(flow.uri as string)
     expect(proposal.requiredNamespaces).toEqual({
-      eip155: { chains: ['eip155:31337'], methods: ['personal_sign', 'eth_signTypedData_v4'] },
+      eip155: {
+        chains: ['eip155:31337'],
+        methods: ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'],
+      },
     })
     await flow.approval
     expect(client.getConnection()).toEqual({

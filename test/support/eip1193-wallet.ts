@@ -1,5 +1,6 @@
 import {
   createClient,
+  createWalletClient,
   type Hex,
   http,
   isAddressEqual,
@@ -28,6 +29,8 @@ export interface TestEip1193WalletOptions {
   privateKeys?: Hex[]
   /** Decimal chain ids the wallet can switch to, besides the node's own. */
   extraChains?: number[]
+  /** Answers EIP-5792 (`wallet_getCapabilities`, `wallet_sendCalls`, `wallet_getCallsStatus`). */
+  eip5792?: boolean
 }
 
 export interface TestEip1193Wallet extends Eip1193Provider {
@@ -48,6 +51,8 @@ export interface TestEip1193Wallet extends Eip1193Provider {
   lock(): void
   /** Chains added with `wallet_addEthereumChain`, by decimal id, with the parameter given. */
   readonly addedChains: ReadonlyMap<number, Record<string, unknown>>
+  /** The next request waits until the returned function is called (a user who has not clicked yet). */
+  holdNextRequest(): () => void
   /** Makes `address` the active account and emits `accountsChanged`, as the wallet UI would. */
   switchAccount(address: Hex): void
   /** The wallet drops the connection and emits `disconnect`. */
@@ -77,6 +82,27 @@ export async function createEip1193TestWallet(
   let authorized = false
   let rejectNext: { method: string | undefined; code: number } | null = null
   const addedChains = new Map<number, Record<string, unknown>>()
+  let holdNext: Promise<void> | null = null
+  const batches = new Map<string, Hex[]>()
+  /** Signs with the account's real key and broadcasts the raw transaction to the node. */
+  const sendTransaction = (tx: Record<string, string | undefined>): Promise<Hex> => {
+    const account = signer(tx.from)
+    const quantity = (value: string | undefined) =>
+      value === undefined ? undefined : BigInt(value)
+    return createWalletClient({
+      account,
+      transport: http(options.rpcUrl, { retryCount: 0 }),
+    }).sendTransaction({
+      chain: null,
+      to: tx.to as Hex | undefined,
+      data: tx.data as Hex | undefined,
+      value: quantity(tx.value),
+      gas: quantity(tx.gas),
+      maxFeePerGas: quantity(tx.maxFeePerGas),
+      maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas),
+      ...(tx.nonce === undefined ? {} : { nonce: Number(tx.nonce) }),
+    } as Parameters<ReturnType<typeof createWalletClient>['sendTransaction']>[0])
+  }
 
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of [...(listeners.get(event) ?? [])]) {
@@ -145,6 +171,26 @@ export async function createEip1193TestWallet(
         addedChains.set(target, parameter)
         return null
       }
+      case 'eth_sendTransaction':
+        return sendTransaction(list[0] as Record<string, string>)
+      case 'wallet_getCapabilities':
+        if (!options.eip5792) throw new WalletRpcError(4200, 'Unsupported method.')
+        return { [numberToHex(chainId)]: { atomic: { status: 'unsupported' } } }
+      case 'wallet_sendCalls': {
+        if (!options.eip5792) throw new WalletRpcError(4200, 'Unsupported method.')
+        const batch = list[0] as { from: string; calls: Record<string, string>[] }
+        const hashes: Hex[] = []
+        for (const call of batch.calls)
+          hashes.push(await sendTransaction({ ...call, from: batch.from }))
+        const id = `batch-${batches.size + 1}`
+        batches.set(id, hashes)
+        return { id }
+      }
+      case 'wallet_getCallsStatus': {
+        const hashes = batches.get(String(list[0]))
+        if (!hashes) throw new WalletRpcError(5730, 'Unknown bundle id.')
+        return { status: 200, receipts: hashes.map((transactionHash) => ({ transactionHash })) }
+      }
       case 'wallet_revokePermissions':
         authorized = false
         return null
@@ -162,6 +208,11 @@ export async function createEip1193TestWallet(
     addedChains,
     async request(args) {
       requests.push(args)
+      if (holdNext) {
+        const held = holdNext
+        holdNext = null
+        await held
+      }
       if (rejectNext && (rejectNext.method === undefined || rejectNext.method === args.method)) {
         const { code } = rejectNext
         rejectNext = null
@@ -186,6 +237,13 @@ export async function createEip1193TestWallet(
     lock() {
       authorized = false
       emit('accountsChanged', [])
+    },
+    holdNextRequest() {
+      let release = () => {}
+      holdNext = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      return release
     },
     switchAccount(address) {
       const index = accounts.findIndex((account) => isAddressEqual(account.address, address))

@@ -9,7 +9,7 @@ import {
   type WalletSession,
   type WalletSessionRequest,
 } from 'scope-connect/wallet'
-import type { Hex, LocalAccount } from 'viem'
+import { createWalletClient, type Hex, http, type LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 /**
@@ -21,6 +21,8 @@ import { privateKeyToAccount } from 'viem/accounts'
 export interface RelayWalletSimulatorOptions extends Omit<RelayWalletOptions, 'metadata'> {
   /** 0x-hex secp256k1 key; anvil's second dev account when absent. */
   evmPrivateKey?: Hex
+  /** The EVM node `eth_sendTransaction` broadcasts to (signed with the key); absent: refused (4200). */
+  evmRpcUrl?: string
   /** 32-byte ed25519 secret key; a fresh one when absent. */
   solanaSecretKey?: Uint8Array
   metadata?: PeerMetadata
@@ -72,9 +74,26 @@ export function createRelayWalletSimulator(
         const signature = ed25519.sign(base58.decode(request.params.message), solanaSecret)
         return { signature: base58.encode(signature) }
       }
-      default:
-        throw { code: 4200, message: `${request.method} is not supported by the simulator.` }
+      case 'eth_sendTransaction': {
+        if (!options.evmRpcUrl) break
+        const [tx] = request.params
+        const quantity = (value: string | undefined) =>
+          value === undefined ? undefined : BigInt(value)
+        // Signed with the wallet's key, broadcast raw: the dApp never sees the key or the node.
+        return createWalletClient({
+          account: evm,
+          transport: http(options.evmRpcUrl),
+        }).sendTransaction({
+          chain: null,
+          ...(tx.to ? { to: tx.to as Hex } : {}),
+          ...(tx.data ? { data: tx.data as Hex } : {}),
+          value: quantity(tx.value),
+          gas: quantity(tx.gas),
+          ...(tx.nonce === undefined ? {} : { nonce: Number(tx.nonce) }),
+        } as Parameters<ReturnType<typeof createWalletClient>['sendTransaction']>[0])
+      }
     }
+    throw { code: 4200, message: `${request.method} is not supported by the simulator.` }
   })
 
   async function approve(proposal: SessionProposal): Promise<WalletSession> {

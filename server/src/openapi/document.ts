@@ -26,6 +26,8 @@ import {
   SessionResultSchema,
   SignCallbackSchema,
   TransactionCallbackSchema,
+  TransactionQuerySchema,
+  TransactionStatusResponseSchema,
   VerifyRequestSchema,
 } from 'scope-connect/wire'
 import * as z from 'zod/mini'
@@ -57,6 +59,7 @@ const COMPONENTS = {
   TransactionCallback: TransactionCallbackSchema,
   RejectCallback: RejectCallbackSchema,
   RelayTokenResponse: RelayTokenResponseSchema,
+  TransactionStatusResponse: TransactionStatusResponseSchema,
 } as const
 type ComponentName = keyof typeof COMPONENTS
 
@@ -87,8 +90,8 @@ const sessionIdParam = {
   schema: jsonSchema(SessionIdSchema),
 }
 
-function queryParameters(): Json[] {
-  const schema = jsonSchema(BalanceQuerySchema, 'input') as {
+function queryParameters(query: z.ZodMiniType = BalanceQuerySchema): Json[] {
+  const schema = jsonSchema(query, 'input') as {
     properties: Record<string, Json>
     required?: string[]
   }
@@ -226,6 +229,29 @@ export function buildOpenApiDocument(): Json {
               ...json('BalancesResponse'),
             },
             ...errors(401, 403, 422),
+          },
+        },
+      },
+      [p(ROUTES.transactions)]: {
+        get: {
+          summary:
+            'Status of a transaction read by the backend; a long-poll with waitMs and If-None-Match, woken by new blocks',
+          description:
+            'unknown + replacedBy: another transaction of the same sender and nonce was mined. Limited per app key like /balances, once per request whatever the wait.',
+          security: appKey,
+          parameters: [...queryParameters(TransactionQuerySchema), ...longPollParameters],
+          responses: {
+            '200': {
+              description: 'status',
+              headers: {
+                ...rateLimitHeaders,
+                ETag: { schema: { type: 'string' }, description: 'A hash of the answer' },
+                [LONG_POLL_MAX_HEADER]: resultHeaders[LONG_POLL_MAX_HEADER],
+              },
+              ...json('TransactionStatusResponse'),
+            },
+            '304': { description: 'unchanged: the status still matches If-None-Match' },
+            ...errors(401, 403, 422, 502),
           },
         },
       },

@@ -63,11 +63,21 @@ export interface SolanaRpcDouble {
   setTokenAccounts(owner: string, accounts: DoubleTokenAccount[]): void
   setMint(mint: string, info: DoubleMint): void
   setSlot(slot: number): void
+  /** What `getSignatureStatuses` answers for `signature` (null: not found, the default). */
+  setSignatureStatus(signature: string, status: DoubleSignatureStatus | null): void
   /** Answer every request with this JSON-RPC error until cleared (e.g. -32005 node is behind). */
   setFailure(error: RpcErrorBody | undefined): void
   /** Every request received, in order. */
   calls: RpcCall[]
   close(): Promise<void>
+}
+
+/** A signature's status as `getSignatureStatuses` reports it. */
+export interface DoubleSignatureStatus {
+  slot: number
+  confirmationStatus: 'processed' | 'confirmed' | 'finalized'
+  /** The transaction's error (e.g. `{ InstructionError: [0, 'Custom'] }`), null when it succeeded. */
+  err: unknown
 }
 
 class InvalidParams extends Error {}
@@ -81,11 +91,25 @@ export async function startSolanaRpcDouble(
   const mints = new Map(Object.entries(initial.mints ?? {}))
   const tokenAccounts = new Map(Object.entries(initial.tokenAccounts ?? {}))
   const calls: RpcCall[] = []
+  const signatureStatuses = new Map<string, DoubleSignatureStatus>()
 
   const context = () => ({ apiVersion: API_VERSION, slot })
 
   const methods: Record<string, (params: unknown[]) => unknown> = {
     getSlot: () => slot,
+    getSignatureStatuses(params) {
+      const signatures = params[0]
+      if (!Array.isArray(signatures)) throw new InvalidParams('expected an array of signatures')
+      return {
+        context: context(),
+        value: signatures.map((signature) => {
+          const status = signatureStatuses.get(String(signature))
+          return status
+            ? { ...status, confirmations: status.confirmationStatus === 'finalized' ? null : 0 }
+            : null
+        }),
+      }
+    },
     getBalance(params) {
       const address = pubkeyParam(params[0])
       return { context: context(), value: balances.get(address) ?? 0n }
@@ -255,6 +279,10 @@ export async function startSolanaRpcDouble(
     setBalance: (address, lamports) => void balances.set(address, lamports),
     setTokenAccounts: (owner, accounts) => void tokenAccounts.set(owner, accounts),
     setMint: (mint, info) => void mints.set(mint, info),
+    setSignatureStatus(signature, status) {
+      if (status) signatureStatuses.set(signature, status)
+      else signatureStatuses.delete(signature)
+    },
     setSlot: (next) => {
       slot = next
     },

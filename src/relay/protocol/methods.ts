@@ -20,6 +20,8 @@ export const WALLET_REQUEST_METHODS = {
   signTypedDataV4: 'eth_signTypedData_v4',
   solanaSignMessage: 'solana_signMessage',
   solanaSignTransaction: 'solana_signTransaction',
+  /** EVM: sign and broadcast; the wallet answers the transaction hash. */
+  sendTransaction: 'eth_sendTransaction',
 } as const
 export type WalletRequestMethod =
   (typeof WALLET_REQUEST_METHODS)[keyof typeof WALLET_REQUEST_METHODS]

@@ -108,6 +108,28 @@ export const SolanaSignMessageParamsSchema = /* @__PURE__ */ z.object({
 /** `solana_signTransaction`: the serialized transaction as base64. */
 export const SolanaSignTransactionParamsSchema = /* @__PURE__ */ z.object({ transaction: BASE64 })
 
+const QUANTITY = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/))
+/** `eth_sendTransaction`: one transaction object, quantities as 0x-hex (EIP-1193 order). */
+export const EvmSendTransactionParamsSchema = /* @__PURE__ */ z.tuple([
+  /* @__PURE__ */ z.object({
+    from: EVM_ADDRESS,
+    to: /* @__PURE__ */ z.optional(EVM_ADDRESS),
+    value: /* @__PURE__ */ z.optional(QUANTITY),
+    data: /* @__PURE__ */ z.optional(HEX),
+    gas: /* @__PURE__ */ z.optional(QUANTITY),
+    gasPrice: /* @__PURE__ */ z.optional(QUANTITY),
+    maxFeePerGas: /* @__PURE__ */ z.optional(QUANTITY),
+    maxPriorityFeePerGas: /* @__PURE__ */ z.optional(QUANTITY),
+    nonce: /* @__PURE__ */ z.optional(QUANTITY),
+  }),
+])
+/** The hash `eth_sendTransaction` answers. */
+export const EvmTransactionHashResultSchema = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.regex(/^0x[0-9a-fA-F]{64}$/))
+
 export const EvmSignatureResultSchema = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(EVM_SIGNATURE_PATTERN))
@@ -135,8 +157,12 @@ export const WalletRequestSchema = /* @__PURE__ */ z.discriminatedUnion('method'
     method: /* @__PURE__ */ z.literal('solana_signTransaction' satisfies WalletRequestMethod),
     params: SolanaSignTransactionParamsSchema,
   }),
+  /* @__PURE__ */ z.object({
+    method: /* @__PURE__ */ z.literal('eth_sendTransaction' satisfies WalletRequestMethod),
+    params: EvmSendTransactionParamsSchema,
+  }),
 ])
-/** A wallet call carried over a paired session: `personal_sign`, `eth_signTypedData_v4`, `solana_signMessage` or `solana_signTransaction`, with its params. */
+/** A wallet call carried over a paired session: `personal_sign`, `eth_signTypedData_v4`, `solana_signMessage`, `solana_signTransaction` or `eth_sendTransaction`, with its params. */
 export type WalletRequest = z.infer<typeof WalletRequestSchema>
 
 /** `scr_sessionRequest` params: the chain it is meant for and the wallet call. */
@@ -165,4 +191,5 @@ export const WALLET_RESULT_SCHEMAS = {
   eth_signTypedData_v4: EvmSignatureResultSchema,
   solana_signMessage: SolanaSignatureResultSchema,
   solana_signTransaction: SolanaTransactionResultSchema,
+  eth_sendTransaction: EvmTransactionHashResultSchema,
 } as const satisfies Record<WalletRequestMethod, unknown>

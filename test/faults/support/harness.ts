@@ -38,6 +38,9 @@ const DOCUMENTED = {
   TIMEOUT: true,
   ABORTED: true,
   RELAY_ERROR: true,
+  TRANSACTION_REVERTED: true,
+  TRANSACTION_REPLACED: true,
+  TRANSACTION_DROPPED: true,
 } satisfies Record<AppErrorCode, true>
 export const DOCUMENTED_CODES = new Set(Object.keys(DOCUMENTED))
 

@@ -1,0 +1,93 @@
+import { assign, fromPromise } from 'xstate'
+import { toErrorData } from '../shared/error-data'
+import { walletErrorData } from '../shared/wallet-error-data'
+import { transactionMachine } from './transaction.machine'
+import type {
+  ReadStatusInput,
+  StatusRead,
+  TransactionContext,
+  TransactionDeadlines,
+  TransactionRequestData,
+  TransactionTimeouts,
+} from './transaction.types'
+
+/** The outside world of the transaction machine. */
+export interface TransactionEnvironment {
+  /** Asks the wallet to sign and broadcast; resolves with the hash (EVM) or signature (Solana). */
+  send(request: TransactionRequestData, signal: AbortSignal): Promise<string>
+  /** One GET /transactions, long-polled against `input.last` (see `createTransactionStatusReader`). */
+  readStatus(input: ReadStatusInput, signal: AbortSignal): Promise<StatusRead>
+  /** The clock of the deadlines (ms since the epoch). Default `Date.now`. */
+  now?: () => number
+}
+
+/**
+ * The machine's actors: `requestTransaction` (errors as wallet error data: `USER_REJECTED` for a
+ * 4001, `WALLET_ERROR` otherwise) and `readStatus` (errors as `RPC_ERROR` data unless coded).
+ */
+export function createTransactionActors(env: TransactionEnvironment) {
+  return {
+    requestTransaction: fromPromise<string, TransactionRequestData>(async ({ input, signal }) => {
+      try {
+        return await env.send(input, signal)
+      } catch (error) {
+        throw walletErrorData(error)
+      }
+    }),
+    readStatus: fromPromise<StatusRead, ReadStatusInput>(async ({ input, signal }) => {
+      try {
+        return await env.readStatus(input, signal)
+      } catch (error) {
+        throw toErrorData(error, 'RPC_ERROR')
+      }
+    }),
+  }
+}
+
+type DeadlineName = keyof TransactionDeadlines
+const DELAY_OF: Record<DeadlineName, keyof TransactionTimeouts> = {
+  wallet: 'walletAnswerMs',
+  receipt: 'receiptMs',
+  notSeen: 'notSeenMs',
+}
+
+const remainingMs = (context: TransactionContext, name: DeadlineName, now: number): number => {
+  const at = context.deadlines[name]
+  return at === null ? context.timeouts[DELAY_OF[name]] : Math.max(0, at - now)
+}
+
+/**
+ * The clock of the chart: `armDeadline` records when a wait ends (kept when set, so a resumed
+ * machine keeps its deadlines), and the delays wait for what is left of it.
+ */
+export function transactionTimekeeping(
+  now: () => number,
+): Pick<Parameters<typeof transactionMachine.provide>[0], 'actions' | 'delays'> {
+  return {
+    actions: {
+      armDeadline: assign(({ context }, name: DeadlineName) =>
+        context.deadlines[name] !== null
+          ? {}
+          : {
+              deadlines: {
+                ...context.deadlines,
+                [name]: now() + context.timeouts[DELAY_OF[name]],
+              },
+            },
+      ),
+    },
+    delays: {
+      walletAnswerMs: ({ context }) => remainingMs(context, 'wallet', now()),
+      receiptMs: ({ context }) => remainingMs(context, 'receipt', now()),
+      notSeenMs: ({ context }) => remainingMs(context, 'notSeen', now()),
+    },
+  }
+}
+
+/** The transaction machine with its actors bound to `env`, its waits timed by `env.now`. */
+export function provideTransaction(env: TransactionEnvironment) {
+  return transactionMachine.provide({
+    actors: createTransactionActors(env),
+    ...transactionTimekeeping(env.now ?? (() => Date.now())),
+  })
+}
