@@ -7,6 +7,20 @@
  */
 
 export {
+  clickButton,
+  createDomDriver,
+  type DomDriverOptions,
+  type RenderedUi,
+} from './adapters/dom'
+export {
+  type ExposeClientPathsOptions,
+  exposeClientPaths,
+  openClientPaths,
+  type PagePathsHandle,
+  type PlaywrightPage,
+  type RemoteAction,
+} from './adapters/playwright'
+export {
   BACKEND_FAULTS,
   type BackendFault,
   WALLET_ANSWERS,
