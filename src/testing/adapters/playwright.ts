@@ -68,7 +68,7 @@ export function exposeClientPaths(options: ExposeClientPathsOptions): ClientPath
 
 /** The part of Playwright's `Page` the fixture uses (so this module needs no Playwright import). */
 export interface PlaywrightPage {
-  exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<void>
+  exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<unknown>
   goto(url: string): Promise<unknown>
   waitForFunction(expression: string): Promise<unknown>
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>

@@ -55,7 +55,7 @@ class RpcError extends Error {
 }
 
 /** Accounts by key, derived once (deriving the public key is the costly part; accounts are stateless). */
-const derived = new Map<Hex, PrivateKeyAccount>()
+const derived = /* @__PURE__ */ new Map<Hex, PrivateKeyAccount>()
 const accountOf = (key: Hex): PrivateKeyAccount => {
   const account = derived.get(key) ?? privateKeyToAccount(key)
   derived.set(key, account)

@@ -10,4 +10,6 @@ export const TEST_EVM_KEYS: readonly Hex[] = [
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
 ]
 
-export const TEST_SOLANA_KEYS: readonly Uint8Array[] = [1, 2].map((n) => new Uint8Array(32).fill(n))
+const seeds = (): Uint8Array[] => [1, 2].map((n) => new Uint8Array(32).fill(n))
+
+export const TEST_SOLANA_KEYS: readonly Uint8Array[] = /* @__PURE__ */ seeds()

@@ -81,178 +81,193 @@ const rotate = <T>(list: readonly T[], from: T | null): T[] => {
 
 const DESKTOP: readonly ClientFlow[] = ['desktop']
 
-export const STEP_RULES: readonly StepRule[] = [
-  {
-    id: 'user.selectWallet',
-    flows: DESKTOP,
-    at: (_, world) => ({
-      step: {
-        kind: 'user',
-        type: 'selectWallet',
-        description: `selects ${world.walletId}`,
-        run: (client) => client.selectWallet(world.walletId, { namespace: world.namespace }),
-      },
-      events: [
-        {
-          type: 'SELECT_WALLET',
-          walletId: world.walletId,
-          namespace: world.namespace,
-          connect: false,
-        },
-        loaded(world),
-      ],
-    }),
-  },
-  {
-    id: 'user.connect',
-    flows: DESKTOP,
-    at: (snapshot, world) => {
-      const v = view(snapshot)
-      if (!v.canConnect) return null
-      const step: ClientStep = {
-        kind: 'user',
-        type: 'connect',
-        description: 'connects',
-        run: (client) => client.connect(),
-      }
-      // The Client connects the selected wallet, else selects the first connector and connects.
-      return snapshot.hasTag('selected')
-        ? { step, events: [{ type: 'CONNECT' }] }
-        : {
-            step,
-            events: [
-              { type: 'SELECT_WALLET', walletId: null, namespace: null, connect: true },
-              loaded(world),
-            ],
-          }
-    },
-  },
-  {
-    id: 'user.signMessage',
-    flows: DESKTOP,
-    at: (snapshot) =>
-      view(snapshot).canSign
-        ? {
-            step: {
-              kind: 'user',
-              type: 'signMessage',
-              description: 'signs a message',
-              run: (client) => client.signMessage(MESSAGE),
-            },
-            events: [
-              {
-                type: 'SIGN',
-                request: { method: 'personal_sign', params: [MESSAGE] },
-                link: { method: 'signMessage', payload: null },
-              },
-            ],
-          }
-        : null,
-  },
-  {
-    id: 'user.cancel',
-    flows: DESKTOP,
-    at: (snapshot) =>
-      view(snapshot).canCancel
-        ? {
-            step: {
-              kind: 'user',
-              type: 'cancel',
-              description: 'cancels',
-              run: async (client) => client.cancel(),
-            },
-            events: [{ type: 'CANCEL' }],
-          }
-        : null,
-  },
-  {
-    id: 'user.disconnect',
-    flows: DESKTOP,
-    at: (snapshot) => {
-      if (!view(snapshot).isConnected) return null
-      return {
+/**
+ * The table: one row per kind of step (user actions, the wallet's answers and acts, a reload).
+ * Named timeouts come from the chart itself (`pendingTimeouts`).
+ */
+export const STEP_RULES: readonly StepRule[] = /* @__PURE__ */ createStepRules()
+
+function createStepRules(): StepRule[] {
+  return [
+    {
+      id: 'user.selectWallet',
+      flows: DESKTOP,
+      at: (_, world) => ({
         step: {
           kind: 'user',
-          type: 'disconnect',
-          description: 'disconnects',
-          run: (client) => client.disconnect(),
+          type: 'selectWallet',
+          description: `selects ${world.walletId}`,
+          run: (client) => client.selectWallet(world.walletId, { namespace: world.namespace }),
         },
-        // The wallet forgets the permission at once (no prompt): the connect child is idle again.
-        events: [{ type: 'DISCONNECT' }, connectChild('idle', {})],
-      }
+        events: [
+          {
+            type: 'SELECT_WALLET',
+            walletId: world.walletId,
+            namespace: world.namespace,
+            connect: false,
+          },
+          loaded(world),
+        ],
+      }),
     },
-  },
-  ...(['approve', 'reject', 'error'] as const).map(
-    (behaviour): StepRule => ({
-      id: `wallet.${behaviour}`,
+    {
+      id: 'user.connect',
       flows: DESKTOP,
       at: (snapshot, world) => {
-        const asked = prompt(snapshot)
-        if (asked === null) return null
+        const v = view(snapshot)
+        if (!v.canConnect) return null
         const step: ClientStep = {
-          kind: 'wallet',
-          behaviour,
-          description: `the wallet ${behaviour === 'approve' ? 'approves' : behaviour === 'reject' ? 'rejects' : 'fails'}`,
+          kind: 'user',
+          type: 'connect',
+          description: 'connects',
+          run: (client) => client.connect(),
         }
-        if (asked === 'connect') {
+        // The Client connects the selected wallet, else selects the first connector and connects.
+        return snapshot.hasTag('selected')
+          ? { step, events: [{ type: 'CONNECT' }] }
+          : {
+              step,
+              events: [
+                { type: 'SELECT_WALLET', walletId: null, namespace: null, connect: true },
+                loaded(world),
+              ],
+            }
+      },
+    },
+    {
+      id: 'user.signMessage',
+      flows: DESKTOP,
+      at: (snapshot) =>
+        view(snapshot).canSign
+          ? {
+              step: {
+                kind: 'user',
+                type: 'signMessage',
+                description: 'signs a message',
+                run: (client) => client.signMessage(MESSAGE),
+              },
+              events: [
+                {
+                  type: 'SIGN',
+                  request: { method: 'personal_sign', params: [MESSAGE] },
+                  link: { method: 'signMessage', payload: null },
+                },
+              ],
+            }
+          : null,
+    },
+    {
+      id: 'user.cancel',
+      flows: DESKTOP,
+      at: (snapshot) =>
+        view(snapshot).canCancel
+          ? {
+              step: {
+                kind: 'user',
+                type: 'cancel',
+                description: 'cancels',
+                run: async (client) => client.cancel(),
+              },
+              events: [{ type: 'CANCEL' }],
+            }
+          : null,
+    },
+    {
+      id: 'user.disconnect',
+      flows: DESKTOP,
+      at: (snapshot) => {
+        if (!view(snapshot).isConnected) return null
+        return {
+          step: {
+            kind: 'user',
+            type: 'disconnect',
+            description: 'disconnects',
+            run: (client) => client.disconnect(),
+          },
+          // The wallet forgets the permission at once (no prompt): the connect child is idle again.
+          events: [{ type: 'DISCONNECT' }, connectChild('idle', {})],
+        }
+      },
+    },
+    ...(['approve', 'reject', 'error'] as const).map(
+      (behaviour): StepRule => ({
+        id: `wallet.${behaviour}`,
+        flows: DESKTOP,
+        at: (snapshot, world) => {
+          const asked = prompt(snapshot)
+          if (asked === null) return null
+          const step: ClientStep = {
+            kind: 'wallet',
+            behaviour,
+            description: `the wallet ${behaviour === 'approve' ? 'approves' : behaviour === 'reject' ? 'rejects' : 'fails'}`,
+          }
+          if (asked === 'connect') {
+            const events =
+              behaviour === 'approve'
+                ? [
+                    connectChild('connected', {
+                      connection: connection(world, world.accounts, world.chains[0] ?? ''),
+                    }),
+                  ]
+                : behaviour === 'reject'
+                  ? [connectChild('rejected', { error: rejected })]
+                  : [connectChild('failed', { error: failed })]
+            return { step, events }
+          }
           const events =
             behaviour === 'approve'
               ? [
-                  connectChild('connected', {
-                    connection: connection(world, world.accounts, world.chains[0] ?? ''),
-                  }),
+                  {
+                    type: 'xstate.done.actor.sign',
+                    output: { signature: '0x', verification: null },
+                  },
                 ]
               : behaviour === 'reject'
-                ? [connectChild('rejected', { error: rejected })]
-                : [connectChild('failed', { error: failed })]
+                ? [signChild('rejected', rejected)]
+                : [signChild('failed', failed)]
           return { step, events }
-        }
-        const events =
-          behaviour === 'approve'
-            ? [{ type: 'xstate.done.actor.sign', output: { signature: '0x', verification: null } }]
-            : behaviour === 'reject'
-              ? [signChild('rejected', rejected)]
-              : [signChild('failed', failed)]
-        return { step, events }
-      },
-    }),
-  ),
-  ...(['changeAccount', 'changeChain', 'lock'] as const).map(
-    (behaviour): StepRule => ({
-      id: `wallet.${behaviour}`,
+        },
+      }),
+    ),
+    ...(['changeAccount', 'changeChain', 'lock'] as const).map(
+      (behaviour): StepRule => ({
+        id: `wallet.${behaviour}`,
+        flows: DESKTOP,
+        at: (snapshot, world) => {
+          const now = current(snapshot)
+          if (now === null) return null
+          const description = {
+            changeAccount: 'the wallet switches account',
+            changeChain: 'the wallet switches chain',
+            lock: 'the wallet locks',
+          }[behaviour]
+          const step: ClientStep = { kind: 'wallet', behaviour, description }
+          if (behaviour === 'lock') return { step, events: [connectChild('idle', {})] }
+          const accounts =
+            behaviour === 'changeAccount' ? rotate(world.accounts, now.address) : now.accounts
+          const chainId =
+            behaviour === 'changeChain'
+              ? (rotate(world.chains, now.chainId)[0] ?? '')
+              : (now.chainId ?? '')
+          return {
+            step,
+            events: [
+              connectChild('connected', { connection: connection(world, accounts, chainId) }),
+            ],
+          }
+        },
+      }),
+    ),
+    {
+      id: 'reload',
       flows: DESKTOP,
-      at: (snapshot, world) => {
-        const now = current(snapshot)
-        if (now === null) return null
-        const description = {
-          changeAccount: 'the wallet switches account',
-          changeChain: 'the wallet switches chain',
-          lock: 'the wallet locks',
-        }[behaviour]
-        const step: ClientStep = { kind: 'wallet', behaviour, description }
-        if (behaviour === 'lock') return { step, events: [connectChild('idle', {})] }
-        const accounts =
-          behaviour === 'changeAccount' ? rotate(world.accounts, now.address) : now.accounts
-        const chainId =
-          behaviour === 'changeChain'
-            ? (rotate(world.chains, now.chainId)[0] ?? '')
-            : (now.chainId ?? '')
-        return {
-          step,
-          events: [connectChild('connected', { connection: connection(world, accounts, chainId) })],
-        }
-      },
-    }),
-  ),
-  {
-    id: 'reload',
-    flows: DESKTOP,
-    at: () => ({
-      step: { kind: 'reload', description: 'the page reloads' },
-      restart: true,
-    }),
-  },
-]
+      at: () => ({
+        step: { kind: 'reload', description: 'the page reloads' },
+        restart: true,
+      }),
+    },
+  ]
+}
 
 /** The named timeouts the chart waits for in `snapshot`, with the event each one raises. */
 export function pendingTimeouts(
