@@ -37,7 +37,9 @@ beforeAll(async () => {
     const path = normalize(new URL(request.url ?? '/', 'http://x').pathname).replace(/^\/+/, '')
     try {
       const body = await readFile(join(outDir, path || 'index.html'))
-      response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' })
+      response.writeHead(200, {
+        'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
+      })
       response.end(body)
     } catch {
       response.writeHead(404).end()

@@ -13,8 +13,10 @@ export const WALLET_ANSWERS = [
   'changeChain',
   'lock',
 ] as const
+/** How a wallet double answers a prompt (one of `WALLET_ANSWERS`). */
 export type WalletAnswer = (typeof WALLET_ANSWERS)[number]
 
+/** How the backend and relay doubles answer: `ok`, or a fault. */
 export const BACKEND_FAULTS = [
   'ok',
   'down',
@@ -31,6 +33,7 @@ export const BACKEND_FAULTS = [
   'hang',
   'drop',
 ] as const
+/** One of `BACKEND_FAULTS`. */
 export type BackendFault = (typeof BACKEND_FAULTS)[number]
 
 /** A promise that never settles (a wallet or server that never answers). */

@@ -62,6 +62,7 @@ const accountOf = (key: Hex): PrivateKeyAccount => {
   return account
 }
 
+/** A scripted EIP-1193 wallet double on `keys` (the first account active); see `createTestWallet`. */
 export function createScriptedEvmWallet(
   keys: readonly Hex[],
   options: ScriptedEvmWalletOptions = {},

@@ -12,4 +12,5 @@ export const TEST_EVM_KEYS: readonly Hex[] = [
 
 const seeds = (): Uint8Array[] => [1, 2].map((n) => new Uint8Array(32).fill(n))
 
+/** The ed25519 secrets of the Solana test wallet's two accounts (fixed seeds of 1s and 2s). */
 export const TEST_SOLANA_KEYS: readonly Uint8Array[] = /* @__PURE__ */ seeds()

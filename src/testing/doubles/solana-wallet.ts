@@ -44,6 +44,7 @@ export interface ScriptedSolanaWalletOptions {
   chains?: readonly `${string}:${string}`[]
 }
 
+/** A scripted Wallet Standard Solana wallet double named `name` on `secretKeys`; see `createTestWallet`. */
 export function createScriptedSolanaWallet(
   name: string,
   secretKeys: readonly Uint8Array[],

@@ -37,6 +37,7 @@ export interface ClientStatusGraph {
   changes: string[]
 }
 
+/** What `exploreClient` returns: the paths, and what the chart allows (the coverage's denominator). */
 export interface ClientExploration {
   paths: ClientPath[]
   graph: ClientStatusGraph

@@ -54,6 +54,7 @@ export interface ReloadStep {
   description: string
 }
 
+/** A step of a path: a user action, a wallet step, a backend fault, a named timeout, or a reload. */
 export type ClientStep = UserAction | WalletStep | BackendStep | TimeStep | ReloadStep
 
 /** A step of a path and what the UI must show once it is done. */
