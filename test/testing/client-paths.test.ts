@@ -20,7 +20,7 @@ const paths = getClientPaths()
 const coverage = createClientCoverage()
 afterAll(() => console.log(coverage.line()))
 
-describe('generated desktop paths on the real Client', () => {
+describe('generated paths (desktop, pairing) on the real Client', () => {
   it('there are paths, each from a fresh page', () => {
     expect(paths.length).toBeGreaterThan(20)
   })

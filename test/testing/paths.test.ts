@@ -46,18 +46,20 @@ function retarget(path: string[], event: string, target: string): ClientMachine 
 describe('getClientPaths', () => {
   const { paths, graph } = exploreClient()
 
-  it('reaches every status of the desktop flow and every change between them', () => {
+  it('reaches every status of the desktop and pairing flows and every change between them', () => {
     const reached = new Set<ClientStatus>(
       paths.flatMap((path) => path.steps.flatMap((s) => s.through)),
     )
     expect([...reached].sort()).toEqual([...graph.statuses].sort())
     expect(graph.statuses.sort()).toEqual(
       [
+        'awaitingSignature',
         'connected',
         'connecting',
         'disconnected',
         'disconnecting',
         'idle',
+        'pairing',
         'selecting',
         'signing',
       ].sort(),
@@ -98,6 +100,7 @@ describe('getClientPaths', () => {
         'user.cancel',
         'user.connect',
         'user.disconnect',
+        'user.pair',
         'user.selectWallet',
         'user.signMessage',
         'wallet.approve',
@@ -141,13 +144,14 @@ describe('getClientPaths', () => {
 
 describe('a root transition re-targeted by hand', () => {
   // Cancelling a signature goes back to `connected`; the copy sends it to `disconnected`.
+  const DESKTOP = ['desktop'] as const
   const mutated = retarget(['wallet', 'signing'], 'CANCEL', 'disconnected')
   const pick = (list: ReturnType<typeof getClientPaths>) =>
     list.find((path) => /signs a message → cancels → signs a message$/.test(path.description))
 
   it('changes the generated paths', () => {
-    const real = pick(getClientPaths())
-    const changed = getClientPaths({ machine: mutated })
+    const real = pick(getClientPaths({ flows: DESKTOP }))
+    const changed = getClientPaths({ machine: mutated, flows: DESKTOP })
     expect(real).toBeDefined()
     expect(pick(changed)).toBeUndefined()
     const cancelled = changed.find((path) => /signs a message → cancels/.test(path.description))
@@ -156,7 +160,7 @@ describe('a root transition re-targeted by hand', () => {
   })
 
   it('makes a generated path fail on the real Client', async () => {
-    const path = getClientPaths({ machine: mutated }).find((p) =>
+    const path = getClientPaths({ machine: mutated, flows: DESKTOP }).find((p) =>
       /signs a message → cancels/.test(p.description),
     )
     expect(path).toBeDefined()
@@ -171,7 +175,7 @@ describe('a root transition re-targeted by hand', () => {
   })
 
   it('while the paths of the real chart pass', async () => {
-    const path = pick(getClientPaths())
+    const path = pick(getClientPaths({ flows: DESKTOP }))
     await runClientPath(path!, headless)
   })
 })

@@ -54,6 +54,25 @@ export function ConnectPanel({
       >
         Use MetaMask
       </button>
+      {/* A phone wallet pairs over the relay: the URI is the QR code to show (here, a link). */}
+      <button
+        type="button"
+        disabled={view.isBusy}
+        onClick={() =>
+          quietly(
+            client
+              .pair({ metadata: { name: 'React example', url: location.origin } })
+              .then((flow) => flow.approval),
+          )
+        }
+      >
+        Pair a phone
+      </button>
+      {view.pairingUri && (
+        <p>
+          Scan with your wallet: <a href={view.pairingUri}>pairing link</a>
+        </p>
+      )}
       <button
         type="button"
         disabled={!isConnectEnabled(view)}

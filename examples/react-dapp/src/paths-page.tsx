@@ -18,6 +18,7 @@ exposeClientPaths({
     act: {
       selectWallet: (ui) => clickFor(ui, 'selectWallet'),
       connect: (ui) => clickFor(ui, 'connect'),
+      pair: (ui) => clickFor(ui, 'pair'),
       cancel: (ui) => clickFor(ui, 'cancel'),
       signMessage: (ui) => clickFor(ui, 'signMessage'),
       disconnect: (ui) => clickFor(ui, 'disconnect'),

@@ -27,12 +27,19 @@ export function checkConnectPanel(view: ClientView, ui: HTMLElement): void {
   same('Cancel enabled', button('Cancel')?.disabled === false, view.canCancel)
   same('Sign message enabled', button('Sign message')?.disabled === false, view.canSign)
   same('Disconnect shown', button('Disconnect') !== null, view.isConnected)
+  same('Pair a phone enabled', button('Pair a phone')?.disabled === false, !view.isBusy)
+  same(
+    'pairing link shown',
+    ui.querySelector('a[href^="scope:"]') !== null,
+    view.pairingUri !== null,
+  )
 }
 
 /** The button each user action of a generated path clicks. */
 export const BUTTON_OF: Partial<Record<UserActionType, string>> = {
   selectWallet: 'Use MetaMask',
   connect: 'Connect',
+  pair: 'Pair a phone',
   cancel: 'Cancel',
   signMessage: 'Sign message',
   disconnect: 'Disconnect',

@@ -30,6 +30,7 @@ const panel = (isConnectEnabled?: (view: ClientView) => boolean) =>
     act: {
       selectWallet: (ui) => click(ui, 'selectWallet'),
       connect: (ui) => click(ui, 'connect'),
+      pair: (ui) => click(ui, 'pair'),
       cancel: (ui) => click(ui, 'cancel'),
       signMessage: (ui) => click(ui, 'signMessage'),
       disconnect: (ui) => click(ui, 'disconnect'),

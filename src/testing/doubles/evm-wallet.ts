@@ -37,6 +37,10 @@ export interface ScriptedEvmWallet extends Eip1193Provider {
   act(what: 'changeAccount' | 'changeChain' | 'lock'): void
   /** Announces itself over EIP-6963 on `target` (and again whenever asked); returns the undo. */
   announce(target: EventTarget, rdns: string): () => void
+  /** Grants the dApp its accounts, as approving a relay session does. */
+  authorize(): void
+  /** Runs another prompt of this wallet (a relay session proposal) under the same script. */
+  prompt<T>(method: string, params: unknown, perform: () => Promise<T> | T): Promise<T>
 }
 
 export interface ScriptedEvmWalletOptions {
@@ -172,6 +176,10 @@ export function createScriptedEvmWallet(
     },
     removeListener(event, listener) {
       listeners.get(event)?.delete(listener)
+    },
+    prompt: (method, params, perform) => gate.prompt(method, params, perform),
+    authorize() {
+      authorized = true
     },
     announce(target, rdns) {
       const detail = Object.freeze({

@@ -4,6 +4,8 @@ import type { Hex } from 'viem'
 import { Eip1193Connector } from '../../connectors/eip1193'
 import { SolanaInjectedConnector } from '../../connectors/solana-injected'
 import type { IWalletConnector } from '../../connectors/types'
+import type { WebSocketConstructor } from '../../relay/client/websocket'
+import { createRelayWallet, type RelayWallet } from '../../wallet/relay-wallet'
 import type { WalletAnswer } from './answers'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './evm-wallet'
 import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './keys'
@@ -55,6 +57,22 @@ export interface TestWallet {
   announce(target?: EventTarget, rdns?: string): () => void
   /** A connector for `ClientOptions.connectors` bound to this wallet (`selectWallet(walletId)`). */
   connector(): IWalletConnector
+  /**
+   * EVM: reads a pairing URI as a phone wallet scanning the QR code would, over the relay
+   * (`scope-connect/wallet`). The proposal is a prompt (approve: a session with the active account
+   * on the chains asked for; reject: 4001); each request over the session is a prompt too. Resolves
+   * once the proposal is answered; `unpair()` closes the relay connection.
+   */
+  pair(uri: string, relay: TestWalletRelay): Promise<void>
+  unpair(): void
+}
+
+/** Where a test wallet reaches the relay: the backend (for its token) and the socket class. */
+export interface TestWalletRelay {
+  baseUrl: string
+  appKey: string
+  WebSocket?: WebSocketConstructor
+  fetchImpl?: typeof fetch
 }
 
 const isHexKey = (key: Hex | Uint8Array | undefined): key is Hex => typeof key === 'string'
@@ -70,6 +88,7 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
     )
     const evm = createScriptedEvmWallet(keys as Hex[], chains ? { chains } : {})
     const walletId = options.walletId ?? 'metamask'
+    let relayWallet: RelayWallet | null = null
     return {
       namespace: 'eip155',
       walletId,
@@ -93,6 +112,40 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
       announce: (target = globalThis as unknown as EventTarget, rdns = 'io.metamask') =>
         evm.announce(target, rdns),
       connector: () => new Eip1193Connector(walletId, () => evm),
+      async pair(uri, relay) {
+        relayWallet?.close()
+        relayWallet = createRelayWallet({
+          ...relay,
+          metadata: { name: 'Test Wallet', url: 'https://wallet.test' },
+        })
+        relayWallet.onRequest((request) => evm.request(request as never))
+        const proposal = await relayWallet.pair(uri)
+        const account = evm.accounts[0]?.address ?? ''
+        await evm
+          .prompt('session_proposal', proposal.requiredNamespaces, async () => {
+            const namespaces: Record<
+              string,
+              { accounts: string[]; chains: string[]; methods?: string[] }
+            > = {}
+            for (const [name, wanted] of Object.entries(proposal.requiredNamespaces)) {
+              const chains = [...(wanted.chains ?? [])]
+              namespaces[name] = {
+                chains,
+                accounts: chains.map((chain) => `${chain}:${account}`),
+                ...(wanted.methods ? { methods: [...wanted.methods] } : {}),
+              }
+            }
+            evm.authorize()
+            await proposal.approve({ namespaces })
+          })
+          .catch((error: { code?: number }) =>
+            proposal.reject(error.code === 4001 ? undefined : { code: error.code ?? -32603 }),
+          )
+      },
+      unpair() {
+        relayWallet?.close()
+        relayWallet = null
+      },
     }
   }
   const secret = options.privateKey instanceof Uint8Array ? options.privateKey : TEST_SOLANA_KEYS[0]
@@ -125,5 +178,7 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
     act: (what) => solana.act(what),
     announce: () => getWallets().register(solana.wallet),
     connector: () => new SolanaInjectedConnector({ walletId, walletName: name }),
+    pair: () => Promise.reject(new Error('createTestWallet: relay pairing is EVM only for now')),
+    unpair: () => {},
   }
 }

@@ -19,7 +19,7 @@ import { type ClientPathWorld, defaultWorld } from './world'
 
 /** Options of `getClientPaths`. */
 export interface ClientPathOptions {
-  /** The flows to generate; default every flow the rules know (today: `desktop`). */
+  /** The flows to generate, each from a fresh page; default `CLIENT_FLOWS` (desktop, pairing). */
   flows?: readonly ClientFlow[]
   /** Longest path, in steps; default no limit (the paths then cover every change of the chart). */
   maxSteps?: number
@@ -90,11 +90,24 @@ export function statusChanges(statuses: readonly ClientStatus[]): string[] {
  * chart reaches (the coverage's denominator).
  */
 export function exploreClient(options: ClientPathOptions = {}): ClientExploration {
-  const flows = options.flows ?? ['desktop']
+  const paths: ClientPath[] = []
+  const statuses = new Set<ClientStatus>()
+  const changes = new Set<string>()
+  for (const flow of options.flows ?? CLIENT_FLOWS) {
+    const explored = exploreFlow(flow, options)
+    paths.push(...explored.paths)
+    for (const status of explored.graph.statuses) statuses.add(status)
+    for (const change of explored.graph.changes) changes.add(change)
+  }
+  return { paths, graph: { statuses: [...statuses], changes: [...changes] } }
+}
+
+/** The flows `getClientPaths` generates by default. */
+export const CLIENT_FLOWS: readonly ClientFlow[] = ['desktop', 'pairing']
+
+function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExploration {
   const world = options.world ?? defaultWorld()
-  const rules = (options.rules ?? STEP_RULES).filter((rule) =>
-    rule.flows.some((flow) => flows.includes(flow)),
-  )
+  const rules = (options.rules ?? STEP_RULES).filter((rule) => rule.flows.includes(flow))
   // The chart with its deadlines on a clock that stands still: a traversal compares no time.
   const machine = (options.machine ?? clientMachine).provide(clientTimekeeping(() => 0))
   const scope = mockScope()
@@ -194,7 +207,6 @@ export function exploreClient(options: ClientPathOptions = {}): ClientExploratio
         for (const change of statusChanges([before, ...through])) changes.add(change)
       steps.push({ ...result.step, expected: toClientView(snapshot), through } as ClientPathStep)
     }
-    const flow = flows[0] as ClientFlow
     return {
       description: `${flow}: ${steps.map((s) => s.description).join(' → ')}`,
       flow,

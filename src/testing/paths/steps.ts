@@ -51,6 +51,44 @@ const signChild = (value: string, error: ErrorData) => ({
   snapshot: { value, context: { error } },
 })
 
+/** The `pairing` child's snapshot: paired or not, its connection, the end of its last request. */
+const pairingChild = (
+  paired: boolean,
+  context: { connection?: unknown; lastRequest?: unknown },
+) => ({
+  type: 'xstate.snapshot.pairing',
+  snapshot: {
+    matches: (value: unknown) =>
+      paired && JSON.stringify(value) === JSON.stringify({ active: { flow: 'paired' } }),
+    context: { connection: null, lastRequest: null, ...context },
+  },
+})
+
+/** The `pairing` child ended (a rejected proposal, a deleted session). */
+const pairingDone = (status: 'rejected' | 'disconnected', error: ErrorData | null) => ({
+  type: 'xstate.done.actor.pairing',
+  output: { status, session: null, error },
+})
+
+/** The request the root sends over a paired session (its id is the chart's own bookkeeping). */
+const RELAY_REQUEST = { requestId: 'path-request', method: 'personal_sign' }
+
+const relayAnswer = (status: 'answered' | 'failed', error: ErrorData | null) => ({
+  ...RELAY_REQUEST,
+  status,
+  error,
+  at: 0,
+})
+
+/** The connection a paired session gives: the wallet's active account on the chain asked for. */
+const pairedConnection = (world: ClientPathWorld) => ({
+  walletId: null,
+  connectorId: 'relay',
+  namespace: world.namespace,
+  chainId: world.chains[0] ?? '',
+  accounts: world.accounts.slice(0, 1),
+})
+
 /** The connector `loadConnector` reports for the world's wallet (a custom connector). */
 const loaded = (world: ClientPathWorld) => ({
   type: 'xstate.done.actor.loadConnector',
@@ -59,13 +97,55 @@ const loaded = (world: ClientPathWorld) => ({
 
 const view = toClientView
 
-/** The desktop wallet shows a prompt: a connection request, or a signature request. */
-function prompt(snapshot: ClientSnapshot): 'connect' | 'sign' | null {
+type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign'
+
+/**
+ * The prompt the wallet shows: a desktop connection or signature request, a relay session
+ * proposal (the phone scanned the QR code) or a request over the paired session.
+ */
+function prompt(snapshot: ClientSnapshot): Prompt | null {
   const v = view(snapshot)
-  if (v.connectorKind !== 'wallet') return null
-  if (v.status === 'connecting') return 'connect'
-  if (v.status === 'signing') return 'sign'
+  if (v.connectorKind === 'wallet' && v.status === 'connecting') return 'connect'
+  if (v.connectorKind === 'wallet' && v.status === 'signing') return 'sign'
+  if (v.connectorKind === 'relay' && v.status === 'pairing') return 'proposal'
+  if (v.connectorKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
   return null
+}
+
+/** What the wallet's answer to `asked` raises in the chart (null: that answer cannot happen there). */
+function answerEvents(
+  asked: Prompt,
+  behaviour: 'approve' | 'reject' | 'error',
+  world: ClientPathWorld,
+): AnyEventObject[] | null {
+  const error = behaviour === 'reject' ? rejected : failed
+  switch (asked) {
+    case 'connect':
+      return behaviour === 'approve'
+        ? [
+            connectChild('connected', {
+              connection: connection(world, world.accounts, world.chains[0] ?? ''),
+            }),
+          ]
+        : [connectChild(behaviour === 'reject' ? 'rejected' : 'failed', { error })]
+    case 'sign':
+      return behaviour === 'approve'
+        ? [{ type: 'xstate.done.actor.sign', output: { signature: '0x', verification: null } }]
+        : [signChild(behaviour === 'reject' ? 'rejected' : 'failed', error)]
+    case 'proposal':
+      if (behaviour === 'error') return null
+      return behaviour === 'approve'
+        ? [pairingChild(true, { connection: pairedConnection(world) })]
+        : [pairingDone('rejected', rejected)]
+    case 'relaySign':
+      return [
+        pairingChild(true, {
+          connection: pairedConnection(world),
+          lastRequest:
+            behaviour === 'approve' ? relayAnswer('answered', null) : relayAnswer('failed', error),
+        }),
+      ]
+  }
 }
 
 /** The wallet's current connection in the snapshot (desktop), else null. */
@@ -80,6 +160,11 @@ const rotate = <T>(list: readonly T[], from: T | null): T[] => {
 }
 
 const DESKTOP: readonly ClientFlow[] = ['desktop']
+const PAIRING: readonly ClientFlow[] = ['pairing']
+const ALL: readonly ClientFlow[] = ['desktop', 'pairing']
+
+/** The dApp as `pair()` presents it in the paths. */
+const PAIR_METADATA = { name: 'Generated paths', url: 'https://dapp.test' }
 
 /**
  * The table: one row per kind of step (user actions, the wallet's answers and acts, a reload).
@@ -135,17 +220,62 @@ function createStepRules(): StepRule[] {
       },
     },
     {
-      id: 'user.signMessage',
-      flows: DESKTOP,
-      at: (snapshot) =>
-        view(snapshot).canSign
-          ? {
+      id: 'user.pair',
+      flows: PAIRING,
+      at: (snapshot, world) =>
+        view(snapshot).isBusy
+          ? null
+          : {
               step: {
                 kind: 'user',
-                type: 'signMessage',
-                description: 'signs a message',
-                run: (client) => client.signMessage(MESSAGE),
+                type: 'pair',
+                description: 'pairs a phone wallet (QR code)',
+                run: async (client) => {
+                  const flow = await client.pair({
+                    namespace: world.namespace,
+                    metadata: PAIR_METADATA,
+                  })
+                  // The app shows the approval's failure from the view (`view.error`).
+                  flow.approval.catch(() => {})
+                  return flow
+                },
               },
+              events: [
+                {
+                  type: 'PAIR',
+                  uri: 'scope:path@1?symKey=k',
+                  input: {
+                    pairingId: '00'.repeat(16),
+                    proposalId: 1,
+                    relayUrl: 'wss://relay.test',
+                    requiredNamespaces: {
+                      [world.namespace]: { chains: [world.chains[0]], methods: ['personal_sign'] },
+                    },
+                    metadata: PAIR_METADATA,
+                    proposalExpiresAt: 1,
+                    startedAt: 0,
+                  },
+                },
+              ],
+            },
+    },
+    {
+      id: 'user.signMessage',
+      flows: ALL,
+      at: (snapshot) => {
+        const v = view(snapshot)
+        if (!v.canSign) return null
+        const step: ClientStep = {
+          kind: 'user',
+          type: 'signMessage',
+          description: 'signs a message',
+          run: (client) => client.signMessage(MESSAGE),
+        }
+        // Over a paired session the request goes to the wallet over the relay.
+        return v.connectorKind === 'relay'
+          ? { step, events: [{ type: 'RELAY.REQUEST', ...RELAY_REQUEST }] }
+          : {
+              step,
               events: [
                 {
                   type: 'SIGN',
@@ -154,11 +284,11 @@ function createStepRules(): StepRule[] {
                 },
               ],
             }
-          : null,
+      },
     },
     {
       id: 'user.cancel',
-      flows: DESKTOP,
+      flows: ALL,
       at: (snapshot) =>
         view(snapshot).canCancel
           ? {
@@ -174,58 +304,33 @@ function createStepRules(): StepRule[] {
     },
     {
       id: 'user.disconnect',
-      flows: DESKTOP,
+      flows: ALL,
       at: (snapshot) => {
-        if (!view(snapshot).isConnected) return null
-        return {
-          step: {
-            kind: 'user',
-            type: 'disconnect',
-            description: 'disconnects',
-            run: (client) => client.disconnect(),
-          },
-          // The wallet forgets the permission at once (no prompt): the connect child is idle again.
-          events: [{ type: 'DISCONNECT' }, connectChild('idle', {})],
+        const v = view(snapshot)
+        if (!v.isConnected) return null
+        const step: ClientStep = {
+          kind: 'user',
+          type: 'disconnect',
+          description: 'disconnects',
+          run: (client) => client.disconnect(),
         }
+        // A paired session is deleted over the relay (the pairing child ends); a desktop wallet
+        // forgets the permission at once, without a prompt (the connect child is idle again).
+        return v.connectorKind === 'relay'
+          ? { step, events: [{ type: 'DISCONNECT' }, pairingDone('disconnected', null)] }
+          : { step, events: [{ type: 'DISCONNECT' }, connectChild('idle', {})] }
       },
     },
     ...(['approve', 'reject', 'error'] as const).map(
       (behaviour): StepRule => ({
         id: `wallet.${behaviour}`,
-        flows: DESKTOP,
+        flows: ALL,
         at: (snapshot, world) => {
           const asked = prompt(snapshot)
-          if (asked === null) return null
-          const step: ClientStep = {
-            kind: 'wallet',
-            behaviour,
-            description: `the wallet ${behaviour === 'approve' ? 'approves' : behaviour === 'reject' ? 'rejects' : 'fails'}`,
-          }
-          if (asked === 'connect') {
-            const events =
-              behaviour === 'approve'
-                ? [
-                    connectChild('connected', {
-                      connection: connection(world, world.accounts, world.chains[0] ?? ''),
-                    }),
-                  ]
-                : behaviour === 'reject'
-                  ? [connectChild('rejected', { error: rejected })]
-                  : [connectChild('failed', { error: failed })]
-            return { step, events }
-          }
-          const events =
-            behaviour === 'approve'
-              ? [
-                  {
-                    type: 'xstate.done.actor.sign',
-                    output: { signature: '0x', verification: null },
-                  },
-                ]
-              : behaviour === 'reject'
-                ? [signChild('rejected', rejected)]
-                : [signChild('failed', failed)]
-          return { step, events }
+          const events = asked === null ? null : answerEvents(asked, behaviour, world)
+          if (events === null) return null
+          const verb = { approve: 'approves', reject: 'rejects', error: 'fails' }[behaviour]
+          return { step: { kind: 'wallet', behaviour, description: `the wallet ${verb}` }, events }
         },
       }),
     ),
@@ -260,7 +365,7 @@ function createStepRules(): StepRule[] {
     ),
     {
       id: 'reload',
-      flows: DESKTOP,
+      flows: ALL,
       at: () => ({
         step: { kind: 'reload', description: 'the page reloads' },
         restart: true,

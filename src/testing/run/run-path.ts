@@ -1,12 +1,14 @@
 import type { ClientTimeouts } from '../../../machines/client/client.types'
 import type { ClientView } from '../../../machines/client/client.view'
 import { Client, type ClientOptions } from '../../client/client'
+import { relayUrlForBaseUrl } from '../../relay/client/token-source'
 import {
   type BackendDouble,
   createBackendDouble,
   TEST_APP_KEY,
   TEST_BASE_URL,
 } from '../doubles/backend-double'
+import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
 import type { ClientPath, ClientPathStep, UserAction } from '../paths/types'
 import { defaultWorld, PATH_TIMEOUTS } from '../paths/world'
@@ -51,6 +53,8 @@ export interface ClientPathRun {
   wallet: TestWallet
   /** The backend double (null with `options.backend`). */
   backend: BackendDouble | null
+  /** The relay double (null with `options.backend`). */
+  relay: RelayDouble | null
   /** Every view the Clients showed, in order. */
   views: ClientView[]
 }
@@ -94,16 +98,21 @@ export async function runClientPath(
   const wallet = createTestWallet({ namespace: world.namespace, walletId: world.walletId })
   wallet.answer = 'hold'
   const backend = options.backend ? null : createBackendDouble()
+  const relay = options.backend ? null : createRelayDouble()
+  const baseUrl = options.backend?.baseUrl ?? TEST_BASE_URL
+  const appKey = options.backend?.appKey ?? TEST_APP_KEY
+  const fetchImpl = options.backend?.fetchImpl ?? backend?.fetch
   const timeouts = { ...PATH_TIMEOUTS, ...options.timeouts }
   const wait = options.wait ?? sleep
   const settleMs = options.settleMs ?? 3_000
   const views: ClientView[] = []
   const make = () =>
     new Client({
-      baseUrl: options.backend?.baseUrl ?? TEST_BASE_URL,
-      appKey: options.backend?.appKey ?? TEST_APP_KEY,
-      fetchImpl: options.backend?.fetchImpl ?? backend?.fetch,
+      baseUrl,
+      appKey,
+      fetchImpl,
       connectors: [wallet.connector()],
+      ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
       mobile: false,
       timeouts,
       ...options.client,
@@ -142,6 +151,29 @@ export async function runClientPath(
     )
   }
 
+  /** The wallet answers its prompt; a pairing URI on screen is scanned first (the QR code). */
+  let scanned: string | null = null
+  const answer = async (behaviour: 'approve' | 'reject' | 'error', index: number) => {
+    const uri = client.getView().pairingUri
+    if (uri !== null && uri !== scanned && wallet.held === 0) {
+      scanned = uri
+      const WebSocket = relay?.WebSocket ?? options.client?.WebSocket
+      wallet
+        .pair(uri, {
+          baseUrl,
+          appKey,
+          ...(fetchImpl ? { fetchImpl } : {}),
+          ...(WebSocket ? { WebSocket } : {}),
+        })
+        .catch(() => {})
+    }
+    // A prompt over the relay arrives a moment after the step that caused it.
+    const until = Date.now() + settleMs
+    while (wallet.held === 0 && Date.now() < until) await sleep(5)
+    if (!wallet.release(behaviour))
+      throw new ClientPathError(path, index, 'the wallet shows no prompt to answer')
+  }
+
   observe(client)
   try {
     await driver.mount(client)
@@ -157,13 +189,13 @@ export async function runClientPath(
             step.behaviour === 'approve' ||
             step.behaviour === 'reject' ||
             step.behaviour === 'error'
-          ) {
-            if (!wallet.release(step.behaviour))
-              throw new ClientPathError(path, index, 'the wallet shows no prompt to answer')
-          } else wallet.act(step.behaviour)
+          )
+            await answer(step.behaviour, index)
+          else wallet.act(step.behaviour)
           break
         case 'backend':
           if (backend) backend.fault = step.fault
+          if (relay) relay.refuse = step.fault === 'down'
           break
         case 'time':
           await wait(timeouts[step.timeout] + TIMEOUT_MARGIN_MS)
@@ -191,6 +223,7 @@ export async function runClientPath(
   } finally {
     await driver.unmount?.()
     stop(client)
+    wallet.unpair()
   }
-  return { wallet, backend, views }
+  return { wallet, backend, relay, views }
 }
