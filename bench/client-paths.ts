@@ -33,15 +33,15 @@ function time(run: () => string): { ms: number; result: string } {
 
 const targets: Array<[string, () => string]> = [
   [
-    '`getClientPaths()` (desktop, every change)',
+    '`getClientPaths()` (desktop and pairing, every change)',
     () => {
       const { paths, graph } = exploreClient()
       return `${paths.length} paths, ${graph.statuses.length} statuses, ${graph.changes.length} changes`
     },
   ],
   [
-    '`getClientPaths({ maxSteps: 3 })`',
-    () => `${exploreClient({ maxSteps: 3 }).paths.length} paths`,
+    "`getClientPaths({ flows: ['desktop'], maxSteps: 3 })`",
+    () => `${exploreClient({ flows: ['desktop'], maxSteps: 3 }).paths.length} paths`,
   ],
   [
     '`getShortestPaths(clientMachine)`, public events, no serializer',

@@ -37,8 +37,14 @@ export { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './doubles/keys'
 export type { RecordedRequest, WalletBehaviour, WalletHandler } from './doubles/prompts'
 export { createRelayDouble, type RelayDouble } from './doubles/relay-double'
 export { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './doubles/solana-wallet'
-export { createTestWallet, type TestWallet, type TestWalletOptions } from './doubles/test-wallet'
 export {
+  createTestWallet,
+  type TestWallet,
+  type TestWalletOptions,
+  type TestWalletRelay,
+} from './doubles/test-wallet'
+export {
+  CLIENT_FLOWS,
   type ClientExploration,
   type ClientPathOptions,
   type ClientStatusGraph,
