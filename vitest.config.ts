@@ -13,6 +13,8 @@ export const alias = {
   'scope-connect/qr': here('./src/qr/index.ts'),
   'scope-connect/react': here('./src/react/index.ts'),
   'scope-connect/ui': here('./src/ui/index.ts'),
+  'scope-connect/testing': here('./src/testing/index.ts'),
+  '@scope-connect/server/testing': here('./server/src/testing.ts'),
   'scope-connect': here('./src/index.ts'),
 }
 
@@ -25,7 +27,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts', 'server/test/**/*.test.ts'],
+    include: [
+      'test/**/*.test.ts',
+      'server/test/**/*.test.ts',
+      // The examples' own tests (the React example's generated UI tests).
+      'examples/*/test/**/*.test.{ts,tsx}',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -14,13 +14,33 @@ import { Eip1193Connector } from '../../../src/connectors/eip1193'
 import { Eip6963Connector } from '../../../src/connectors/eip6963'
 import { SolanaInjectedConnector } from '../../../src/connectors/solana-injected'
 import { AppError, type AppErrorCode } from '../../../src/errors/app-error'
+import {
+  BACKEND_FAULTS,
+  type BackendFault,
+  WALLET_ANSWERS,
+  type WalletAnswer,
+} from '../../../src/testing/doubles/answers'
+import {
+  TEST_APP_KEY as APP_KEY,
+  TEST_BASE_URL as BASE_URL,
+  type BackendDouble,
+  createBackendDouble,
+} from '../../../src/testing/doubles/backend-double'
+import {
+  createScriptedEvmWallet,
+  type ScriptedEvmWallet,
+} from '../../../src/testing/doubles/evm-wallet'
+import {
+  createScriptedSolanaWallet,
+  type ScriptedSolanaWallet,
+} from '../../../src/testing/doubles/solana-wallet'
+import {
+  createRecordingLinkStore,
+  createRecordingPairingStore,
+  describeJsonUnsafe,
+} from '../../../src/testing/doubles/stores'
 import { parsePersistedState } from '../../../src/universal-link/persisted-state'
 import { createRelayDouble, type RelayDouble } from '../../relay/support/relay-double'
-import { BACKEND_FAULTS, type BackendFault, WALLET_ANSWERS, type WalletAnswer } from './answers'
-import { APP_KEY, BASE_URL, type BackendDouble, createBackendDouble } from './backend-double'
-import { createScriptedEvmWallet, type ScriptedEvmWallet } from './scripted-evm-wallet'
-import { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './scripted-solana-wallet'
-import { createRecordingLinkStore, createRecordingPairingStore, describeJsonUnsafe } from './stores'
 
 /** The documented `AppError` codes (src/errors/app-error.ts); the type check keeps the list whole. */
 const DOCUMENTED = {

@@ -2,8 +2,8 @@ import type {
   PairingPersistedState,
   PairingStore,
 } from '../../../machines/pairing/pairing.persistence'
-import type { UniversalLinkPersistedState } from '../../../src/universal-link/persisted-state'
-import type { UniversalLinkStore } from '../../../src/universal-link/store'
+import type { UniversalLinkPersistedState } from '../../universal-link/persisted-state'
+import type { UniversalLinkStore } from '../../universal-link/store'
 
 /** Serialises with bigints shown (so a check can report them rather than throw on them). */
 export function describeJsonUnsafe(value: unknown): string | null {

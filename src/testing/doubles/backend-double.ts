@@ -2,13 +2,15 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
-import { buildSignedMessageEnvelope } from '../../../src/wire/envelope'
-import { API_PREFIX, APP_KEY_HEADER, SESSION_NONCE_HEADER } from '../../../src/wire/routes'
-import type { SessionResultResponse } from '../../../src/wire/schemas'
+import { buildSignedMessageEnvelope } from '../../wire/envelope'
+import { API_PREFIX, APP_KEY_HEADER, SESSION_NONCE_HEADER } from '../../wire/routes'
+import type { SessionResultResponse } from '../../wire/schemas'
 import { type BackendFault, delay, never } from './answers'
 
-export const APP_KEY = 'pk_test_faults'
-export const BASE_URL = 'https://backend.test'
+/** The app key the backend double accepts. */
+export const TEST_APP_KEY = 'pk_test_kit'
+/** The base URL the Client uses for the backend double (no socket: the double is its `fetchImpl`). */
+export const TEST_BASE_URL = 'https://backend.test'
 
 interface SessionRecord {
   sessionId: string
@@ -97,7 +99,7 @@ export function createBackendDouble(): BackendDouble {
     }
     const b = (body ?? {}) as Record<string, unknown>
     if (method === 'GET' && path === '/config') {
-      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
       return json(200, {
         projectId: 'proj_faults',
         name: 'Faults',
@@ -114,7 +116,7 @@ export function createBackendDouble(): BackendDouble {
       })
     }
     if (method === 'GET' && path === '/balances') {
-      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
       const chainId = url.searchParams.get('chainId') ?? ''
       return json(200, {
         chainId,
@@ -127,7 +129,7 @@ export function createBackendDouble(): BackendDouble {
       })
     }
     if (method === 'POST' && path === '/sessions') {
-      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
       const record: SessionRecord = {
         sessionId: `sess_${++sequence}_${idFor('session', sequence, 12)}`,
         nonce: idFor('nonce', sequence, 16),
@@ -214,7 +216,7 @@ export function createBackendDouble(): BackendDouble {
       }
     }
     if (method === 'POST' && path === '/relay/token') {
-      if (appKey !== APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
       const token = `relay_${idFor('relay', ++sequence, 24)}`
       secrets.add(token)
       return json(200, { token, expiresAt: Date.now() + 3_600_000 })

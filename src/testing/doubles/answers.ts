@@ -1,8 +1,8 @@
 /**
- * How a scripted TEST DOUBLE answers the requests made during one step of a fault sequence.
- * Wallets: approve, reject (4001), error (a non-4001 failure), hang (never answers), change the
- * account or the chain after answering, lock (no accounts, 4100). Backend and relay: ok, down,
- * 4xx, 5xx, 429 with Retry-After, garbage body, wrong shape, slow, hang, socket dropped mid-body.
+ * How a scripted TEST DOUBLE answers. Wallets: approve, reject (4001), error (a non-4001 failure),
+ * hang (never answers), change the account or the chain after answering, lock (no accounts, 4100).
+ * Backend and relay: ok, down, 4xx, 5xx, 429 with Retry-After, garbage body, wrong shape, slow,
+ * hang, socket dropped mid-body.
  */
 export const WALLET_ANSWERS = [
   'approve',
@@ -13,8 +13,10 @@ export const WALLET_ANSWERS = [
   'changeChain',
   'lock',
 ] as const
+/** How a wallet double answers a prompt (one of `WALLET_ANSWERS`). */
 export type WalletAnswer = (typeof WALLET_ANSWERS)[number]
 
+/** How the backend and relay doubles answer: `ok`, or a fault. */
 export const BACKEND_FAULTS = [
   'ok',
   'down',
@@ -31,10 +33,11 @@ export const BACKEND_FAULTS = [
   'hang',
   'drop',
 ] as const
+/** One of `BACKEND_FAULTS`. */
 export type BackendFault = (typeof BACKEND_FAULTS)[number]
 
 /** A promise that never settles (a wallet or server that never answers). */
 export const never = <T>(): Promise<T> => new Promise<T>(() => {})
 
-/** Resolves after `ms` on the (fake) clock. */
+/** Resolves after `ms` (on whatever clock `setTimeout` runs on: fake timers too). */
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -1,0 +1,28 @@
+import { flushSync } from 'react-dom'
+import { createRoot } from 'react-dom/client'
+import { createDomDriver, exposeClientPaths } from 'scope-connect/testing'
+import { ConnectPanel } from './ConnectPanel'
+import { checkConnectPanel, clickFor } from './ui-checks'
+
+// The page the Chromium UI tests open: the panel under every generated path, one Client per run
+// (the test performs the clicks through Playwright; see test/ui.browser.test.ts).
+const container = document.getElementById('root') as HTMLElement
+
+exposeClientPaths({
+  driver: createDomDriver({
+    render(client) {
+      const root = createRoot(container)
+      flushSync(() => root.render(<ConnectPanel client={client} />))
+      return { container, unmount: () => root.unmount() }
+    },
+    act: {
+      selectWallet: (ui) => clickFor(ui, 'selectWallet'),
+      connect: (ui) => clickFor(ui, 'connect'),
+      pair: (ui) => clickFor(ui, 'pair'),
+      cancel: (ui) => clickFor(ui, 'cancel'),
+      signMessage: (ui) => clickFor(ui, 'signMessage'),
+      disconnect: (ui) => clickFor(ui, 'disconnect'),
+    },
+    expect: (view, ui) => checkConnectPanel(view, ui),
+  }),
+})

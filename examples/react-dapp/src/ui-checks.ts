@@ -1,0 +1,53 @@
+import type { ClientView } from 'scope-connect/client'
+import { clickButton, type UserActionType } from 'scope-connect/testing'
+
+/**
+ * What the connect panel must show for a view, checked on its DOM: the status, the account, the
+ * error, and each button enabled exactly when the view allows its action. Plain DOM, so the same
+ * checks run under happy-dom and in Chromium. Throws the first difference.
+ */
+export function checkConnectPanel(view: ClientView, ui: HTMLElement): void {
+  const text = (label: string) =>
+    ui.querySelector(`output[aria-label="${label}"]`)?.textContent ?? null
+  const button = (name: string) =>
+    [...ui.querySelectorAll('button')].find((b) => b.textContent?.trim() === name) ?? null
+  const same = (what: string, actual: unknown, expected: unknown) => {
+    if (actual !== expected)
+      throw new Error(`${what}: the UI shows ${String(actual)}, the view says ${String(expected)}`)
+  }
+  same('status', text('status'), view.status)
+  same('account', text('account'), view.isConnected ? view.address : null)
+  same('chain', text('chain'), view.isConnected ? view.chainId : null)
+  same(
+    'error',
+    ui.querySelector('[role="alert"]')?.getAttribute('data-code') ?? null,
+    view.error?.code ?? null,
+  )
+  same('Connect enabled', button('Connect')?.disabled === false, view.canConnect)
+  same('Cancel enabled', button('Cancel')?.disabled === false, view.canCancel)
+  same('Sign message enabled', button('Sign message')?.disabled === false, view.canSign)
+  same('Disconnect shown', button('Disconnect') !== null, view.isConnected)
+  same('Pair a phone enabled', button('Pair a phone')?.disabled === false, !view.isBusy)
+  same(
+    'pairing link shown',
+    ui.querySelector('a[href^="scope:"]') !== null,
+    view.pairingUri !== null,
+  )
+}
+
+/** The button each user action of a generated path clicks. */
+export const BUTTON_OF: Partial<Record<UserActionType, string>> = {
+  selectWallet: 'Use MetaMask',
+  connect: 'Connect',
+  pair: 'Pair a phone',
+  cancel: 'Cancel',
+  signMessage: 'Sign message',
+  disconnect: 'Disconnect',
+}
+
+/** Performs a user action by clicking its button (throws when the UI offers none, or it is disabled). */
+export function clickFor(ui: HTMLElement, type: UserActionType): void {
+  const name = BUTTON_OF[type]
+  if (!name) throw new Error(`the panel has no button for ${type}`)
+  clickButton(ui, name)
+}

@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+export interface RunningAnvil {
+  rpcUrl: string
+  port: number
+  chainId: number
+  stop(): Promise<void>
+}
+
+export interface StartAnvilOptions {
+  /** Default 31337 (anvil's own default). */
+  chainId?: number
+  /** Reuse a port; a free one otherwise. */
+  port?: number
+  /** Extra CLI flags, e.g. ['--block-time', '1']. */
+  args?: string[]
+}
+
+const READY_TIMEOUT_MS = 15_000
+/** The `@foundry-rs/anvil` binary of the repository (a devDependency). */
+const BIN = fileURLToPath(new URL('../../node_modules/.bin/anvil', import.meta.url))
+
+/**
+ * Starts a real anvil EVM node on 127.0.0.1 and resolves once it answers eth_chainId. Its ten
+ * default dev accounts (mnemonic "test test ... junk") are funded with 10 000 ETH each.
+ */
+export async function startAnvil(options: StartAnvilOptions = {}): Promise<RunningAnvil> {
+  // A free port can be taken between probing and binding; try a few times.
+  let lastError: unknown
+  for (let attempt = 0; attempt < (options.port ? 1 : 3); attempt++) {
+    const port = options.port ?? (await freePort())
+    try {
+      return await launch(port, options)
+    } catch (err) {
+      lastError = err
+    }
+  }
+  throw lastError
+}
+
+async function launch(port: number, options: StartAnvilOptions): Promise<RunningAnvil> {
+  const chainId = options.chainId ?? 31337
+  const child = spawn(
+    BIN,
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      String(chainId),
+      '--silent',
+      ...(options.args ?? []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  let spawnError: Error | undefined
+  child.on('error', (err) => {
+    spawnError = new Error(`cannot run ${BIN} (npm install @foundry-rs/anvil): ${err.message}`)
+  })
+
+  const rpcUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (Date.now() < deadline && !spawnError && child.exitCode === null && !child.signalCode) {
+    if ((await answeredChainId(rpcUrl)) === chainId) return running(child, rpcUrl, port, chainId)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  await kill(child)
+  throw spawnError ?? new Error(`anvil on port ${port} did not start:\n${output}`)
+}
+
+function running(child: ChildProcess, rpcUrl: string, port: number, chainId: number): RunningAnvil {
+  let stopped: Promise<void> | undefined
+  return {
+    rpcUrl,
+    port,
+    chainId,
+    stop() {
+      stopped ??= kill(child)
+      return stopped
+    },
+  }
+}
+
+async function answeredChainId(rpcUrl: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal: AbortSignal.timeout(1_000),
+    })
+    const body = (await response.json()) as { result?: string }
+    return body.result ? Number(body.result) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2_000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** A port of 127.0.0.1 nothing listens on (free when probed). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}

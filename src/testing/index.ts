@@ -1,0 +1,76 @@
+/**
+ * `scope-connect/testing`: tests of a dApp's own UI generated from the library's statecharts.
+ * Test wallets with real keys, test doubles of the backend and the relay, paths generated from the
+ * real root machine (`getClientPaths`), their replay against the app's UI (`runClientPath`) with
+ * adapters for Testing Library and Playwright, and a coverage line. Never imported by the other
+ * entries: it is for tests only. See docs/testing.md.
+ */
+
+export {
+  clickButton,
+  createDomDriver,
+  type DomDriverOptions,
+  type RenderedUi,
+} from './adapters/dom'
+export {
+  type ExposeClientPathsOptions,
+  exposeClientPaths,
+  openClientPaths,
+  type PagePathsHandle,
+  type PlaywrightPage,
+  type RemoteAction,
+} from './adapters/playwright'
+export {
+  BACKEND_FAULTS,
+  type BackendFault,
+  WALLET_ANSWERS,
+  type WalletAnswer,
+} from './doubles/answers'
+export {
+  type BackendDouble,
+  createBackendDouble,
+  TEST_APP_KEY,
+  TEST_BASE_URL,
+} from './doubles/backend-double'
+export { createScriptedEvmWallet, type ScriptedEvmWallet } from './doubles/evm-wallet'
+export { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './doubles/keys'
+export type { RecordedRequest, WalletBehaviour, WalletHandler } from './doubles/prompts'
+export { createRelayDouble, type RelayDouble } from './doubles/relay-double'
+export { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './doubles/solana-wallet'
+export {
+  createTestWallet,
+  type TestWallet,
+  type TestWalletOptions,
+  type TestWalletRelay,
+} from './doubles/test-wallet'
+export {
+  CLIENT_FLOWS,
+  type ClientExploration,
+  type ClientPathOptions,
+  type ClientStatusGraph,
+  exploreClient,
+  getClientPaths,
+} from './paths/generate'
+export { type RuleOutcome, STEP_RULES, type StepRule } from './paths/steps'
+export type {
+  BackendStep,
+  ClientFlow,
+  ClientPath,
+  ClientPathStep,
+  ClientStep,
+  ReloadStep,
+  TimeStep,
+  UserAction,
+  UserActionType,
+  WalletStep,
+} from './paths/types'
+export { type ClientPathWorld, defaultWorld, PATH_TIMEOUTS } from './paths/world'
+export { type ClientCoverage, createClientCoverage } from './run/coverage'
+export {
+  type ClientPathDriver,
+  ClientPathError,
+  type ClientPathRun,
+  type RunClientPathOptions,
+  runClientPath,
+} from './run/run-path'
+export { sameClientView, viewDifferences } from './run/same-view'

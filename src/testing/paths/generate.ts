@@ -1,0 +1,243 @@
+import {
+  type ActorScope,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  createEmptyActor,
+} from 'xstate'
+import { getAdjacencyMap } from 'xstate/graph'
+import { clientTimekeeping } from '../../../machines/client/client.actors'
+import { type ClientMachine, clientMachine } from '../../../machines/client/client.machine'
+import { serializeClientSnapshot } from '../../../machines/client/client.traversal'
+import {
+  type ClientSnapshot,
+  type ClientStatus,
+  toClientView,
+} from '../../../machines/client/client.view'
+import { pendingTimeouts, type RuleOutcome, STEP_RULES, type StepRule } from './steps'
+import type { ClientFlow, ClientPath, ClientPathStep, ClientStep } from './types'
+import { type ClientPathWorld, defaultWorld } from './world'
+
+/** Options of `getClientPaths`. */
+export interface ClientPathOptions {
+  /** The flows to generate, each from a fresh page; default `CLIENT_FLOWS` (desktop, pairing). */
+  flows?: readonly ClientFlow[]
+  /** Longest path, in steps; default no limit (the paths then cover every change of the chart). */
+  maxSteps?: number
+  /** The root machine to generate from; default the real one (a test may pass a changed copy). */
+  machine?: ClientMachine
+  /** The table of steps; default `STEP_RULES` (extend it with `[...STEP_RULES, myRule]`). */
+  rules?: readonly StepRule[]
+  /** The wallet the paths use; default `defaultWorld()`. */
+  world?: ClientPathWorld
+}
+
+/** What the chart allows: the statuses it reaches and the changes between them (`from → to`). */
+export interface ClientStatusGraph {
+  statuses: ClientStatus[]
+  changes: string[]
+}
+
+/** What `exploreClient` returns: the paths, and what the chart allows (the coverage's denominator). */
+export interface ClientExploration {
+  paths: ClientPath[]
+  graph: ClientStatusGraph
+}
+
+interface Edge {
+  id: string
+  from: string
+  to: string
+}
+
+const TIME = 'time:'
+
+function mockScope(): ActorScope<AnyMachineSnapshot, AnyEventObject> {
+  const empty = createEmptyActor()
+  return {
+    self: empty,
+    logger: () => {},
+    id: '',
+    sessionId: 'client-paths',
+    defer: () => {},
+    system: empty.system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  } as unknown as ActorScope<AnyMachineSnapshot, AnyEventObject>
+}
+
+/** Two snapshots are one state of a path when the chart's state and what the UI shows agree. */
+const serialize = (snapshot: ClientSnapshot): string => serializeClientSnapshot(snapshot)
+
+/** What a UI shows of a connection: a step that changes only this is a change too. */
+const shown = (snapshot: ClientSnapshot): string => {
+  const view = toClientView(snapshot)
+  return `${view.address}|${view.chainId}`
+}
+
+/** `a → b` for each change of status along `statuses`. */
+export function statusChanges(statuses: readonly ClientStatus[]): string[] {
+  const changes: string[] = []
+  for (let i = 1; i < statuses.length; i++)
+    if (statuses[i] !== statuses[i - 1]) changes.push(`${statuses[i - 1]} → ${statuses[i]}`)
+  return changes
+}
+
+/**
+ * Explores the root chart (`xstate/graph`'s adjacency map over the steps of the rules) and returns
+ * one path per change the chart allows — every edge of the map, reached by its shortest path —
+ * leaving out paths that are the start of a longer one; and the statuses and status changes the
+ * chart reaches (the coverage's denominator).
+ */
+export function exploreClient(options: ClientPathOptions = {}): ClientExploration {
+  const paths: ClientPath[] = []
+  const statuses = new Set<ClientStatus>()
+  const changes = new Set<string>()
+  for (const flow of options.flows ?? CLIENT_FLOWS) {
+    const explored = exploreFlow(flow, options)
+    paths.push(...explored.paths)
+    for (const status of explored.graph.statuses) statuses.add(status)
+    for (const change of explored.graph.changes) changes.add(change)
+  }
+  return { paths, graph: { statuses: [...statuses], changes: [...changes] } }
+}
+
+/** The flows `getClientPaths` generates by default. */
+export const CLIENT_FLOWS: readonly ClientFlow[] = ['desktop', 'pairing']
+
+function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExploration {
+  const world = options.world ?? defaultWorld()
+  const rules = (options.rules ?? STEP_RULES).filter((rule) => rule.flows.includes(flow))
+  // The chart with its deadlines on a clock that stands still: a traversal compares no time.
+  const machine = (options.machine ?? clientMachine).provide(clientTimekeeping(() => 0))
+  const scope = mockScope()
+  const initial = machine.getInitialSnapshot(scope as never, {}) as ClientSnapshot
+
+  const outcome = (snapshot: ClientSnapshot, id: string): RuleOutcome | null => {
+    if (id.startsWith(TIME)) {
+      const found = pendingTimeouts(snapshot).find((t) => `${TIME}${t.event.type}` === id)
+      if (!found) return null
+      const step: ClientStep = {
+        kind: 'time',
+        timeout: found.timeout,
+        description: `nobody answers: ${found.timeout} passes`,
+      }
+      return { step, events: [found.event] }
+    }
+    return rules.find((rule) => rule.id === id)?.at(snapshot, world) ?? null
+  }
+
+  /** The snapshots after each root event of the step (a reload: the fresh root). */
+  const play = (snapshot: ClientSnapshot, result: RuleOutcome): ClientSnapshot[] => {
+    if ('restart' in result) return [initial]
+    const seen: ClientSnapshot[] = []
+    let next = snapshot
+    for (const event of result.events) {
+      next = machine.transition(next, event as never, scope as never) as ClientSnapshot
+      seen.push(next)
+    }
+    return seen
+  }
+
+  const logic = {
+    ...machine,
+    transition: (snapshot: ClientSnapshot, event: AnyEventObject) => {
+      const result = outcome(snapshot, event.type)
+      return result ? (play(snapshot, result).at(-1) ?? snapshot) : snapshot
+    },
+    getInitialSnapshot: () => initial,
+  }
+  const events = (snapshot: ClientSnapshot): AnyEventObject[] => {
+    if (snapshot.status !== 'active') return []
+    const ids = [
+      ...rules.filter((rule) => rule.at(snapshot, world) !== null).map((rule) => rule.id),
+      ...pendingTimeouts(snapshot).map((t) => `${TIME}${t.event.type}`),
+    ]
+    return [...new Set(ids)].map((type) => ({ type }))
+  }
+  const adjacency = getAdjacencyMap(logic as never, {
+    events: events as never,
+    serializeState: serialize as never,
+    limit: 20_000,
+  }) as Record<
+    string,
+    {
+      state: ClientSnapshot
+      transitions: Record<string, { event: AnyEventObject; state: ClientSnapshot }>
+    }
+  >
+
+  // Shortest path (edges) to every state, breadth first from the initial one.
+  const start = serialize(initial)
+  const shortest = new Map<string, Edge[]>([[start, []]])
+  const queue = [start]
+  const edges: Edge[] = []
+  while (queue.length > 0) {
+    const from = queue.shift() as string
+    for (const { event, state } of Object.values(adjacency[from]?.transitions ?? {})) {
+      const to = serialize(state)
+      const edge = { id: event.type, from, to }
+      // A step back to the same state counts when the UI shows something else (another account).
+      if (to !== from || shown(state) !== shown(adjacency[from]?.state as ClientSnapshot))
+        edges.push(edge)
+      if (!shortest.has(to)) {
+        shortest.set(to, [...(shortest.get(from) ?? []), edge])
+        queue.push(to)
+      }
+    }
+  }
+
+  const statuses = new Set<ClientStatus>([toClientView(initial).status])
+  const changes = new Set<string>()
+  const build = (route: Edge[]): ClientPath => {
+    let snapshot = initial
+    const steps: ClientPathStep[] = []
+    for (const edge of route) {
+      const result = outcome(snapshot, edge.id)
+      if (!result) throw new Error(`getClientPaths: step ${edge.id} no longer applies`)
+      const before = toClientView(snapshot).status
+      const seen = play(snapshot, result)
+      const through = seen
+        .map((s) => toClientView(s).status)
+        .filter((s, i, all) => s !== all[i - 1])
+      snapshot = seen.at(-1) ?? snapshot
+      for (const status of through) statuses.add(status)
+      // A reload is a new root, not a change the chart makes.
+      if (!('restart' in result))
+        for (const change of statusChanges([before, ...through])) changes.add(change)
+      steps.push({ ...result.step, expected: toClientView(snapshot), through } as ClientPathStep)
+    }
+    return {
+      description: `${flow}: ${steps.map((s) => s.description).join(' → ')}`,
+      flow,
+      initial: toClientView(initial),
+      steps,
+    }
+  }
+
+  const routes = edges
+    .map((edge) => [...(shortest.get(edge.from) ?? []), edge])
+    .filter((route) => options.maxSteps === undefined || route.length <= options.maxSteps)
+  const keyOf = (route: Edge[]) => route.map((e) => `${e.from}>${e.id}`).join('\n')
+  const keys = routes.map(keyOf)
+  const unique = routes.filter((_, i) => keys.indexOf(keys[i] as string) === i)
+  const uniqueKeys = unique.map(keyOf)
+  // A path that is the start of a longer one adds nothing the longer one does not check.
+  const kept = unique.filter((_, i) =>
+    uniqueKeys.every((other, j) => j === i || !other.startsWith(`${uniqueKeys[i]}\n`)),
+  )
+  const paths = kept.map(build)
+  // The denominator: every edge of the chart, kept or not.
+  for (const route of routes) build(route)
+  return { paths, graph: { statuses: [...statuses], changes: [...changes] } }
+}
+
+/**
+ * Paths through the `Client`'s flows, generated from the real root machine: each path is a series of
+ * steps — a user action, a wallet behaviour, a backend or relay fault, a named timeout passing, a
+ * reload — with the `ClientView` the UI must show after each. Together they reach every status and
+ * every status change the chart allows (for the flows chosen). Replay them with `runClientPath`.
+ */
+export function getClientPaths(options: ClientPathOptions = {}): ClientPath[] {
+  return exploreClient(options).paths
+}

@@ -1,0 +1,394 @@
+import type { AnyEventObject } from 'xstate'
+import type { ClientTimeouts } from '../../../machines/client/client.types'
+import { type ClientSnapshot, toClientView } from '../../../machines/client/client.view'
+import type { ErrorData } from '../../../machines/shared/error-data'
+import type { ClientFlow, ClientStep } from './types'
+import type { ClientPathWorld } from './world'
+
+/**
+ * What a rule makes of a root snapshot: the step, and the root events it causes in the chart (the
+ * user's call, then what the Client's actors report at once: a loaded connector, a child's
+ * snapshot); or `restart` for a reload that leaves nothing to restore.
+ */
+export type RuleOutcome =
+  | { step: ClientStep; events: readonly AnyEventObject[] }
+  | { step: ClientStep; restart: true }
+
+/**
+ * One row of the table that maps the chart's events to what a user, a wallet, the backend or time
+ * does. `at` answers null where the step cannot happen. Rules decide from the public view (statuses,
+ * flags) and the machine's own `after` transitions, never from state names: a rule keeps working
+ * when the chart's states change. Add a row to add a kind of step.
+ */
+export interface StepRule {
+  /** Unique id, e.g. `user.connect`. */
+  id: string
+  flows: readonly ClientFlow[]
+  at(snapshot: ClientSnapshot, world: ClientPathWorld): RuleOutcome | null
+}
+
+const MESSAGE = 'Hello from a generated path'
+
+const rejected: ErrorData = { code: 'USER_REJECTED', message: 'User rejected the request.' }
+const failed: ErrorData = { code: 'WALLET_ERROR', message: 'Internal wallet error.' }
+
+const connection = (world: ClientPathWorld, accounts: readonly string[], chainId: string) => ({
+  walletId: world.walletId,
+  connectorId: world.walletId,
+  namespace: world.namespace,
+  chainId,
+  accounts: [...accounts],
+})
+
+/** The `connect` child's snapshot, as the root's `onSnapshot` receives it. */
+const connectChild = (value: string, context: Record<string, unknown>) => ({
+  type: 'xstate.snapshot.connection',
+  snapshot: { value, context: { connection: null, error: null, ...context } },
+})
+
+const signChild = (value: string, error: ErrorData) => ({
+  type: 'xstate.snapshot.sign',
+  snapshot: { value, context: { error } },
+})
+
+/** The `pairing` child's snapshot: paired or not, its connection, the end of its last request. */
+const pairingChild = (
+  paired: boolean,
+  context: { connection?: unknown; lastRequest?: unknown },
+) => ({
+  type: 'xstate.snapshot.pairing',
+  snapshot: {
+    matches: (value: unknown) =>
+      paired && JSON.stringify(value) === JSON.stringify({ active: { flow: 'paired' } }),
+    context: { connection: null, lastRequest: null, ...context },
+  },
+})
+
+/** The `pairing` child ended (a rejected proposal, a deleted session). */
+const pairingDone = (status: 'rejected' | 'disconnected', error: ErrorData | null) => ({
+  type: 'xstate.done.actor.pairing',
+  output: { status, session: null, error },
+})
+
+/** The request the root sends over a paired session (its id is the chart's own bookkeeping). */
+const RELAY_REQUEST = { requestId: 'path-request', method: 'personal_sign' }
+
+const relayAnswer = (status: 'answered' | 'failed', error: ErrorData | null) => ({
+  ...RELAY_REQUEST,
+  status,
+  error,
+  at: 0,
+})
+
+/** The connection a paired session gives: the wallet's active account on the chain asked for. */
+const pairedConnection = (world: ClientPathWorld) => ({
+  walletId: null,
+  connectorId: 'relay',
+  namespace: world.namespace,
+  chainId: world.chains[0] ?? '',
+  accounts: world.accounts.slice(0, 1),
+})
+
+/** The connector `loadConnector` reports for the world's wallet (a custom connector). */
+const loaded = (world: ClientPathWorld) => ({
+  type: 'xstate.done.actor.loadConnector',
+  output: { kind: 'wallet', connectorId: world.walletId, walletId: world.walletId, chainId: null },
+})
+
+const view = toClientView
+
+type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign'
+
+/**
+ * The prompt the wallet shows: a desktop connection or signature request, a relay session
+ * proposal (the phone scanned the QR code) or a request over the paired session.
+ */
+function prompt(snapshot: ClientSnapshot): Prompt | null {
+  const v = view(snapshot)
+  if (v.connectorKind === 'wallet' && v.status === 'connecting') return 'connect'
+  if (v.connectorKind === 'wallet' && v.status === 'signing') return 'sign'
+  if (v.connectorKind === 'relay' && v.status === 'pairing') return 'proposal'
+  if (v.connectorKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
+  return null
+}
+
+/** What the wallet's answer to `asked` raises in the chart (null: that answer cannot happen there). */
+function answerEvents(
+  asked: Prompt,
+  behaviour: 'approve' | 'reject' | 'error',
+  world: ClientPathWorld,
+): AnyEventObject[] | null {
+  const error = behaviour === 'reject' ? rejected : failed
+  switch (asked) {
+    case 'connect':
+      return behaviour === 'approve'
+        ? [
+            connectChild('connected', {
+              connection: connection(world, world.accounts, world.chains[0] ?? ''),
+            }),
+          ]
+        : [connectChild(behaviour === 'reject' ? 'rejected' : 'failed', { error })]
+    case 'sign':
+      return behaviour === 'approve'
+        ? [{ type: 'xstate.done.actor.sign', output: { signature: '0x', verification: null } }]
+        : [signChild(behaviour === 'reject' ? 'rejected' : 'failed', error)]
+    case 'proposal':
+      if (behaviour === 'error') return null
+      return behaviour === 'approve'
+        ? [pairingChild(true, { connection: pairedConnection(world) })]
+        : [pairingDone('rejected', rejected)]
+    case 'relaySign':
+      return [
+        pairingChild(true, {
+          connection: pairedConnection(world),
+          lastRequest:
+            behaviour === 'approve' ? relayAnswer('answered', null) : relayAnswer('failed', error),
+        }),
+      ]
+  }
+}
+
+/** The wallet's current connection in the snapshot (desktop), else null. */
+function current(snapshot: ClientSnapshot) {
+  const v = view(snapshot)
+  return v.isConnected && v.connectorKind === 'wallet' ? v : null
+}
+
+const rotate = <T>(list: readonly T[], from: T | null): T[] => {
+  const at = from === null ? 0 : Math.max(0, list.indexOf(from))
+  return [...list.slice(at + 1), ...list.slice(0, at + 1)]
+}
+
+const DESKTOP: readonly ClientFlow[] = ['desktop']
+const PAIRING: readonly ClientFlow[] = ['pairing']
+const ALL: readonly ClientFlow[] = ['desktop', 'pairing']
+
+/** The dApp as `pair()` presents it in the paths. */
+const PAIR_METADATA = { name: 'Generated paths', url: 'https://dapp.test' }
+
+/**
+ * The table: one row per kind of step (user actions, the wallet's answers and acts, a reload).
+ * Named timeouts come from the chart itself (`pendingTimeouts`).
+ */
+export const STEP_RULES: readonly StepRule[] = /* @__PURE__ */ createStepRules()
+
+function createStepRules(): StepRule[] {
+  return [
+    {
+      id: 'user.selectWallet',
+      flows: DESKTOP,
+      at: (_, world) => ({
+        step: {
+          kind: 'user',
+          type: 'selectWallet',
+          description: `selects ${world.walletId}`,
+          run: (client) => client.selectWallet(world.walletId, { namespace: world.namespace }),
+        },
+        events: [
+          {
+            type: 'SELECT_WALLET',
+            walletId: world.walletId,
+            namespace: world.namespace,
+            connect: false,
+          },
+          loaded(world),
+        ],
+      }),
+    },
+    {
+      id: 'user.connect',
+      flows: DESKTOP,
+      at: (snapshot, world) => {
+        const v = view(snapshot)
+        if (!v.canConnect) return null
+        const step: ClientStep = {
+          kind: 'user',
+          type: 'connect',
+          description: 'connects',
+          run: (client) => client.connect(),
+        }
+        // The Client connects the selected wallet, else selects the first connector and connects.
+        return snapshot.hasTag('selected')
+          ? { step, events: [{ type: 'CONNECT' }] }
+          : {
+              step,
+              events: [
+                { type: 'SELECT_WALLET', walletId: null, namespace: null, connect: true },
+                loaded(world),
+              ],
+            }
+      },
+    },
+    {
+      id: 'user.pair',
+      flows: PAIRING,
+      at: (snapshot, world) =>
+        view(snapshot).isBusy
+          ? null
+          : {
+              step: {
+                kind: 'user',
+                type: 'pair',
+                description: 'pairs a phone wallet (QR code)',
+                run: async (client) => {
+                  const flow = await client.pair({
+                    namespace: world.namespace,
+                    metadata: PAIR_METADATA,
+                  })
+                  // The app shows the approval's failure from the view (`view.error`).
+                  flow.approval.catch(() => {})
+                  return flow
+                },
+              },
+              events: [
+                {
+                  type: 'PAIR',
+                  uri: 'scope:path@1?symKey=k',
+                  input: {
+                    pairingId: '00'.repeat(16),
+                    proposalId: 1,
+                    relayUrl: 'wss://relay.test',
+                    requiredNamespaces: {
+                      [world.namespace]: { chains: [world.chains[0]], methods: ['personal_sign'] },
+                    },
+                    metadata: PAIR_METADATA,
+                    proposalExpiresAt: 1,
+                    startedAt: 0,
+                  },
+                },
+              ],
+            },
+    },
+    {
+      id: 'user.signMessage',
+      flows: ALL,
+      at: (snapshot) => {
+        const v = view(snapshot)
+        if (!v.canSign) return null
+        const step: ClientStep = {
+          kind: 'user',
+          type: 'signMessage',
+          description: 'signs a message',
+          run: (client) => client.signMessage(MESSAGE),
+        }
+        // Over a paired session the request goes to the wallet over the relay.
+        return v.connectorKind === 'relay'
+          ? { step, events: [{ type: 'RELAY.REQUEST', ...RELAY_REQUEST }] }
+          : {
+              step,
+              events: [
+                {
+                  type: 'SIGN',
+                  request: { method: 'personal_sign', params: [MESSAGE] },
+                  link: { method: 'signMessage', payload: null },
+                },
+              ],
+            }
+      },
+    },
+    {
+      id: 'user.cancel',
+      flows: ALL,
+      at: (snapshot) =>
+        view(snapshot).canCancel
+          ? {
+              step: {
+                kind: 'user',
+                type: 'cancel',
+                description: 'cancels',
+                run: async (client) => client.cancel(),
+              },
+              events: [{ type: 'CANCEL' }],
+            }
+          : null,
+    },
+    {
+      id: 'user.disconnect',
+      flows: ALL,
+      at: (snapshot) => {
+        const v = view(snapshot)
+        if (!v.isConnected) return null
+        const step: ClientStep = {
+          kind: 'user',
+          type: 'disconnect',
+          description: 'disconnects',
+          run: (client) => client.disconnect(),
+        }
+        // A paired session is deleted over the relay (the pairing child ends); a desktop wallet
+        // forgets the permission at once, without a prompt (the connect child is idle again).
+        return v.connectorKind === 'relay'
+          ? { step, events: [{ type: 'DISCONNECT' }, pairingDone('disconnected', null)] }
+          : { step, events: [{ type: 'DISCONNECT' }, connectChild('idle', {})] }
+      },
+    },
+    ...(['approve', 'reject', 'error'] as const).map(
+      (behaviour): StepRule => ({
+        id: `wallet.${behaviour}`,
+        flows: ALL,
+        at: (snapshot, world) => {
+          const asked = prompt(snapshot)
+          const events = asked === null ? null : answerEvents(asked, behaviour, world)
+          if (events === null) return null
+          const verb = { approve: 'approves', reject: 'rejects', error: 'fails' }[behaviour]
+          return { step: { kind: 'wallet', behaviour, description: `the wallet ${verb}` }, events }
+        },
+      }),
+    ),
+    ...(['changeAccount', 'changeChain', 'lock'] as const).map(
+      (behaviour): StepRule => ({
+        id: `wallet.${behaviour}`,
+        flows: DESKTOP,
+        at: (snapshot, world) => {
+          const now = current(snapshot)
+          if (now === null) return null
+          const description = {
+            changeAccount: 'the wallet switches account',
+            changeChain: 'the wallet switches chain',
+            lock: 'the wallet locks',
+          }[behaviour]
+          const step: ClientStep = { kind: 'wallet', behaviour, description }
+          if (behaviour === 'lock') return { step, events: [connectChild('idle', {})] }
+          const accounts =
+            behaviour === 'changeAccount' ? rotate(world.accounts, now.address) : now.accounts
+          const chainId =
+            behaviour === 'changeChain'
+              ? (rotate(world.chains, now.chainId)[0] ?? '')
+              : (now.chainId ?? '')
+          return {
+            step,
+            events: [
+              connectChild('connected', { connection: connection(world, accounts, chainId) }),
+            ],
+          }
+        },
+      }),
+    ),
+    {
+      id: 'reload',
+      flows: ALL,
+      at: () => ({
+        step: { kind: 'reload', description: 'the page reloads' },
+        restart: true,
+      }),
+    },
+  ]
+}
+
+/** The named timeouts the chart waits for in `snapshot`, with the event each one raises. */
+export function pendingTimeouts(
+  snapshot: ClientSnapshot,
+): Array<{ timeout: keyof ClientTimeouts; event: AnyEventObject }> {
+  const nodes = (snapshot as unknown as { _nodes: Array<{ after: unknown[] }> })._nodes
+  return nodes.flatMap((node) =>
+    (node.after as Array<{ delay: unknown; eventType: string }>).flatMap((transition) =>
+      typeof transition.delay === 'string' && transition.delay in snapshot.context.timeouts
+        ? [
+            {
+              timeout: transition.delay as keyof ClientTimeouts,
+              event: { type: transition.eventType },
+            },
+          ]
+        : [],
+    ),
+  )
+}

@@ -1,0 +1,76 @@
+import type { ClientTimeouts } from '../../../machines/client/client.types'
+import type { ClientStatus, ClientView } from '../../../machines/client/client.view'
+import type { Client } from '../../client/client'
+import type { BackendFault } from '../doubles/answers'
+
+/** The flows a path can take: a desktop wallet, a mobile universal link, a wallet paired over the relay. */
+export type ClientFlow = 'desktop' | 'universalLink' | 'pairing'
+
+/** The public methods a user action calls (what the UI's handler does). */
+export type UserActionType =
+  | 'selectWallet'
+  | 'connect'
+  | 'signMessage'
+  | 'cancel'
+  | 'disconnect'
+  | 'pair'
+  | 'resume'
+
+/**
+ * A user action: the app performs it through its own UI; the UI's handler does what
+ * `run(client)` does (and does not wait for the flow to end: the path's next steps end it).
+ */
+export interface UserAction {
+  kind: 'user'
+  type: UserActionType
+  description: string
+  run(client: Client): Promise<unknown>
+}
+
+/** What the wallet does: answers the prompt it shows, or acts on its own. */
+export interface WalletStep {
+  kind: 'wallet'
+  behaviour: 'approve' | 'reject' | 'error' | 'changeAccount' | 'changeChain' | 'lock'
+  description: string
+}
+
+/** The backend or the relay fails (from now on, until a step says `ok`). */
+export interface BackendStep {
+  kind: 'backend'
+  fault: BackendFault
+  description: string
+}
+
+/** Nobody answers until the named timeout has passed. */
+export interface TimeStep {
+  kind: 'time'
+  timeout: keyof ClientTimeouts
+  description: string
+}
+
+/** The page reloads: a new `Client` on the same stores, `resume()` called, the UI mounted again. */
+export interface ReloadStep {
+  kind: 'reload'
+  description: string
+}
+
+/** A step of a path: a user action, a wallet step, a backend fault, a named timeout, or a reload. */
+export type ClientStep = UserAction | WalletStep | BackendStep | TimeStep | ReloadStep
+
+/** A step of a path and what the UI must show once it is done. */
+export type ClientPathStep = ClientStep & {
+  /** The view the chart gives after the step (compare with `sameClientView`). */
+  expected: ClientView
+  /** The statuses the view passes through during the step, the last one `expected.status`. */
+  through: ClientStatus[]
+}
+
+/** One generated path: a flow from a fresh page. */
+export interface ClientPath {
+  /** The steps in words, e.g. `desktop: connect → the wallet rejects`. */
+  description: string
+  flow: ClientFlow
+  /** The view before the first step (a fresh `Client`). */
+  initial: ClientView
+  steps: ClientPathStep[]
+}

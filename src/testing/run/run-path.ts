@@ -1,0 +1,229 @@
+import type { ClientTimeouts } from '../../../machines/client/client.types'
+import type { ClientView } from '../../../machines/client/client.view'
+import { Client, type ClientOptions } from '../../client/client'
+import { relayUrlForBaseUrl } from '../../relay/client/token-source'
+import {
+  type BackendDouble,
+  createBackendDouble,
+  TEST_APP_KEY,
+  TEST_BASE_URL,
+} from '../doubles/backend-double'
+import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
+import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
+import type { ClientPath, ClientPathStep, UserAction } from '../paths/types'
+import { defaultWorld, PATH_TIMEOUTS } from '../paths/world'
+import type { ClientCoverage } from './coverage'
+import { viewDifferences } from './same-view'
+
+/**
+ * The app's side of a replay. `mount` renders the app's UI on the client (again after a reload,
+ * on the new client); `act` performs a user action through that UI (a click whose handler does
+ * what `action.run(client)` does; it must not wait for the flow to end, and must handle the
+ * method's rejection as the app does); `expect` asserts that the UI shows `view`.
+ */
+export interface ClientPathDriver {
+  mount(client: Client): void | Promise<void>
+  act(action: UserAction, client: Client): void | Promise<void>
+  expect(view: ClientView, step: ClientPathStep | null): void | Promise<void>
+  /** Removes the UI (before a reload's new mount, and at the end). */
+  unmount?(): void | Promise<void>
+}
+
+/** Options of `runClientPath`. */
+export interface RunClientPathOptions {
+  /**
+   * A real backend (`startTestBackend()` of `@scope-connect/server/testing`): its URL and app key.
+   * Default: the backend test double, in process.
+   */
+  backend?: { baseUrl: string; appKey: string; fetchImpl?: typeof fetch }
+  /** The named timeouts of the Client; default `PATH_TIMEOUTS` (short, for time steps). */
+  timeouts?: Partial<ClientTimeouts>
+  /** How time passes for a time step; default a real wait (`setTimeout`). */
+  wait?(ms: number): Promise<void>
+  /** How long the Client may take to show a step's view before the run fails; default 3 000 ms. */
+  settleMs?: number
+  /** Records what the run covered. */
+  coverage?: ClientCoverage
+  /** More Client options (over the run's own). */
+  client?: Partial<ClientOptions>
+}
+
+/** What a run leaves for the test to look at. */
+export interface ClientPathRun {
+  wallet: TestWallet
+  /** The backend double (null with `options.backend`). */
+  backend: BackendDouble | null
+  /** The relay double (null with `options.backend`). */
+  relay: RelayDouble | null
+  /** Every view the Clients showed, in order. */
+  views: ClientView[]
+}
+
+/** A replay that went wrong: the path, the step, and why. */
+export class ClientPathError extends Error {
+  constructor(
+    readonly path: ClientPath,
+    readonly stepIndex: number,
+    reason: string,
+  ) {
+    const where =
+      stepIndex < 0
+        ? 'before the first step'
+        : `after step ${stepIndex + 1} (${path.steps[stepIndex]?.description})`
+    super(`${path.description}\n  ${where}: ${reason}`)
+    this.name = 'ClientPathError'
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** Past a named timeout: the Client's timer fires, then its flow settles. */
+const TIMEOUT_MARGIN_MS = 150
+/** A view that matched must hold this long (the Client has not moved on). */
+const STEADY_MS = 15
+
+/**
+ * Replays `path` on a fresh `Client` — a held test wallet (`createTestWallet`: each prompt waits for
+ * the path's wallet step), the backend test double (or `options.backend`) — and the app's UI
+ * through `driver`: user actions go to `driver.act`, wallet, backend and time steps are played
+ * here, a reload builds a new Client and mounts it again. After each step it waits until the
+ * Client shows the step's view (else throws `ClientPathError`: the Client and the chart disagree),
+ * then calls `driver.expect(view)`, where the app asserts its UI.
+ */
+export async function runClientPath(
+  path: ClientPath,
+  driver: ClientPathDriver,
+  options: RunClientPathOptions = {},
+): Promise<ClientPathRun> {
+  const world = defaultWorld()
+  const wallet = createTestWallet({ namespace: world.namespace, walletId: world.walletId })
+  wallet.answer = 'hold'
+  const backend = options.backend ? null : createBackendDouble()
+  const relay = options.backend ? null : createRelayDouble()
+  const baseUrl = options.backend?.baseUrl ?? TEST_BASE_URL
+  const appKey = options.backend?.appKey ?? TEST_APP_KEY
+  const fetchImpl = options.backend?.fetchImpl ?? backend?.fetch
+  const timeouts = { ...PATH_TIMEOUTS, ...options.timeouts }
+  const wait = options.wait ?? sleep
+  const settleMs = options.settleMs ?? 3_000
+  const views: ClientView[] = []
+  const make = () =>
+    new Client({
+      baseUrl,
+      appKey,
+      fetchImpl,
+      connectors: [wallet.connector()],
+      ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
+      mobile: false,
+      timeouts,
+      ...options.client,
+    })
+  let client = make()
+  let clientViews: ClientView[] = []
+  let unsubscribe = () => {}
+  const observe = (next: Client) => {
+    clientViews = []
+    unsubscribe = next.subscribe((view) => {
+      views.push(view)
+      clientViews.push(view)
+    })
+  }
+  const stop = (old: Client) => {
+    unsubscribe()
+    options.coverage?.record(clientViews)
+    old.actor.stop()
+  }
+
+  const settle = async (expected: ClientView, index: number) => {
+    const started = Date.now()
+    for (;;) {
+      if (viewDifferences(client.getView(), expected).length === 0) {
+        await sleep(STEADY_MS)
+        if (viewDifferences(client.getView(), expected).length === 0) return
+      }
+      if (Date.now() - started > settleMs) break
+      await sleep(5)
+    }
+    const differences = viewDifferences(client.getView(), expected)
+    throw new ClientPathError(
+      path,
+      index,
+      `the Client shows another view than the chart: ${differences.join('; ')}`,
+    )
+  }
+
+  /** The wallet answers its prompt; a pairing URI on screen is scanned first (the QR code). */
+  let scanned: string | null = null
+  const answer = async (behaviour: 'approve' | 'reject' | 'error', index: number) => {
+    const uri = client.getView().pairingUri
+    if (uri !== null && uri !== scanned && wallet.held === 0) {
+      scanned = uri
+      const WebSocket = relay?.WebSocket ?? options.client?.WebSocket
+      wallet
+        .pair(uri, {
+          baseUrl,
+          appKey,
+          ...(fetchImpl ? { fetchImpl } : {}),
+          ...(WebSocket ? { WebSocket } : {}),
+        })
+        .catch(() => {})
+    }
+    // A prompt over the relay arrives a moment after the step that caused it.
+    const until = Date.now() + settleMs
+    while (wallet.held === 0 && Date.now() < until) await sleep(5)
+    if (!wallet.release(behaviour))
+      throw new ClientPathError(path, index, 'the wallet shows no prompt to answer')
+  }
+
+  observe(client)
+  try {
+    await driver.mount(client)
+    await settle(path.initial, -1)
+    await driver.expect(client.getView(), null)
+    for (const [index, step] of path.steps.entries()) {
+      switch (step.kind) {
+        case 'user':
+          await driver.act(step, client)
+          break
+        case 'wallet':
+          if (
+            step.behaviour === 'approve' ||
+            step.behaviour === 'reject' ||
+            step.behaviour === 'error'
+          )
+            await answer(step.behaviour, index)
+          else wallet.act(step.behaviour)
+          break
+        case 'backend':
+          if (backend) backend.fault = step.fault
+          if (relay) relay.refuse = step.fault === 'down'
+          break
+        case 'time':
+          await wait(timeouts[step.timeout] + TIMEOUT_MARGIN_MS)
+          break
+        case 'reload':
+          await driver.unmount?.()
+          stop(client)
+          client = make()
+          observe(client)
+          await client.resume()
+          await driver.mount(client)
+          break
+      }
+      await settle(step.expected, index)
+      try {
+        await driver.expect(step.expected, step)
+      } catch (error) {
+        throw new ClientPathError(
+          path,
+          index,
+          `the UI does not show the view: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      }
+    }
+  } finally {
+    await driver.unmount?.()
+    stop(client)
+    wallet.unpair()
+  }
+  return { wallet, backend, relay, views }
+}

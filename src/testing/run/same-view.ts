@@ -1,0 +1,48 @@
+import type { ClientView } from '../../../machines/client/client.view'
+
+/** The fields compared as they are; the error by its code; links by whether there is one. */
+const EXACT = [
+  'status',
+  'isConnected',
+  'isBusy',
+  'canConnect',
+  'canRetry',
+  'canCancel',
+  'canSign',
+  'pending',
+  'walletId',
+  'connectorKind',
+  'address',
+  'chainId',
+] as const satisfies readonly (keyof ClientView)[]
+
+/**
+ * How `actual` differs from the `expected` view of a path (empty: the same): every flag, the
+ * status, the wallet and the account as they are; the error by its `code` (messages are the
+ * wallet's words); `accounts` item by item; `walletUrl` and `pairingUri` by whether there is one
+ * (their values are fresh per flow).
+ */
+export function viewDifferences(actual: ClientView, expected: ClientView): string[] {
+  const differences: string[] = []
+  const show = (value: unknown) => JSON.stringify(value)
+  for (const key of EXACT)
+    if (actual[key] !== expected[key])
+      differences.push(`${key}: ${show(actual[key])}, expected ${show(expected[key])}`)
+  if ((actual.error?.code ?? null) !== (expected.error?.code ?? null))
+    differences.push(
+      `error: ${show(actual.error?.code ?? null)}, expected ${show(expected.error?.code ?? null)}`,
+    )
+  if (show(actual.accounts) !== show(expected.accounts))
+    differences.push(`accounts: ${show(actual.accounts)}, expected ${show(expected.accounts)}`)
+  for (const key of ['walletUrl', 'pairingUri'] as const)
+    if ((actual[key] === null) !== (expected[key] === null))
+      differences.push(
+        `${key}: ${actual[key] === null ? 'none' : 'one'}, expected ${expected[key] === null ? 'none' : 'one'}`,
+      )
+  return differences
+}
+
+/** True when `actual` shows what `expected` does (see `viewDifferences`). */
+export function sameClientView(actual: ClientView, expected: ClientView): boolean {
+  return viewDifferences(actual, expected).length === 0
+}

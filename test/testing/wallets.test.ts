@@ -1,0 +1,128 @@
+// @vitest-environment happy-dom
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { type Hex, verifyMessage } from 'viem'
+import { describe, expect, it } from 'vitest'
+import { Eip6963Connector } from '../../src/connectors/eip6963'
+import { createTestWallet, type ScriptedEvmWallet } from '../../src/testing'
+
+// The test wallets: real keys, scripted prompts, every request recorded, findable as extensions are.
+
+const settled = async (promise: Promise<unknown>, ms = 50) =>
+  Promise.race([
+    promise.then(
+      () => 'resolved',
+      () => 'rejected',
+    ),
+    new Promise((resolve) => setTimeout(() => resolve('pending'), ms)),
+  ])
+
+describe('createTestWallet (EVM): an EIP-1193 provider on viem accounts', () => {
+  it('connects and signs with its real key', async () => {
+    const wallet = createTestWallet({ namespace: 'eip155' })
+    const provider = wallet.provider as ScriptedEvmWallet
+    expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual([
+      wallet.address,
+      expect.any(String),
+    ])
+    const message = 'hello'
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: [message, wallet.address],
+    })) as Hex
+    expect(await verifyMessage({ address: wallet.address as Hex, message, signature })).toBe(true)
+    expect(wallet.address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
+  })
+
+  it('answers each prompt as scripted: next, answer, hold and release, a handler', async () => {
+    const wallet = createTestWallet({ namespace: 'eip155', chains: [10, 1] })
+    const provider = wallet.provider as ScriptedEvmWallet
+    const ask = () => provider.request({ method: 'eth_requestAccounts' })
+    wallet.next('reject')
+    wallet.next('error')
+    await expect(ask()).rejects.toMatchObject({ code: 4001 })
+    await expect(ask()).rejects.toMatchObject({ code: -32603 })
+    expect(await ask()).toHaveLength(2)
+    wallet.answer = 'hang'
+    expect(await settled(ask())).toBe('pending')
+    wallet.answer = 'hold'
+    const held = ask()
+    expect(await settled(held)).toBe('pending')
+    expect(wallet.held).toBe(1)
+    expect(wallet.release('approve')).toBe(true)
+    expect(await held).toHaveLength(2)
+    expect(wallet.release('approve')).toBe(false)
+    wallet.next(({ method }) => `handled ${method}`)
+    expect(await ask()).toBe('handled eth_requestAccounts')
+    // Passive reads are answered whatever the script says.
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0xa')
+    expect(wallet.requests.map((r) => [r.method, r.behaviour, r.outcome])).toEqual([
+      ['eth_requestAccounts', 'reject', 'error'],
+      ['eth_requestAccounts', 'error', 'error'],
+      ['eth_requestAccounts', 'approve', 'result'],
+      ['eth_requestAccounts', 'hang', 'pending'],
+      ['eth_requestAccounts', 'hold', 'result'],
+      ['eth_requestAccounts', 'handler', 'result'],
+      ['eth_chainId', 'passive', 'result'],
+    ])
+  })
+
+  it('changes account and chain, and locks, as its UI would', async () => {
+    const wallet = createTestWallet({ namespace: 'eip155' })
+    const provider = wallet.provider as ScriptedEvmWallet
+    const seen: unknown[] = []
+    provider.on('accountsChanged', ((accounts: string[]) => seen.push(accounts)) as never)
+    provider.on('chainChanged', ((chain: string) => seen.push(chain)) as never)
+    const [first, second] = (await provider.request({ method: 'eth_requestAccounts' })) as string[]
+    wallet.act('changeAccount')
+    wallet.act('changeChain')
+    wallet.act('lock')
+    expect(seen).toEqual([[second, first], '0xa', []])
+    expect(wallet.address).toBe(second)
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+  })
+
+  it('announces itself over EIP-6963: a connector finds and connects it', async () => {
+    const wallet = createTestWallet({ namespace: 'eip155' })
+    const undo = wallet.announce(window, 'io.example.test')
+    try {
+      const connection = await new Eip6963Connector('io.example.test', { timeoutMs: 500 }).connect()
+      expect(connection.accounts[0]).toBe(wallet.address)
+      expect(wallet.requests.some((r) => r.method === 'eth_requestAccounts')).toBe(true)
+    } finally {
+      undo()
+    }
+  })
+})
+
+describe('createTestWallet (Solana): a Wallet Standard wallet on an ed25519 key', () => {
+  it('is found through the Wallet Standard, connects and signs with its real key', async () => {
+    const wallet = createTestWallet({ namespace: 'solana', name: 'Kit Test Wallet' })
+    const unregister = wallet.announce()
+    try {
+      const connector = wallet.connector()
+      const connection = await connector.connect()
+      expect(connection.accounts[0]).toBe(wallet.address)
+      const message = new TextEncoder().encode('hello')
+      const features = (wallet.provider as { features: Record<string, unknown> }).features
+      const sign = features['solana:signMessage'] as {
+        signMessage(input: {
+          account: unknown
+          message: Uint8Array
+        }): Promise<{ signature: Uint8Array }[]>
+      }
+      const account = (wallet.provider as { accounts: readonly unknown[] }).accounts[0]
+      const [signed] = await sign.signMessage({ account, message })
+      expect(ed25519.verify(signed!.signature, message, base58.decode(wallet.address))).toBe(true)
+      wallet.next('reject')
+      await expect(sign.signMessage({ account, message })).rejects.toMatchObject({ code: 4001 })
+      expect(wallet.requests.map((r) => [r.method, r.outcome])).toEqual([
+        ['standard:connect', 'result'],
+        ['solana:signMessage', 'result'],
+        ['solana:signMessage', 'error'],
+      ])
+    } finally {
+      unregister()
+    }
+  })
+})
