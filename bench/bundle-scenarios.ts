@@ -76,8 +76,9 @@ export const ROOT_MACHINE = {
   // 3 KB (issue 8), plus what issue 15 asked of the chart: every child's failure and every
   // read's end handled, the pairing wait bounded, its deadlines on an injected clock; plus what
   // issue 18 asked: the silent reconnect and chain switch flows, the project's chains in the view;
-  // and issue 20's transaction child (spawned beside the connection, its answer and failures).
-  budget: 3.75 * KB,
+  // and issue 20's transaction child (spawned beside the connection, its answer and failures):
+  // 3.96 KB (esbuild) / 4.11 KB (Rollup) with all three.
+  budget: 4.25 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [
@@ -85,13 +86,13 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
   { name: 'one lookup (`getWalletInfo`)', source: from(['getWalletInfo']), budget: 3.5 * KB },
   { name: '`parsePairingUri`', source: from(['parsePairingUri']), budget: 2.5 * KB },
   { name: 'all pure functions', source: from(PURE_FUNCTIONS), budget: 8 * KB },
-  { name: '`createBalanceReader`', source: from(['createBalanceReader']), budget: 14 * KB },
+  { name: '`createBalanceReader`', source: from(['createBalanceReader']), budget: 15.5 * KB },
   {
     name: '`Client` (before any connector loads)',
     source: from(['Client'], 'scope-connect/client'),
     subpath: './client',
     // 28 KB until issue 18 (silent reconnect, connection store, switchChain, chainSupported).
-    budget: 29 * KB,
+    budget: 31 * KB,
   },
   {
     // No budget: esbuild with code splitting stops honouring `"sideEffects": false` once a build has

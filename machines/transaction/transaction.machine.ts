@@ -325,4 +325,5 @@ export const transactionMachine = setup({
   }),
 })
 
+/** The type of `transactionMachine`, for `machine.provide` and the root's child. */
 export type TransactionMachine = typeof transactionMachine

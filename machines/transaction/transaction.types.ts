@@ -37,6 +37,7 @@ export interface TransactionTimeouts {
   retryMs: number
 }
 
+/** The transaction flow's named timeouts unless `transactions.timeouts` overrides them. */
 export const DEFAULT_TRANSACTION_TIMEOUTS: TransactionTimeouts = {
   walletAnswerMs: 300_000,
   receiptMs: 1_800_000,
@@ -64,6 +65,7 @@ export interface StatusRead {
   etag: string | null
 }
 
+/** What a transaction flow starts from: the request or the hash to watch, confirmations, deadlines. */
 export interface TransactionInput {
   /** What to send; null when resuming a transaction the wallet already sent (`submitted`). */
   request: TransactionRequestData | null
@@ -76,6 +78,7 @@ export interface TransactionInput {
   submitted?: { chainId: string; hash: string; deadlines: TransactionDeadlines } | null
 }
 
+/** The transaction machine's context: its input, the hash, the stage reached and the receipt. */
 export interface TransactionContext {
   request: TransactionRequestData | null
   chainId: string
@@ -96,6 +99,7 @@ export interface TransactionContext {
   outcome: TransactionOutcome | null
 }
 
+/** Events of the transaction machine (`CANCEL`, and what its actors report). */
 export type TransactionEvent =
   /** Gives up while the wallet is asked: `ABORTED`. */
   { type: 'CANCEL' }

@@ -3,6 +3,7 @@ import type { ErrorData } from '../shared/error-data'
 import type { TransactionMachine } from './transaction.machine'
 import type { TransactionOutcome } from './transaction.types'
 
+/** A snapshot of the transaction machine. */
 export type TransactionSnapshot = SnapshotFrom<TransactionMachine>
 
 /** Where a transaction stands, for a UI: no state names to match. */

@@ -40,7 +40,14 @@ function fakeSdkModule(provider: TestEip1193Wallet) {
 
 describe('createMetaMaskSdkProviderGetter', () => {
   it('rejects WALLET_UNAVAILABLE, naming the package to install, when @metamask/sdk is missing', async () => {
-    const error = await createMetaMaskSdkProviderGetter()().catch((e: unknown) => e)
+    // The package is a devDependency here (its types check the docs), so a missing install is the
+    // module loader's own refusal.
+    const notInstalled = Object.assign(new Error("Cannot find package '@metamask/sdk'"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    })
+    const error = await createMetaMaskSdkProviderGetter({
+      importSdk: () => Promise.reject(notInstalled),
+    })().catch((e: unknown) => e)
     expect(isAppError(error, 'WALLET_UNAVAILABLE')).toBe(true)
     expect((error as AppError).message).toContain('npm install @metamask/sdk')
   })

@@ -68,6 +68,7 @@ const FAULT_STATUS: Partial<Record<BackendFault, [number, string]>> = {
   status429: [429, 'RATE_LIMITED'],
 }
 
+/** A test double of the backend's HTTP routes (config, balances, sessions, relay token), faults scriptable. */
 export function createBackendDouble(): BackendDouble {
   const sessions = new Map<string, SessionRecord>()
   const secrets = new Set<string>()

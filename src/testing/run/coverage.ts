@@ -15,6 +15,7 @@ export interface ClientCoverage {
   line(): string
 }
 
+/** Collects the statuses and status changes replayed paths showed, for the coverage line. */
 export function createClientCoverage(options: ClientPathOptions = {}): ClientCoverage {
   const { graph } = exploreClient(options)
   const statuses = new Set<ClientStatus>()
