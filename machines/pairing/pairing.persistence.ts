@@ -3,6 +3,7 @@ import type { AnyActorRef, AnyStateMachine, Snapshot } from 'xstate'
 import * as z from 'zod/mini'
 import { createLogger } from '../../src/logging'
 import { PeerMetadataSchema, SettledNamespacesSchema } from '../../src/relay/protocol/schemas'
+import { createLocalStorageRecord } from '../../src/storage/local-storage-record'
 import {
   checkRestorableRecord,
   flowSnapshot,
@@ -314,15 +315,6 @@ export function persistWhilePaired(
 
 const log = createLogger('pairing-store')
 
-function storage(): Storage | null {
-  try {
-    const candidate = (globalThis as { localStorage?: Storage }).localStorage
-    return candidate && typeof candidate.getItem === 'function' ? candidate : null
-  } catch {
-    return null
-  }
-}
-
 /**
  * A `PairingStore` on browser `localStorage` (nothing, safely, in SSR or without storage). A value
  * that is not JSON is removed; `checkRestorablePairing` judges the rest. Logs only what it did.
@@ -330,39 +322,8 @@ function storage(): Storage | null {
 export function createBrowserPairingStore(
   storageKey: string = DEFAULT_PAIRING_STORAGE_KEY,
 ): PairingStore {
-  const clear = () => {
-    try {
-      storage()?.removeItem(storageKey)
-    } catch {
-      // Nothing to do.
-    }
-  }
-  return {
-    save(state) {
-      try {
-        storage()?.setItem(storageKey, JSON.stringify(state))
-      } catch (error) {
-        log.warn(`could not save the pairing under ${storageKey}`, {
-          reason: error instanceof Error ? error.name : typeof error,
-        })
-      }
-    },
-    load() {
-      let raw: string | null | undefined
-      try {
-        raw = storage()?.getItem(storageKey)
-      } catch {
-        return null
-      }
-      if (raw == null) return null
-      try {
-        return JSON.parse(raw) as PairingPersistedState
-      } catch {
-        log.warn(`discarded a value under ${storageKey} that is not JSON`)
-        clear()
-        return null
-      }
-    },
-    clear,
-  }
+  // Any JSON object: `checkRestorablePairing` judges it (and says why it discards one).
+  const parse = (value: unknown) =>
+    typeof value === 'object' && value !== null ? (value as PairingPersistedState) : null
+  return createLocalStorageRecord({ storageKey, parse, log, what: 'pairing' })
 }

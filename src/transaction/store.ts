@@ -1,4 +1,6 @@
 import type { TransactionDeadlines } from '../../machines/transaction/transaction.types'
+import { createLogger } from '../logging'
+import { createLocalStorageRecord } from '../storage/local-storage-record'
 import type { UniversalLinkStore } from '../universal-link/store'
 
 /** The `format` of a stored `TransactionRecord`. */
@@ -41,44 +43,18 @@ export function parseTransactionRecord(value: unknown): TransactionRecord | null
   return record as TransactionRecord
 }
 
-/** `globalThis.localStorage`, or null in SSR, without storage, or when touching it throws. */
-function storage(): Storage | null {
-  try {
-    const candidate = (globalThis as { localStorage?: Storage }).localStorage
-    return candidate && typeof candidate.getItem === 'function' ? candidate : null
-  } catch {
-    return null
-  }
-}
+const log = /* @__PURE__ */ createLogger('transaction-store')
 
 /** A `TransactionStore` on `localStorage` (nothing kept where there is none). Never throws. */
 export function createBrowserTransactionStore(
   storageKey: string = DEFAULT_TRANSACTION_STORAGE_KEY,
 ): TransactionStore {
-  return {
-    save(record) {
-      try {
-        storage()?.setItem(storageKey, JSON.stringify(record))
-      } catch {
-        // QuotaExceededError: the transaction is then not resumable, and still watched.
-      }
-    },
-    load() {
-      try {
-        const text = storage()?.getItem(storageKey)
-        return text ? parseTransactionRecord(JSON.parse(text)) : null
-      } catch {
-        return null
-      }
-    },
-    clear() {
-      try {
-        storage()?.removeItem(storageKey)
-      } catch {
-        // Nothing to clear.
-      }
-    },
-  }
+  return createLocalStorageRecord({
+    storageKey,
+    parse: parseTransactionRecord,
+    log,
+    what: 'transaction record',
+  })
 }
 
 /** A `TransactionStore` in memory (tests, or to share one between two clients of a process). */

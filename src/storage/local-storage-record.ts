@@ -1,0 +1,78 @@
+import type { Logger } from '../logging'
+
+/** One JSON record under one `localStorage` key: what every browser store of the library is. */
+export interface LocalStorageRecord<T> {
+  save(value: T): void
+  /** The stored value if it parses; a value that is not JSON or fails `parse` is removed. */
+  load(): T | null
+  clear(): void
+}
+
+/** `globalThis.localStorage`, or null in SSR, without storage, or when touching it throws. */
+function storage(): Storage | null {
+  try {
+    const candidate = (globalThis as { localStorage?: Storage }).localStorage
+    return candidate && typeof candidate.getItem === 'function' ? candidate : null
+  } catch {
+    // SecurityError: storage disabled, sandboxed iframe, opaque origin.
+    return null
+  }
+}
+
+/**
+ * A record on browser `localStorage` under `storageKey`. Storage is looked up on every call, so a
+ * record created during server-side rendering works once the page runs; without storage every
+ * method does nothing and `load()` returns null. Nothing throws (QuotaExceededError on save
+ * included: the value is then not kept). Records may hold secrets (a session token, session keys):
+ * `log` hears only what was done under which key (`what` names the record), never the content.
+ */
+export function createLocalStorageRecord<T>(options: {
+  storageKey: string
+  parse: (value: unknown) => T | null
+  log: Logger
+  what: string
+}): LocalStorageRecord<T> {
+  const { storageKey, parse, log, what } = options
+  const clear = () => {
+    try {
+      storage()?.removeItem(storageKey)
+      log.debug(`cleared the ${what} under ${storageKey}`)
+    } catch {
+      // Nothing more to do: the next load discards it again.
+    }
+  }
+  return {
+    save(value) {
+      try {
+        storage()?.setItem(storageKey, JSON.stringify(value))
+        log.debug(`saved the ${what} under ${storageKey}`)
+      } catch (error) {
+        log.warn(`could not save the ${what} under ${storageKey}`, {
+          reason: error instanceof Error ? error.name : typeof error,
+        })
+      }
+    },
+    load() {
+      let raw: string | null | undefined
+      try {
+        raw = storage()?.getItem(storageKey)
+      } catch {
+        return null
+      }
+      if (raw == null) return null
+      let value: unknown
+      try {
+        value = JSON.parse(raw)
+      } catch {
+        value = undefined
+      }
+      const parsed = parse(value)
+      if (parsed === null) {
+        log.warn(`discarded corrupt value under ${storageKey} (not a ${what})`)
+        clear()
+      }
+      return parsed
+    },
+    clear,
+  }
+}
