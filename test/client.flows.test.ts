@@ -2,53 +2,29 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base64 } from '@scure/base'
 import { getWallets } from '@wallet-standard/app'
 import { type Hex, verifyMessage } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { InspectionEvent } from 'xstate'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import type { ClientView } from '../machines/client/client.view'
-import {
-  SOLANA_DEVNET,
-  startTestServer,
-  TEST_PROJECT,
-  type TestServer,
-} from '../server/test/support/server'
+import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { isAppError } from '../src/errors'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 import { createTestSolanaWallet } from './support/wallet-standard-wallet'
 
 // The Client's root actor against real parts: anvil and a viem-keyed EIP-1193 wallet on desktop,
 // the real server and the reference wallet simulator (real ed25519 key) over universal links.
 
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil()
-  server = await startTestServer({
-    projects: {
-      projects: [
-        {
-          ...TEST_PROJECT,
-          networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }, { chainId: SOLANA_DEVNET }],
-        },
-      ],
-    },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
-})
+const backend = useBackendWithAnvil()
 
 /** The real test wallet, whose user can take their time: `hold()` leaves the next requests unanswered. */
 async function slowWallet() {
-  const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl })
+  const wallet = await createEip1193TestWallet({ rpcUrl: backend.anvil.rpcUrl })
   let holding = false
   const held: Array<() => void> = []
   const provider: TestEip1193Wallet = Object.create(wallet, {
@@ -76,8 +52,8 @@ async function slowWallet() {
 
 function desktopClient(connector: Eip1193Connector, extra: Partial<ClientOptions> = {}) {
   return new Client({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     connectors: [connector],
     mobile: false,
     ...extra,
@@ -104,8 +80,8 @@ function mobileClient(store = memoryStore(), extra: Partial<ClientOptions> = {})
   const links: string[] = []
   const requests: string[] = []
   const options: ClientOptions = {
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     mobile: true,
     solanaChainId: SOLANA_DEVNET,
     fetchImpl: (input, init) => {
@@ -180,7 +156,11 @@ describe('cancel() ends every pending flow with ABORTED', () => {
   })
 
   it('selecting a wallet: cancel while its connector loads', async () => {
-    const client = new Client({ baseUrl: server.baseUrl, appKey: server.appKey, mobile: false })
+    const client = new Client({
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
+      mobile: false,
+    })
     const selecting = settle(client.selectWallet('phantom', { namespace: 'solana' }))
     expect(client.getView().status).toBe('selecting')
     client.cancel()
@@ -249,8 +229,8 @@ describe('signTransaction through the sign machine', () => {
     try {
       const connector = new SolanaInjectedConnector({ walletId: 'phantom', chainId: SOLANA_DEVNET })
       const client = new Client({
-        baseUrl: server.baseUrl,
-        appKey: server.appKey,
+        baseUrl: backend.server.baseUrl,
+        appKey: backend.server.appKey,
         connectors: [connector],
         mobile: false,
       })

@@ -1,44 +1,20 @@
 import { createInspector, type StatelyInspectionEvent } from '@statelyai/inspect'
 import safeStableStringify from 'safe-stable-stringify'
 import type { Hex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { InspectionEvent } from 'xstate'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
-import {
-  SOLANA_DEVNET,
-  startTestServer,
-  TEST_PROJECT,
-  type TestServer,
-} from '../server/test/support/server'
+import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 
 // What an app sees through Stately's inspector (`@statelyai/inspect`'s `createInspector` with an
 // adapter that serialises each event as its WebSocket adapter does), on a real Client: a desktop
 // wallet on viem keys and anvil, the real server for the balance read.
 
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil()
-  server = await startTestServer({
-    projects: {
-      projects: [
-        {
-          ...TEST_PROJECT,
-          networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }, { chainId: SOLANA_DEVNET }],
-        },
-      ],
-    },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
-})
+const backend = useBackendWithAnvil()
 
 const KiB = 1024
 const stringify = safeStableStringify.configure({ maximumDepth: 10 })
@@ -71,10 +47,10 @@ async function desktopSession(
   seen: unknown[],
   extra: Partial<ClientOptions> = {},
 ) {
-  const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl })
+  const wallet = await createEip1193TestWallet({ rpcUrl: backend.anvil.rpcUrl })
   const client = new Client({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     connectors: [new Eip1193Connector('metamask', () => wallet)],
     mobile: false,
     timeouts: { signatureMs: 123_456, walletAnswerMs: 234_567 },
@@ -165,8 +141,8 @@ describe('inspection through @statelyai/inspect: small events, secrets by value'
     const links: string[] = []
     let saved: string | null = null
     const client = new Client({
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       mobile: true,
       solanaChainId: SOLANA_DEVNET,
       inspect: inspector.inspect,

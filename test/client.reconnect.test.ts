@@ -1,17 +1,12 @@
 // @vitest-environment happy-dom-node
 import { getWallets } from '@wallet-standard/app'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import {
-  SOLANA_DEVNET,
-  startTestServer,
-  TEST_PROJECT,
-  type TestServer,
-} from '../server/test/support/server'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { DEFAULT_CONNECTION_STORAGE_KEY } from '../src/connection/browser-store'
 import { createMemoryConnectionStore } from '../src/connection/memory-store'
 import { isAppError } from '../src/errors'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 import { createTestSolanaWallet } from './support/wallet-standard-wallet'
 
@@ -20,39 +15,25 @@ import { createTestSolanaWallet } from './support/wallet-standard-wallet'
 // wallet on `window.ethereum`, a Wallet Standard wallet with a real ed25519 key, happy-dom's
 // localStorage, the real server.
 
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil()
-  server = await startTestServer({
-    projects: {
-      projects: [
-        {
-          ...TEST_PROJECT,
-          networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }, { chainId: SOLANA_DEVNET }],
-        },
-      ],
-    },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
-})
+const backend = useBackendWithAnvil()
 afterEach(() => {
   localStorage.clear()
   delete (window as { ethereum?: unknown }).ethereum
 })
 
 async function injectedWallet(): Promise<TestEip1193Wallet> {
-  const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl })
+  const wallet = await createEip1193TestWallet({ rpcUrl: backend.anvil.rpcUrl })
   ;(window as { ethereum?: unknown }).ethereum = wallet
   return wallet
 }
 
 const page = (extra: Partial<ClientOptions> = {}) =>
-  new Client({ baseUrl: server.baseUrl, appKey: server.appKey, mobile: false, ...extra })
+  new Client({
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
+    mobile: false,
+    ...extra,
+  })
 
 const methodsSince = (wallet: TestEip1193Wallet, from: number) =>
   wallet.requests.slice(from).map((request) => request.method)
@@ -189,7 +170,10 @@ describe('Client.resume(): a silent reconnect after a reload', () => {
 
 describe('Client chains: chainSupported and switchChain', () => {
   it('chainSupported: the project enables anvil but not Base; it follows the wallet', async () => {
-    const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl, extraChains: [8453] })
+    const wallet = await createEip1193TestWallet({
+      rpcUrl: backend.anvil.rpcUrl,
+      extraChains: [8453],
+    })
     ;(window as { ethereum?: unknown }).ethereum = wallet
     const client = page()
     await client.connect()
@@ -221,7 +205,10 @@ describe('Client chains: chainSupported and switchChain', () => {
   })
 
   it('error: the user rejects the switch: USER_REJECTED, nothing moves; the next switch succeeds', async () => {
-    const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl, extraChains: [8453] })
+    const wallet = await createEip1193TestWallet({
+      rpcUrl: backend.anvil.rpcUrl,
+      extraChains: [8453],
+    })
     ;(window as { ethereum?: unknown }).ethereum = wallet
     const client = page()
     await client.connect()

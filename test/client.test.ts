@@ -1,52 +1,28 @@
 import { type Hex, verifyMessage } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { waitFor } from 'xstate'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import { sessionSignInput } from '../machines/sign/sign.actors'
 import { createSignActor } from '../machines/sign/sign.facade'
-import {
-  SOLANA_DEVNET,
-  startTestServer,
-  TEST_PROJECT,
-  type TestServer,
-} from '../server/test/support/server'
+import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
 import { GenericWalletSessionClient } from '../src/session/client'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil()
-  server = await startTestServer({
-    projects: {
-      projects: [
-        {
-          ...TEST_PROJECT,
-          networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }, { chainId: SOLANA_DEVNET }],
-        },
-      ],
-    },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
-})
+const backend = useBackendWithAnvil()
 
 /** A custom connector registered through `connectors`: its id is a wallet id, so it maps to MetaMask. */
 async function clientWithWallet(): Promise<{ client: Client; wallet: TestEip1193Wallet }> {
-  const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl, extraChains: [1] })
+  const wallet = await createEip1193TestWallet({ rpcUrl: backend.anvil.rpcUrl, extraChains: [1] })
   const connector = new Eip1193Connector('metamask', () => wallet)
   const client = new Client({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     connectors: [connector],
     mobile: false,
   })
@@ -100,7 +76,7 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
     const { client, wallet } = await clientWithWallet()
     const connector = await client.selectWallet('metamask', { namespace: 'eip155' })
     const connection = await client.connect()
-    const sessions = new GenericWalletSessionClient(server.baseUrl, server.appKey)
+    const sessions = new GenericWalletSessionClient(backend.server.baseUrl, backend.server.appKey)
     const session = await sessions.createSession('eip155:31337', { intent: 'sign' })
     const actor = createSignActor(connector, {
       input: sessionSignInput(session, connection.accounts[0] ?? ''),
@@ -138,7 +114,7 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
     expect(config.wallets.map((w) => w.walletId)).toContain('phantom')
 
     const funded = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' // anvil's first dev account
-    await fetch(anvil.rpcUrl, {
+    await fetch(backend.anvil.rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -172,7 +148,7 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
     expect(() => new Client({ baseUrl: '', appKey: 'x' })).toThrow(
       expect.objectContaining({ code: 'INVALID_CONFIG' }),
     )
-    expect(() => new Client({ baseUrl: server.baseUrl, appKey: '' })).toThrow(
+    expect(() => new Client({ baseUrl: backend.server.baseUrl, appKey: '' })).toThrow(
       expect.objectContaining({ code: 'INVALID_CONFIG' }),
     )
   })
@@ -199,8 +175,8 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     const store = memoryStore()
     const links: string[] = []
     const options = {
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       mobile: true,
       solanaChainId: SOLANA_DEVNET,
       universalLink: {
@@ -242,8 +218,8 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
 
   it('resume with nothing stored reports none', async () => {
     const client = new Client({
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       mobile: true,
       universalLink: { store: memoryStore() },
     })

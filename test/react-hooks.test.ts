@@ -16,7 +16,6 @@ import {
   useSignMessage,
   useSwitchChain,
 } from '../src/react'
-import type { Caip2ChainId } from '../src/registry/types'
 import { type RunningAnvil, startAnvil } from './support/anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 

@@ -1,14 +1,9 @@
 // @vitest-environment happy-dom-node
 import { act, createElement as h } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
-import {
-  SOLANA_DEVNET,
-  startTestServer,
-  TEST_PROJECT,
-  type TestServer,
-} from '../server/test/support/server'
+import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientActor, toClientView } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
@@ -16,7 +11,7 @@ import { useClientActor, useClientSelector, useClientView, useConnection } from 
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { DAPP_METADATA, WS, walletSimulator } from './relay/support/pairing-setup'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 
 // The React hooks in a DOM (happy-dom) with react-dom, against a real Client: desktop wallets
@@ -28,26 +23,7 @@ declare global {
 }
 globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil()
-  server = await startTestServer({
-    projects: {
-      projects: [
-        {
-          ...TEST_PROJECT,
-          networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }, { chainId: SOLANA_DEVNET }],
-        },
-      ],
-    },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
-})
+const backend = useBackendWithAnvil()
 
 /** Renders of each component, to tell which hook made React render again. */
 interface Renders {
@@ -135,7 +111,7 @@ async function walletOf(): Promise<{
   hold(): void
   release(): void
 }> {
-  const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl })
+  const wallet = await createEip1193TestWallet({ rpcUrl: backend.anvil.rpcUrl })
   let holding = false
   const held: Array<() => void> = []
   const provider: TestEip1193Wallet = Object.create(wallet, {
@@ -166,8 +142,8 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     const metamask = await walletOf()
     const rabby = await walletOf()
     const client = new Client({
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       mobile: false,
       connectors: [
         new Eip1193Connector('metamask', () => metamask.provider),
@@ -262,8 +238,8 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     const store = memoryStore()
     const links: string[] = []
     const options = {
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       mobile: true,
       solanaChainId: SOLANA_DEVNET,
       universalLink: {
@@ -312,7 +288,11 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
   })
 
   it('follows a relay pairing: the URI while pairing, then the paired account, then disconnect', async () => {
-    const client = new Client({ baseUrl: server.baseUrl, appKey: server.appKey, WebSocket: WS })
+    const client = new Client({
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
+      WebSocket: WS,
+    })
     const renders = render(client)
     let uri = ''
     await act(async () => {
@@ -322,7 +302,7 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     await until(() => text('root') === 'pairing')
     expect(text('connection')).toBe('none')
 
-    const wallet = walletSimulator(server)
+    const wallet = walletSimulator(backend.server)
     try {
       await act(async () => {
         await wallet.pairAndApprove(uri)
@@ -346,8 +326,8 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     const second = await walletOf()
     const clientOf = (provider: TestEip1193Wallet) =>
       new Client({
-        baseUrl: server.baseUrl,
-        appKey: server.appKey,
+        baseUrl: backend.server.baseUrl,
+        appKey: backend.server.appKey,
         mobile: false,
         connectors: [new Eip1193Connector('metamask', () => provider)],
       })
