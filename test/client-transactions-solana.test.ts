@@ -2,6 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import { getWallets } from '@wallet-standard/app'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import {
   SOLANA_DEVNET,
   startTestServer,
@@ -16,6 +17,7 @@ import { Client } from '../src/client'
 import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { type AppError, isAppError } from '../src/errors'
 import { createMemoryTransactionStore } from '../src/transaction'
+import { createMemoryUniversalLinkStore } from '../src/universal-link/memory-store'
 import { createTestSolanaWallet, type TestSolanaWallet } from './support/wallet-standard-wallet'
 
 // `Client.sendTransaction` on Solana: a Wallet Standard wallet with a real ed25519 key signs and
@@ -158,5 +160,97 @@ describe('Client.sendTransaction on Solana (Wallet Standard, test double cluster
     const error = await failure(client.sendTransaction(unsignedTransaction(wallet.key.publicKey)))
     expect(isAppError(error, 'WALLET_UNAVAILABLE')).toBe(true)
     expect(client.getView().isConnected).toBe(true)
+  })
+})
+
+describe('Client.sendTransaction over a universal link (mobile, wallet simulator)', () => {
+  function mobileClient(transactionStore = createMemoryTransactionStore()) {
+    const links: string[] = []
+    const client = new Client({
+      baseUrl: server.baseUrl,
+      appKey: server.appKey,
+      mobile: true,
+      solanaChainId: SOLANA_DEVNET,
+      universalLink: {
+        store: createMemoryUniversalLinkStore(),
+        openLink: (url: string) => links.push(url),
+        returnUrl: 'https://dapp.example/',
+        pollIntervalMs: 20,
+      },
+      transactions: { store: transactionStore, timeouts: { retryMs: 50 } },
+    })
+    return { client, links, transactionStore }
+  }
+
+  it('the link carries the transaction; the wallet answers /callback/transaction; the machine watches its signature to confirmed', async () => {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const { client, links, transactionStore } = mobileClient()
+    await client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = client.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+
+    const { transaction } = unsignedTransaction(base58.decode(wallet.address))
+    const sending = client.sendTransaction({ transaction })
+    await until(() => links.length === 2)
+    const link = new URL(links[1] ?? '')
+    expect(link.searchParams.get('scMethod')).toBe('signTransaction')
+    expect(client.getView().pending).toBe('sign')
+    const answered = await wallet.handle(links[1] ?? '')
+    expect(answered).toMatchObject({ method: 'signTransaction', callbackStatus: 204 })
+    const handle = await sending
+    expect(handle.hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    await until(
+      () =>
+        client.getView().transaction?.stage === 'submitted' ||
+        client.getView().transaction?.stage === 'pending',
+    )
+    // Kept for a reload while it waits for its receipt.
+    expect(transactionStore.load()).toMatchObject({ chainId: SOLANA_DEVNET, hash: handle.hash })
+
+    solana.setSignatureStatus(handle.hash, {
+      slot: 5_010,
+      confirmationStatus: 'confirmed',
+      err: null,
+    })
+    solana.setSlot(5_010)
+    const receipt = await handle.wait()
+    expect(receipt).toMatchObject({ status: 'confirmed', hash: handle.hash, blockNumber: 5_010n })
+    expect(client.getView()).toMatchObject({
+      status: 'connected',
+      transaction: { stage: 'confirmed' },
+    })
+    expect(transactionStore.load()).toBeNull()
+  })
+
+  it('failure: the wallet rejects the transaction → USER_REJECTED and nothing is watched', async () => {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const { client, links } = mobileClient()
+    await client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = client.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+    const sending = failure(
+      client.sendTransaction(unsignedTransaction(base58.decode(wallet.address))),
+    )
+    await until(() => links.length === 2)
+    await wallet.handle(links[1] ?? '', 'reject')
+    expect((await sending)?.code).toBe('USER_REJECTED')
+    expect(client.getView().transaction).toBeNull()
+  })
+
+  it('failure: an EVM-shaped request over the link → INVALID_CONFIG, no link opened', async () => {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const { client, links } = mobileClient()
+    await client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = client.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+    const error = await failure(client.sendTransaction({ to: wallet.address, value: 1n }))
+    expect(error?.code).toBe('INVALID_CONFIG')
+    expect(links.length).toBe(1)
   })
 })
