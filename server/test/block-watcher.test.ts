@@ -57,6 +57,26 @@ describe('createBlockWatchers: the head poll adapts to the block time', () => {
     watchers.close()
   })
 
+  it('the measured block time outlives a watch: the next one polls at the chain pace from its start', async () => {
+    vi.useFakeTimers()
+    const node = chain(1_000)
+    const watchers = createBlockWatchers({
+      readHead: node.readHead,
+      feed: createMemoryTransactionFeed(),
+    })
+    const stop = watchers.watch('eip155:1', () => {})
+    await vi.advanceTimersByTimeAsync(3_000)
+    stop()
+    await vi.advanceTimersByTimeAsync(5_000) // the watch lingers, then ends: no reads
+    expect(watchers.head('eip155:1')).toBeUndefined()
+    const before = node.reads()
+    watchers.watch('eip155:1', () => {})
+    await vi.advanceTimersByTimeAsync(1_000)
+    // Every 250 ms: the read at the start and 4 more; at 500 ms it would be 3.
+    expect(node.reads() - before).toBeGreaterThanOrEqual(4)
+    watchers.close()
+  })
+
   it('configured (the network blockTimeMs): 400 ms blocks are read every 100 ms from the start', async () => {
     vi.useFakeTimers()
     const node = chain(400)

@@ -49,8 +49,6 @@ interface ChainWatch {
   head?: bigint
   /** When `head` was first seen (ms), to measure the block time. */
   headAt?: number
-  /** The block time measured from the heads seen (ms), a moving average. */
-  blockMs?: number
   timer?: ReturnType<typeof setTimeout>
   /** Set while nobody watches: the watch ends when it fires, unless someone comes back. */
   linger?: ReturnType<typeof setTimeout>
@@ -68,18 +66,22 @@ export function createBlockWatchers(options: BlockWatchersOptions): BlockWatcher
   const leaseMs = Math.max(3 * intervalMs, 2_000)
   const lingerMs = 4 * intervalMs
   const chains = new Map<string, ChainWatch>()
+  // The block time measured from the heads seen (ms, a moving average), kept when a watch ends:
+  // the next one polls at the chain's pace from its start.
+  const measured = new Map<string, number>()
   let headReads = 0
   let failureLogged = false
 
-  const advance = (watch: ChainWatch, head: bigint): boolean => {
+  const advance = (chainId: string, watch: ChainWatch, head: bigint): boolean => {
     if (watch.head !== undefined && head <= watch.head) return false
     const at = now()
     if (watch.head !== undefined && watch.headAt !== undefined) {
       const perBlock = (at - watch.headAt) / Number(head - watch.head)
-      watch.blockMs =
-        watch.blockMs === undefined
-          ? perBlock
-          : watch.blockMs + BLOCK_TIME_WEIGHT * (perBlock - watch.blockMs)
+      const known = measured.get(chainId)
+      measured.set(
+        chainId,
+        known === undefined ? perBlock : known + BLOCK_TIME_WEIGHT * (perBlock - known),
+      )
     }
     watch.head = head
     watch.headAt = at
@@ -99,7 +101,7 @@ export function createBlockWatchers(options: BlockWatchersOptions): BlockWatcher
         headReads++
         const head = await options.readHead(chainId)
         failureLogged = false
-        if (chains.get(chainId) === watch && advance(watch, head)) {
+        if (chains.get(chainId) === watch && advance(chainId, watch, head)) {
           await options.feed.publish(chainId, head)
         }
       }
@@ -111,14 +113,14 @@ export function createBlockWatchers(options: BlockWatchersOptions): BlockWatcher
       }
     }
     if (chains.get(chainId) !== watch) return
-    const blockTime = options.blockTimeMs?.(chainId) || watch.blockMs
+    const blockTime = options.blockTimeMs?.(chainId) || measured.get(chainId)
     watch.timer = setTimeout(() => void tick(chainId, watch), headPollMs(intervalMs, blockTime))
     watch.timer.unref?.()
   }
 
   const start = (chainId: string): ChainWatch => {
     const watch: ChainWatch = { listeners: new Set(), stopFeed: () => {} }
-    watch.stopFeed = options.feed.subscribe(chainId, (head) => advance(watch, head))
+    watch.stopFeed = options.feed.subscribe(chainId, (head) => advance(chainId, watch, head))
     chains.set(chainId, watch)
     void tick(chainId, watch)
     return watch
