@@ -165,9 +165,17 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     budget: 1 * KB,
   },
   {
-    name: 'React action and balance hooks (`ClientProvider`, `useConnect`, `useSignMessage`, `useBalance`, `useSwitchChain`)',
+    name: 'React action and balance hooks (`ClientProvider`, `useConnect`, `useSignMessage`, `useBalance`, `useSwitchChain`, `useSendTransaction`, `useWaitForTransaction`)',
     source: from(
-      ['ClientProvider', 'useConnect', 'useSignMessage', 'useBalance', 'useSwitchChain'],
+      [
+        'ClientProvider',
+        'useConnect',
+        'useSignMessage',
+        'useBalance',
+        'useSwitchChain',
+        'useSendTransaction',
+        'useWaitForTransaction',
+      ],
       'scope-connect/react',
     ),
     subpath: './react',

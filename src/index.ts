@@ -50,6 +50,7 @@ export type {
   MetaMaskSdkProviderGetter,
   RequestArgs,
   SolanaInjectedConnectorOptions,
+  SolanaSignAndSendTransactionResult,
   SolanaSignMessageResult,
   SolanaSignTransactionResult,
   WalletConnection,

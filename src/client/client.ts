@@ -441,11 +441,9 @@ export class Client {
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
     }
     if (this.#actor.getSnapshot().matches('link')) {
-      // Solana tools emit standard base64; the link carries base64url.
-      const payload = transaction.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
       const signature = await this.#sign({
         request: { method: 'solana_signTransaction', params: { transaction } },
-        link: { method: 'signTransaction', payload },
+        link: { method: 'signTransaction', payload: toBase64Url(transaction) },
       })
       return { signature } as T
     }
@@ -568,7 +566,8 @@ export class Client {
    * woken by new blocks: the dApp needs no RPC endpoint). EVM over an injected, EIP-6963 or SDK
    * connector (`eth_sendTransaction`; `calls` as one EIP-5792 `wallet_sendCalls` batch) and over
    * a paired relay session (`eth_sendTransaction` as a session request); Solana through the
-   * Wallet Standard (`signAndSendTransaction`). The `transaction` machine runs it as a child of
+   * Wallet Standard (`signAndSendTransaction`) and over a universal link (a `signTransaction`
+   * link; the wallet sends it and answers `/callback/transaction` with its signature). The `transaction` machine runs it as a child of
    * the root (`getView().transaction`); a sent transaction is kept in `transactions.store` until
    * its receipt, for `resumeTransaction()` after a reload. One transaction is watched at a time:
    * the next one's `wait()` replaces it (the earlier `wait()` rejects with `ABORTED`).
@@ -591,6 +590,33 @@ export class Client {
         method: 'eth_sendTransaction',
         params: [part.evmTransactionObject(request)],
         chainId: request.chainId,
+      })
+      this.#live().send({
+        type: 'WATCH_TRANSACTION',
+        input: part.watchInput(
+          { chainId: request.chainId, hash },
+          confirmations,
+          settings?.timeouts,
+          Date.now(),
+        ),
+      })
+      return this.#transactionHandle(request.chainId, hash)
+    }
+    if (this.#actor.getSnapshot().matches('link')) {
+      if (request.transaction === null) {
+        throw new AppError(
+          'INVALID_CONFIG',
+          'Over a universal link: a serialized Solana transaction.',
+        )
+      }
+      // The link flow opens the wallet (intent `transaction`, cancel() → ABORTED); the wallet
+      // sends it and answers `/callback/transaction` with its signature, which is then watched.
+      const hash = await this.#sign({
+        request: {
+          method: 'solana_signAndSendTransaction',
+          params: { transaction: request.transaction },
+        },
+        link: { method: 'signTransaction', payload: toBase64Url(request.transaction) },
       })
       this.#live().send({
         type: 'WATCH_TRANSACTION',
@@ -1269,4 +1295,9 @@ export class Client {
       store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
     )
   }
+}
+
+/** Solana tools emit standard base64; a universal link carries base64url. */
+function toBase64Url(base64: string): string {
+  return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }

@@ -41,9 +41,11 @@ export {
 export { normalizeSolanaWalletError } from './solana-errors'
 export {
   SOLANA_MAINNET_CHAIN_ID,
+  SOLANA_SIGN_AND_SEND_TRANSACTION_METHOD,
   SOLANA_SIGN_MESSAGE_METHOD,
   SolanaInjectedConnector,
   type SolanaInjectedConnectorOptions,
+  type SolanaSignAndSendTransactionResult,
   type SolanaSignMessageResult,
   type SolanaSignTransactionResult,
 } from './solana-injected'

@@ -22,6 +22,12 @@ export { SOLANA_MAINNET_CHAIN_ID }
 /** `request` method: sign a UTF-8 message. Params `{ message }`; result `{ signature, publicKey }`. */
 export const SOLANA_SIGN_MESSAGE_METHOD = 'solana_signMessage'
 
+/**
+ * `request` method: sign a serialized transaction and have the wallet broadcast it. Params
+ * `{ transaction: base64 }`; result `{ signature }` (base58, the transaction's id).
+ */
+export const SOLANA_SIGN_AND_SEND_TRANSACTION_METHOD = 'solana_signAndSendTransaction'
+
 /** Options of `new SolanaInjectedConnector(options)`: the wallet, its Wallet Standard name, the chain. */
 export interface SolanaInjectedConnectorOptions {
   /** The name the wallet registers with the Wallet Standard; default from the registry by `walletId`. */
@@ -46,13 +52,20 @@ export interface SolanaSignTransactionResult {
   signedTransaction: string
 }
 
+/** Result of `solana_signAndSendTransaction`. */
+export interface SolanaSignAndSendTransactionResult {
+  /** Base58 of the transaction's first signature: its id on the cluster. */
+  signature: string
+}
+
 /**
  * A Solana browser wallet: found through the Wallet Standard registry (`getWallets()`), by name
  * when one is given, or else through the legacy `window` provider (`window.phantom.solana`,
  * `window.solana`, `window[walletId]`). Id: `solana:{walletId}`, or `solana:injected` without one.
  *
- * `request` understands `solana_signMessage` (`{ message: string }`) and `solana_signTransaction`
- * (`{ transaction: base64 }`); both sign with the active (first) account.
+ * `request` understands `solana_signMessage` (`{ message: string }`), `solana_signTransaction` and
+ * `solana_signAndSendTransaction` (`{ transaction: base64 }`); all sign with the active (first)
+ * account.
  */
 export class SolanaInjectedConnector implements IWalletConnector {
   readonly id: string
@@ -141,7 +154,9 @@ export class SolanaInjectedConnector implements IWalletConnector {
 
   /**
    * Signs with the active account: `solana_signMessage` → `SolanaSignMessageResult`,
-   * `solana_signTransaction` → `SolanaSignTransactionResult`.
+   * `solana_signTransaction` → `SolanaSignTransactionResult`, `solana_signAndSendTransaction`
+   * (Wallet Standard `solana:signAndSendTransaction`: the wallet broadcasts it) →
+   * `SolanaSignAndSendTransactionResult`.
    *
    * @throws {AppError} `NOT_CONNECTED` before `connect()`; `USER_REJECTED` when the user declines;
    * `WALLET_UNAVAILABLE` when the wallet lacks the signing feature; `WALLET_ERROR` for any other
@@ -170,6 +185,13 @@ export class SolanaInjectedConnector implements IWalletConnector {
         const chain = toWalletStandardSolanaChain(this.chainId)
         const signed = await wallet.signTransaction(address, transaction, chain)
         const result: SolanaSignTransactionResult = { signedTransaction: base64.encode(signed) }
+        return result as T
+      }
+      if (args.method === SOLANA_SIGN_AND_SEND_TRANSACTION_METHOD) {
+        const transaction = base64Param(args.method, params, 'transaction')
+        const chain = toWalletStandardSolanaChain(this.chainId)
+        const signature = await wallet.signAndSendTransaction(address, transaction, chain)
+        const result: SolanaSignAndSendTransactionResult = { signature: base58.encode(signature) }
         return result as T
       }
     } catch (error) {

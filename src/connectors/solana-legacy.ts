@@ -58,16 +58,10 @@ export function legacyProviderHandle(provider: LegacySolanaProvider): SolanaWall
       const { signature } = await provider.signMessage(message, 'utf8')
       return signature
     },
-    signTransaction() {
-      // Legacy providers sign @solana/web3.js Transaction objects, not bytes, and this library does
-      // not depend on web3.js; every current wallet offers the Wallet Standard path instead.
-      return Promise.reject(
-        new AppError(
-          'WALLET_UNAVAILABLE',
-          'The legacy window provider cannot sign serialized transactions; use a Wallet Standard wallet.',
-        ),
-      )
-    },
+    // Legacy providers sign @solana/web3.js Transaction objects, not bytes, and this library does
+    // not depend on web3.js; every current wallet offers the Wallet Standard path instead.
+    signTransaction: noSerializedTransactions,
+    signAndSendTransaction: noSerializedTransactions,
     watch(listener) {
       const onAccountChanged = (publicKey: LegacyPublicKey | null) =>
         listener(publicKey ? [publicKey.toBase58()] : [])
@@ -81,6 +75,15 @@ export function legacyProviderHandle(provider: LegacySolanaProvider): SolanaWall
       }
     },
   }
+}
+
+function noSerializedTransactions(): Promise<never> {
+  return Promise.reject(
+    new AppError(
+      'WALLET_UNAVAILABLE',
+      'The legacy window provider cannot sign serialized transactions; use a Wallet Standard wallet.',
+    ),
+  )
 }
 
 function isLegacySolanaProvider(value: unknown): value is LegacySolanaProvider {

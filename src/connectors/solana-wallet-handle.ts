@@ -13,6 +13,12 @@ export interface SolanaWalletHandle {
   signMessage(address: string, message: Uint8Array): Promise<Uint8Array>
   /** The serialized transaction with `address`'s signature filled in. */
   signTransaction(address: string, transaction: Uint8Array, chain: string): Promise<Uint8Array>
+  /** Signs `transaction` as `address` and has the wallet broadcast it: its first signature. */
+  signAndSendTransaction(
+    address: string,
+    transaction: Uint8Array,
+    chain: string,
+  ): Promise<Uint8Array>
   /**
    * Reports account changes: a list (possibly empty) when the accounts change, `null` when the wallet
    * ended the connection. Returns the function that stops watching.

@@ -5,7 +5,7 @@ import type { SolanaWalletHandle } from './solana-wallet-handle'
 
 /*
  * The few Wallet Standard feature shapes this connector uses, declared here rather than pulling in
- * @wallet-standard/features and @solana/wallet-standard-features for five method signatures.
+ * @wallet-standard/features and @solana/wallet-standard-features for six method signatures.
  */
 
 /** `standard:connect` */
@@ -46,12 +46,22 @@ export interface SolanaSignTransactionFeature {
   ): Promise<readonly { signedTransaction: Uint8Array }[]>
 }
 
+/** `solana:signAndSendTransaction` */
+export interface SolanaSignAndSendTransactionFeature {
+  readonly version: string
+  readonly supportedTransactionVersions: readonly ('legacy' | number)[]
+  signAndSendTransaction(
+    ...inputs: { account: WalletAccount; transaction: Uint8Array; chain: string }[]
+  ): Promise<readonly { signature: Uint8Array }[]>
+}
+
 interface SolanaFeatures {
   'standard:connect'?: StandardConnectFeature
   'standard:disconnect'?: StandardDisconnectFeature
   'standard:events'?: StandardEventsFeature
   'solana:signMessage'?: SolanaSignMessageFeature
   'solana:signTransaction'?: SolanaSignTransactionFeature
+  'solana:signAndSendTransaction'?: SolanaSignAndSendTransactionFeature
 }
 
 /** CAIP-2 Solana clusters and the chain names the Wallet Standard uses for them. */
@@ -124,6 +134,15 @@ export function standardWalletHandle(wallet: Wallet): SolanaWalletHandle {
       })
       if (!output) throw new AppError('WALLET_ERROR', `${wallet.name} returned no transaction.`)
       return output.signedTransaction
+    },
+    async signAndSendTransaction(address, transaction, chain) {
+      const [output] = await feature('solana:signAndSendTransaction').signAndSendTransaction({
+        account: account(address),
+        transaction,
+        chain,
+      })
+      if (!output) throw new AppError('WALLET_ERROR', `${wallet.name} returned no signature.`)
+      return output.signature
     },
     watch(listener) {
       const events = features['standard:events']

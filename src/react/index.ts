@@ -14,6 +14,7 @@ export { useClientSelector } from './use-client-selector'
 export { useClientView } from './use-client-view'
 export { type ConnectVariables, type UseConnectResult, useConnect } from './use-connect'
 export { useConnection } from './use-connection'
+export { type UseSendTransactionResult, useSendTransaction } from './use-send-transaction'
 export {
   type SignMessageVariables,
   type UseSignMessageResult,
@@ -24,3 +25,7 @@ export {
   type UseSwitchChainResult,
   useSwitchChain,
 } from './use-switch-chain'
+export {
+  type UseWaitForTransactionResult,
+  useWaitForTransaction,
+} from './use-wait-for-transaction'

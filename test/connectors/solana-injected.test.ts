@@ -238,14 +238,14 @@ describe('SolanaInjectedConnector legacy window provider fallback', () => {
     expect(valid).toBe(true)
   })
 
-  it('cannot sign serialized transactions on the legacy path', async () => {
+  it('cannot sign (or sign and send) serialized transactions on the legacy path', async () => {
     installLegacy()
     const connector = new SolanaInjectedConnector()
     await connector.connect()
-    const error = await failure(
-      connector.request({ method: 'solana_signTransaction', params: { transaction: 'AA==' } }),
-    )
-    expect(error.code).toBe('WALLET_UNAVAILABLE')
+    for (const method of ['solana_signTransaction', 'solana_signAndSendTransaction']) {
+      const error = await failure(connector.request({ method, params: { transaction: 'AA==' } }))
+      expect(error.code).toBe('WALLET_UNAVAILABLE')
+    }
   })
 
   it('relays accountChanged and disconnect, and removes its listeners on disconnect()', async () => {

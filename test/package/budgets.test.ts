@@ -36,7 +36,7 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
         1024,
       ],
       [
-        'React action and balance hooks (`ClientProvider`, `useConnect`, `useSignMessage`, `useBalance`, `useSwitchChain`)',
+        'React action and balance hooks (`ClientProvider`, `useConnect`, `useSignMessage`, `useBalance`, `useSwitchChain`, `useSendTransaction`, `useWaitForTransaction`)',
         2560,
       ],
     ])

@@ -1,7 +1,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58 } from '@scure/base'
+import { base58, base64 } from '@scure/base'
 import type { Wallet, WalletAccount, WalletIcon } from '@wallet-standard/base'
 import type {
+  SolanaSignAndSendTransactionFeature,
   SolanaSignMessageFeature,
   SolanaSignTransactionFeature,
   StandardConnectFeature,
@@ -37,6 +38,11 @@ export interface TestSolanaWalletOptions {
   name?: string
   /** Features to leave out, e.g. `['solana:signTransaction']`. */
   without?: string[]
+  /**
+   * The cluster's JSON-RPC URL `solana:signAndSendTransaction` broadcasts to (`sendTransaction`);
+   * without one that feature fails as a wallet with no connection would.
+   */
+  rpcUrl?: string
 }
 
 export interface TestSolanaWallet {
@@ -44,7 +50,7 @@ export interface TestSolanaWallet {
   readonly wallet: Wallet
   /** The active key pair (a real ed25519 key). */
   readonly key: Keypair
-  /** The Wallet Standard chain of the last signTransaction call. */
+  /** The Wallet Standard chain of the last signTransaction or signAndSendTransaction call. */
   readonly lastChain: string | undefined
   /** The next wallet call fails with `error` (default: a 4001 user rejection). */
   rejectNext(error?: unknown): void
@@ -71,7 +77,7 @@ export function createTestSolanaWallet(options: TestSolanaWalletOptions = {}): T
     address: key.address,
     publicKey: key.publicKey,
     chains: SOLANA_CHAINS,
-    features: ['solana:signMessage', 'solana:signTransaction'],
+    features: ['solana:signMessage', 'solana:signTransaction', 'solana:signAndSendTransaction'],
   })
   const accounts = () => (connected ? keys.map(toAccount) : [])
   const emitChange = () => {
@@ -133,12 +139,44 @@ export function createTestSolanaWallet(options: TestSolanaWalletOptions = {}): T
       })
     },
   }
+  /** Broadcasts a signed transaction as a wallet does: JSON-RPC `sendTransaction`, base64. */
+  const broadcast = async (signed: Uint8Array): Promise<Uint8Array> => {
+    if (!options.rpcUrl) throw new Error('test wallet: no cluster to send to')
+    const response = await fetch(options.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'sendTransaction',
+        params: [base64.encode(signed), { encoding: 'base64' }],
+      }),
+    })
+    const body = (await response.json()) as { result?: string; error?: { message: string } }
+    if (typeof body.result !== 'string') throw new Error(body.error?.message ?? 'send failed')
+    return base58.decode(body.result)
+  }
+  const signAndSendTransaction: SolanaSignAndSendTransactionFeature = {
+    version: '1.0.0',
+    supportedTransactionVersions: ['legacy', 0],
+    async signAndSendTransaction(...inputs) {
+      guard()
+      const outputs = []
+      for (const { account, transaction, chain } of inputs) {
+        lastChain = chain
+        const signed = signSerializedTransaction(transaction, keyOf(account))
+        outputs.push({ signature: await broadcast(signed) })
+      }
+      return outputs
+    },
+  }
   const all: Record<string, unknown> = {
     'standard:connect': connect,
     'standard:disconnect': disconnect,
     'standard:events': events,
     'solana:signMessage': signMessage,
     'solana:signTransaction': signTransaction,
+    'solana:signAndSendTransaction': signAndSendTransaction,
   }
   const features = Object.fromEntries(
     Object.entries(all).filter(([name]) => !options.without?.includes(name)),

@@ -13,7 +13,7 @@ import { readSolanaSlot, readSolanaStatus } from './solana-status'
 
 export interface TransactionServiceOptions {
   feed: TransactionFeed
-  /** How often a watched chain's head is read; default 500 ms. */
+  /** How often a watched chain's head is read at most; default 500 ms (faster chains: ¼ block). */
   blockPollMs?: number
   /** Per RPC request; default 3 s. */
   timeoutMs?: number
@@ -52,6 +52,7 @@ export function createTransactionService(
   options: TransactionServiceOptions,
 ): TransactionService {
   const readers = new Map<string, ChainReader>()
+  const blockTimes = new Map(networks.map((network) => [network.chainId, network.blockTimeMs]))
   for (const { chainId, rpcUrl } of networks) {
     if (rpcUrl === undefined || readers.has(chainId)) continue
     const reader = createChainReader(chainId, rpcUrl, options)
@@ -69,6 +70,7 @@ export function createTransactionService(
   const watchers = createBlockWatchers({
     readHead: (chainId) => readerOf(chainId).readHead(),
     feed: options.feed,
+    blockTimeMs: (chainId) => blockTimes.get(chainId),
     ...(options.blockPollMs === undefined ? {} : { intervalMs: options.blockPollMs }),
     ...(options.log ? { log: options.log } : {}),
   })

@@ -1,11 +1,13 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { base58 } from '@scure/base'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
 
 /**
  * TEST DOUBLE for a Solana JSON-RPC node. No validator can run in this sandbox, so this loopback
- * HTTP server answers the few methods the balance reader uses, in the response shapes documented
+ * HTTP server answers the few methods the balance reader, the transaction status reader and a
+ * wallet's broadcast (`sendTransaction`) use, in the response shapes documented
  * at https://solana.com/docs/rpc (jsonParsed encoding, `{ context: { slot }, value }` wrappers,
  * JSON-RPC 2.0 errors with HTTP 200). It is not a ledger: it serves whatever the test put in it.
  */
@@ -69,6 +71,8 @@ export interface SolanaRpcDouble {
   setFailure(error: RpcErrorBody | undefined): void
   /** Every request received, in order. */
   calls: RpcCall[]
+  /** The transactions `sendTransaction` accepted (their signatures verified), by signature. */
+  sent: Map<string, Uint8Array>
   close(): Promise<void>
 }
 
@@ -81,6 +85,12 @@ export interface DoubleSignatureStatus {
 }
 
 class InvalidParams extends Error {}
+/** A JSON-RPC error a method answers (e.g. a signature that does not verify). */
+class RpcFailure extends Error {
+  constructor(readonly body: RpcErrorBody) {
+    super(body.message)
+  }
+}
 
 export async function startSolanaRpcDouble(
   initial: SolanaDoubleState = {},
@@ -95,8 +105,24 @@ export async function startSolanaRpcDouble(
 
   const context = () => ({ apiVersion: API_VERSION, slot })
 
+  const sent = new Map<string, Uint8Array>()
+
   const methods: Record<string, (params: unknown[]) => unknown> = {
     getSlot: () => slot,
+    // Like a node: the signatures must verify; the transaction is then `processed` at this slot
+    // (not executed: a test says how it lands with `setSignatureStatus`). Result: its first signature.
+    sendTransaction(params) {
+      const options = (params[1] ?? {}) as { encoding?: unknown }
+      if (typeof params[0] !== 'string')
+        throw new InvalidParams('expected a serialized transaction')
+      const bytes =
+        options.encoding === 'base64' ? base64.decode(params[0]) : base58.decode(params[0])
+      const signatures = verifiedSignatures(bytes)
+      const signature = base58.encode(signatures[0]!)
+      sent.set(signature, bytes)
+      signatureStatuses.set(signature, { slot, confirmationStatus: 'processed', err: null })
+      return signature
+    },
     getSignatureStatuses(params) {
       const signatures = params[0]
       if (!Array.isArray(signatures)) throw new InvalidParams('expected an array of signatures')
@@ -158,6 +184,28 @@ export async function startSolanaRpcDouble(
         .map((account) => tokenAccount(owner, account, programId))
       return { context: context(), value }
     },
+  }
+
+  /** The signatures of a serialized transaction, each checked against its signer's key. */
+  function verifiedSignatures(transaction: Uint8Array): Uint8Array[] {
+    const count = transaction[0] ?? 0
+    const message = transaction.subarray(1 + count * 64)
+    const headerAt = (message[0] ?? 0) & 0x80 ? 1 : 0
+    const keysAt = headerAt + 4
+    const signatures: Uint8Array[] = []
+    for (let index = 0; index < count; index++) {
+      const signature = transaction.subarray(1 + index * 64, 1 + (index + 1) * 64)
+      const key = message.subarray(keysAt + index * 32, keysAt + (index + 1) * 32)
+      if (count === 0 || !ed25519.verify(signature, message, key)) {
+        throw new RpcFailure({
+          code: -32003,
+          message: 'Transaction signature verification failure',
+        })
+      }
+      signatures.push(signature)
+    }
+    if (signatures.length === 0) throw new InvalidParams('a transaction without signatures')
+    return signatures
   }
 
   function programOf(account: DoubleTokenAccount): string {
@@ -253,6 +301,7 @@ export async function startSolanaRpcDouble(
       if (error instanceof InvalidParams) {
         return rpcError(id, { code: -32602, message: error.message })
       }
+      if (error instanceof RpcFailure) return rpcError(id, error.body)
       throw error
     }
   }
@@ -290,6 +339,7 @@ export async function startSolanaRpcDouble(
       failure = error
     },
     calls,
+    sent,
     async close() {
       server.closeAllConnections()
       server.close()

@@ -18,7 +18,9 @@ export function mountButton(host: ConnectElement): MountedElement {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
   const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
   const slot = h('div', { class: 'chip' })
-  root.replaceChildren(h('style', {}, STYLES), slot, modal)
+  // In the page from the start: screen readers announce a live region's changes, not its arrival.
+  const toast = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
+  root.replaceChildren(h('style', {}, STYLES), slot, modal, toast)
 
   let shown = ''
   let stop: (() => void) | null = null
@@ -59,6 +61,7 @@ export function mountButton(host: ConnectElement): MountedElement {
   }
 
   function render(view: ClientView) {
+    toast.textContent = transactionText(view)
     const key = view.isConnected
       ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
       : `off|${view.isBusy}`
@@ -138,4 +141,16 @@ export function mountButton(host: ConnectElement): MountedElement {
       stop = null
     },
   }
+}
+
+/** The pending-transaction toast's line, from the view only: stage, confirmations, hash. */
+function transactionText({ transaction: t }: ClientView): string {
+  if (!t || t.stage === 'aborted') return ''
+  if (t.stage === 'awaitingWallet') return 'Confirm in your wallet'
+  const words = [
+    'Transaction',
+    t.isActive ? `pending ${t.confirmations}/${t.confirmationsWanted}` : t.stage,
+  ]
+  if (t.hash) words.push(shorten(t.hash))
+  return words.join(' ') + (t.revertReason ? `: ${t.revertReason}` : '')
 }

@@ -1,0 +1,256 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
+import { getWallets } from '@wallet-standard/app'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
+import {
+  SOLANA_DEVNET,
+  startTestServer,
+  TEST_PROJECT,
+  type TestServer,
+} from '../server/test/support/server'
+import {
+  type SolanaRpcDouble,
+  startSolanaRpcDouble,
+} from '../server/test/support/solana-rpc-double'
+import { Client } from '../src/client'
+import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
+import { type AppError, isAppError } from '../src/errors'
+import { createMemoryTransactionStore } from '../src/transaction'
+import { createMemoryUniversalLinkStore } from '../src/universal-link/memory-store'
+import { createTestSolanaWallet, type TestSolanaWallet } from './support/wallet-standard-wallet'
+
+// `Client.sendTransaction` on Solana: a Wallet Standard wallet with a real ed25519 key signs and
+// broadcasts (`solana:signAndSendTransaction`, JSON-RPC `sendTransaction`) to the Solana JSON-RPC
+// TEST DOUBLE (no validator runs here; it verifies the signatures), and the real backend reads the
+// signature's status from the same double. The dApp's only HTTP peer is the backend.
+
+let solana: SolanaRpcDouble
+let server: TestServer
+const dappFetches: string[] = []
+let unregister: (() => void) | undefined
+
+beforeAll(async () => {
+  solana = await startSolanaRpcDouble({ slot: 5_000 })
+  server = await startTestServer({
+    projects: {
+      projects: [{ ...TEST_PROJECT, networks: [{ chainId: SOLANA_DEVNET, rpcUrl: solana.url }] }],
+    },
+    transactions: { blockPollMs: 50 },
+  })
+})
+afterAll(async () => {
+  await server?.close()
+  await solana?.close()
+})
+afterEach(() => {
+  unregister?.()
+  unregister = undefined
+})
+
+const dappFetch: typeof fetch = async (input, init) => {
+  dappFetches.push(input instanceof Request ? input.url : String(input))
+  return fetch(input, init)
+}
+
+async function connected(
+  options: { without?: string[] } = {},
+): Promise<{ client: Client; wallet: TestSolanaWallet }> {
+  const wallet = createTestSolanaWallet({ name: 'Phantom', rpcUrl: solana.url, ...options })
+  unregister = getWallets().register(wallet.wallet)
+  const client = new Client({
+    baseUrl: server.baseUrl,
+    appKey: server.appKey,
+    connectors: [new SolanaInjectedConnector({ walletId: 'phantom', chainId: SOLANA_DEVNET })],
+    mobile: false,
+    fetchImpl: dappFetch,
+    transactions: { store: createMemoryTransactionStore(), timeouts: { retryMs: 50 } },
+  })
+  await client.connect()
+  return { client, wallet }
+}
+
+/** A legacy transaction with one instruction and the wallet's key as its only signer, unsigned. */
+function unsignedTransaction(signer: Uint8Array): { transaction: string; message: Uint8Array } {
+  const message = Uint8Array.from([
+    ...[1, 0, 1],
+    2,
+    ...signer,
+    ...new Uint8Array(32),
+    ...crypto.getRandomValues(new Uint8Array(32)),
+    ...[1, 1, 1, 0, 0],
+  ])
+  const transaction = base64.encode(Uint8Array.from([1, ...new Uint8Array(64), ...message]))
+  return { transaction, message }
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: AppError) => error,
+  )
+const until = async (condition: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('Client.sendTransaction on Solana (Wallet Standard, test double cluster)', () => {
+  it('default: the wallet signs and sends; wait() settles through the backend once the signature is confirmed', async () => {
+    const { client, wallet } = await connected()
+    const { transaction, message } = unsignedTransaction(wallet.key.publicKey)
+    dappFetches.length = 0
+    const handle = await client.sendTransaction({ transaction })
+    // The hash is the transaction's signature: the wallet's real ed25519 signature of the message.
+    expect(handle.chainId).toBe(SOLANA_DEVNET)
+    expect(ed25519.verify(base58.decode(handle.hash), message, wallet.key.publicKey)).toBe(true)
+    expect(solana.sent.has(handle.hash)).toBe(true)
+    expect(wallet.lastChain).toBe('solana:devnet')
+    await until(() => client.getView().transaction?.stage === 'pending')
+    expect(client.getView()).toMatchObject({
+      pending: 'transaction',
+      transaction: { hash: handle.hash },
+    })
+
+    solana.setSignatureStatus(handle.hash, {
+      slot: 5_000,
+      confirmationStatus: 'confirmed',
+      err: null,
+    })
+    solana.setSlot(5_001)
+    const receipt = await handle.wait()
+    expect(receipt).toMatchObject({ status: 'confirmed', hash: handle.hash, blockNumber: 5_000n })
+    expect(receipt.confirmations).toBeGreaterThanOrEqual(1)
+    expect(client.getView()).toMatchObject({ pending: null, transaction: { stage: 'confirmed' } })
+    // The dApp asked only the backend (the config and the signature's status), never the cluster.
+    expect(
+      dappFetches.filter((url) => !url.startsWith(`${server.baseUrl}/api/v1/connect/`)),
+    ).toEqual([])
+    expect(dappFetches.some((url) => url.includes('/transactions?'))).toBe(true)
+  })
+
+  it('failure: the wallet rejects (USER_REJECTED), nothing is sent; then the next send succeeds', async () => {
+    const { client, wallet } = await connected()
+    const before = solana.sent.size
+    wallet.rejectNext()
+    const error = await failure(client.sendTransaction(unsignedTransaction(wallet.key.publicKey)))
+    expect(error?.code).toBe('USER_REJECTED')
+    expect(solana.sent.size).toBe(before)
+    const handle = await client.sendTransaction(unsignedTransaction(wallet.key.publicKey))
+    expect(solana.sent.has(handle.hash)).toBe(true)
+  })
+
+  it('failure: the transaction fails on chain (err in its status) → TRANSACTION_REVERTED with the error', async () => {
+    const { client, wallet } = await connected()
+    const handle = await client.sendTransaction(unsignedTransaction(wallet.key.publicKey))
+    solana.setSignatureStatus(handle.hash, {
+      slot: 5_001,
+      confirmationStatus: 'confirmed',
+      err: { InstructionError: [0, 'Custom'] },
+    })
+    const error = await failure(handle.wait())
+    expect(error?.code).toBe('TRANSACTION_REVERTED')
+    expect(error?.message).toContain('InstructionError')
+  })
+
+  it('failure: a wallet without solana:signAndSendTransaction → WALLET_UNAVAILABLE; the connection stays', async () => {
+    const { client, wallet } = await connected({ without: ['solana:signAndSendTransaction'] })
+    const error = await failure(client.sendTransaction(unsignedTransaction(wallet.key.publicKey)))
+    expect(isAppError(error, 'WALLET_UNAVAILABLE')).toBe(true)
+    expect(client.getView().isConnected).toBe(true)
+  })
+})
+
+describe('Client.sendTransaction over a universal link (mobile, wallet simulator)', () => {
+  function mobileClient(transactionStore = createMemoryTransactionStore()) {
+    const links: string[] = []
+    const client = new Client({
+      baseUrl: server.baseUrl,
+      appKey: server.appKey,
+      mobile: true,
+      solanaChainId: SOLANA_DEVNET,
+      universalLink: {
+        store: createMemoryUniversalLinkStore(),
+        openLink: (url: string) => links.push(url),
+        returnUrl: 'https://dapp.example/',
+        pollIntervalMs: 20,
+      },
+      transactions: { store: transactionStore, timeouts: { retryMs: 50 } },
+    })
+    return { client, links, transactionStore }
+  }
+
+  it('the link carries the transaction; the wallet answers /callback/transaction; the machine watches its signature to confirmed', async () => {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const { client, links, transactionStore } = mobileClient()
+    await client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = client.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+
+    const { transaction } = unsignedTransaction(base58.decode(wallet.address))
+    const sending = client.sendTransaction({ transaction })
+    await until(() => links.length === 2)
+    const link = new URL(links[1] ?? '')
+    expect(link.searchParams.get('scMethod')).toBe('signTransaction')
+    expect(client.getView().pending).toBe('sign')
+    const answered = await wallet.handle(links[1] ?? '')
+    expect(answered).toMatchObject({ method: 'signTransaction', callbackStatus: 204 })
+    const handle = await sending
+    expect(handle.hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    await until(
+      () =>
+        client.getView().transaction?.stage === 'submitted' ||
+        client.getView().transaction?.stage === 'pending',
+    )
+    // Kept for a reload while it waits for its receipt.
+    expect(transactionStore.load()).toMatchObject({ chainId: SOLANA_DEVNET, hash: handle.hash })
+
+    solana.setSignatureStatus(handle.hash, {
+      slot: 5_010,
+      confirmationStatus: 'confirmed',
+      err: null,
+    })
+    solana.setSlot(5_010)
+    const receipt = await handle.wait()
+    expect(receipt).toMatchObject({ status: 'confirmed', hash: handle.hash, blockNumber: 5_010n })
+    expect(client.getView()).toMatchObject({
+      status: 'connected',
+      transaction: { stage: 'confirmed' },
+    })
+    expect(transactionStore.load()).toBeNull()
+  })
+
+  it('failure: the wallet rejects the transaction → USER_REJECTED and nothing is watched', async () => {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const { client, links } = mobileClient()
+    await client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = client.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+    const sending = failure(
+      client.sendTransaction(unsignedTransaction(base58.decode(wallet.address))),
+    )
+    await until(() => links.length === 2)
+    await wallet.handle(links[1] ?? '', 'reject')
+    expect((await sending)?.code).toBe('USER_REJECTED')
+    expect(client.getView().transaction).toBeNull()
+  })
+
+  it('failure: an EVM-shaped request over the link → INVALID_CONFIG, no link opened', async () => {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const { client, links } = mobileClient()
+    await client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = client.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+    const error = await failure(client.sendTransaction({ to: wallet.address, value: 1n }))
+    expect(error?.code).toBe('INVALID_CONFIG')
+    expect(links.length).toBe(1)
+  })
+})
