@@ -128,6 +128,17 @@ export function createBackendDouble(): BackendDouble {
         blockNumber: '19000000',
       })
     }
+    if (method === 'GET' && path === '/transactions') {
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      // Every transaction is mined in the head block at once (the double runs no chain).
+      return json(200, {
+        chainId: url.searchParams.get('chainId') ?? '',
+        hash: url.searchParams.get('hash') ?? '',
+        status: 'confirmed',
+        blockNumber: '19000000',
+        confirmations: 1,
+      })
+    }
     if (method === 'POST' && path === '/sessions') {
       if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
       const record: SessionRecord = {

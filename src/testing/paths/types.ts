@@ -15,6 +15,8 @@ export type UserActionType =
   | 'disconnect'
   | 'pair'
   | 'resume'
+  | 'switchChain'
+  | 'sendTransaction'
 
 /**
  * A user action: the app performs it through its own UI; the UI's handler does what
@@ -48,10 +50,16 @@ export interface TimeStep {
   description: string
 }
 
-/** The page reloads: a new `Client` on the same stores, `resume()` called, the UI mounted again. */
+/**
+ * The page reloads: a new `Client` on the same stores, `resume()` called, the UI mounted again.
+ * `reconnect`: the connection store keeps a desktop connection, and `resume()` restores it
+ * silently (`authorized`: the wallet still grants the site its accounts; `locked`: it locked
+ * meanwhile). Without it the stores keep nothing to restore.
+ */
 export interface ReloadStep {
   kind: 'reload'
   description: string
+  reconnect?: 'authorized' | 'locked'
 }
 
 /** A step of a path: a user action, a wallet step, a backend fault, a named timeout, or a reload. */

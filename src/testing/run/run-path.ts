@@ -1,6 +1,7 @@
 import type { ClientTimeouts } from '../../../machines/client/client.types'
 import type { ClientView } from '../../../machines/client/client.view'
 import { Client, type ClientOptions } from '../../client/client'
+import { createMemoryConnectionStore } from '../../connection/memory-store'
 import { relayUrlForBaseUrl } from '../../relay/client/token-source'
 import {
   type BackendDouble,
@@ -106,6 +107,8 @@ export async function runClientPath(
   const wait = options.wait ?? sleep
   const settleMs = options.settleMs ?? 3_000
   const views: ClientView[] = []
+  // What the page keeps across a reload: the desktop connection (for `resume()`'s reconnect).
+  const connectionStore = createMemoryConnectionStore()
   const make = () =>
     new Client({
       baseUrl,
@@ -115,6 +118,9 @@ export async function runClientPath(
       ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
       mobile: false,
       timeouts,
+      connectionStore,
+      // The transaction's wallet wait is the root's (a time step passes either); none is kept.
+      transactions: { timeouts: { walletAnswerMs: timeouts.walletAnswerMs }, store: null },
       ...options.client,
     })
   let client = make()
@@ -203,6 +209,9 @@ export async function runClientPath(
         case 'reload':
           await driver.unmount?.()
           stop(client)
+          // The stores keep a desktop connection only where the path restores one.
+          if (step.reconnect === undefined) connectionStore.clear()
+          if (step.reconnect === 'locked') wallet.act('lock')
           client = make()
           observe(client)
           await client.resume()
