@@ -85,7 +85,7 @@ describe('getClientPaths', () => {
     expect(graph.changes.length).toBeGreaterThan(10)
   })
 
-  it('holds every kind of step: user actions, wallet answers and acts, named timeouts, reloads', () => {
+  it('holds every kind of step: user actions, wallet answers and acts, faults, named timeouts, reloads', () => {
     const kinds = new Set(
       paths.flatMap((path) =>
         path.steps.map((s) =>
@@ -101,6 +101,7 @@ describe('getClientPaths', () => {
     )
     expect([...kinds].sort()).toEqual(
       [
+        'fault',
         'reload',
         'time.signatureMs',
         'time.walletAnswerMs',

@@ -51,6 +51,8 @@ interface Edge {
 }
 
 const TIME = 'time:'
+/** After a fault, the step a path goes on with: the wallet's answer, else a call that needs the wallet. */
+const ONWARD = ['wallet.approve', 'user.signMessage', 'user.disconnect']
 
 /**
  * The `transaction` child in a traversal: its wallet's answer reaches the root as the events the
@@ -192,7 +194,11 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
       const to = serialize(state)
       const edge = { id: event.type, from, to }
       // A step back to the same state counts when the UI shows something else (another account).
-      if (to !== from || shown(state) !== shown(adjacency[from]?.state as ClientSnapshot))
+      if (
+        to !== from ||
+        event.type.startsWith('fault.') ||
+        shown(state) !== shown(adjacency[from]?.state as ClientSnapshot)
+      )
         edges.push(edge)
       if (!shortest.has(to)) {
         shortest.set(to, [...(shortest.get(from) ?? []), edge])
@@ -229,8 +235,19 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
     }
   }
 
+  // A fault changes nothing in the chart: its path goes on with the first step that leaves the
+  // state (after the fault, the next call succeeds).
+  const FAULT = 'fault.'
+  const onward = (edge: Edge): Edge[] => {
+    if (!edge.id.startsWith(FAULT)) return []
+    const out = edges.filter(
+      (e) => e.from === edge.to && e.to !== e.from && !e.id.startsWith(FAULT),
+    )
+    const next = ONWARD.map((id) => out.find((e) => e.id === id)).find(Boolean) ?? out[0]
+    return next ? [next] : []
+  }
   const routes = edges
-    .map((edge) => [...(shortest.get(edge.from) ?? []), edge])
+    .map((edge) => [...(shortest.get(edge.from) ?? []), edge, ...onward(edge)])
     .filter((route) => options.maxSteps === undefined || route.length <= options.maxSteps)
   const keyOf = (route: Edge[]) => route.map((e) => `${e.from}>${e.id}`).join('\n')
   const keys = routes.map(keyOf)

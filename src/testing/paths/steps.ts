@@ -3,7 +3,8 @@ import type { ClientTimeouts } from '../../../machines/client/client.types'
 import { type ClientSnapshot, toClientView } from '../../../machines/client/client.view'
 import type { ErrorData } from '../../../machines/shared/error-data'
 import type { Caip2ChainId } from '../../registry/types'
-import type { ClientFlow, ClientStep } from './types'
+import type { BackendFault } from '../doubles/answers'
+import type { ClientFlow, ClientStep, FaultStep } from './types'
 import type { ClientPathWorld } from './world'
 
 /**
@@ -203,6 +204,18 @@ const rotate = <T>(list: readonly T[], from: T | null): T[] => {
 const DESKTOP: readonly ClientFlow[] = ['desktop']
 const PAIRING: readonly ClientFlow[] = ['pairing']
 const ALL: readonly ClientFlow[] = ['desktop', 'pairing']
+
+/** The reads a backend fault step fails, and how. */
+const FAULTS = [
+  { at: 'config', faults: ['down', 'status503', 'garbage'] },
+  { at: 'balance', faults: ['down', 'status503', 'garbage'] },
+] as const satisfies ReadonlyArray<{ at: FaultStep['at']; faults: readonly BackendFault[] }>
+const FAULT_READS = { config: 'GET /config', balance: 'GET /balances', relaySocket: 'the relay' }
+const FAULT_WORDS: Partial<Record<BackendFault, string>> = {
+  down: 'fails: the backend is down',
+  status503: 'answers 503',
+  garbage: 'answers a garbage body',
+}
 
 /** What `resume()` raises for a stored desktop connection: `RECONNECT`, the connector loaded. */
 const reconnectEvents = (world: ClientPathWorld): AnyEventObject[] => [
@@ -407,6 +420,7 @@ function tableRows(): StepRule[] {
               kind: 'user',
               type: 'switchChain',
               description,
+              chainId,
               run: (client) => client.switchChain(chainId as Caip2ChainId),
             },
             events: [{ type: 'SWITCH_CHAIN', chainId }],
@@ -532,6 +546,44 @@ function tableRows(): StepRule[] {
         },
       }),
     ),
+    ...FAULTS.flatMap(({ at, faults }) =>
+      faults.map(
+        (fault): StepRule => ({
+          id: `fault.${at}.${fault}`,
+          flows: DESKTOP,
+          at: (snapshot) => {
+            const now = current(snapshot)
+            // Once per connection, where nothing else is going on (the view holds no error).
+            if (now === null || now.isBusy || now.error !== null) return null
+            return {
+              step: {
+                kind: 'fault',
+                fault,
+                at,
+                description: `${FAULT_READS[at]} ${FAULT_WORDS[fault]}; read again, it succeeds`,
+              },
+              events: [],
+            }
+          },
+        }),
+      ),
+    ),
+    {
+      id: 'fault.relaySocket.drop',
+      flows: PAIRING,
+      at: (snapshot) =>
+        view(snapshot).status === 'pairing'
+          ? {
+              step: {
+                kind: 'fault',
+                fault: 'drop',
+                at: 'relaySocket',
+                description: 'the relay drops the socket (the relay client opens a new one)',
+              },
+              events: [],
+            }
+          : null,
+    },
     {
       id: 'reload',
       flows: ALL,

@@ -2,6 +2,8 @@ import type { ClientTimeouts } from '../../../machines/client/client.types'
 import type { ClientView } from '../../../machines/client/client.view'
 import { Client, type ClientOptions } from '../../client/client'
 import { createMemoryConnectionStore } from '../../connection/memory-store'
+import { isAppError } from '../../errors/app-error'
+import type { Caip2ChainId } from '../../registry/types'
 import { relayUrlForBaseUrl } from '../../relay/client/token-source'
 import {
   type BackendDouble,
@@ -11,7 +13,7 @@ import {
 } from '../doubles/backend-double'
 import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
-import type { ClientPath, ClientPathStep, UserAction } from '../paths/types'
+import type { ClientPath, ClientPathStep, FaultStep, UserAction } from '../paths/types'
 import { defaultWorld, PATH_TIMEOUTS } from '../paths/world'
 import type { ClientCoverage } from './coverage'
 import { viewDifferences } from './same-view'
@@ -180,6 +182,47 @@ export async function runClientPath(
       throw new ClientPathError(path, index, 'the wallet shows no prompt to answer')
   }
 
+  /**
+   * A fault, played by the doubles: the read fails with an `AppError` while the backend fails,
+   * then succeeds once it is back; a dropped relay socket is replaced by a new one. With a real
+   * backend (`options.backend`) nothing can fail on cue: the read must succeed.
+   */
+  const playFault = async (step: FaultStep, index: number) => {
+    if (step.at === 'relaySocket') {
+      if (!relay) return
+      const before = relay.sockets.length
+      relay.closeAll(1006, 'test double: socket dropped')
+      const until = Date.now() + settleMs
+      while (Date.now() < until && !relay.sockets.slice(before).some((s) => s.readyState === 1))
+        await sleep(10)
+      if (!relay.sockets.slice(before).some((s) => s.readyState === 1))
+        throw new ClientPathError(path, index, 'the relay client did not open a new socket')
+      return
+    }
+    const v = client.getView()
+    const read = () =>
+      step.at === 'config'
+        ? client.loadConfig()
+        : client.getBalance({
+            chainId: v.chainId as Caip2ChainId,
+            tokenAddress: 'native',
+            account: v.address ?? '',
+          })
+    if (backend) {
+      backend.fault = step.fault
+      const failure = await read().then(
+        () => null,
+        (error: unknown) => error,
+      )
+      backend.fault = 'ok'
+      if (!isAppError(failure))
+        throw new ClientPathError(path, index, `the ${step.at} read did not fail with an AppError`)
+    }
+    await read().catch((error: unknown) => {
+      throw new ClientPathError(path, index, `the ${step.at} read failed again: ${String(error)}`)
+    })
+  }
+
   observe(client)
   try {
     await driver.mount(client)
@@ -199,9 +242,8 @@ export async function runClientPath(
             await answer(step.behaviour, index)
           else wallet.act(step.behaviour)
           break
-        case 'backend':
-          if (backend) backend.fault = step.fault
-          if (relay) relay.refuse = step.fault === 'down'
+        case 'fault':
+          await playFault(step, index)
           break
         case 'time':
           await wait(timeouts[step.timeout] + TIMEOUT_MARGIN_MS)
