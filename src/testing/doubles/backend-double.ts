@@ -68,6 +68,7 @@ const FAULT_STATUS: Partial<Record<BackendFault, [number, string]>> = {
   status429: [429, 'RATE_LIMITED'],
 }
 
+/** A TEST DOUBLE of the backend as a `fetchImpl` (see `BackendDouble`): set `fault` to make it fail. */
 export function createBackendDouble(): BackendDouble {
   const sessions = new Map<string, SessionRecord>()
   const secrets = new Set<string>()

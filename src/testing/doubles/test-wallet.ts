@@ -77,6 +77,7 @@ export interface TestWalletRelay {
 
 const isHexKey = (key: Hex | Uint8Array | undefined): key is Hex => typeof key === 'string'
 
+/** A wallet with real keys whose every prompt is scripted (see `TestWallet`). */
 export function createTestWallet(options: TestWalletOptions): TestWallet {
   if (options.namespace === 'eip155') {
     const keys = [

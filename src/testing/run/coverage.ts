@@ -48,6 +48,7 @@ export interface ClientCoverage {
   line(): string
 }
 
+/** Records what replayed paths covered against what the chart allows (see `ClientCoverage`). */
 export function createClientCoverage(options: ClientPathOptions = {}): ClientCoverage {
   const { graph } = exploreClient(options)
   const everyFlow = exploreClient({ ...options, flows: GENERATED_FLOWS }).graph.statuses
