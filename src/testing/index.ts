@@ -53,11 +53,11 @@ export {
 } from './paths/generate'
 export { type RuleOutcome, STEP_RULES, type StepRule } from './paths/steps'
 export type {
-  BackendStep,
   ClientFlow,
   ClientPath,
   ClientPathStep,
   ClientStep,
+  FaultStep,
   ReloadStep,
   TimeStep,
   UserAction,
@@ -65,7 +65,7 @@ export type {
   WalletStep,
 } from './paths/types'
 export { type ClientPathWorld, defaultWorld, PATH_TIMEOUTS } from './paths/world'
-export { type ClientCoverage, createClientCoverage } from './run/coverage'
+export { type ClientCoverage, createClientCoverage, UNCOUNTED_STATUSES } from './run/coverage'
 export {
   type ClientPathDriver,
   ClientPathError,

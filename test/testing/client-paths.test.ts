@@ -28,4 +28,13 @@ describe('generated paths (desktop, pairing) on the real Client', () => {
     it(path.description, async () => {
       await runClientPath(path, headless, { coverage })
     })
+
+  it('covers every status of the view but the universal-link flow, and every status change', () => {
+    expect(coverage.statuses.missing).toEqual(['awaitingWallet'])
+    expect(coverage.statuses.covered).toEqual(
+      expect.arrayContaining(['reconnecting', 'switchingChain', 'disconnecting']),
+    )
+    expect(coverage.changes.missing).toEqual([])
+    expect(coverage.line()).toContain('not counted: stopped (the root actor stopped from outside')
+  })
 })

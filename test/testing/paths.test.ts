@@ -60,25 +60,32 @@ describe('getClientPaths', () => {
         'disconnecting',
         'idle',
         'pairing',
+        'reconnecting',
         'selecting',
         'signing',
+        'switchingChain',
       ].sort(),
     )
-    // Every change the chart allows shows along some path (the paths leave out none).
+    // Every change the chart allows shows along some path (the paths leave out none); a reload
+    // starts again from a fresh root.
     const along = new Set(
       paths.flatMap((path) => {
-        const statuses = [
-          path.initial.status,
-          ...path.steps.flatMap((s) => (s.kind === 'reload' ? [] : s.through)),
-        ]
-        return statuses.slice(1).map((status, i) => `${statuses[i]} → ${status}`)
+        const changes: string[] = []
+        let last: ClientStatus = path.initial.status
+        for (const step of path.steps)
+          for (const [i, status] of step.through.entries()) {
+            if (!(step.kind === 'reload' && i === 0) && status !== last)
+              changes.push(`${last} → ${status}`)
+            last = status
+          }
+        return changes
       }),
     )
     for (const change of graph.changes) expect(along, change).toContain(change)
     expect(graph.changes.length).toBeGreaterThan(10)
   })
 
-  it('holds every kind of step: user actions, wallet answers and acts, named timeouts, reloads', () => {
+  it('holds every kind of step: user actions, wallet answers and acts, faults, named timeouts, reloads', () => {
     const kinds = new Set(
       paths.flatMap((path) =>
         path.steps.map((s) =>
@@ -94,6 +101,7 @@ describe('getClientPaths', () => {
     )
     expect([...kinds].sort()).toEqual(
       [
+        'fault',
         'reload',
         'time.signatureMs',
         'time.walletAnswerMs',
@@ -102,7 +110,9 @@ describe('getClientPaths', () => {
         'user.disconnect',
         'user.pair',
         'user.selectWallet',
+        'user.sendTransaction',
         'user.signMessage',
+        'user.switchChain',
         'wallet.approve',
         'wallet.changeAccount',
         'wallet.changeChain',
@@ -122,7 +132,9 @@ describe('getClientPaths', () => {
     const short = getClientPaths({ maxSteps: 2 })
     expect(short.length).toBeGreaterThan(0)
     expect(Math.max(...short.map((path) => path.steps.length))).toBe(2)
-    const noReload = getClientPaths({ rules: STEP_RULES.filter((rule) => rule.id !== 'reload') })
+    const noReload = getClientPaths({
+      rules: STEP_RULES.filter((rule) => !rule.id.startsWith('reload')),
+    })
     expect(noReload.some((path) => path.steps.some((s) => s.kind === 'reload'))).toBe(false)
     const cancelTwice: StepRule = {
       id: 'user.cancelTwice',

@@ -34,6 +34,43 @@ describe('createTestWallet (EVM): an EIP-1193 provider on viem accounts', () => 
     expect(wallet.address).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
   })
 
+  it('switches chains it knows, answers 4902 for others, adds them; signs and sends transactions', async () => {
+    const wallet = createTestWallet({ namespace: 'eip155' })
+    const provider = wallet.provider as ScriptedEvmWallet
+    const changes: unknown[] = []
+    provider.on('chainChanged', (chainId: never) => changes.push(chainId))
+    await provider.request({ method: 'eth_requestAccounts' })
+    const switchTo = (chainId: string) =>
+      provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId }] })
+    await switchTo('0xa')
+    expect(provider.chainId).toBe('eip155:10')
+    await expect(switchTo('0xa4b1')).rejects.toMatchObject({ code: 4902 })
+    await provider.request({ method: 'wallet_addEthereumChain', params: [{ chainId: '0xa4b1' }] })
+    expect(provider.chainId).toBe('eip155:42161')
+    await switchTo('0xa4b1') // known now, already there: no prompt
+    // From an added chain, the wallet's own chain change goes back to its first chain.
+    wallet.act('changeChain')
+    expect(changes).toEqual(['0xa', '0xa4b1', '0x1'])
+    const hash = await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: wallet.address, to: wallet.address, value: '0x0' }],
+    })
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    wallet.next('reject')
+    await expect(
+      provider.request({ method: 'eth_sendTransaction', params: [{ from: wallet.address }] }),
+    ).rejects.toMatchObject({ code: 4001 })
+    expect(provider.requests.map((r) => `${r.method}:${r.behaviour}`)).toEqual([
+      'eth_requestAccounts:approve',
+      'wallet_switchEthereumChain:approve',
+      'wallet_switchEthereumChain:passive',
+      'wallet_addEthereumChain:approve',
+      'wallet_switchEthereumChain:passive',
+      'eth_sendTransaction:approve',
+      'eth_sendTransaction:reject',
+    ])
+  })
+
   it('answers each prompt as scripted: next, answer, hold and release, a handler', async () => {
     const wallet = createTestWallet({ namespace: 'eip155', chains: [10, 1] })
     const provider = wallet.provider as ScriptedEvmWallet

@@ -1,3 +1,4 @@
+import type { Caip2ChainId } from 'scope-connect'
 import type { Client, ClientView } from 'scope-connect/client'
 import { useClientView } from 'scope-connect/react'
 
@@ -12,6 +13,22 @@ export interface ConnectPanelProps {
   walletId?: string
   /** When Connect is enabled (default `connectEnabled`; the UI tests plant a bug here). */
   isConnectEnabled?: (view: ClientView) => boolean
+  /** The chains a "Switch to …" button is offered for (CAIP-2), the current one left out. */
+  chains?: readonly Caip2ChainId[]
+}
+
+/** The chains of the panel: those of the test wallet, and one it has to add (4902). */
+export const PANEL_CHAINS: readonly Caip2ChainId[] = [
+  'eip155:1',
+  'eip155:10',
+  'eip155:8453',
+  'eip155:42161',
+]
+
+/** What the status line says while a flow runs that the user should know about. */
+const STATUS_NOTE: Partial<Record<ClientView['status'], string>> = {
+  reconnecting: 'Restoring your wallet connection…',
+  switchingChain: 'Confirm the network switch in your wallet.',
 }
 
 /** The app's handlers keep a flow's rejection: the view shows it (`view.error`). */
@@ -27,13 +44,22 @@ export function ConnectPanel({
   client,
   walletId = 'metamask',
   isConnectEnabled = connectEnabled,
+  chains = PANEL_CHAINS,
 }: ConnectPanelProps) {
   const view = useClientView(client)
+  // The chain and a transaction are asked of a desktop wallet, with no other flow in progress.
+  const walletIdle = view.canSign && view.connectorKind === 'wallet' && view.pending === null
   return (
     <section aria-label="Wallet">
       <p>
         Status: <output aria-label="status">{view.status}</output>
+        {STATUS_NOTE[view.status] && <small> {STATUS_NOTE[view.status]}</small>}
       </p>
+      {view.pending === 'transaction' && (
+        <p role="status" data-transaction="pending">
+          Confirm the transaction in your wallet…
+        </p>
+      )}
       {view.isConnected && (
         <p>
           Account: <output aria-label="account">{view.address}</output> on{' '}
@@ -90,6 +116,29 @@ export function ConnectPanel({
       >
         Sign message
       </button>
+      <button
+        type="button"
+        disabled={!walletIdle}
+        onClick={() =>
+          quietly(client.sendTransaction({ to: view.accounts[1] ?? view.address, value: 0n }))
+        }
+      >
+        Send transaction
+      </button>
+      {view.isConnected &&
+        view.connectorKind === 'wallet' &&
+        chains
+          .filter((chainId) => chainId !== view.chainId)
+          .map((chainId) => (
+            <button
+              key={chainId}
+              type="button"
+              disabled={!walletIdle}
+              onClick={() => quietly(client.switchChain(chainId))}
+            >
+              Switch to {chainId}
+            </button>
+          ))}
       {view.isConnected && (
         <button type="button" onClick={() => quietly(client.disconnect())}>
           Disconnect

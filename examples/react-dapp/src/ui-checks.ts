@@ -27,6 +27,26 @@ export function checkConnectPanel(view: ClientView, ui: HTMLElement): void {
   same('Cancel enabled', button('Cancel')?.disabled === false, view.canCancel)
   same('Sign message enabled', button('Sign message')?.disabled === false, view.canSign)
   same('Disconnect shown', button('Disconnect') !== null, view.isConnected)
+  const walletIdle = view.canSign && view.connectorKind === 'wallet' && view.pending === null
+  same('Send transaction enabled', button('Send transaction')?.disabled === false, walletIdle)
+  same(
+    'transaction pending shown',
+    ui.querySelector('[data-transaction="pending"]') !== null,
+    view.pending === 'transaction',
+  )
+  const switches = [...ui.querySelectorAll('button')].filter((b) =>
+    b.textContent?.startsWith('Switch to '),
+  )
+  same(
+    'Switch to … shown',
+    switches.length > 0,
+    view.isConnected && view.connectorKind === 'wallet',
+  )
+  same(
+    'Switch to … enabled',
+    switches.some((b) => !b.disabled),
+    walletIdle,
+  )
   same('Pair a phone enabled', button('Pair a phone')?.disabled === false, !view.isBusy)
   same(
     'pairing link shown',
@@ -43,11 +63,21 @@ export const BUTTON_OF: Partial<Record<UserActionType, string>> = {
   cancel: 'Cancel',
   signMessage: 'Sign message',
   disconnect: 'Disconnect',
+  sendTransaction: 'Send transaction',
+}
+
+/** The name of the button a user action clicks (`Switch to <chain>` for `switchChain`). */
+export function buttonFor(action: { type: UserActionType; chainId?: string }): string {
+  if (action.type === 'switchChain') return `Switch to ${action.chainId}`
+  const name = BUTTON_OF[action.type]
+  if (!name) throw new Error(`the panel has no button for ${action.type}`)
+  return name
 }
 
 /** Performs a user action by clicking its button (throws when the UI offers none, or it is disabled). */
-export function clickFor(ui: HTMLElement, type: UserActionType): void {
-  const name = BUTTON_OF[type]
-  if (!name) throw new Error(`the panel has no button for ${type}`)
-  clickButton(ui, name)
+export function clickFor(
+  ui: HTMLElement,
+  action: { type: UserActionType; chainId?: string },
+): void {
+  clickButton(ui, buttonFor(action))
 }

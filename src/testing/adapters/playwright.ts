@@ -7,6 +7,7 @@ import { type ClientPathDriver, type RunClientPathOptions, runClientPath } from 
 export interface RemoteAction {
   type: UserAction['type']
   description: string
+  chainId?: string
 }
 
 /** What the page exposes to the test (`window.__scopeConnectPaths`). */
@@ -47,7 +48,11 @@ export function exposeClientPaths(options: ExposeClientPathsOptions): ClientPath
     act: (action, client) => {
       const remote = pageGlobals().__scopeConnectAct
       return remote
-        ? remote({ type: action.type, description: action.description })
+        ? remote({
+            type: action.type,
+            description: action.description,
+            ...(action.chainId ? { chainId: action.chainId } : {}),
+          })
         : options.driver.act(action, client)
     },
   }

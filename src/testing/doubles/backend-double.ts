@@ -68,7 +68,7 @@ const FAULT_STATUS: Partial<Record<BackendFault, [number, string]>> = {
   status429: [429, 'RATE_LIMITED'],
 }
 
-/** A test double of the backend's HTTP routes (config, balances, sessions, relay token), faults scriptable. */
+/** A TEST DOUBLE of the backend as a `fetchImpl` (see `BackendDouble`): set `fault` to make it fail. */
 export function createBackendDouble(): BackendDouble {
   const sessions = new Map<string, SessionRecord>()
   const secrets = new Set<string>()
@@ -127,6 +127,17 @@ export function createBackendDouble(): BackendDouble {
         raw: '123456789012345678901234',
         decimals: 18,
         blockNumber: '19000000',
+      })
+    }
+    if (method === 'GET' && path === '/transactions') {
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      // Every transaction is mined in the head block at once (the double runs no chain).
+      return json(200, {
+        chainId: url.searchParams.get('chainId') ?? '',
+        hash: url.searchParams.get('hash') ?? '',
+        status: 'confirmed',
+        blockNumber: '19000000',
+        confirmations: 1,
       })
     }
     if (method === 'POST' && path === '/sessions') {

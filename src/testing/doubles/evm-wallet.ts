@@ -1,4 +1,4 @@
-import { type Hex, isAddressEqual, isHex, numberToHex } from 'viem'
+import { type Hex, isAddressEqual, isHex, keccak256, numberToHex } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import type { Eip1193Provider } from '../../connectors/types'
 import type { WalletAnswer } from './answers'
@@ -72,17 +72,28 @@ export function createScriptedEvmWallet(
   options: ScriptedEvmWalletOptions = {},
 ): ScriptedEvmWallet {
   const chains = options.chains ?? [1, 10, 8453]
+  /** Chains the dApp added (`wallet_addEthereumChain`): known, outside the rotation of `changeChain`. */
+  const added = new Set<number>()
   const accounts = keys.map(accountOf)
   const listeners = new Map<string, Set<(...args: never[]) => void>>()
   const signatures: string[] = []
+  const sentTransactions: Hex[] = []
   let authorized = false
-  let chain = 0
+  let current = chains[0] as number
   const emit = (event: string, ...args: unknown[]) => {
     for (const listener of [...(listeners.get(event) ?? [])])
       (listener as (...values: unknown[]) => void)(...args)
   }
   const addresses = () => (authorized ? accounts.map((a) => a.address) : [])
-  const chainHex = () => numberToHex(chains[chain] as number)
+  const chainHex = () => numberToHex(current)
+  const knows = (id: number) => chains.includes(id) || added.has(id)
+  const switchTo = (id: number) => {
+    if (id === current) return
+    current = id
+    emit('chainChanged', chainHex())
+  }
+  const requestedChain = (list: unknown[]) =>
+    Number.parseInt(String((list[0] as { chainId?: unknown } | undefined)?.chainId ?? ''), 16)
   const signer = (address: unknown): PrivateKeyAccount => {
     const account = accounts.find(
       (a) => typeof address === 'string' && isHex(address) && isAddressEqual(a.address, address),
@@ -95,8 +106,8 @@ export function createScriptedEvmWallet(
       accounts.push(accounts.shift() as PrivateKeyAccount)
       if (authorized) emit('accountsChanged', addresses())
     } else if (what === 'changeChain') {
-      chain = (chain + 1) % chains.length
-      emit('chainChanged', chainHex())
+      // From an added chain, back to the first of the rotation.
+      switchTo(chains[(chains.indexOf(current) + 1) % chains.length] as number)
     } else {
       authorized = false
       emit('accountsChanged', [])
@@ -123,6 +134,25 @@ export function createScriptedEvmWallet(
     return signature
   }
 
+  /** Signs the transaction with the sender's key and answers its hash (nothing is broadcast). */
+  const sendTransaction = async (list: unknown[]): Promise<Hex> => {
+    const tx = (list[0] ?? {}) as { from?: string; to?: Hex; value?: Hex; data?: Hex }
+    const account = signer(tx.from ?? accounts[0]?.address)
+    const signed = await account.signTransaction({
+      chainId: current,
+      to: tx.to ?? null,
+      value: tx.value ? BigInt(tx.value) : 0n,
+      ...(tx.data ? { data: tx.data } : {}),
+      nonce: sentTransactions.length,
+      gas: 21_000n,
+      maxFeePerGas: 1_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000n,
+    })
+    const hash = keccak256(signed)
+    sentTransactions.push(hash)
+    return hash
+  }
+
   const wallet: ScriptedEvmWallet = {
     get answer() {
       return gate.answer
@@ -138,7 +168,7 @@ export function createScriptedEvmWallet(
     requests: gate.requests,
     accounts,
     get chainId() {
-      return `eip155:${chains[chain]}`
+      return `eip155:${current}`
     },
     signatures,
     act,
@@ -163,6 +193,29 @@ export function createScriptedEvmWallet(
           return gate.prompt(method, params, () => sign(list, false))
         case 'eth_signTypedData_v4':
           return gate.prompt(method, params, () => sign(list, true))
+        case 'wallet_switchEthereumChain': {
+          const id = requestedChain(list)
+          // Already there: nothing to ask. Unknown: 4902 at once, as MetaMask does.
+          if (id === current) return gate.passive(method, params, () => null)
+          if (!knows(id))
+            return gate.passive(method, params, () => {
+              throw new RpcError(4902, `Unrecognized chain ID ${numberToHex(id)}.`)
+            })
+          return gate.prompt(method, params, () => {
+            switchTo(id)
+            return null
+          })
+        }
+        case 'wallet_addEthereumChain':
+          // Adding switches to the chain, as most wallets do.
+          return gate.prompt(method, params, () => {
+            const id = requestedChain(list)
+            added.add(id)
+            switchTo(id)
+            return null
+          })
+        case 'eth_sendTransaction':
+          return gate.prompt(method, params, () => sendTransaction(list))
         default:
           return gate.prompt(method, params, () => {
             throw new RpcError(4200, `test double: ${method} is not supported`)

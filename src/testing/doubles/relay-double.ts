@@ -35,7 +35,7 @@ export interface DoubleSocket extends WebSocketLike {
 
 const tick = () => Promise.resolve()
 
-/** A test double of the relay (protocol "scr" over an in-process socket), for pairing paths. */
+/** A TEST DOUBLE of the relay as a `WebSocket` class speaking SPEC section 5 (see `RelayDouble`). */
 export function createRelayDouble(): RelayDouble {
   const sockets: DoubleSocket[] = []
   const mailbox = new Map<string, RelayMessage[]>()

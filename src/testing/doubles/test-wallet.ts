@@ -77,7 +77,7 @@ export interface TestWalletRelay {
 
 const isHexKey = (key: Hex | Uint8Array | undefined): key is Hex => typeof key === 'string'
 
-/** A scriptable wallet with a real key: EIP-1193 / EIP-6963 (`eip155`) or Wallet Standard (`solana`). */
+/** A wallet with real keys whose every prompt is scripted (see `TestWallet`). */
 export function createTestWallet(options: TestWalletOptions): TestWallet {
   if (options.namespace === 'eip155') {
     const keys = [

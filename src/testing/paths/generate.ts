@@ -1,5 +1,6 @@
 import {
   type ActorScope,
+  type AnyActorLogic,
   type AnyEventObject,
   type AnyMachineSnapshot,
   createEmptyActor,
@@ -50,6 +51,19 @@ interface Edge {
 }
 
 const TIME = 'time:'
+/** After a fault, the step a path goes on with: the wallet's answer, else a call that needs the wallet. */
+const ONWARD = ['wallet.approve', 'user.signMessage', 'user.disconnect']
+
+/**
+ * The `transaction` child in a traversal: its wallet's answer reaches the root as the events the
+ * rules raise (`TRANSACTION.SUBMITTED` / `.FAILED`); its receipt stages are its own chart's, so it
+ * shows none (the expected view's `transaction` is null, and `sameClientView` does not compare it).
+ */
+const transactionStandIn = {
+  transition: (snapshot: unknown) => snapshot,
+  getInitialSnapshot: () => ({ status: 'done', output: undefined, error: undefined }),
+  getPersistedSnapshot: (snapshot: unknown) => snapshot,
+} as unknown as AnyActorLogic
 
 function mockScope(): ActorScope<AnyMachineSnapshot, AnyEventObject> {
   const empty = createEmptyActor()
@@ -109,7 +123,9 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
   const world = options.world ?? defaultWorld()
   const rules = (options.rules ?? STEP_RULES).filter((rule) => rule.flows.includes(flow))
   // The chart with its deadlines on a clock that stands still: a traversal compares no time.
-  const machine = (options.machine ?? clientMachine).provide(clientTimekeeping(() => 0))
+  const machine = (options.machine ?? clientMachine)
+    .provide(clientTimekeeping(() => 0))
+    .provide({ actors: { transaction: transactionStandIn } })
   const scope = mockScope()
   const initial = machine.getInitialSnapshot(scope as never, {}) as ClientSnapshot
 
@@ -129,9 +145,9 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
 
   /** The snapshots after each root event of the step (a reload: the fresh root). */
   const play = (snapshot: ClientSnapshot, result: RuleOutcome): ClientSnapshot[] => {
-    if ('restart' in result) return [initial]
-    const seen: ClientSnapshot[] = []
-    let next = snapshot
+    const restart = 'restart' in result
+    const seen: ClientSnapshot[] = restart ? [initial] : []
+    let next = restart ? initial : snapshot
     for (const event of result.events) {
       next = machine.transition(next, event as never, scope as never) as ClientSnapshot
       seen.push(next)
@@ -178,7 +194,11 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
       const to = serialize(state)
       const edge = { id: event.type, from, to }
       // A step back to the same state counts when the UI shows something else (another account).
-      if (to !== from || shown(state) !== shown(adjacency[from]?.state as ClientSnapshot))
+      if (
+        to !== from ||
+        event.type.startsWith('fault.') ||
+        shown(state) !== shown(adjacency[from]?.state as ClientSnapshot)
+      )
         edges.push(edge)
       if (!shortest.has(to)) {
         shortest.set(to, [...(shortest.get(from) ?? []), edge])
@@ -202,9 +222,9 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
         .filter((s, i, all) => s !== all[i - 1])
       snapshot = seen.at(-1) ?? snapshot
       for (const status of through) statuses.add(status)
-      // A reload is a new root, not a change the chart makes.
-      if (!('restart' in result))
-        for (const change of statusChanges([before, ...through])) changes.add(change)
+      // A reload is a new root, not a change the chart makes: its changes start at the fresh root.
+      for (const change of statusChanges('restart' in result ? through : [before, ...through]))
+        changes.add(change)
       steps.push({ ...result.step, expected: toClientView(snapshot), through } as ClientPathStep)
     }
     return {
@@ -215,8 +235,19 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
     }
   }
 
+  // A fault changes nothing in the chart: its path goes on with the first step that leaves the
+  // state (after the fault, the next call succeeds).
+  const FAULT = 'fault.'
+  const onward = (edge: Edge): Edge[] => {
+    if (!edge.id.startsWith(FAULT)) return []
+    const out = edges.filter(
+      (e) => e.from === edge.to && e.to !== e.from && !e.id.startsWith(FAULT),
+    )
+    const next = ONWARD.map((id) => out.find((e) => e.id === id)).find(Boolean) ?? out[0]
+    return next ? [next] : []
+  }
   const routes = edges
-    .map((edge) => [...(shortest.get(edge.from) ?? []), edge])
+    .map((edge) => [...(shortest.get(edge.from) ?? []), edge, ...onward(edge)])
     .filter((route) => options.maxSteps === undefined || route.length <= options.maxSteps)
   const keyOf = (route: Edge[]) => route.map((e) => `${e.from}>${e.id}`).join('\n')
   const keys = routes.map(keyOf)

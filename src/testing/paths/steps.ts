@@ -2,17 +2,19 @@ import type { AnyEventObject } from 'xstate'
 import type { ClientTimeouts } from '../../../machines/client/client.types'
 import { type ClientSnapshot, toClientView } from '../../../machines/client/client.view'
 import type { ErrorData } from '../../../machines/shared/error-data'
-import type { ClientFlow, ClientStep } from './types'
+import type { Caip2ChainId } from '../../registry/types'
+import type { BackendFault } from '../doubles/answers'
+import type { ClientFlow, ClientStep, FaultStep } from './types'
 import type { ClientPathWorld } from './world'
 
 /**
  * What a rule makes of a root snapshot: the step, and the root events it causes in the chart (the
  * user's call, then what the Client's actors report at once: a loaded connector, a child's
- * snapshot); or `restart` for a reload that leaves nothing to restore.
+ * snapshot); or `restart` for a reload: a fresh root, then the events `resume()` causes in it.
  */
 export type RuleOutcome =
   | { step: ClientStep; events: readonly AnyEventObject[] }
-  | { step: ClientStep; restart: true }
+  | { step: ClientStep; restart: true; events: readonly AnyEventObject[] }
 
 /**
  * One row of the table that maps the chart's events to what a user, a wallet, the backend or time
@@ -31,6 +33,9 @@ const MESSAGE = 'Hello from a generated path'
 
 const rejected: ErrorData = { code: 'USER_REJECTED', message: 'User rejected the request.' }
 const failed: ErrorData = { code: 'WALLET_ERROR', message: 'Internal wallet error.' }
+const aborted: ErrorData = { code: 'ABORTED', message: 'Cancelled.' }
+const timedOut: ErrorData = { code: 'TIMEOUT', message: 'The wallet did not answer in time.' }
+const locked: ErrorData = { code: 'NOT_CONNECTED', message: 'The wallet is locked.' }
 
 const connection = (world: ClientPathWorld, accounts: readonly string[], chainId: string) => ({
   walletId: world.walletId,
@@ -97,7 +102,24 @@ const loaded = (world: ClientPathWorld) => ({
 
 const view = toClientView
 
-type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign'
+/** The hash a path's transaction gets (the chart keeps it as the flow's outcome only). */
+const TX_HASH = `0x${'ab'.repeat(32)}`
+/** What a path's `sendTransaction` sends: nothing, to the second account. */
+const transactionTo = (world: ClientPathWorld) => world.accounts[1] ?? world.accounts[0] ?? ''
+
+/** The chain a running `switchChain` flow asked for (the invoked actor's input). */
+function switchTarget(snapshot: ClientSnapshot): string {
+  const child = (snapshot.children as Record<string, unknown>).switchChain as
+    | { options?: { input?: { chainId?: string } } }
+    | undefined
+  return child?.options?.input?.chainId ?? ''
+}
+
+/** The chain after `from` in `list` (the first when `from` is not in it). */
+const nextChain = (list: readonly string[], from: string | null): string =>
+  list[(list.indexOf(from ?? '') + 1) % list.length] ?? ''
+
+type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign' | 'switch' | 'transaction'
 
 /**
  * The prompt the wallet shows: a desktop connection or signature request, a relay session
@@ -109,6 +131,8 @@ function prompt(snapshot: ClientSnapshot): Prompt | null {
   if (v.connectorKind === 'wallet' && v.status === 'signing') return 'sign'
   if (v.connectorKind === 'relay' && v.status === 'pairing') return 'proposal'
   if (v.connectorKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
+  if (v.status === 'switchingChain') return 'switch'
+  if (snapshot.context.pending === 'transaction') return 'transaction'
   return null
 }
 
@@ -117,9 +141,27 @@ function answerEvents(
   asked: Prompt,
   behaviour: 'approve' | 'reject' | 'error',
   world: ClientPathWorld,
+  snapshot: ClientSnapshot,
 ): AnyEventObject[] | null {
   const error = behaviour === 'reject' ? rejected : failed
   switch (asked) {
+    case 'switch': {
+      if (behaviour !== 'approve') return [{ type: 'xstate.error.actor.switchChain', error }]
+      // The wallet switched (or added the chain and switched): the connection follows.
+      const chainId = switchTarget(snapshot)
+      return [
+        { type: 'xstate.done.actor.switchChain', output: { chainId } },
+        connectChild('connected', {
+          connection: connection(world, view(snapshot).accounts, chainId),
+        }),
+      ]
+    }
+    case 'transaction': {
+      const flow = snapshot.context.flow
+      return behaviour === 'approve'
+        ? [{ type: 'TRANSACTION.SUBMITTED', flow, hash: TX_HASH }]
+        : [{ type: 'TRANSACTION.FAILED', flow, error }]
+    }
     case 'connect':
       return behaviour === 'approve'
         ? [
@@ -163,8 +205,46 @@ const DESKTOP: readonly ClientFlow[] = ['desktop']
 const PAIRING: readonly ClientFlow[] = ['pairing']
 const ALL: readonly ClientFlow[] = ['desktop', 'pairing']
 
+/** The reads a backend fault step fails, and how. */
+const FAULTS = [
+  { at: 'config', faults: ['down', 'status503', 'garbage'] },
+  { at: 'balance', faults: ['down', 'status503', 'garbage'] },
+] as const satisfies ReadonlyArray<{ at: FaultStep['at']; faults: readonly BackendFault[] }>
+const FAULT_READS = { config: 'GET /config', balance: 'GET /balances', relaySocket: 'the relay' }
+const FAULT_WORDS: Partial<Record<BackendFault, string>> = {
+  down: 'fails: the backend is down',
+  status503: 'answers 503',
+  garbage: 'answers a garbage body',
+}
+
+/** What `resume()` raises for a stored desktop connection: `RECONNECT`, the connector loaded. */
+const reconnectEvents = (world: ClientPathWorld): AnyEventObject[] => [
+  {
+    type: 'RECONNECT',
+    walletId: world.walletId,
+    namespace: world.namespace,
+    connectorId: world.walletId,
+  },
+  loaded(world),
+]
+
 /** The dApp as `pair()` presents it in the paths. */
 const PAIR_METADATA = { name: 'Generated paths', url: 'https://dapp.test' }
+
+/**
+ * The steps a transaction awaiting its wallet leaves room for: its answer, cancel, its timeout, a
+ * reload. Its chart runs beside the root's, so a flow started meanwhile would leave it waiting
+ * where the root's chart no longer says (the paths let it settle first).
+ */
+const DURING_TRANSACTION = new Set([
+  'wallet.approve',
+  'wallet.reject',
+  'wallet.error',
+  'user.cancel',
+  'time.transaction',
+  'reload',
+  'reload.walletLocked',
+])
 
 /**
  * The table: one row per kind of step (user actions, the wallet's answers and acts, a reload).
@@ -173,6 +253,18 @@ const PAIR_METADATA = { name: 'Generated paths', url: 'https://dapp.test' }
 export const STEP_RULES: readonly StepRule[] = /* @__PURE__ */ createStepRules()
 
 function createStepRules(): StepRule[] {
+  return tableRows().map((rule) =>
+    DURING_TRANSACTION.has(rule.id)
+      ? rule
+      : {
+          ...rule,
+          at: (snapshot, world) =>
+            snapshot.context.pending === 'transaction' ? null : rule.at(snapshot, world),
+        },
+  )
+}
+
+function tableRows(): StepRule[] {
   return [
     {
       id: 'user.selectWallet',
@@ -298,7 +390,96 @@ function createStepRules(): StepRule[] {
                 description: 'cancels',
                 run: async (client) => client.cancel(),
               },
-              events: [{ type: 'CANCEL' }],
+              // A transaction's own chart ends it (aborted) and tells the root.
+              events:
+                snapshot.context.pending === 'transaction'
+                  ? [
+                      { type: 'CANCEL' },
+                      { type: 'TRANSACTION.FAILED', flow: snapshot.context.flow, error: aborted },
+                    ]
+                  : [{ type: 'CANCEL' }],
+            }
+          : null,
+    },
+    ...(['known', 'addable'] as const).map(
+      (which): StepRule => ({
+        id: `user.switchChain.${which}`,
+        flows: DESKTOP,
+        at: (snapshot, world) => {
+          const now = current(snapshot)
+          if (now === null || !now.canSign) return null
+          const chainId =
+            which === 'known' ? nextChain(world.chains, now.chainId) : world.addableChain
+          if (chainId === now.chainId) return null
+          const description =
+            which === 'known'
+              ? `switches to ${chainId}`
+              : `switches to ${chainId}, which the wallet does not know (4902: it is asked to add it)`
+          return {
+            step: {
+              kind: 'user',
+              type: 'switchChain',
+              description,
+              chainId,
+              run: (client) => client.switchChain(chainId as Caip2ChainId),
+            },
+            events: [{ type: 'SWITCH_CHAIN', chainId }],
+          }
+        },
+      }),
+    ),
+    {
+      id: 'user.sendTransaction',
+      flows: DESKTOP,
+      at: (snapshot, world) => {
+        const now = current(snapshot)
+        if (now === null || !now.canSign) return null
+        const to = transactionTo(world)
+        return {
+          step: {
+            kind: 'user',
+            type: 'sendTransaction',
+            description: 'sends a transaction',
+            run: (client) => client.sendTransaction({ to, value: 0n }),
+          },
+          events: [
+            {
+              type: 'SEND_TRANSACTION',
+              input: {
+                request: {
+                  chainId: now.chainId,
+                  from: now.address,
+                  calls: [{ to, value: '0x0', data: null }],
+                  fields: {},
+                  transaction: null,
+                },
+                confirmations: 1,
+              },
+            },
+          ],
+        }
+      },
+    },
+    {
+      // The transaction's chart bounds the wallet's answer with its own `walletAnswerMs`, which
+      // the paths' Client sets to the root's (`PATH_TIMEOUTS`).
+      id: 'time.transaction',
+      flows: DESKTOP,
+      at: (snapshot) =>
+        snapshot.context.pending === 'transaction'
+          ? {
+              step: {
+                kind: 'time',
+                timeout: 'walletAnswerMs',
+                description: 'nobody answers: walletAnswerMs passes (the transaction)',
+              },
+              events: [
+                {
+                  type: 'TRANSACTION.FAILED',
+                  flow: snapshot.context.flow,
+                  error: timedOut,
+                },
+              ],
             }
           : null,
     },
@@ -327,7 +508,7 @@ function createStepRules(): StepRule[] {
         flows: ALL,
         at: (snapshot, world) => {
           const asked = prompt(snapshot)
-          const events = asked === null ? null : answerEvents(asked, behaviour, world)
+          const events = asked === null ? null : answerEvents(asked, behaviour, world, snapshot)
           if (events === null) return null
           const verb = { approve: 'approves', reject: 'rejects', error: 'fails' }[behaviour]
           return { step: { kind: 'wallet', behaviour, description: `the wallet ${verb}` }, events }
@@ -341,6 +522,8 @@ function createStepRules(): StepRule[] {
         at: (snapshot, world) => {
           const now = current(snapshot)
           if (now === null) return null
+          // A switch in flight is the wallet's own chain change; it acts again once it settled.
+          if (now.status === 'switchingChain' && behaviour !== 'lock') return null
           const description = {
             changeAccount: 'the wallet switches account',
             changeChain: 'the wallet switches chain',
@@ -363,13 +546,87 @@ function createStepRules(): StepRule[] {
         },
       }),
     ),
+    ...FAULTS.flatMap(({ at, faults }) =>
+      faults.map(
+        (fault): StepRule => ({
+          id: `fault.${at}.${fault}`,
+          flows: DESKTOP,
+          at: (snapshot) => {
+            const now = current(snapshot)
+            // Once per connection, where nothing else is going on (the view holds no error).
+            if (now === null || now.isBusy || now.error !== null) return null
+            return {
+              step: {
+                kind: 'fault',
+                fault,
+                at,
+                description: `${FAULT_READS[at]} ${FAULT_WORDS[fault]}; read again, it succeeds`,
+              },
+              events: [],
+            }
+          },
+        }),
+      ),
+    ),
+    {
+      id: 'fault.relaySocket.drop',
+      flows: PAIRING,
+      at: (snapshot) =>
+        view(snapshot).status === 'pairing'
+          ? {
+              step: {
+                kind: 'fault',
+                fault: 'drop',
+                at: 'relaySocket',
+                description: 'the relay drops the socket (the relay client opens a new one)',
+              },
+              events: [],
+            }
+          : null,
+    },
     {
       id: 'reload',
       flows: ALL,
-      at: () => ({
-        step: { kind: 'reload', description: 'the page reloads' },
-        restart: true,
-      }),
+      at: (snapshot, world) => {
+        const now = current(snapshot)
+        if (now === null)
+          return {
+            step: { kind: 'reload', description: 'the page reloads' },
+            restart: true,
+            events: [],
+          }
+        // A desktop connection is kept: `resume()` restores it without a prompt.
+        return {
+          step: {
+            kind: 'reload',
+            reconnect: 'authorized',
+            description: 'the page reloads (resume() reconnects the wallet silently)',
+          },
+          restart: true,
+          events: [
+            ...reconnectEvents(world),
+            connectChild('connected', {
+              connection: connection(world, now.accounts, now.chainId ?? ''),
+            }),
+          ],
+        }
+      },
+    },
+    {
+      id: 'reload.walletLocked',
+      flows: DESKTOP,
+      at: (snapshot, world) =>
+        current(snapshot) === null
+          ? null
+          : {
+              step: {
+                kind: 'reload',
+                reconnect: 'locked',
+                description: 'the page reloads, the wallet locked meanwhile (resume(): none)',
+              },
+              restart: true,
+              events: [...reconnectEvents(world), connectChild('failed', { error: locked })],
+            },
     },
   ]
 }

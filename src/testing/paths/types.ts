@@ -15,6 +15,8 @@ export type UserActionType =
   | 'disconnect'
   | 'pair'
   | 'resume'
+  | 'switchChain'
+  | 'sendTransaction'
 
 /**
  * A user action: the app performs it through its own UI; the UI's handler does what
@@ -24,6 +26,8 @@ export interface UserAction {
   kind: 'user'
   type: UserActionType
   description: string
+  /** `switchChain`: the chain asked for (the UI offers a way to ask for it). */
+  chainId?: string
   run(client: Client): Promise<unknown>
 }
 
@@ -34,10 +38,17 @@ export interface WalletStep {
   description: string
 }
 
-/** The backend or the relay fails (from now on, until a step says `ok`). */
-export interface BackendStep {
-  kind: 'backend'
+/**
+ * The backend or the relay fails where the Client reads it, played by the doubles: `config` and
+ * `balance` — `GET /config` / `GET /balances` answer with `fault` (the read rejects with an
+ * `AppError`), then the backend is back and the same read succeeds; `relaySocket` — the relay
+ * drops the dApp's socket (the relay client opens a new one). The chart has no transition for it:
+ * the view after is the one before, and the path goes on with the next step from there.
+ */
+export interface FaultStep {
+  kind: 'fault'
   fault: BackendFault
+  at: 'config' | 'balance' | 'relaySocket'
   description: string
 }
 
@@ -48,14 +59,20 @@ export interface TimeStep {
   description: string
 }
 
-/** The page reloads: a new `Client` on the same stores, `resume()` called, the UI mounted again. */
+/**
+ * The page reloads: a new `Client` on the same stores, `resume()` called, the UI mounted again.
+ * `reconnect`: the connection store keeps a desktop connection, and `resume()` restores it
+ * silently (`authorized`: the wallet still grants the site its accounts; `locked`: it locked
+ * meanwhile). Without it the stores keep nothing to restore.
+ */
 export interface ReloadStep {
   kind: 'reload'
   description: string
+  reconnect?: 'authorized' | 'locked'
 }
 
-/** A step of a path: a user action, a wallet step, a backend fault, a named timeout, or a reload. */
-export type ClientStep = UserAction | WalletStep | BackendStep | TimeStep | ReloadStep
+/** A step of a path: a user action, a wallet step, a backend or relay fault, a named timeout, or a reload. */
+export type ClientStep = UserAction | WalletStep | FaultStep | TimeStep | ReloadStep
 
 /** A step of a path and what the UI must show once it is done. */
 export type ClientPathStep = ClientStep & {

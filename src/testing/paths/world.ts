@@ -10,6 +10,11 @@ export interface ClientPathWorld {
   accounts: readonly string[]
   /** CAIP-2 chains the wallet can be on, the current one first (a change of chain moves on). */
   chains: readonly string[]
+  /**
+   * A chain the wallet does not know and the network registry does: `switchChain` to it meets 4902
+   * and asks the wallet to add it.
+   */
+  addableChain: string
 }
 
 /** The desktop test wallet: MetaMask's id, anvil's first two dev accounts, chains 1, 10, 8453. */
@@ -19,6 +24,7 @@ export function defaultWorld(): ClientPathWorld {
     namespace: 'eip155',
     accounts: TEST_EVM_KEYS.map((key) => privateKeyToAccount(key).address),
     chains: ['eip155:1', 'eip155:10', 'eip155:8453'],
+    addableChain: 'eip155:42161',
   }
 }
 

@@ -1,6 +1,9 @@
 import type { ClientTimeouts } from '../../../machines/client/client.types'
 import type { ClientView } from '../../../machines/client/client.view'
 import { Client, type ClientOptions } from '../../client/client'
+import { createMemoryConnectionStore } from '../../connection/memory-store'
+import { isAppError } from '../../errors/app-error'
+import type { Caip2ChainId } from '../../registry/types'
 import { relayUrlForBaseUrl } from '../../relay/client/token-source'
 import {
   type BackendDouble,
@@ -10,7 +13,7 @@ import {
 } from '../doubles/backend-double'
 import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
-import type { ClientPath, ClientPathStep, UserAction } from '../paths/types'
+import type { ClientPath, ClientPathStep, FaultStep, UserAction } from '../paths/types'
 import { defaultWorld, PATH_TIMEOUTS } from '../paths/world'
 import type { ClientCoverage } from './coverage'
 import { viewDifferences } from './same-view'
@@ -106,6 +109,8 @@ export async function runClientPath(
   const wait = options.wait ?? sleep
   const settleMs = options.settleMs ?? 3_000
   const views: ClientView[] = []
+  // What the page keeps across a reload: the desktop connection (for `resume()`'s reconnect).
+  const connectionStore = createMemoryConnectionStore()
   const make = () =>
     new Client({
       baseUrl,
@@ -115,6 +120,9 @@ export async function runClientPath(
       ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
       mobile: false,
       timeouts,
+      connectionStore,
+      // The transaction's wallet wait is the root's (a time step passes either); none is kept.
+      transactions: { timeouts: { walletAnswerMs: timeouts.walletAnswerMs }, store: null },
       ...options.client,
     })
   let client = make()
@@ -174,6 +182,47 @@ export async function runClientPath(
       throw new ClientPathError(path, index, 'the wallet shows no prompt to answer')
   }
 
+  /**
+   * A fault, played by the doubles: the read fails with an `AppError` while the backend fails,
+   * then succeeds once it is back; a dropped relay socket is replaced by a new one. With a real
+   * backend (`options.backend`) nothing can fail on cue: the read must succeed.
+   */
+  const playFault = async (step: FaultStep, index: number) => {
+    if (step.at === 'relaySocket') {
+      if (!relay) return
+      const before = relay.sockets.length
+      relay.closeAll(1006, 'test double: socket dropped')
+      const until = Date.now() + settleMs
+      while (Date.now() < until && !relay.sockets.slice(before).some((s) => s.readyState === 1))
+        await sleep(10)
+      if (!relay.sockets.slice(before).some((s) => s.readyState === 1))
+        throw new ClientPathError(path, index, 'the relay client did not open a new socket')
+      return
+    }
+    const v = client.getView()
+    const read = () =>
+      step.at === 'config'
+        ? client.loadConfig()
+        : client.getBalance({
+            chainId: v.chainId as Caip2ChainId,
+            tokenAddress: 'native',
+            account: v.address ?? '',
+          })
+    if (backend) {
+      backend.fault = step.fault
+      const failure = await read().then(
+        () => null,
+        (error: unknown) => error,
+      )
+      backend.fault = 'ok'
+      if (!isAppError(failure))
+        throw new ClientPathError(path, index, `the ${step.at} read did not fail with an AppError`)
+    }
+    await read().catch((error: unknown) => {
+      throw new ClientPathError(path, index, `the ${step.at} read failed again: ${String(error)}`)
+    })
+  }
+
   observe(client)
   try {
     await driver.mount(client)
@@ -193,9 +242,8 @@ export async function runClientPath(
             await answer(step.behaviour, index)
           else wallet.act(step.behaviour)
           break
-        case 'backend':
-          if (backend) backend.fault = step.fault
-          if (relay) relay.refuse = step.fault === 'down'
+        case 'fault':
+          await playFault(step, index)
           break
         case 'time':
           await wait(timeouts[step.timeout] + TIMEOUT_MARGIN_MS)
@@ -203,6 +251,9 @@ export async function runClientPath(
         case 'reload':
           await driver.unmount?.()
           stop(client)
+          // The stores keep a desktop connection only where the path restores one.
+          if (step.reconnect === undefined) connectionStore.clear()
+          if (step.reconnect === 'locked') wallet.act('lock')
           client = make()
           observe(client)
           await client.resume()
