@@ -258,11 +258,17 @@ The entry imports the \`Client\` as a type only: the hooks alone do not pull the
 ### What the root machine adds to the \`Client\` entry
 
 Issue 8 allowed the root machine (\`machines/client/\`) at most 3.00 KB gzip of the
-\`Client\` entry; issue 15 raised it to ${kb(ROOT_MACHINE.budget)} for what it asked of the chart,
-measured at +0.25 KB (Rollup) / +0.25 KB (esbuild): the failure of every child handled where it
-starts (\`connection\` and \`sign\` gained \`onError\`), every read's end handled (\`endRead\`), the
-pairing's wait bounded by \`walletAnswerMs\`, and the waits' deadlines on an injected clock
-(\`clientTimekeeping\`). The \`Client\` entry's own budget (28 KB) did not move. Measured by \`attribute()\` in \`bench/bundle-measure.ts\`, from the same tarball
+\`Client\` entry. Issue 15 raised it to 3.25 KB for what it asked of the chart (+0.25 KB with both
+bundlers): the failure of every child handled where it starts (\`connection\` and \`sign\` gained
+\`onError\`), every read's end handled (\`endRead\`), the pairing's wait bounded by
+\`walletAnswerMs\`, and the waits' deadlines on an injected clock (\`clientTimekeeping\`); the
+\`Client\` entry stayed within 28 KB. Issues 18 and 20 (2026-11-26) raised the root machine's
+budget to ${kb(ROOT_MACHINE.budget)} and the entry's to 31 KB for the \`reconnect\` and
+\`switchChain\` flows (\`wallet.reconnecting\`, \`wallet.switchingChain\`, the project's chains
+for \`chainSupported\`), the \`Client\`'s connection store, and the \`transaction\` child the root
+spawns beside the connection (\`SEND_TRANSACTION\`, \`WATCH_TRANSACTION\`; the transaction machine
+itself loads with the first \`sendTransaction\`); \`createBalanceReader\` went to 15.5 KB with
+\`getBalances\` and its batch schemas (issue 19). Measured by \`attribute()\` in \`bench/bundle-measure.ts\`, from the same tarball
 and consumer, with both bundlers, and enforced by \`test/package/budgets.test.ts\`:
 
 1. The entry \`export { Client } from 'scope-connect/client'\` is bundled as above but not
