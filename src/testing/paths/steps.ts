@@ -103,7 +103,7 @@ const loaded = (world: ClientPathWorld) => ({
 const view = toClientView
 
 /** The hash a path's transaction gets (the chart keeps it as the flow's outcome only). */
-const TX_HASH = `0x${'ab'.repeat(32)}`
+const TX_HASH = '0xabababababababababababababababababababababababababababababababab'
 /** What a path's `sendTransaction` sends: nothing, to the second account. */
 const transactionTo = (world: ClientPathWorld) => world.accounts[1] ?? world.accounts[0] ?? ''
 

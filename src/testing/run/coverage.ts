@@ -26,7 +26,7 @@ const CLIENT_STATUSES = {
 
 /** The statuses no path can reach, with the reason (printed in the coverage line). */
 export const UNCOUNTED_STATUSES: ReadonlyArray<{ status: ClientStatus; reason: string }> =
-  Object.entries(CLIENT_STATUSES).flatMap(([status, counted]) =>
+  /* @__PURE__ */ Object.entries(CLIENT_STATUSES).flatMap(([status, counted]) =>
     counted === true ? [] : [{ status: status as ClientStatus, reason: counted }],
   )
 
