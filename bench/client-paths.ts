@@ -33,7 +33,7 @@ function time(run: () => string): { ms: number; result: string } {
 
 const targets: Array<[string, () => string]> = [
   [
-    '`getClientPaths()` (desktop and pairing, every change)',
+    '`getClientPaths()` (desktop, pairing and universal link, every change)',
     () => {
       const { paths, graph } = exploreClient()
       return `${paths.length} paths, ${graph.statuses.length} statuses, ${graph.changes.length} changes`

@@ -20,7 +20,7 @@ const paths = getClientPaths()
 const coverage = createClientCoverage()
 afterAll(() => console.log(coverage.line()))
 
-describe('generated paths (desktop, pairing) on the real Client', () => {
+describe('generated paths (desktop, pairing, universal link) on the real Client', () => {
   it('there are paths, each from a fresh page', () => {
     expect(paths.length).toBeGreaterThan(20)
   })
@@ -29,8 +29,22 @@ describe('generated paths (desktop, pairing) on the real Client', () => {
       await runClientPath(path, headless, { coverage })
     })
 
-  it('covers every status of the view but the universal-link flow, and every status change', () => {
-    expect(coverage.statuses.missing).toEqual(['awaitingWallet'])
+  it('has universal-link paths: the phone approves, rejects, never answers, the page reloads', () => {
+    const link = paths.filter((path) => path.flow === 'universalLink')
+    const kinds = link.flatMap((path) => path.steps.map((step) => step.description))
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'the wallet approves',
+        'the wallet rejects',
+        'nobody answers: walletAnswerMs passes',
+        'the page reloads (resume() restores the flow awaiting the wallet)',
+      ]),
+    )
+  })
+
+  it('covers every status of the view and every status change', () => {
+    expect(coverage.statuses.missing).toEqual([])
+    expect(coverage.statuses.covered).toContain('awaitingWallet')
     expect(coverage.statuses.covered).toEqual(
       expect.arrayContaining(['reconnecting', 'switchingChain', 'disconnecting']),
     )

@@ -46,7 +46,7 @@ function retarget(path: string[], event: string, target: string): ClientMachine 
 describe('getClientPaths', () => {
   const { paths, graph } = exploreClient()
 
-  it('reaches every status of the desktop and pairing flows and every change between them', () => {
+  it('reaches every status of the desktop, pairing and universal-link flows and every change between them', () => {
     const reached = new Set<ClientStatus>(
       paths.flatMap((path) => path.steps.flatMap((s) => s.through)),
     )
@@ -54,6 +54,7 @@ describe('getClientPaths', () => {
     expect(graph.statuses.sort()).toEqual(
       [
         'awaitingSignature',
+        'awaitingWallet',
         'connected',
         'connecting',
         'disconnected',

@@ -9,6 +9,8 @@ import { checkConnectPanel, clickFor } from './ui-checks'
 const container = document.getElementById('root') as HTMLElement
 
 exposeClientPaths({
+  // The panel is a desktop page: the universal-link (mobile) flow replays in the kit's own test.
+  paths: { flows: ['desktop', 'pairing'] },
   driver: createDomDriver({
     render(client) {
       const root = createRoot(container)

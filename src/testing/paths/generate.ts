@@ -20,7 +20,7 @@ import { type ClientPathWorld, defaultWorld } from './world'
 
 /** Options of `getClientPaths`. */
 export interface ClientPathOptions {
-  /** The flows to generate, each from a fresh page; default `CLIENT_FLOWS` (desktop, pairing). */
+  /** The flows to generate, each from a fresh page; default `CLIENT_FLOWS` (all three). */
   flows?: readonly ClientFlow[]
   /** Longest path, in steps; default no limit (the paths then cover every change of the chart). */
   maxSteps?: number
@@ -65,8 +65,28 @@ const transactionStandIn = {
   getPersistedSnapshot: (snapshot: unknown) => snapshot,
 } as unknown as AnyActorLogic
 
+/**
+ * The `universalLink` child in a traversal: it awaits the wallet (the view's `awaitingWallet`);
+ * the wallet's answer reaches the root as the events the rules raise (`LINK.CHANGED`, its end).
+ */
+const linkStandIn = {
+  transition: (snapshot: unknown) => snapshot,
+  getInitialSnapshot: () => ({
+    status: 'active',
+    value: 'awaitingWallet',
+    context: {},
+    output: undefined,
+    error: undefined,
+    hasTag: (tag: string) => tag === 'awaitingWallet',
+  }),
+  getPersistedSnapshot: (snapshot: unknown) => snapshot,
+} as unknown as AnyActorLogic
+
 function mockScope(): ActorScope<AnyMachineSnapshot, AnyEventObject> {
   const empty = createEmptyActor()
+  // Every snapshot of a traversal invokes its own `universalLink` child: its system id is taken
+  // again and again on this throwaway system.
+  ;(empty.system as unknown as { _set: () => void })._set = () => {}
   return {
     self: empty,
     logger: () => {},
@@ -117,7 +137,7 @@ export function exploreClient(options: ClientPathOptions = {}): ClientExploratio
 }
 
 /** The flows `getClientPaths` generates by default. */
-export const CLIENT_FLOWS: readonly ClientFlow[] = ['desktop', 'pairing']
+export const CLIENT_FLOWS: readonly ClientFlow[] = ['desktop', 'pairing', 'universalLink']
 
 function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExploration {
   const world = options.world ?? defaultWorld()
@@ -125,7 +145,7 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
   // The chart with its deadlines on a clock that stands still: a traversal compares no time.
   const machine = (options.machine ?? clientMachine)
     .provide(clientTimekeeping(() => 0))
-    .provide({ actors: { transaction: transactionStandIn } })
+    .provide({ actors: { transaction: transactionStandIn, universalLink: linkStandIn } })
   const scope = mockScope()
   const initial = machine.getInitialSnapshot(scope as never, {}) as ClientSnapshot
 
@@ -193,10 +213,12 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
     for (const { event, state } of Object.values(adjacency[from]?.transitions ?? {})) {
       const to = serialize(state)
       const edge = { id: event.type, from, to }
-      // A step back to the same state counts when the UI shows something else (another account).
+      // A step back to the same state counts when the UI shows something else (another account),
+      // and a reload that `resume()` restores to where it was (a universal-link flow).
       if (
         to !== from ||
         event.type.startsWith('fault.') ||
+        event.type.startsWith('reload.') ||
         shown(state) !== shown(adjacency[from]?.state as ClientSnapshot)
       )
         edges.push(edge)
@@ -217,15 +239,19 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
       if (!result) throw new Error(`getClientPaths: step ${edge.id} no longer applies`)
       const before = toClientView(snapshot).status
       const seen = play(snapshot, result)
-      const through = seen
-        .map((s) => toClientView(s).status)
-        .filter((s, i, all) => s !== all[i - 1])
+      const through =
+        result.shows ??
+        seen.map((s) => toClientView(s).status).filter((s, i, all) => s !== all[i - 1])
       snapshot = seen.at(-1) ?? snapshot
       for (const status of through) statuses.add(status)
       // A reload is a new root, not a change the chart makes: its changes start at the fresh root.
       for (const change of statusChanges('restart' in result ? through : [before, ...through]))
         changes.add(change)
-      steps.push({ ...result.step, expected: toClientView(snapshot), through } as ClientPathStep)
+      steps.push({
+        ...result.step,
+        expected: toClientView(snapshot),
+        through: [...through],
+      } as ClientPathStep)
     }
     return {
       description: `${flow}: ${steps.map((s) => s.description).join(' → ')}`,
@@ -238,8 +264,10 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
   // A fault changes nothing in the chart: its path goes on with the first step that leaves the
   // state (after the fault, the next call succeeds).
   const FAULT = 'fault.'
+  // A reload restored to where it was goes on the same way (the restored flow still ends).
   const onward = (edge: Edge): Edge[] => {
-    if (!edge.id.startsWith(FAULT)) return []
+    const restored = edge.id.startsWith('reload.') && edge.to === edge.from
+    if (!edge.id.startsWith(FAULT) && !restored) return []
     const out = edges.filter(
       (e) => e.from === edge.to && e.to !== e.from && !e.id.startsWith(FAULT),
     )

@@ -1,6 +1,10 @@
 import type { AnyEventObject } from 'xstate'
 import type { ClientTimeouts } from '../../../machines/client/client.types'
-import { type ClientSnapshot, toClientView } from '../../../machines/client/client.view'
+import {
+  type ClientSnapshot,
+  type ClientStatus,
+  toClientView,
+} from '../../../machines/client/client.view'
 import type { ErrorData } from '../../../machines/shared/error-data'
 import type { Caip2ChainId } from '../../registry/types'
 import type { BackendFault } from '../doubles/answers'
@@ -12,9 +16,17 @@ import type { ClientPathWorld } from './world'
  * user's call, then what the Client's actors report at once: a loaded connector, a child's
  * snapshot); or `restart` for a reload: a fresh root, then the events `resume()` causes in it.
  */
-export type RuleOutcome =
+export type RuleOutcome = (
   | { step: ClientStep; events: readonly AnyEventObject[] }
   | { step: ClientStep; restart: true; events: readonly AnyEventObject[] }
+) & {
+  /**
+   * The statuses the Client shows during the step where the chart's events cannot tell them: the
+   * universal-link child's own stages (creating the session, then awaiting the wallet), a flow
+   * `resume()` restores whole. Default: the statuses the events pass through.
+   */
+  shows?: readonly ClientStatus[]
+}
 
 /**
  * One row of the table that maps the chart's events to what a user, a wallet, the backend or time
@@ -94,6 +106,33 @@ const pairedConnection = (world: ClientPathWorld) => ({
   accounts: world.accounts.slice(0, 1),
 })
 
+/** The connection the phone wallet gives over a universal link. */
+const phoneConnection = ({ phone }: ClientPathWorld) => ({
+  walletId: phone.walletId,
+  connectorId: phone.walletId,
+  namespace: phone.namespace,
+  chainId: phone.chainId,
+  accounts: [phone.address],
+})
+
+/** What `selectWallet` raises for the phone wallet on a mobile Client: the universal-link flow. */
+const selectPhone = ({ phone }: ClientPathWorld, connect: boolean): AnyEventObject[] => [
+  { type: 'SELECT_WALLET', walletId: phone.walletId, namespace: phone.namespace, connect },
+  {
+    type: 'xstate.done.actor.loadConnector',
+    output: {
+      kind: 'universalLink',
+      connectorId: phone.walletId,
+      walletId: phone.walletId,
+      chainId: phone.chainId,
+      pollIntervalMs: LINK_POLL_MS,
+    },
+  },
+]
+
+/** How often the paths' mobile Client polls the session (`universalLink.pollIntervalMs`). */
+export const LINK_POLL_MS = 20
+
 /** The connector `loadConnector` reports for the world's wallet (a custom connector). */
 const loaded = (world: ClientPathWorld) => ({
   type: 'xstate.done.actor.loadConnector',
@@ -119,7 +158,7 @@ function switchTarget(snapshot: ClientSnapshot): string {
 const nextChain = (list: readonly string[], from: string | null): string =>
   list[(list.indexOf(from ?? '') + 1) % list.length] ?? ''
 
-type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign' | 'switch' | 'transaction'
+type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign' | 'switch' | 'transaction' | 'link'
 
 /**
  * The prompt the wallet shows: a desktop connection or signature request, a relay session
@@ -131,6 +170,7 @@ function prompt(snapshot: ClientSnapshot): Prompt | null {
   if (v.connectorKind === 'wallet' && v.status === 'signing') return 'sign'
   if (v.connectorKind === 'relay' && v.status === 'pairing') return 'proposal'
   if (v.connectorKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
+  if (v.connectorKind === 'universalLink' && v.status === 'awaitingWallet') return 'link'
   if (v.status === 'switchingChain') return 'switch'
   if (snapshot.context.pending === 'transaction') return 'transaction'
   return null
@@ -179,6 +219,24 @@ function answerEvents(
       return behaviour === 'approve'
         ? [pairingChild(true, { connection: pairedConnection(world) })]
         : [pairingDone('rejected', rejected)]
+    case 'link':
+      // The phone posts its callback; the session poll reports it (a rejection ends the child).
+      if (behaviour === 'error') return null
+      return behaviour === 'approve'
+        ? [
+            {
+              type: 'LINK.CHANGED',
+              status: 'connected',
+              connection: phoneConnection(world),
+              signature: null,
+            },
+          ]
+        : [
+            {
+              type: 'xstate.done.actor.universalLink',
+              output: { status: 'rejected', error: rejected },
+            },
+          ]
     case 'relaySign':
       return [
         pairingChild(true, {
@@ -204,6 +262,9 @@ const rotate = <T>(list: readonly T[], from: T | null): T[] => {
 const DESKTOP: readonly ClientFlow[] = ['desktop']
 const PAIRING: readonly ClientFlow[] = ['pairing']
 const ALL: readonly ClientFlow[] = ['desktop', 'pairing']
+const LINK: readonly ClientFlow[] = ['universalLink']
+/** The steps every flow has: the wallet's answer, cancel, disconnect. */
+const EVERY: readonly ClientFlow[] = ['desktop', 'pairing', 'universalLink']
 
 /** The reads a backend fault step fails, and how. */
 const FAULTS = [
@@ -227,6 +288,9 @@ const reconnectEvents = (world: ClientPathWorld): AnyEventObject[] => [
   },
   loaded(world),
 ]
+
+/** A stand-in for the link the Client opens (its value is fresh per flow; the view shows one). */
+const PHONE_LINK = 'https://phantom.app/ul/v1/connect'
 
 /** The dApp as `pair()` presents it in the paths. */
 const PAIR_METADATA = { name: 'Generated paths', url: 'https://dapp.test' }
@@ -352,6 +416,43 @@ function tableRows(): StepRule[] {
             },
     },
     {
+      id: 'user.selectPhoneWallet',
+      flows: LINK,
+      at: (snapshot, world) => {
+        const v = view(snapshot)
+        if (v.isBusy || v.isConnected) return null
+        return {
+          step: {
+            kind: 'user',
+            type: 'selectWallet',
+            description: `selects ${world.phone.walletId} on a phone (universal link)`,
+            run: (client) =>
+              client.selectWallet(world.phone.walletId, { namespace: world.phone.namespace }),
+          },
+          events: selectPhone(world, false),
+        }
+      },
+    },
+    {
+      id: 'user.connectPhone',
+      flows: LINK,
+      at: (snapshot) => {
+        const v = view(snapshot)
+        if (!v.canConnect || v.connectorKind !== 'universalLink') return null
+        return {
+          step: {
+            kind: 'user',
+            type: 'connect',
+            description: 'connects (the wallet app opens on its link)',
+            run: (client) => client.connect(),
+          },
+          // The child creates the backend session, then opens the wallet and awaits it.
+          events: [{ type: 'CONNECT' }, { type: 'WALLET_OPENED', url: PHONE_LINK }],
+          shows: ['connecting', 'awaitingWallet'],
+        }
+      },
+    },
+    {
       id: 'user.signMessage',
       flows: ALL,
       at: (snapshot) => {
@@ -380,7 +481,7 @@ function tableRows(): StepRule[] {
     },
     {
       id: 'user.cancel',
-      flows: ALL,
+      flows: EVERY,
       at: (snapshot) =>
         view(snapshot).canCancel
           ? {
@@ -485,7 +586,7 @@ function tableRows(): StepRule[] {
     },
     {
       id: 'user.disconnect',
-      flows: ALL,
+      flows: EVERY,
       at: (snapshot) => {
         const v = view(snapshot)
         if (!v.isConnected) return null
@@ -496,7 +597,9 @@ function tableRows(): StepRule[] {
           run: (client) => client.disconnect(),
         }
         // A paired session is deleted over the relay (the pairing child ends); a desktop wallet
-        // forgets the permission at once, without a prompt (the connect child is idle again).
+        // forgets the permission at once, without a prompt (the connect child is idle again); a
+        // universal-link connection is the page's only.
+        if (v.connectorKind === 'universalLink') return { step, events: [{ type: 'DISCONNECT' }] }
         return v.connectorKind === 'relay'
           ? { step, events: [{ type: 'DISCONNECT' }, pairingDone('disconnected', null)] }
           : { step, events: [{ type: 'DISCONNECT' }, connectChild('idle', {})] }
@@ -505,7 +608,7 @@ function tableRows(): StepRule[] {
     ...(['approve', 'reject', 'error'] as const).map(
       (behaviour): StepRule => ({
         id: `wallet.${behaviour}`,
-        flows: ALL,
+        flows: EVERY,
         at: (snapshot, world) => {
           const asked = prompt(snapshot)
           const events = asked === null ? null : answerEvents(asked, behaviour, world, snapshot)
@@ -611,6 +714,24 @@ function tableRows(): StepRule[] {
           ],
         }
       },
+    },
+    {
+      // The universal-link store keeps the flow: `resume()` restores it, still awaiting the wallet.
+      id: 'reload.awaitingWallet',
+      flows: LINK,
+      at: (snapshot, world) =>
+        view(snapshot).status === 'awaitingWallet'
+          ? {
+              step: {
+                kind: 'reload',
+                description: 'the page reloads (resume() restores the flow awaiting the wallet)',
+              },
+              restart: true,
+              events: [...selectPhone(world, true), { type: 'WALLET_OPENED', url: PHONE_LINK }],
+              // `resume()` replaces the fresh root with the restored one: no change of its own.
+              shows: ['awaitingWallet'],
+            }
+          : null,
     },
     {
       id: 'reload.walletLocked',

@@ -1,6 +1,9 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ClientTimeouts } from '../../../machines/client/client.types'
-import { TEST_EVM_KEYS } from '../doubles/keys'
+import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
+import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from '../doubles/keys'
 
 /** What the paths are generated for: the wallet a path selects and what it reports. */
 export interface ClientPathWorld {
@@ -15,9 +18,17 @@ export interface ClientPathWorld {
    * and asks the wallet to add it.
    */
   addableChain: string
+  /**
+   * The phone wallet of the universal-link flow (a mobile Client, a Solana wallet): its id, its
+   * address and the chain the Client asks for (`solanaChainId`, default Solana mainnet).
+   */
+  phone: { walletId: string; namespace: 'solana'; address: string; chainId: string }
 }
 
-/** The desktop test wallet: MetaMask's id, anvil's first two dev accounts, chains 1, 10, 8453. */
+/**
+ * The desktop test wallet: MetaMask's id, anvil's first two dev accounts, chains 1, 10, 8453; the
+ * phone wallet: Phantom, the first Solana test key, Solana mainnet.
+ */
 export function defaultWorld(): ClientPathWorld {
   return {
     walletId: 'metamask',
@@ -25,6 +36,12 @@ export function defaultWorld(): ClientPathWorld {
     accounts: TEST_EVM_KEYS.map((key) => privateKeyToAccount(key).address),
     chains: ['eip155:1', 'eip155:10', 'eip155:8453'],
     addableChain: 'eip155:42161',
+    phone: {
+      walletId: 'phantom',
+      namespace: 'solana',
+      address: base58.encode(ed25519.getPublicKey(TEST_SOLANA_KEYS[0] as Uint8Array)),
+      chainId: SOLANA_MAINNET_CHAIN_ID,
+    },
   }
 }
 

@@ -1,5 +1,10 @@
 import type { ClientStatus, ClientView } from '../../../machines/client/client.view'
-import { type ClientPathOptions, exploreClient, statusChanges } from '../paths/generate'
+import {
+  CLIENT_FLOWS,
+  type ClientPathOptions,
+  exploreClient,
+  statusChanges,
+} from '../paths/generate'
 import type { ClientFlow } from '../paths/types'
 
 /**
@@ -31,7 +36,7 @@ export const UNCOUNTED_STATUSES: ReadonlyArray<{ status: ClientStatus; reason: s
   )
 
 /** The flows the paths are generated for (the others' statuses count as missing). */
-const GENERATED_FLOWS: readonly ClientFlow[] = ['desktop', 'pairing']
+const GENERATED_FLOWS: readonly ClientFlow[] = CLIENT_FLOWS
 
 /**
  * What replayed paths covered: the statuses the Client's views showed and the changes between

@@ -5,14 +5,18 @@ import { createMemoryConnectionStore } from '../../connection/memory-store'
 import { isAppError } from '../../errors/app-error'
 import type { Caip2ChainId } from '../../registry/types'
 import { relayUrlForBaseUrl } from '../../relay/client/token-source'
+import { createMemoryUniversalLinkStore } from '../../universal-link/memory-store'
 import {
   type BackendDouble,
   createBackendDouble,
   TEST_APP_KEY,
   TEST_BASE_URL,
 } from '../doubles/backend-double'
+import { TEST_SOLANA_KEYS } from '../doubles/keys'
+import { createPhoneWallet } from '../doubles/phone-wallet'
 import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
+import { LINK_POLL_MS } from '../paths/steps'
 import type { ClientPath, ClientPathStep, FaultStep, UserAction } from '../paths/types'
 import { defaultWorld, PATH_TIMEOUTS } from '../paths/world'
 import type { ClientCoverage } from './coverage'
@@ -109,8 +113,19 @@ export async function runClientPath(
   const wait = options.wait ?? sleep
   const settleMs = options.settleMs ?? 3_000
   const views: ClientView[] = []
-  // What the page keeps across a reload: the desktop connection (for `resume()`'s reconnect).
+  // What the page keeps across a reload: the desktop connection (for `resume()`'s reconnect), the
+  // universal-link flow (for `resume()`'s restore).
   const connectionStore = createMemoryConnectionStore()
+  const linkStore = createMemoryUniversalLinkStore()
+  // The universal-link flow runs on a phone: the Client opens the wallet's links, the phone
+  // wallet answers the last one opened by posting its callback to the backend.
+  const mobile = path.flow === 'universalLink'
+  const links: string[] = []
+  const phone = createPhoneWallet({
+    secretKey: TEST_SOLANA_KEYS[0] as Uint8Array,
+    walletSlug: world.phone.walletId,
+    ...(fetchImpl ? { fetchImpl } : {}),
+  })
   const make = () =>
     new Client({
       baseUrl,
@@ -118,7 +133,14 @@ export async function runClientPath(
       fetchImpl,
       connectors: [wallet.connector()],
       ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
-      mobile: false,
+      mobile,
+      universalLink: {
+        store: linkStore,
+        openLink: (url) => {
+          links.push(url)
+        },
+        pollIntervalMs: LINK_POLL_MS,
+      },
       timeouts,
       connectionStore,
       // The transaction's wallet wait is the root's (a time step passes either); none is kept.
@@ -162,6 +184,15 @@ export async function runClientPath(
   /** The wallet answers its prompt; a pairing URI on screen is scanned first (the QR code). */
   let scanned: string | null = null
   const answer = async (behaviour: 'approve' | 'reject' | 'error', index: number) => {
+    if (mobile) {
+      const link = links.at(-1)
+      if (link === undefined || behaviour === 'error')
+        throw new ClientPathError(path, index, 'the phone wallet has no link to answer')
+      const status = await phone.answer(link, behaviour)
+      if (status !== 204)
+        throw new ClientPathError(path, index, `the backend answered the callback ${status}`)
+      return
+    }
     const uri = client.getView().pairingUri
     if (uri !== null && uri !== scanned && wallet.held === 0) {
       scanned = uri

@@ -1,0 +1,51 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
+import { API_PREFIX, ROUTES, SESSION_NONCE_HEADER } from '../../wire/routes'
+
+/**
+ * A phone wallet for the universal-link flow, as `examples/wallet-simulator` is: it reads the `sc*`
+ * parameters of the link the dApp opened and posts the backend callback with the link's nonce
+ * (`X-Session-Nonce`): the connect callback with its address, or a rejection (`USER_REJECTED`).
+ * Its address is the base58 ed25519 public key of `secretKey`.
+ */
+export interface PhoneWallet {
+  readonly address: string
+  /** Answers `link`; resolves with the callback's status code (204 when the backend took it). */
+  answer(link: string, behaviour: 'approve' | 'reject'): Promise<number>
+}
+
+export function createPhoneWallet(options: {
+  secretKey: Uint8Array
+  walletSlug: string
+  fetchImpl?: typeof fetch
+}): PhoneWallet {
+  const address = base58.encode(ed25519.getPublicKey(options.secretKey))
+  const fetchImpl = options.fetchImpl ?? fetch
+  return {
+    address,
+    async answer(link, behaviour) {
+      const params = new URL(link).searchParams
+      const sessionId = params.get('scSessionId') ?? ''
+      const nonce = params.get('scNonce') ?? ''
+      const callback = params.get('scCallback') ?? ''
+      const [route, body] =
+        behaviour === 'approve'
+          ? [
+              ROUTES.callbackConnect,
+              {
+                sessionId,
+                walletSlug: options.walletSlug,
+                caip2Chain: params.get('scChain') ?? '',
+                walletAddress: address,
+              },
+            ]
+          : [ROUTES.callbackReject, { sessionId, errorCode: 'USER_REJECTED' }]
+      const response = await fetchImpl(`${callback}${API_PREFIX}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SESSION_NONCE_HEADER]: nonce },
+        body: JSON.stringify(body),
+      })
+      return response.status
+    },
+  }
+}
