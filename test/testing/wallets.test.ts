@@ -4,7 +4,15 @@ import { base58 } from '@scure/base'
 import { type Hex, verifyMessage } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { Eip6963Connector } from '../../src/connectors/eip6963'
-import { createTestWallet, type ScriptedEvmWallet } from '../../src/testing'
+import {
+  createBackendDouble,
+  createTestWallet,
+  type ScriptedEvmWallet,
+  TEST_APP_KEY,
+  TEST_BASE_URL,
+} from '../../src/testing'
+
+const SOLANA_CHAIN = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
 
 // The test wallets: real keys, scripted prompts, every request recorded, findable as extensions are.
 
@@ -161,5 +169,50 @@ describe('createTestWallet (Solana): a Wallet Standard wallet on an ed25519 key'
     } finally {
       unregister()
     }
+  })
+})
+
+describe('createTestWallet (Solana) answers a universal link as a phone would', () => {
+  it('posts the connect callback with the link nonce, or a rejection; the session records it', async () => {
+    const backend = createBackendDouble()
+    const session = async () => {
+      const created = await backend.fetch(`${TEST_BASE_URL}/api/v1/connect/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-app-key': TEST_APP_KEY },
+        body: JSON.stringify({ caip2Chain: SOLANA_CHAIN, walletSlug: 'phantom' }),
+      })
+      const { sessionId, nonce, sessionToken } = (await created.json()) as Record<string, string>
+      const link = `https://phantom.app/ul/scope-connect?${new URLSearchParams({
+        scSessionId: sessionId as string,
+        scNonce: nonce as string,
+        scCallback: TEST_BASE_URL,
+        scChain: SOLANA_CHAIN,
+      })}`
+      const result = async () =>
+        (await (
+          await backend.fetch(`${TEST_BASE_URL}/api/v1/connect/sessions/${sessionId}/result`, {
+            headers: { authorization: `Bearer ${sessionToken}` },
+          })
+        ).json()) as { status: string; walletAddress?: string }
+      return { link, result }
+    }
+    const wallet = createTestWallet({ namespace: 'solana' })
+
+    const approved = await session()
+    expect(await wallet.answerLink(approved.link, 'approve', backend.fetch)).toBe(204)
+    expect(await approved.result()).toMatchObject({
+      status: 'connected',
+      walletAddress: wallet.address,
+    })
+
+    const rejected = await session()
+    expect(await wallet.answerLink(rejected.link, 'reject', backend.fetch)).toBe(204)
+    expect((await rejected.result()).status).toBe('rejected')
+
+    // A link whose nonce is not the session's is refused like any stranger's callback.
+    const forged = await session()
+    const wrongNonce = forged.link.replace(/scNonce=[^&]+/, 'scNonce=00')
+    expect(await wallet.answerLink(wrongNonce, 'approve', backend.fetch)).toBe(404)
+    expect((await forged.result()).status).toBe('pending')
   })
 })

@@ -9,6 +9,7 @@ import { createRelayWallet, type RelayWallet } from '../../wallet/relay-wallet'
 import type { WalletAnswer } from './answers'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './evm-wallet'
 import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './keys'
+import { createPhoneWallet } from './phone-wallet'
 import type { RecordedRequest, WalletBehaviour } from './prompts'
 import { createScriptedSolanaWallet } from './solana-wallet'
 
@@ -65,6 +66,16 @@ export interface TestWallet {
    */
   pair(uri: string, relay: TestWalletRelay): Promise<void>
   unpair(): void
+  /**
+   * Solana (the mobile flow's wallets): answers a universal link the dApp opened as the phone wallet would (`createPhoneWallet`
+   * with this wallet's key): the connect callback with its address, or a rejection, posted to the
+   * link's callback with its nonce. Resolves with the backend's status code (204 when taken).
+   */
+  answerLink(
+    link: string,
+    behaviour: 'approve' | 'reject',
+    fetchImpl?: typeof fetch,
+  ): Promise<number>
 }
 
 /** Where a test wallet reaches the relay: the backend (for its token) and the socket class. */
@@ -147,6 +158,8 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
         relayWallet?.close()
         relayWallet = null
       },
+      answerLink: () =>
+        Promise.reject(new Error('createTestWallet: universal links are Solana only for now')),
     }
   }
   const secret = options.privateKey instanceof Uint8Array ? options.privateKey : TEST_SOLANA_KEYS[0]
@@ -181,5 +194,11 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
     connector: () => new SolanaInjectedConnector({ walletId, walletName: name }),
     pair: () => Promise.reject(new Error('createTestWallet: relay pairing is EVM only for now')),
     unpair: () => {},
+    answerLink: (link, behaviour, fetchImpl) =>
+      createPhoneWallet({
+        secretKey: secret as Uint8Array,
+        walletSlug: walletId,
+        ...(fetchImpl ? { fetchImpl } : {}),
+      }).answer(link, behaviour),
   }
 }
