@@ -6,6 +6,8 @@ import {
   isClusterTarget,
   type RedisConnection,
   type RedisTarget,
+  reconnectBackoff,
+  waitUntilReady,
 } from '../store/redis-connection'
 import { assertClusterPrefix } from '../store/redis-keys'
 import type { RefusalReason } from './admission'
@@ -210,7 +212,7 @@ export function createRedisMailbox(
         maxRetriesPerRequest: 0,
         autoResendUnfulfilledCommands: false,
         autoResubscribe: false,
-        retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
+        retryStrategy: reconnectBackoff,
       },
       { sharded },
     )
@@ -328,7 +330,7 @@ export function createRedisMailbox(
 
   // Requests made while the first connection is being dialled wait for it (bounded), so a fresh
   // instance does not refuse its first clients; afterwards every call fails fast.
-  let firstAttempt: Promise<void> | undefined = waitReady(
+  let firstAttempt: Promise<void> | undefined = waitUntilReady(
     [commands, subscriber],
     connectTimeoutMs,
   ).then(
@@ -379,7 +381,7 @@ export function createRedisMailbox(
   return {
     kind: 'redis',
     ready: () =>
-      waitReady([commands, subscriber], connectTimeoutMs).catch((err: unknown) => {
+      waitUntilReady([commands, subscriber], connectTimeoutMs).catch((err: unknown) => {
         throw new RelayStoreUnavailableError(String(err))
       }),
 
@@ -476,24 +478,4 @@ export function createRedisMailbox(
       subscriber.disconnect(false)
     },
   }
-}
-
-function waitReady(connections: RedisConnection[], timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const pending = connections.filter((connection) => connection.status !== 'ready')
-    if (pending.length === 0) return resolve()
-    let left = pending.length
-    const timer = setTimeout(() => {
-      for (const connection of pending) connection.off('ready', onReady)
-      reject(new Error(`redis not ready after ${timeoutMs} ms`))
-    }, timeoutMs)
-    timer.unref()
-    function onReady() {
-      if (--left === 0) {
-        clearTimeout(timer)
-        resolve()
-      }
-    }
-    for (const connection of pending) connection.once('ready', onReady)
-  })
 }

@@ -68,3 +68,28 @@ export function connectRedis(
 export function primaryConnections(connection: RedisConnection): Redis[] {
   return connection instanceof Cluster ? connection.nodes('master') : [connection]
 }
+
+/** Reconnect backoff of every backend connection: 50 ms doubling to 2 s, never giving up. */
+export const reconnectBackoff = (times: number): number =>
+  Math.min(50 * 2 ** Math.min(times, 6), 2_000)
+
+/** Resolves once every connection is ready; rejects after `timeoutMs`. */
+export function waitUntilReady(connections: RedisConnection[], timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const pending = connections.filter((connection) => connection.status !== 'ready')
+    if (pending.length === 0) return resolve()
+    let left = pending.length
+    const timer = setTimeout(() => {
+      for (const connection of pending) connection.off('ready', onReady)
+      reject(new Error(`redis not ready after ${timeoutMs} ms`))
+    }, timeoutMs)
+    timer.unref()
+    function onReady() {
+      if (--left === 0) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    for (const connection of pending) connection.once('ready', onReady)
+  })
+}

@@ -1,5 +1,10 @@
 import { coalesceWrites } from './redis-coalesce'
-import { connectRedis, isClusterTarget, type RedisTarget } from './redis-connection'
+import {
+  connectRedis,
+  isClusterTarget,
+  type RedisTarget,
+  reconnectBackoff,
+} from './redis-connection'
 import { storeKeys } from './redis-keys'
 import {
   COMPARE_AND_SET_LUA,
@@ -81,8 +86,8 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
     autoResendUnfulfilledCommands: false,
     // Pipelining is done by coalesceWrites, which costs less CPU than ioredis's own.
     enableAutoPipelining: false,
-    // Backoff 50 ms doubling to 2 s; never gives up, so a restarted Redis is picked up again.
-    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
+    // Never gives up, so a restarted Redis is picked up again.
+    retryStrategy: reconnectBackoff,
   })
   const scripts = redis as typeof redis & ScriptCommands
   redis.defineCommand('scHitWindow', { numberOfKeys: 1, lua: HIT_WINDOW_LUA })

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import {
   connectRedis,
   isClusterTarget,
-  type RedisConnection,
   type RedisTarget,
+  reconnectBackoff,
+  waitUntilReady,
 } from './redis-connection'
 import { assertClusterPrefix } from './redis-keys'
 import { createLocalWatchers, type SessionEvents } from './session-events'
@@ -60,14 +61,13 @@ export function createRedisSessionEvents(
     ? Array.from({ length: SESSION_EVENT_SHARDS }, (_, n) => `${channel}:{${n}}`)
     : [channel]
   const instanceId = randomBytes(8).toString('hex')
-  const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2_000)
   const publisher = connectRedis(target, {
     connectTimeout: connectTimeoutMs,
     commandTimeout: commandTimeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
-    retryStrategy,
+    retryStrategy: reconnectBackoff,
   })
   const subscriber = connectRedis(
     target,
@@ -75,7 +75,7 @@ export function createRedisSessionEvents(
       connectTimeout: connectTimeoutMs,
       autoResubscribe: true,
       maxRetriesPerRequest: null,
-      retryStrategy,
+      retryStrategy: reconnectBackoff,
     },
     { sharded: true },
   )
@@ -129,8 +129,8 @@ export function createRedisSessionEvents(
     kind: 'redis',
 
     async ready() {
-      await Promise.all([waitReady(publisher, connectTimeoutMs), subscribed])
-      await waitReady(subscriber, connectTimeoutMs)
+      await Promise.all([waitUntilReady([publisher], connectTimeoutMs), subscribed])
+      await waitUntilReady([subscriber], connectTimeoutMs)
     },
 
     async publish(sessionId) {
@@ -161,18 +161,3 @@ export function createRedisSessionEvents(
 /** What the channel carries for a session: 16 hex digits of its SHA-256, never the id. */
 export const sessionEventKey = (sessionId: string): string =>
   createHash('sha256').update(sessionId).digest('hex').slice(0, 16)
-
-function waitReady(connection: RedisConnection, timeoutMs: number): Promise<void> {
-  if (connection.status === 'ready') return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      connection.off('ready', onReady)
-      reject(new Error(`redis not ready after ${timeoutMs} ms`))
-    }, timeoutMs)
-    const onReady = () => {
-      clearTimeout(timer)
-      resolve()
-    }
-    connection.once('ready', onReady)
-  })
-}

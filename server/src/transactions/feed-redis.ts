@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
+import { connectRedis, reconnectBackoff, waitUntilReady } from '../store/redis-connection'
 import { SEEN_TTL_MS, type SeenTransaction, type TransactionFeed } from './feed'
 
 export interface RedisTransactionFeedOptions {
@@ -40,20 +40,19 @@ export function createRedisTransactionFeed(
 ): RedisTransactionFeed {
   const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
   const instanceId = randomBytes(8).toString('hex')
-  const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2_000)
-  const commands = new Redis(url, {
+  const commands = connectRedis(url, {
     connectTimeout: connectTimeoutMs,
     commandTimeout: commandTimeoutMs,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
-    retryStrategy,
+    retryStrategy: reconnectBackoff,
   })
-  const subscriber = new Redis(url, {
+  const subscriber = connectRedis(url, {
     connectTimeout: connectTimeoutMs,
     autoResubscribe: true,
     maxRetriesPerRequest: null,
-    retryStrategy,
+    retryStrategy: reconnectBackoff,
   })
   let closing = false
   let outageLogged = false
@@ -79,10 +78,7 @@ export function createRedisTransactionFeed(
   return {
     kind: 'redis',
     async ready() {
-      await Promise.all([
-        waitReady(commands, connectTimeoutMs),
-        waitReady(subscriber, connectTimeoutMs),
-      ])
+      await waitUntilReady([commands, subscriber], connectTimeoutMs)
     },
     async lead(chainId, leaseMs) {
       try {
@@ -163,19 +159,4 @@ function parseSeen(text: string): SeenTransaction | undefined {
   } catch {
     return undefined
   }
-}
-
-function waitReady(connection: Redis, timeoutMs: number): Promise<void> {
-  if (connection.status === 'ready') return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      connection.off('ready', onReady)
-      reject(new Error(`redis not ready after ${timeoutMs} ms`))
-    }, timeoutMs)
-    const onReady = () => {
-      clearTimeout(timer)
-      resolve()
-    }
-    connection.once('ready', onReady)
-  })
 }
