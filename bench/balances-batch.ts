@@ -1,11 +1,13 @@
 /**
- * Balances at portfolio scale: 50 ERC-20 balances of one account on anvil, three ways side by
- * side in one run, each read cold (a block is mined before every round, so no cache answers):
- *   - one `reader.getBalances` (POST /balances: Multicall3 aggregate3 at one pinned block),
+ * Balances at portfolio scale: 50 ERC-20 balances of one account on anvil, side by side in one run,
+ * each read cold (a block is mined before every round, so no cache answers) unless named "again":
+ *   - one `reader.getBalances` (POST /balances: Multicall3 aggregate3 at one pinned block), the
+ *     backend reading the node over its `wsUrl`, and the same with `rpcUrl` (HTTP) only,
  *   - 50 concurrent `reader.getBalance` (GET /balances each),
- *   - viem's own `multicall` from the dApp, straight to the node (its defaults).
- * The backend runs in a child process of its own (as deployed), and a counting proxy sits in
- * front of anvil, so every way's upstream calls are counted at the same place.
+ *   - viem's own `multicall` from the dApp, straight to the node (its defaults; and over WebSocket),
+ *   - a getBalances and a viem multicall read again in the same block (the per-block cache).
+ * The backends run in child processes of their own (as deployed); anvil prints every request it
+ * serves, so every way's upstream calls are counted at the node itself.
  *
  *   npx tsx bench/balances-batch.ts [--rounds 30]
  *
@@ -13,12 +15,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Address, createPublicClient, erc20Abi, http } from 'viem'
+import { type Address, createPublicClient, erc20Abi, http, webSocket } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { MULTICALL3_ADDRESS } from '../server/src/chains/multicall3'
@@ -45,9 +45,14 @@ interface Tally {
 const SELF = fileURLToPath(import.meta.url)
 const root = join(dirname(SELF), '..')
 
-/** `--serve <rpcUrl> <chainId>`: the backend alone, in this child process; prints READY <port>. */
-async function serve(rpcUrl: string, chainId: string) {
-  const networks = [{ chainId, rpcUrl }]
+/**
+ * `--serve <rpcUrl> <chainId> <ws|http>`: the backend alone, in this child process, reading the
+ * node over a WebSocket (`wsUrl`, `rpcUrl` the fallback) or over HTTP only; prints READY <port>.
+ */
+async function serve(rpcUrl: string, chainId: string, over: string) {
+  const networks = [
+    { chainId, rpcUrl, ...(over === 'ws' ? { wsUrl: rpcUrl.replace(/^http/, 'ws') } : {}) },
+  ]
   const server = await startTestServer({
     projects: {
       projects: [
@@ -62,11 +67,9 @@ async function serve(rpcUrl: string, chainId: string) {
   console.log(`READY ${new URL(server.baseUrl).port}`)
 }
 
-function spawnBackend(
-  rpcUrl: string,
-  chainId: string,
-): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', rpcUrl, chainId], {
+/** This script again in a child process (`--serve …`), once it prints READY. */
+function spawnSelf(args: string[]): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -77,33 +80,18 @@ function spawnBackend(
       const port = /READY (\d+)/.exec(out)?.[1]
       if (port) resolve({ baseUrl: `http://127.0.0.1:${port}`, child })
     })
-    child.once('exit', (code) => reject(new Error(`backend exited with ${code}`)))
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
   })
-}
-
-/** A loopback proxy in front of the node that counts every JSON-RPC request passing through. */
-async function countingProxy(target: string, tally: Tally) {
-  const proxy = createServer(async (req, res) => {
-    let body = ''
-    for await (const chunk of req) body += chunk
-    tally.upstream++
-    const answer = await fetch(target, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    })
-    res.writeHead(answer.status, { 'content-type': 'application/json' })
-    res.end(await answer.text())
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
-  }
 }
 
 async function main() {
-  const fx = await startEvmFixture()
+  // anvil prints the method of every request it serves: upstream calls are counted at the node.
+  let upstream = 0
+  const fx = await startEvmFixture({
+    onRequest: (method) => {
+      if (!method.startsWith('evm_')) upstream++ // the bench's own mining is not a read
+    },
+  })
   await fx.deployMulticall3()
   const tokens: Address[] = []
   for (let i = 0; i < TOKENS; i++) {
@@ -113,21 +101,43 @@ async function main() {
   }
 
   const tally: Tally = { http: 0, upstream: 0 }
-  const proxy = await countingProxy(fx.anvil.rpcUrl, tally)
-  const backend = await spawnBackend(proxy.url, fx.chainId)
-  const reader = createBalanceReader({
-    baseUrl: backend.baseUrl,
-    appKey: TEST_PROJECT.appKeys[0]!,
-    fetchImpl: (input, init) => {
-      tally.http++
-      return fetch(input, init)
-    },
-  })
+  const node = fx.anvil.rpcUrl
+  const backend = await spawnSelf(['--serve', node, fx.chainId, 'ws'])
+  const httpBackend = await spawnSelf(['--serve', node, fx.chainId, 'http'])
+  const readerOf = (baseUrl: string) =>
+    createBalanceReader({
+      baseUrl,
+      appKey: TEST_PROJECT.appKeys[0]!,
+      fetchImpl: (input, init) => {
+        tally.http++
+        return fetch(input, init)
+      },
+    })
+  const reader = readerOf(backend.baseUrl)
+  const httpReader = readerOf(httpBackend.baseUrl)
   // The dApp's own client, as wagmi would build it: viem's defaults, straight to the node.
+  const multicall3 = { multicall3: { address: MULTICALL3_ADDRESS } }
   const dapp = createPublicClient({
-    chain: { ...foundry, contracts: { multicall3: { address: MULTICALL3_ADDRESS } } },
-    transport: http(proxy.url),
+    chain: { ...foundry, contracts: multicall3 },
+    transport: http(node),
   })
+  // Reference: the same, had the dApp a WebSocket endpoint of its own and chosen it.
+  const dappOverWs = createPublicClient({
+    chain: { ...foundry, contracts: multicall3 },
+    transport: webSocket(node.replace(/^http/, 'ws')),
+  })
+  const viemMulticall = async (client: Pick<typeof dapp, 'multicall'>) =>
+    (
+      await client.multicall({
+        contracts: tokens.map((address) => ({
+          address,
+          abi: erc20Abi,
+          functionName: 'balanceOf' as const,
+          args: [HOLDER] as const,
+        })),
+        allowFailure: true,
+      })
+    ).map((r) => (r.status === 'success' ? r.result : -1n))
   const queries: TokenBalanceQuery[] = tokens.map((token) => ({
     chainId: fx.chainId,
     tokenAddress: token,
@@ -148,10 +158,23 @@ async function main() {
   // second process): the backend's own work for the batch, upstream call included.
   const inProcess = await startTestServer({
     projects: {
-      projects: [{ ...TEST_PROJECT, networks: [{ chainId: fx.chainId, rpcUrl: proxy.url }] }],
+      projects: [
+        {
+          ...TEST_PROJECT,
+          networks: [
+            {
+              chainId: fx.chainId,
+              rpcUrl: node,
+              wsUrl: node.replace(/^http/, 'ws'),
+            },
+          ],
+        },
+      ],
     },
   })
   const batchBody = JSON.stringify({ queries })
+  const batchRead = async () =>
+    (await reader.getBalances(queries)).map((r) => (r.status === 'success' ? r.balance.raw : -1n))
   const ways = {
     // Reference: one round trip to the backend that reads no chain (what the extra hop costs).
     'GET /config (the hop alone)': async () => {
@@ -167,24 +190,21 @@ async function main() {
       })
       return (answer.json() as { balances: { raw: string }[] }).balances.map((b) => BigInt(b.raw))
     },
-    'one getBalances': async () => {
-      const results = await reader.getBalances(queries)
+    'one getBalances': () => batchRead(),
+    'one getBalances, backend without wsUrl': async () => {
+      const results = await httpReader.getBalances(queries)
       return results.map((r) => (r.status === 'success' ? r.balance.raw : -1n))
     },
+    'one getBalances, again in the same block': () => batchRead(),
     '50 concurrent getBalance': async () =>
       (await Promise.all(queries.map((q) => reader.getBalance(q)))).map((b) => b.raw),
-    "viem's multicall (dApp)": async () =>
-      (
-        await dapp.multicall({
-          contracts: tokens.map((address) => ({
-            address,
-            abi: erc20Abi,
-            functionName: 'balanceOf' as const,
-            args: [HOLDER] as const,
-          })),
-          allowFailure: true,
-        })
-      ).map((r) => (r.status === 'success' ? r.result : -1n)),
+    "viem's multicall (dApp)": () => viemMulticall(dapp),
+    "viem's multicall over WebSocket (dApp)": () => viemMulticall(dappOverWs),
+    "viem's multicall, again in the same block": () => viemMulticall(dapp),
+  }
+  const warmUps: Partial<Record<keyof typeof ways, () => Promise<unknown>>> = {
+    'one getBalances, again in the same block': () => batchRead(),
+    "viem's multicall, again in the same block": () => viemMulticall(dapp),
   }
   type Way = keyof typeof ways
   const samples = new Map<Way, { ms: number[]; http: number[]; upstream: number[] }>()
@@ -198,11 +218,16 @@ async function main() {
       await fx.testClient.mine({ blocks: 1 })
       // Past the server's block-number reuse (a quarter of a measured block, 250 ms at most here).
       await new Promise((resolve) => setTimeout(resolve, 300))
+      // The "again" ways read once first (not timed), then again in the same block.
+      await warmUps[way]?.()
       tally.http = 0
-      tally.upstream = 0
+      upstream = 0
       const t0 = performance.now()
       const raws = await ways[way]()
       const ms = performance.now() - t0
+      // anvil prints a request's line as it serves it; let the last lines arrive.
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      tally.upstream = upstream
       if (raws.some((raw, i) => raw !== expected[i])) throw new Error(`${way} read a wrong balance`)
       if (round < 0) continue
       const sample = samples.get(way)!
@@ -213,8 +238,9 @@ async function main() {
   }
   const wall = (performance.now() - started) / 1000
   backend.child.kill('SIGKILL')
+  httpBackend.child.kill('SIGKILL')
+  await dappOverWs.transport.getRpcClient().then((client) => client.close())
   await inProcess.close()
-  proxy.close()
   await fx.anvil.stop()
 
   const median = (values: number[]) => {
@@ -230,6 +256,7 @@ async function main() {
   const batch = samples.get('one getBalances')!
   const separate = median(samples.get('50 concurrent getBalance')!.ms)
   const viem = median(samples.get("viem's multicall (dApp)")!.ms)
+  const at = (way: Way) => median(samples.get(way)!.ms).toFixed(1)
   const verdict = (met: boolean) => (met ? 'met' : '**not met**')
   const goals = [
     `- 1 HTTP request: ${median(batch.http)} (${verdict(median(batch.http) === 1)}).`,
@@ -247,21 +274,24 @@ async function main() {
 Generated by \`npx tsx bench/balances-batch.ts --rounds ${ROUNDS}\` on ${new Date().toISOString().slice(0, 10)}:
 Node ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${load} at the end.
 ${TOKENS} ERC-20 balances of one account (decimals given) on anvil with Multicall3 at its canonical
-address; the real backend in a process of its own (in-process store, loopback HTTP), and a
-counting proxy in front of anvil that every way goes through. Three ways and two reference
-rows, side by side in one run, ${ROUNDS} rounds (after 3 warm-up rounds), in a random order each round; a block is
-mined before every read and the server's block-number reuse left to lapse, so every read is cold (no
-per-block cache answers). \`GET /config\` is a reference: one round trip to the backend that reads
-no chain, the hop the dApp's own \`multicall\` does not make; "in process" is the same backend asked
-through Fastify's \`inject\` in the bench's own process: its own work for the batch, the upstream
-call included, without the hop. "HTTP" counts requests from the library to the backend (0: viem talks to
-the node itself), "upstream" the JSON-RPC requests that reached the node. Wall time ${wall.toFixed(1)} s.
+address. The real backend runs in a process of its own (in-process store, loopback HTTP), as
+deployed: once with the network's \`wsUrl\` (its reads over one WebSocket to the node, \`rpcUrl\` the
+fallback; [chains.md](chains.md#evm-reads-over-a-websocket-wsurl)) and once with \`rpcUrl\` only.
+Every way talks to anvil itself, which prints the method of every request it serves: upstream
+calls are counted there, with nothing in between. Side by side in one run, ${ROUNDS} rounds (after 3 warm-up rounds), in a random order each round; a block is mined
+before every read and the server's block-number reuse left to lapse, so every read is cold (no
+per-block cache answers). References: \`GET /config\` is one round trip to the backend that reads
+no chain (the hop the dApp's own \`multicall\` does not make); "in process" is the \`wsUrl\` backend
+asked through Fastify's \`inject\` in the bench's own process (its own work for the batch, the
+upstream call included, without the hop); viem over WebSocket is the dApp's \`multicall\` had it a
+WebSocket endpoint of its own. "HTTP" counts requests from the library to the backend (0: viem
+talks to the node itself), "upstream" the JSON-RPC requests that reached the node. Wall time ${wall.toFixed(1)} s.
 
 | Way | median (ms) | p90 (ms) | HTTP requests | upstream RPC calls | median vs one getBalances |
 |---|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
-Goals (issue 19):
+Goals (issue 19), against viem's \`multicall\` as wagmi builds it (its \`http\` transport, defaults):
 ${goals.join('\n')}
 
 What it means: one \`getBalances\` is one HTTP request and one upstream call: a single
@@ -269,11 +299,19 @@ What it means: one \`getBalances\` is one HTTP request and one upstream call: a 
 answer names its block without an \`eth_blockNumber\` first (with a block number in hand, the call
 is pinned to it; ≤ 2 either way). 50 separate reads are 50 requests and 50 upstream calls, and they
 queue behind each other on the way. viem's \`multicall\` splits its calls into 1 KiB chunks by
-default, so 50 \`balanceOf\` calls are several \`eth_call\`s in parallel; it also needs the dApp to
-have an RPC endpoint of its own, which the backend's batch does not.
-On loopback the batch pays one hop more than the dApp's own multicall (the \`GET /config\` row)
-and still comes out close to it; the backend's own work for 50 balances (the in-process row) is
-about one upstream round trip plus parsing. On a machine this loaded a few ms either way is noise.
+default, so 50 \`balanceOf\` calls are two \`eth_call\`s in parallel, each over HTTP.
+
+A cold read through the backend pays one hop more than the dApp's own multicall (the \`GET /config\`
+row, ${at('GET /config (the hop alone)')} ms) and wins part of it back at the node: the backend writes
+and reads \`aggregate3\` by hand (viem's ABI coder took most of its CPU time for a batch) and keeps a
+WebSocket open to the node (\`wsUrl\`), where each dApp read over HTTP pays the request work at both
+ends; without \`wsUrl\` the same batch takes ${at('one getBalances, backend without wsUrl')} ms. On loopback, against the very node the
+dApp could call itself, that is not the whole hop: a cold batch is ${(batchMedian / viem).toFixed(2)}× viem's \`multicall\`
+over HTTP, and a dApp with a WebSocket endpoint of its own makes no hop at all (${at("viem's multicall over WebSocket (dApp)")} ms).
+Read again within the block — what a UI that polls or re-renders does — the batch answers from the
+per-block cache with no upstream call: ${at('one getBalances, again in the same block')} ms against ${at("viem's multicall, again in the same block")} ms for viem's
+\`multicall\`, which asks the node again. The batch also needs no RPC endpoint in the dApp and reads
+any chains in the same request.
 `
   const path = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchmarks.md')
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n'
@@ -288,5 +326,6 @@ about one upstream round trip plus parsing. On a machine this loaded a few ms ei
 }
 
 const serveAt = process.argv.indexOf('--serve')
-if (serveAt > 0) await serve(process.argv[serveAt + 1]!, process.argv[serveAt + 2]!)
-else await main()
+if (serveAt > 0) {
+  await serve(process.argv[serveAt + 1]!, process.argv[serveAt + 2]!, process.argv[serveAt + 3]!)
+} else await main()

@@ -17,6 +17,11 @@ export interface StartAnvilOptions {
   port?: number
   /** Extra CLI flags, e.g. ['--block-time', '1']. */
   args?: string[]
+  /**
+   * Called with the method of every JSON-RPC request anvil serves (HTTP or WebSocket), from the
+   * line it prints for each when not `--silent`: counts upstream calls at the node itself.
+   */
+  onRequest?: (method: string) => void
 }
 
 const READY_TIMEOUT_MS = 15_000
@@ -52,7 +57,7 @@ async function launch(port: number, options: StartAnvilOptions): Promise<Running
       String(port),
       '--chain-id',
       String(chainId),
-      '--silent',
+      ...(options.onRequest ? [] : ['--silent']),
       ...(options.args ?? []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -63,6 +68,16 @@ async function launch(port: number, options: StartAnvilOptions): Promise<Running
   }
   child.stdout?.on('data', keep)
   child.stderr?.on('data', keep)
+  const onRequest = options.onRequest
+  if (onRequest) {
+    let partial = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n')
+      partial = lines.pop() ?? ''
+      for (const line of lines)
+        if (/^[a-z]+_[A-Za-z0-9]+$/.test(line.trim())) onRequest(line.trim())
+    })
+  }
   let spawnError: Error | undefined
   child.on('error', (err) => {
     spawnError = new Error(`cannot run ${BIN} (npm install @foundry-rs/anvil): ${err.message}`)

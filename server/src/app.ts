@@ -219,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (!options.sessionEvents) await sessionEvents.close()
     ctx.transactions.close()
     if (!options.transactions?.feed) await transactionFeed.close()
+    if (!options.chains) chains.close?.()
   })
   await app.ready()
   return app

@@ -39,10 +39,14 @@ describe('projects file validation', () => {
 
   it('names shape errors by path', () => {
     const problems = problemsOf(
-      withProject({ appKeys: [], networks: [{ chainId: 'eip155:1', rpcUrl: 'ftp://x' }] }),
+      withProject({
+        appKeys: [],
+        networks: [{ chainId: 'eip155:1', rpcUrl: 'ftp://x', wsUrl: 'https://not.a.socket' }],
+      }),
     )
     expect(problems.some((p) => p.startsWith('projects[0].appKeys:'))).toBe(true)
     expect(problems.some((p) => p.startsWith('projects[0].networks[0].rpcUrl:'))).toBe(true)
+    expect(problems.some((p) => p.startsWith('projects[0].networks[0].wsUrl:'))).toBe(true)
     expect(problemsOf({})).toEqual(['projects: is required'])
     expect(
       problemsOf(withProject({ rateLimits: { callbackIp: { limit: 1, windowSeconds: 1 } } }))[0],

@@ -1,26 +1,22 @@
 import {
   type Address,
   BaseError,
-  decodeFunctionResult,
   ExecutionRevertedError,
   encodeAbiParameters,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
   isAddress,
   type PublicClient,
 } from 'viem'
+import {
+  addressCallData,
+  BALANCE_OF_SELECTOR,
+  type Call,
+  type CallResult,
+  DECIMALS_CALL_DATA,
+} from './aggregate3-codec'
 import type { BlockCache } from './block-cache'
 import type { BlockClock } from './block-clock'
 import { checkDecimals } from './decimals'
-import {
-  aggregate3,
-  blockNumberCall,
-  type Call,
-  type CallResult,
-  ethBalanceCall,
-  Multicall3MissingError,
-} from './multicall3'
+import { aggregate3, blockNumberCall, ethBalanceCall, Multicall3MissingError } from './multicall3'
 import {
   type BalanceOutcome,
   type BalanceReadRequest,
@@ -155,12 +151,12 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
       balanceAt.set(item.key, list.length)
       list.push(
         item.token
-          ? { target: item.token, callData: balanceOfData(item.account) }
+          ? { target: item.token, callData: addressCallData(BALANCE_OF_SELECTOR, item.account) }
           : { native: item.account },
       )
       if (item.token && item.decimals === undefined && !decimalsAt.has(item.token)) {
         decimalsAt.set(item.token, list.length)
-        list.push({ target: item.token, callData: DECIMALS_DATA })
+        list.push({ target: item.token, callData: DECIMALS_CALL_DATA })
       }
     }
     return { list, balanceAt, decimalsAt }
@@ -239,31 +235,19 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
         `tokenAddress is not a contract on ${chainId} (balanceOf answered no data at ${token}: no code there, or not an ERC-20)`,
       )
     }
-    try {
-      return decodeFunctionResult({
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        data: result.returnData,
-      })
-    } catch {
+    const raw = firstWord(result.returnData)
+    if (raw === undefined) {
       throw new ChainInputError(
         `tokenAddress is not an ERC-20 token: balanceOf(address) answered malformed data at ${token}`,
       )
     }
+    return raw
   }
 
   function decodeTokenDecimals(result: CallResult, token: Address): number {
-    try {
-      if (result.success && result.returnData !== '0x') {
-        return decodeFunctionResult({
-          abi: erc20Abi,
-          functionName: 'decimals',
-          data: result.returnData,
-        })
-      }
-    } catch {
-      // not a uint8: the token has no usable decimals()
-    }
+    const decimals = result.success ? firstWord(result.returnData) : undefined
+    // Not a uint8: the token has no usable decimals().
+    if (decimals !== undefined && decimals <= 255n) return Number(decimals)
     throw new ChainInputError(
       `tokenAddress has no decimals(): pass decimals (0..255) with the query for ${token}`,
     )
@@ -278,10 +262,9 @@ type Read = { native: Address } | Call
 const toCall = (multicall3: Address, read: Read): Call =>
   'native' in read ? ethBalanceCall(multicall3, read.native) : read
 
-const DECIMALS_DATA: Hex = encodeFunctionData({ abi: erc20Abi, functionName: 'decimals' })
-
-function balanceOfData(account: Address): Hex {
-  return encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] })
+/** The first 32-byte word of an answer as a uint256 (as an ABI decoder reads one), if it has one. */
+function firstWord(data: string): bigint | undefined {
+  return data.length >= 66 && /^0x[0-9a-fA-F]+$/.test(data) ? BigInt(data.slice(0, 66)) : undefined
 }
 
 /**

@@ -1,11 +1,13 @@
+import { type Address, numberToHex, type PublicClient } from 'viem'
 import {
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  type Hex,
-  multicall3Abi,
-  type PublicClient,
-} from 'viem'
+  addressCallData,
+  type Call,
+  type CallResult,
+  decodeAggregate3,
+  encodeAggregate3,
+  GET_BLOCK_NUMBER_CALL_DATA,
+  GET_ETH_BALANCE_SELECTOR,
+} from './aggregate3-codec'
 
 /**
  * Multicall3 (github.com/mds1/multicall), deployed at this address on most EVM chains (the same
@@ -14,53 +16,22 @@ import {
  */
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
-export interface Call {
-  target: Address
-  callData: Hex
-}
-
-/** A call's answer: `success` false when it reverted; `returnData` `0x` when the target has no code. */
-export interface CallResult {
-  success: boolean
-  returnData: Hex
-}
-
 /** Thrown when the Multicall3 address has no code at the block: the chain has none there. */
 export class Multicall3MissingError extends Error {
   override readonly name = 'Multicall3MissingError'
 }
-
-const GET_BLOCK_NUMBER_ABI = [
-  {
-    type: 'function',
-    name: 'getBlockNumber',
-    stateMutability: 'view',
-    inputs: [],
-    outputs: [{ name: 'blockNumber', type: 'uint256' }],
-  },
-] as const
 
 /**
  * `getBlockNumber()` on Multicall3: put first in a batch sent at `latest`, it names the block every
  * other call of the batch was read at, without an `eth_blockNumber` before it.
  */
 export function blockNumberCall(multicall3: Address): Call {
-  return {
-    target: multicall3,
-    callData: encodeFunctionData({ abi: GET_BLOCK_NUMBER_ABI, functionName: 'getBlockNumber' }),
-  }
+  return { target: multicall3, callData: GET_BLOCK_NUMBER_CALL_DATA }
 }
 
 /** `getEthBalance(account)` on Multicall3: a native balance as one more call of the batch. */
 export function ethBalanceCall(multicall3: Address, account: Address): Call {
-  return {
-    target: multicall3,
-    callData: encodeFunctionData({
-      abi: multicall3Abi,
-      functionName: 'getEthBalance',
-      args: [account],
-    }),
-  }
+  return { target: multicall3, callData: addressCallData(GET_ETH_BALANCE_SELECTOR, account) }
 }
 
 /**
@@ -74,21 +45,21 @@ export async function aggregate3(
   calls: readonly Call[],
   blockNumber: bigint | undefined,
 ): Promise<CallResult[]> {
-  const { data } = await client.call({
-    to: multicall3,
-    data: encodeFunctionData({
-      abi: multicall3Abi,
-      functionName: 'aggregate3',
-      args: [calls.map((call) => ({ ...call, allowFailure: true }))],
-    }),
-    ...(blockNumber === undefined ? {} : { blockNumber }),
+  // eth_call itself rather than viem's `call` action: nothing of what that action adds
+  // (accounts, overrides, CCIP-read) applies to a read of Multicall3.
+  const data = await client.request({
+    method: 'eth_call',
+    params: [
+      { to: multicall3, data: encodeAggregate3(calls) },
+      blockNumber === undefined ? 'latest' : numberToHex(blockNumber),
+    ],
   })
   if (data === undefined || data === '0x') {
     throw new Multicall3MissingError(`no Multicall3 code at ${multicall3}`)
   }
-  const results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data })
+  const results = decodeAggregate3(data)
   if (results.length !== calls.length) {
     throw new Error(`aggregate3 answered ${results.length} results for ${calls.length} calls`)
   }
-  return [...results]
+  return results
 }

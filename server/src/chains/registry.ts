@@ -13,6 +13,8 @@ import {
 export interface NetworkConfig {
   chainId: string
   rpcUrl?: string
+  /** EVM: a `ws(s)://` endpoint for reads over one persistent socket, `rpcUrl` the fallback. */
+  wsUrl?: string
   /** EVM: Multicall3's address when not the canonical one; `null` when the chain has none. */
   multicall3?: string | null
   /** EVM: the block time in ms, for the block-number cache; measured when absent. */
@@ -32,6 +34,8 @@ export interface ChainRegistryOptions {
 
 export interface ChainRegistry {
   get(chainId: string): ChainAdapter | undefined
+  /** Lets go of the adapters' long-lived connections (EVM WebSockets). */
+  close?(): void
 }
 
 /**
@@ -47,6 +51,7 @@ export function createChainRegistry(
   const { readBudgetMs: _budget, ...adapterOptions } = options
   const coalesce = createCoalescer()
   const adapters = new Map<string, ChainAdapter>()
+  const closers: (() => void)[] = []
   for (const [chainId, network] of chains) {
     const namespace = parseCaip2(chainId)?.namespace
     if (namespace !== 'eip155' && namespace !== 'solana') {
@@ -54,10 +59,15 @@ export function createChainRegistry(
         `unsupported chain ${JSON.stringify(chainId)}: namespace must be eip155 or solana`,
       )
     }
+    if (namespace === 'solana' && network.wsUrl !== undefined) {
+      // Solana's WebSocket API serves subscriptions, not getMultipleAccounts or getBalance.
+      throw new Error(`chain ${chainId}: wsUrl is for EVM chains; Solana reads go to rpcUrl`)
+    }
     const adapter =
       namespace === 'eip155'
         ? createEvmAdapter({ ...network, ...adapterOptions })
         : createSolanaAdapter({ chainId, rpcUrl: network.rpcUrl, ...adapterOptions })
+    closers.push(() => adapter.close?.())
     adapters.set(chainId, {
       namespace: adapter.namespace,
       isValidAddress: (address) => adapter.isValidAddress(address),
@@ -74,23 +84,28 @@ export function createChainRegistry(
         ).catch((error: unknown) => requests.map(() => failed(error))),
     })
   }
-  return { get: (chainId) => adapters.get(chainId) }
+  return {
+    get: (chainId) => adapters.get(chainId),
+    close: () => {
+      for (const close of closers) close()
+    },
+  }
 }
 
 /**
- * The same chain may be listed by several projects; two different settings for it (RPC URL,
- * Multicall3, block time) is a mistake.
+ * The same chain may be listed by several projects; two different settings for it (RPC or
+ * WebSocket URL, Multicall3, block time) is a mistake.
  */
 function collectNetworks(networks: NetworkConfig[]): Map<string, NetworkConfig> {
   const byChain = new Map<string, NetworkConfig>()
   for (const network of networks) {
     const known = byChain.get(network.chainId) ?? { chainId: network.chainId }
     const merged: NetworkConfig = { ...known }
-    for (const field of ['rpcUrl', 'multicall3', 'blockTimeMs'] as const) {
+    for (const field of ['rpcUrl', 'wsUrl', 'multicall3', 'blockTimeMs'] as const) {
       const value = network[field]
       if (value === undefined) continue
       if (known[field] !== undefined && known[field] !== value) {
-        const name = field === 'rpcUrl' ? 'rpcUrls' : `${field} values`
+        const name = field === 'rpcUrl' || field === 'wsUrl' ? `${field}s` : `${field} values`
         throw new Error(`chain ${network.chainId} is configured with two different ${name}`)
       }
       Object.assign(merged, { [field]: value })

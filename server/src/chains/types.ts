@@ -53,4 +53,6 @@ export interface ChainAdapter {
   verifySignature(check: SignatureCheck): Promise<boolean>
   /** Whether `address` is well-formed for this namespace. */
   isValidAddress(address: string): boolean
+  /** Lets go of long-lived connections (an EVM chain's WebSocket), if any. */
+  close?(): void
 }

@@ -11,6 +11,8 @@ export type RateLimitPolicyConfig = z.infer<typeof RateLimitPolicySchema>
 export const ProjectNetworkSchema = z.strictObject({
   chainId: Caip2Schema,
   rpcUrl: z.optional(z.string().check(z.regex(/^https?:\/\/\S+$/))),
+  /** EVM: reads over one persistent WebSocket, `rpcUrl` the fallback (docs/chains.md). */
+  wsUrl: z.optional(z.string().check(z.regex(/^wss?:\/\/\S+$/))),
   /** EVM: Multicall3's address when not the canonical one; `null` when the chain has none. */
   multicall3: z.optional(z.nullable(z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)))),
   /** EVM: the block time in ms, for the block-number cache (docs/chains.md); measured when absent. */

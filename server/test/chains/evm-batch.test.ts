@@ -107,6 +107,29 @@ describe('EVM batches on a chain without Multicall3 (real anvil)', () => {
     expect(upstream).toEqual([`eth_call→${at.toLowerCase()}`])
   })
 
+  it('answers an aggregate3 result that is not (bool,bytes)[] with UpstreamError, then reads again', async () => {
+    const at = await fx.deployBytecode(MULTICALL3_CREATION_CODE)
+    let garbage = true
+    const adapter = createEvmAdapter({
+      chainId: fx.chainId,
+      rpcUrl: fx.anvil.rpcUrl,
+      multicall3: at,
+      blockTimeMs: 0,
+      fetch: async (input, init) => {
+        const { id } = JSON.parse(String(init?.body)) as { id: number }
+        return garbage
+          ? Response.json({ jsonrpc: '2.0', id, result: `0x${'f'.repeat(64)}` })
+          : fetch(input, init)
+      },
+    })
+    const failed = await adapter.readBalances(queries())
+    expect(failed.map((o) => !o.ok && `${o.error.name}: ${o.error.message}`)).toEqual(
+      queries().map(() => expect.stringMatching(/^UpstreamError: EVM RPC read failed: .*offset/)),
+    )
+    garbage = false
+    expect(results(await adapter.readBalances(queries()))).toEqual(expected)
+  })
+
   it.each([
     ['a 502', () => new Response('bad gateway', { status: 502 })],
     ['a garbage body', () => new Response('{"jsonrpc": "2.0", "res', { status: 200 })],

@@ -9,7 +9,11 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-import { type RunningAnvil, startAnvil } from '../../../../test/support/anvil'
+import {
+  type RunningAnvil,
+  type StartAnvilOptions,
+  startAnvil,
+} from '../../../../test/support/anvil'
 import { MULTICALL3_ADDRESS } from '../../../src/chains/multicall3'
 import { type ContractName, contracts } from './contracts'
 import { MULTICALL3_CREATION_CODE } from './multicall3-bytecode'
@@ -22,8 +26,8 @@ export const UNTOUCHED_DEV_ACCOUNT: Address = '0xa0Ee7A142d267C1f36714E4a8F75612
 export const DEV_ACCOUNT_BALANCE = 10_000n * 10n ** 18n
 
 /** A real anvil plus viem clients to set up state the adapter then reads. */
-export async function startEvmFixture() {
-  const anvil: RunningAnvil = await startAnvil()
+export async function startEvmFixture(options: StartAnvilOptions = {}) {
+  const anvil: RunningAnvil = await startAnvil(options)
   const transport = http(anvil.rpcUrl)
   const account = privateKeyToAccount(DEPLOYER_KEY)
   const publicClient = createPublicClient({ chain: foundry, transport, cacheTime: 0 })
