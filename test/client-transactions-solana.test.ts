@@ -164,15 +164,18 @@ describe('Client.sendTransaction on Solana (Wallet Standard, test double cluster
 })
 
 describe('Client.sendTransaction over a universal link (mobile, wallet simulator)', () => {
-  function mobileClient(transactionStore = createMemoryTransactionStore()) {
-    const links: string[] = []
+  function mobileClient(
+    transactionStore = createMemoryTransactionStore(),
+    linkStore = createMemoryUniversalLinkStore(),
+    links: string[] = [],
+  ) {
     const client = new Client({
       baseUrl: server.baseUrl,
       appKey: server.appKey,
       mobile: true,
       solanaChainId: SOLANA_DEVNET,
       universalLink: {
-        store: createMemoryUniversalLinkStore(),
+        store: linkStore,
         openLink: (url: string) => links.push(url),
         returnUrl: 'https://dapp.example/',
         pollIntervalMs: 20,
@@ -222,6 +225,73 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
       transaction: { stage: 'confirmed' },
     })
     expect(transactionStore.load()).toBeNull()
+  })
+
+  /** Connects over the link, asks for a transaction, and lets the page go while the wallet is asked. */
+  async function reloadWhileAsked() {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const stores = [createMemoryTransactionStore(), createMemoryUniversalLinkStore()] as const
+    const links: string[] = []
+    const { client: before } = mobileClient(...stores, links)
+    await before.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = before.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+    void before.sendTransaction(unsignedTransaction(base58.decode(wallet.address))).catch(() => {})
+    await until(() => links.length === 2)
+    before.actor.stop() // the page goes away; only storage survives
+    const reload = () => mobileClient(...stores, links).client
+    return { wallet, link: links[1] ?? '', links, transactionStore: stores[0], reload }
+  }
+
+  it('a reload while the wallet is asked: resume() picks the flow up and the transaction the wallet sends is watched to confirmed', async () => {
+    const { wallet, link, transactionStore, reload } = await reloadWhileAsked()
+    await wallet.handle(link) // the wallet sends it and answers while the dApp's page is gone
+    const after = reload()
+    const resumed = await after.resume()
+    expect(resumed.status).toBe('awaitingSignature')
+    const handle = await (resumed.status === 'awaitingSignature' && resumed.transaction?.())
+    if (!handle) throw new Error('resume() offered no transaction')
+    expect(handle).toMatchObject({ chainId: SOLANA_DEVNET })
+    expect(handle.hash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
+    await until(() => after.getView().transaction?.hash === handle.hash)
+    expect(transactionStore.load()).toMatchObject({ chainId: SOLANA_DEVNET, hash: handle.hash })
+
+    solana.setSignatureStatus(handle.hash, {
+      slot: 5_020,
+      confirmationStatus: 'confirmed',
+      err: null,
+    })
+    solana.setSlot(5_020)
+    expect(await handle.wait()).toMatchObject({ status: 'confirmed', hash: handle.hash })
+    expect(after.getView()).toMatchObject({
+      status: 'connected',
+      transaction: { stage: 'confirmed' },
+    })
+    expect(transactionStore.load()).toBeNull()
+  })
+
+  it('failure: a reload while the wallet is asked, then the wallet rejects → USER_REJECTED, nothing watched; the next send works', async () => {
+    const { wallet, link, links, reload } = await reloadWhileAsked()
+    const after = reload()
+    const resumed = await after.resume()
+    const watching = failure(
+      (resumed.status === 'awaitingSignature' && resumed.transaction?.()) || Promise.resolve(),
+    )
+    await wallet.handle(link, 'reject')
+    expect((await watching)?.code).toBe('USER_REJECTED')
+    // As without a reload: a refused link request ends the link session, nothing is watched.
+    expect(after.getView()).toMatchObject({
+      status: 'disconnected',
+      error: { code: 'USER_REJECTED' },
+      transaction: null,
+    })
+    // The next call works: connect again over the link.
+    const connecting = after.connect()
+    await until(() => links.length === 3)
+    await wallet.handle(links[2] ?? '')
+    expect(await connecting).toMatchObject({ accounts: [wallet.address] })
   })
 
   it('failure: the wallet rejects the transaction → USER_REJECTED and nothing is watched', async () => {

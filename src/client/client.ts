@@ -136,6 +136,12 @@ export type ResumeResult =
       wait(): Promise<WalletConnection | null>
       /** The wallet's signature (base58 over the session envelope, verified by the backend). */
       signature(): Promise<string>
+      /**
+       * Present when the wallet is answering a `sendTransaction` (a reload while it was asked): the
+       * transaction once it answers, watched as `sendTransaction` would have (`getView().transaction`
+       * follows it whether or not this is called). Rejects as that call would (`USER_REJECTED`, …).
+       */
+      transaction?(): Promise<TransactionHandle>
     }
 
 /** A child actor of `parent` by id (the snapshot's `children`). */
@@ -499,7 +505,25 @@ export class Client {
     const connection = this.getConnection()
     if (view.status === 'awaitingSignature' || view.status === 'signing') {
       const signature = async () => (await settled())?.signature ?? ''
-      return { status: 'awaitingSignature', connection, wait, signature }
+      const sign = this.#actor.getSnapshot().context.sign
+      if (sign?.request.method !== 'solana_signAndSendTransaction') {
+        return { status: 'awaitingSignature', connection, wait, signature }
+      }
+      // The wallet is answering a sendTransaction: once it does, watch it as that call would have.
+      let sent: Promise<TransactionHandle> | undefined
+      const transaction = () => {
+        sent ??= signature().then(async (hash) =>
+          this.#watchSent(
+            await this.#loadTransaction(),
+            connection?.chainId ?? '',
+            hash,
+            this.#options.transactions?.confirmations ?? 1,
+          ),
+        )
+        return sent
+      }
+      void transaction().catch(() => {}) // the view follows it without the app asking
+      return { status: 'awaitingSignature', connection, wait, signature, transaction }
     }
     return { status: view.isConnected ? 'connected' : 'awaitingWallet', connection, wait }
   }
@@ -591,16 +615,7 @@ export class Client {
         params: [part.evmTransactionObject(request)],
         chainId: request.chainId,
       })
-      this.#live().send({
-        type: 'WATCH_TRANSACTION',
-        input: part.watchInput(
-          { chainId: request.chainId, hash },
-          confirmations,
-          settings?.timeouts,
-          Date.now(),
-        ),
-      })
-      return this.#transactionHandle(request.chainId, hash)
+      return this.#watchSent(part, request.chainId, hash, confirmations)
     }
     if (this.#actor.getSnapshot().matches('link')) {
       if (request.transaction === null) {
@@ -618,16 +633,7 @@ export class Client {
         },
         link: { method: 'signTransaction', payload: toBase64Url(request.transaction) },
       })
-      this.#live().send({
-        type: 'WATCH_TRANSACTION',
-        input: part.watchInput(
-          { chainId: request.chainId, hash },
-          confirmations,
-          settings?.timeouts,
-          Date.now(),
-        ),
-      })
-      return this.#transactionHandle(request.chainId, hash)
+      return this.#watchSent(part, request.chainId, hash, confirmations)
     }
     const outcome = await this.#run({
       type: 'SEND_TRANSACTION',
@@ -638,6 +644,25 @@ export class Client {
       },
     })
     return this.#transactionHandle(request.chainId, outcome.signature ?? '')
+  }
+
+  /** Watches a transaction a flow of the root sent (relay or universal link) until its receipt. */
+  #watchSent(
+    part: typeof import('./lazy/transaction'),
+    chainId: string,
+    hash: string,
+    confirmations: number,
+  ): TransactionHandle {
+    this.#live().send({
+      type: 'WATCH_TRANSACTION',
+      input: part.watchInput(
+        { chainId, hash },
+        confirmations,
+        this.#options.transactions?.timeouts,
+        Date.now(),
+      ),
+    })
+    return this.#transactionHandle(chainId, hash)
   }
 
   /**

@@ -11,7 +11,8 @@ import { type RunningDemo, startDemo } from '../../scripts/demo'
 // approves, rejects or holds on command and signs in Node with a real key. Each flow is checked
 // through what a person sees (the wallet list, the pending, rejected and QR screens, the account
 // chip), axe-core finds no serious or critical violation in any state, and the screenshots of
-// docs/ui.md and docs/demo.md are taken here, on a desktop and a phone viewport.
+// docs/ui.md and docs/demo.md are taken here, on a desktop and a phone viewport, when asked
+// (`npm run docs:screenshots`): the QR code differs every run, so a plain test run writes none.
 
 const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url))
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -132,8 +133,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes).slice(0, 300)}`)
 }
 
+const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
+
 /** A screenshot for the docs: the page, only the modal's dialog, or only the page's header. */
 async function shoot(page: Page, name: string, only: 'page' | 'dialog' | 'header' = 'page') {
+  if (!UPDATE_SCREENSHOTS) return
   await page.waitForTimeout(250) // the dialog's and the balance's last paint
   const path = `${IMAGES}${name}.png`
   if (only === 'dialog') await dialog(page).screenshot({ path })
