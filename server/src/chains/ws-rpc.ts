@@ -125,7 +125,12 @@ export function createWsRpc(options: WsRpcOptions): WsRpc {
         )
         waiting.set(id, { resolve, reject, timer, body })
         ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), (error) => {
-          if (error) fault(`the socket could not send: ${error.message}`)
+          if (!error) return
+          if (socket === ws) return fault(`the socket could not send: ${error.message}`)
+          // A socket already let go (a fault between its opening and this send): only this request.
+          clearTimeout(timer)
+          waiting.delete(id)
+          reject(new WsRpcUnavailableError(`the socket closed before sending: ${error.message}`))
         })
       })
     },
