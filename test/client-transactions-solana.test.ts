@@ -84,6 +84,12 @@ function unsignedTransaction(signer: Uint8Array): { transaction: string; message
   return { transaction, message }
 }
 
+/** The cluster double confirms `signature` at `slot`, which becomes its head. */
+function confirmAt(signature: string, slot: number) {
+  solana.setSignatureStatus(signature, { slot, confirmationStatus: 'confirmed', err: null })
+  solana.setSlot(slot)
+}
+
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
@@ -212,12 +218,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
     // Kept for a reload while it waits for its receipt.
     expect(transactionStore.load()).toMatchObject({ chainId: SOLANA_DEVNET, hash: handle.hash })
 
-    solana.setSignatureStatus(handle.hash, {
-      slot: 5_010,
-      confirmationStatus: 'confirmed',
-      err: null,
-    })
-    solana.setSlot(5_010)
+    confirmAt(handle.hash, 5_010)
     const receipt = await handle.wait()
     expect(receipt).toMatchObject({ status: 'confirmed', hash: handle.hash, blockNumber: 5_010n })
     expect(client.getView()).toMatchObject({
@@ -258,12 +259,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
     await until(() => after.getView().transaction?.hash === handle.hash)
     expect(transactionStore.load()).toMatchObject({ chainId: SOLANA_DEVNET, hash: handle.hash })
 
-    solana.setSignatureStatus(handle.hash, {
-      slot: 5_020,
-      confirmationStatus: 'confirmed',
-      err: null,
-    })
-    solana.setSlot(5_020)
+    confirmAt(handle.hash, 5_020)
     expect(await handle.wait()).toMatchObject({ status: 'confirmed', hash: handle.hash })
     expect(after.getView()).toMatchObject({
       status: 'connected',
