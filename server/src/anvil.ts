@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { freePort, stopChild } from './child-process'
+
+export { freePort }
 
 export interface RunningAnvil {
   rpcUrl: string
@@ -17,9 +18,11 @@ export interface StartAnvilOptions {
   port?: number
   /** Extra CLI flags, e.g. ['--block-time', '1']. */
   args?: string[]
+  /** Another anvil binary (e.g. one from foundryup); default the `@foundry-rs/anvil` package's. */
+  bin?: string
   /**
    * Called with the method of every JSON-RPC request anvil serves (HTTP or WebSocket), from the
-   * line it prints for each when not `--silent`: counts upstream calls at the node itself.
+   * line it prints for each: counts upstream calls at the node itself.
    */
   onRequest?: (method: string) => void
 }
@@ -29,8 +32,9 @@ const READY_TIMEOUT_MS = 15_000
 const BIN = fileURLToPath(new URL('../../node_modules/.bin/anvil', import.meta.url))
 
 /**
- * Starts a real anvil EVM node on 127.0.0.1 and resolves once it answers eth_chainId. Its ten
- * default dev accounts (mnemonic "test test ... junk") are funded with 10 000 ETH each.
+ * Starts a real anvil EVM node on 127.0.0.1 and resolves once it is listening and answers
+ * eth_chainId. Its ten default dev accounts (mnemonic "test test ... junk") are funded with
+ * 10 000 ETH each.
  */
 export async function startAnvil(options: StartAnvilOptions = {}): Promise<RunningAnvil> {
   // A free port can be taken between probing and binding; try a few times.
@@ -48,23 +52,23 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Runni
 
 async function launch(port: number, options: StartAnvilOptions): Promise<RunningAnvil> {
   const chainId = options.chainId ?? 31337
+  const bin = options.bin ?? BIN
+  // Not --silent: anvil then prints "Listening on <address>" once it holds the port, which tells
+  // this child from another test's anvil that took the port between probing and binding (both
+  // answer eth_chainId 31337), and a line per request it serves (`onRequest`).
   const child = spawn(
-    BIN,
-    [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--chain-id',
-      String(chainId),
-      ...(options.onRequest ? [] : ['--silent']),
-      ...(options.args ?? []),
-    ],
+    bin,
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId)].concat(
+      options.args ?? [],
+    ),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  const bound = `Listening on 127.0.0.1:${port}`
+  let listening = false
   let output = ''
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000)
+    listening ||= output.includes(bound)
   }
   child.stdout?.on('data', keep)
   child.stderr?.on('data', keep)
@@ -80,16 +84,18 @@ async function launch(port: number, options: StartAnvilOptions): Promise<Running
   }
   let spawnError: Error | undefined
   child.on('error', (err) => {
-    spawnError = new Error(`cannot run ${BIN} (npm install @foundry-rs/anvil): ${err.message}`)
+    spawnError = new Error(`cannot run ${bin} (npm install @foundry-rs/anvil): ${err.message}`)
   })
 
   const rpcUrl = `http://127.0.0.1:${port}`
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline && !spawnError && child.exitCode === null && !child.signalCode) {
-    if ((await answeredChainId(rpcUrl)) === chainId) return running(child, rpcUrl, port, chainId)
+    if (listening && (await chainIdAt(rpcUrl)) === chainId) {
+      return running(child, rpcUrl, port, chainId)
+    }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  await kill(child)
+  await stopChild(child)
   throw spawnError ?? new Error(`anvil on port ${port} did not start:\n${output}`)
 }
 
@@ -100,46 +106,24 @@ function running(child: ChildProcess, rpcUrl: string, port: number, chainId: num
     port,
     chainId,
     stop() {
-      stopped ??= kill(child)
+      stopped ??= stopChild(child)
       return stopped
     },
   }
 }
 
-async function answeredChainId(rpcUrl: string): Promise<number | undefined> {
+/** The chain id a JSON-RPC endpoint answers, or undefined when nothing (or no number) answers. */
+export async function chainIdAt(rpcUrl: string, timeoutMs = 1_000): Promise<number | undefined> {
   try {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-      signal: AbortSignal.timeout(1_000),
+      signal: AbortSignal.timeout(timeoutMs),
     })
     const body = (await response.json()) as { result?: string }
     return body.result ? Number(body.result) : undefined
   } catch {
     return undefined
   }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
-  const exited = once(child, 'exit')
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 2_000)
-  await exited
-  clearTimeout(timer)
-}
-
-/** A port of 127.0.0.1 nothing listens on (free when probed). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 }

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createConnection, createServer } from 'node:net'
+import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort, stopChild } from '../../server/src/child-process'
+
+export { freePort }
 
 export interface RunningRedis {
   url: string
@@ -69,7 +72,7 @@ async function launch(port: number, args: string[]): Promise<RunningRedis> {
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
   }
-  await kill(child)
+  await stopChild(child)
   await rm(dir, { recursive: true, force: true })
   throw spawnError ?? new Error(`redis-server on port ${port} did not start:\n${output}`)
 }
@@ -84,7 +87,7 @@ function running(child: ChildProcess, dir: string, port: number): RunningRedis {
     port,
     stop() {
       process.off('exit', onExit)
-      stopped ??= kill(child).then(() => rm(dir, { recursive: true, force: true }))
+      stopped ??= stopChild(child).then(() => rm(dir, { recursive: true, force: true }))
       return stopped
     },
     async crash() {
@@ -94,15 +97,6 @@ function running(child: ChildProcess, dir: string, port: number): RunningRedis {
       await exited
     },
   }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
-  const exited = once(child, 'exit')
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 2_000)
-  await exited
-  clearTimeout(timer)
 }
 
 /**
@@ -126,18 +120,5 @@ function probe(port: number, pid: number | undefined): Promise<void> {
       }
     })
     socket.on('error', reject)
-  })
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
   })
 }
