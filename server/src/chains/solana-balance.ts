@@ -1,6 +1,6 @@
 import { checkDecimals } from './decimals'
 import { isSolanaAddress } from './solana-address'
-import type { SolanaRpc } from './solana-rpc'
+import { contextSlot, parseAmount, type SolanaRpc } from './solana-rpc'
 import {
   type BalanceReadRequest,
   type BalanceReadResult,
@@ -50,9 +50,9 @@ export async function readSolanaBalance(
   if (!mint) {
     const { context, value } = await rpc<Context<number>>('getBalance', [request.account])
     return {
-      raw: toBigInt(value),
+      raw: parseAmount(value),
       decimals: decimals ?? NATIVE_DECIMALS,
-      blockNumber: BigInt(slot(context)),
+      blockNumber: BigInt(contextSlot(context)),
     }
   }
   return readSplBalance(rpc, request.account, mint, decimals)
@@ -85,11 +85,11 @@ async function readSplBalance(
     for (const entry of page.value) {
       const info = entry.account?.data?.parsed?.info
       if (info?.mint !== mint) continue
-      raw += toBigInt(info.tokenAmount?.amount)
+      raw += parseAmount(info.tokenAmount?.amount)
       parsedDecimals ??= info.tokenAmount?.decimals
     }
   }
-  const blockNumber = BigInt(Math.min(...pages.map((page) => slot(page.context))))
+  const blockNumber = BigInt(Math.min(...pages.map((page) => contextSlot(page.context))))
   const resolved = decimals ?? parsedDecimals ?? (await readMintDecimals(rpc, mint))
   return { raw, decimals: resolved, blockNumber }
 }
@@ -107,17 +107,4 @@ async function readMintDecimals(rpc: SolanaRpc, mint: string): Promise<number> {
   const found = value.data.parsed.info?.decimals
   if (typeof found !== 'number') throw new UpstreamError(`mint ${mint} has no parsed decimals`)
   return found
-}
-
-function toBigInt(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value)
-  throw new UpstreamError(`Solana RPC returned a malformed amount: ${String(value)}`)
-}
-
-function slot(context: { slot: number } | undefined): number {
-  if (!context || !Number.isSafeInteger(context.slot)) {
-    throw new UpstreamError('Solana RPC response has no context.slot')
-  }
-  return context.slot
 }

@@ -1,7 +1,7 @@
 import { checkDecimals } from './decimals'
 import { isSolanaAddress } from './solana-address'
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './solana-balance'
-import type { SolanaRpc } from './solana-rpc'
+import { contextSlot, parseAmount, type SolanaRpc } from './solana-rpc'
 import {
   type BalanceOutcome,
   type BalanceReadRequest,
@@ -106,7 +106,7 @@ async function readState(rpc: SolanaRpc, items: readonly Planned[]): Promise<Cha
     if (!Array.isArray(page.value) || page.value.length !== chunk.length) {
       throw new UpstreamError('getMultipleAccounts: bad value')
     }
-    const at = slot(page.context)
+    const at = contextSlot(page.context)
     chunk.forEach((address, i) => {
       accounts.set(address, { account: page.value[i] ?? null, slot: at })
     })
@@ -131,12 +131,12 @@ async function readHoldings(rpc: SolanaRpc, owner: string) {
       const info = entry.account?.data?.parsed?.info
       if (!info?.mint) continue
       const held = byMint.get(info.mint) ?? { raw: 0n }
-      held.raw += toBigInt(info.tokenAmount?.amount)
+      held.raw += parseAmount(info.tokenAmount?.amount)
       held.decimals ??= info.tokenAmount?.decimals
       byMint.set(info.mint, held)
     }
   }
-  return { byMint, slot: Math.min(...pages.map((page) => slot(page.context))) }
+  return { byMint, slot: Math.min(...pages.map((page) => contextSlot(page.context))) }
 }
 
 function answer(item: Planned, state: ChainState): BalanceOutcome {
@@ -146,7 +146,7 @@ function answer(item: Planned, state: ChainState): BalanceOutcome {
       return {
         ok: true,
         result: {
-          raw: account ? toBigInt(account.lamports) : 0n,
+          raw: account ? parseAmount(account.lamports) : 0n,
           decimals: item.decimals ?? NATIVE_DECIMALS,
           blockNumber: BigInt(at),
         },
@@ -192,17 +192,4 @@ function plan(request: BalanceReadRequest): Planned {
     throw new ChainInputError(`tokenAddress is not a valid Solana mint: ${String(mint)}`)
   }
   return { account: request.account, mint, decimals: checkDecimals(request.decimals) }
-}
-
-function toBigInt(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
-  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value)
-  throw new UpstreamError(`Solana RPC returned a malformed amount: ${String(value)}`)
-}
-
-function slot(context: { slot: number } | undefined): number {
-  if (!context || !Number.isSafeInteger(context.slot)) {
-    throw new UpstreamError('Solana RPC response has no context.slot')
-  }
-  return context.slot
 }

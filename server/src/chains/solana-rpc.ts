@@ -82,3 +82,18 @@ function describe(error: unknown, timeoutMs: number): string {
 function quoteBigIntegers(text: string): string {
   return text.replace(/([:,[]\s*)(\d{16,})(?=\s*[,\]}])/g, '$1"$2"')
 }
+
+/** A token amount or lamports as the node answers them (a JSON number or a decimal string). */
+export function parseAmount(value: unknown): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  if (typeof value === 'string' && /^[0-9]+$/.test(value)) return BigInt(value)
+  throw new UpstreamError(`Solana RPC returned a malformed amount: ${String(value)}`)
+}
+
+/** The slot an answer was read at (`context.slot`). */
+export function contextSlot(context: { slot: number } | undefined): number {
+  if (!context || !Number.isSafeInteger(context.slot)) {
+    throw new UpstreamError('Solana RPC response has no context.slot')
+  }
+  return context.slot
+}
