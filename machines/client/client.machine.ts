@@ -74,6 +74,32 @@ type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
  * for what is left of it. The chart is in every app's entry chunk, so its state descriptions live
  * with its diagram (visualizations/descriptions.ts), not here.
  */
+/**
+ * While the connected wallet is asked something (a signature, a chain switch): account and chain
+ * changes are kept, the wallet leaving ends the ask with `NOT_CONNECTED`, `CANCEL` ends it with
+ * `ABORTED` and keeps the connection, `DISCONNECT` disconnects.
+ */
+const askingConnectedWallet = {
+  'CONNECTION.CHANGED': [
+    { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+    {
+      target: 'disconnected',
+      actions: {
+        type: 'settle',
+        params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+      },
+    },
+  ],
+  CANCEL: {
+    target: 'connected',
+    actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+  },
+  DISCONNECT: {
+    target: 'disconnecting',
+    actions: { type: 'startFlow', params: 'disconnect' },
+  },
+} as const
+
 export const clientMachine = setup({
   types: {
     context: {} as ClientContext,
@@ -606,26 +632,7 @@ export const clientMachine = setup({
               actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
             },
           },
-          on: {
-            'CONNECTION.CHANGED': [
-              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-              {
-                target: 'disconnected',
-                actions: {
-                  type: 'settle',
-                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-                },
-              },
-            ],
-            CANCEL: {
-              target: 'connected',
-              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-            },
-            DISCONNECT: {
-              target: 'disconnecting',
-              actions: { type: 'startFlow', params: 'disconnect' },
-            },
-          },
+          on: askingConnectedWallet,
           after: {
             walletAnswerMs: {
               target: 'connected',
@@ -673,26 +680,7 @@ export const clientMachine = setup({
           },
           initial: 'requesting',
           states: { requesting: { entry: 'askSignature' } },
-          on: {
-            'CONNECTION.CHANGED': [
-              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-              {
-                target: 'disconnected',
-                actions: {
-                  type: 'settle',
-                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-                },
-              },
-            ],
-            CANCEL: {
-              target: 'connected',
-              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-            },
-            DISCONNECT: {
-              target: 'disconnecting',
-              actions: { type: 'startFlow', params: 'disconnect' },
-            },
-          },
+          on: askingConnectedWallet,
           after: {
             signatureMs: {
               target: 'connected',
