@@ -8,6 +8,7 @@ import {
   type RedisTarget,
   reconnectBackoff,
   waitUntilReady,
+  watchOutages,
 } from '../store/redis-connection'
 import { assertClusterPrefix } from '../store/redis-keys'
 import type { RefusalReason } from './admission'
@@ -262,23 +263,13 @@ export function createRedisMailbox(
 
   let handlers: Parameters<RelayMailbox['setHandlers']>[0] | undefined
   let closing = false
-  let outageLogged = false
-  const outage = (reason: string) => {
-    if (outageLogged || closing) return
-    outageLogged = true
-    options.log?.warn({ err: reason }, 'relay mailbox: redis unavailable; reconnecting')
-  }
-  for (const connection of [commands, subscriber]) {
-    connection.on('error', (err: Error) => outage(err.message))
-    connection.on('close', () => outage('connection closed'))
-    connection.on('ready', () => {
-      // An outage is logged twice in all: when it starts, and here when it ends.
-      if (outageLogged && commands.status === 'ready' && subscriber.status === 'ready') {
-        outageLogged = false
-        options.log?.info('relay mailbox: redis is back')
-      }
-    })
-  }
+  watchOutages([commands, subscriber], {
+    log: options.log,
+    message: 'relay mailbox: redis unavailable; reconnecting',
+    // An outage is logged twice in all: when it starts, and when it ends.
+    back: 'relay mailbox: redis is back',
+    closing: () => closing,
+  })
 
   // Channels the hub wants, and those the subscriber connection holds; `sync` moves one channel
   // from the second state to the first, one step at a time per channel, so a quick

@@ -93,3 +93,45 @@ export function waitUntilReady(connections: RedisConnection[], timeoutMs: number
     for (const connection of pending) connection.once('ready', onReady)
   })
 }
+
+export interface OutageLogOptions {
+  log: { warn(obj: object, msg: string): void; info?(msg: string): void } | undefined
+  /** The warning, e.g. `relay mailbox: redis unavailable; reconnecting`. */
+  message: string
+  /** Logged (info) once every connection is ready again after an outage; nothing when absent. */
+  back?: string
+  /** True once the owner is shutting down: its own disconnects are no outage. */
+  closing(): boolean
+}
+
+/**
+ * One warning per Redis outage of `connections`: the first error or closed connection logs
+ * `message`; nothing more until every connection is ready again (then `back`). `report` logs an
+ * outage seen another way (commands timing out), `recovered` ends one seen to be over (a PING).
+ */
+export function watchOutages(
+  connections: RedisConnection[],
+  options: OutageLogOptions,
+): { report(reason: string): void; recovered(): void } {
+  let logged = false
+  const report = (reason: string) => {
+    if (logged || options.closing()) return
+    logged = true
+    options.log?.warn({ err: reason }, options.message)
+  }
+  for (const connection of connections) {
+    connection.on('error', (err: Error) => report(err.message))
+    connection.on('close', () => report('connection closed'))
+    connection.on('ready', () => {
+      if (!logged || connections.some((other) => other.status !== 'ready')) return
+      logged = false
+      if (options.back) options.log?.info?.(options.back)
+    })
+  }
+  return {
+    report,
+    recovered: () => {
+      logged = false
+    },
+  }
+}

@@ -4,6 +4,7 @@ import {
   isClusterTarget,
   type RedisTarget,
   reconnectBackoff,
+  watchOutages,
 } from './redis-connection'
 import { storeKeys } from './redis-keys'
 import {
@@ -97,17 +98,11 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
   redis.defineCommand('scGetSessionAndHit', { numberOfKeys: 2, lua: GET_SESSION_AND_HIT_LUA })
 
   let closing = false
-  let outageLogged = false
-  redis.on('ready', () => {
-    outageLogged = false
+  const outages = watchOutages([redis], {
+    log: options.log,
+    message: 'redis store unavailable; reconnecting in background',
+    closing: () => closing,
   })
-  const outage = (reason: string) => {
-    if (outageLogged || closing) return
-    outageLogged = true
-    options.log?.warn({ err: reason }, 'redis store unavailable; reconnecting in background')
-  }
-  redis.on('error', (err: Error) => outage(err.message))
-  redis.on('close', () => outage('connection closed'))
 
   // Commands issued while the very first connection attempt is under way wait for it (bounded),
   // so a fresh instance does not answer 503 while it dials. Afterwards every call fails fast.
@@ -159,7 +154,7 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
     redis.ping().then(
       () => {
         stalled = false
-        outageLogged = false
+        outages.recovered()
       },
       () => {
         probeTimer = setTimeout(probe, STALL_PROBE_MS)
@@ -170,7 +165,7 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
   const stall = () => {
     if (stalled || closing) return
     stalled = true
-    outage('commands time out')
+    outages.report('commands time out')
     probe()
   }
 

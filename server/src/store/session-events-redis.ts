@@ -5,6 +5,7 @@ import {
   type RedisTarget,
   reconnectBackoff,
   waitUntilReady,
+  watchOutages,
 } from './redis-connection'
 import { assertClusterPrefix } from './redis-keys'
 import { createLocalWatchers, type SessionEvents } from './session-events'
@@ -83,20 +84,12 @@ export function createRedisSessionEvents(
   const watchers = createLocalWatchers()
 
   let closing = false
-  let outageLogged = false
-  const outage = (reason: string) => {
-    if (outageLogged || closing) return
-    outageLogged = true
-    options.log?.warn({ err: reason }, 'session events: redis unavailable; reconnecting')
-  }
+  const outages = watchOutages([publisher, subscriber], {
+    log: options.log,
+    message: 'session events: redis unavailable; reconnecting',
+    closing: () => closing,
+  })
   let lostSubscription = false
-  for (const connection of [publisher, subscriber]) {
-    connection.on('error', (err: Error) => outage(err.message))
-    connection.on('close', () => outage('connection closed'))
-    connection.on('ready', () => {
-      outageLogged = false
-    })
-  }
   subscriber.on('close', () => {
     lostSubscription = true
   })
@@ -142,7 +135,7 @@ export function createRedisSessionEvents(
           ? publisher.spublish(channelOf(key), message)
           : publisher.publish(channel, message))
       } catch (err) {
-        outage(err instanceof Error ? err.message : String(err))
+        outages.report(err instanceof Error ? err.message : String(err))
       }
     },
 

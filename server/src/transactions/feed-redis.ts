@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { connectRedis, reconnectBackoff, waitUntilReady } from '../store/redis-connection'
+import {
+  connectRedis,
+  reconnectBackoff,
+  waitUntilReady,
+  watchOutages,
+} from '../store/redis-connection'
 import { SEEN_TTL_MS, type SeenTransaction, type TransactionFeed } from './feed'
 
 export interface RedisTransactionFeedOptions {
@@ -55,18 +60,11 @@ export function createRedisTransactionFeed(
     retryStrategy: reconnectBackoff,
   })
   let closing = false
-  let outageLogged = false
-  const outage = (reason: string) => {
-    if (outageLogged || closing) return
-    outageLogged = true
-    options.log?.warn({ err: reason }, 'transaction feed: redis unavailable; reconnecting')
-  }
-  for (const connection of [commands, subscriber]) {
-    connection.on('error', (err: Error) => outage(err.message))
-    connection.on('ready', () => {
-      outageLogged = false
-    })
-  }
+  const outages = watchOutages([commands, subscriber], {
+    log: options.log,
+    message: 'transaction feed: redis unavailable; reconnecting',
+    closing: () => closing,
+  })
   const channelOf = (chainId: string) => `${keyPrefix}blocks:${chainId}`
   const listeners = new Map<string, Set<(head: bigint) => void>>()
   subscriber.on('message', (channel: string, payload: string) => {
@@ -91,7 +89,7 @@ export function createRedisTransactionFeed(
         )
         return won === 1
       } catch (err) {
-        outage(err instanceof Error ? err.message : String(err))
+        outages.report(err instanceof Error ? err.message : String(err))
         return true
       }
     },
@@ -99,7 +97,7 @@ export function createRedisTransactionFeed(
       try {
         await commands.publish(channelOf(chainId), `${instanceId} ${head}`)
       } catch (err) {
-        outage(err instanceof Error ? err.message : String(err))
+        outages.report(err instanceof Error ? err.message : String(err))
       }
     },
     subscribe(chainId, onHead) {
@@ -130,7 +128,7 @@ export function createRedisTransactionFeed(
           SEEN_TTL_MS,
         )
       } catch (err) {
-        outage(err instanceof Error ? err.message : String(err))
+        outages.report(err instanceof Error ? err.message : String(err))
       }
     },
     async recall(chainId, hash) {
@@ -138,7 +136,7 @@ export function createRedisTransactionFeed(
         const text = await commands.get(`${keyPrefix}tx:${chainId}:${hash}`)
         return text ? parseSeen(text) : undefined
       } catch (err) {
-        outage(err instanceof Error ? err.message : String(err))
+        outages.report(err instanceof Error ? err.message : String(err))
         return undefined
       }
     },
