@@ -17,6 +17,7 @@ import type { BlockCache } from './block-cache'
 import type { BlockClock } from './block-clock'
 import { checkDecimals } from './decimals'
 import { aggregate3, blockNumberCall, ethBalanceCall, Multicall3MissingError } from './multicall3'
+import { readBatch } from './read-batch'
 import {
   type BalanceOutcome,
   type BalanceReadRequest,
@@ -57,30 +58,19 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
   const { chainId, client, clock, cache } = options
   let multicall3 = options.multicall3
 
-  async function readAll(requests: readonly BalanceReadRequest[]): Promise<BalanceOutcome[]> {
-    const outcomes: (BalanceOutcome | undefined)[] = []
-    const planned: (Planned | undefined)[] = requests.map((request, index) => {
-      try {
-        return plan(request)
-      } catch (error) {
-        outcomes[index] = { ok: false, error: error as ChainInputError }
-        return undefined
-      }
-    })
-    const live = planned.filter((item): item is Planned => item !== undefined)
-    if (live.length === 0) return outcomes as BalanceOutcome[]
-    let answers: Map<string, BalanceOutcome>
-    try {
-      if (!client) {
-        throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
-      }
-      answers = await readAtLatest(client, live)
-    } catch (error) {
-      const failure: BalanceOutcome = { ok: false, error: toUpstreamError(error) }
-      answers = new Map(live.map((item) => [item.key, failure]))
-    }
-    return planned.map((item, index) => outcomes[index] ?? answers.get(item!.key)!)
-  }
+  const readAll = (requests: readonly BalanceReadRequest[]): Promise<BalanceOutcome[]> =>
+    readBatch(
+      requests,
+      plan,
+      async (live) => {
+        if (!client) {
+          throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
+        }
+        const answers = await readAtLatest(client, live)
+        return (item) => answers.get(item.key)!
+      },
+      toUpstreamError,
+    )
 
   async function readAtLatest(
     rpc: PublicClient,

@@ -1,4 +1,5 @@
 import { checkDecimals } from './decimals'
+import { readBatch } from './read-batch'
 import { isSolanaAddress } from './solana-address'
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './solana-balance'
 import { contextSlot, parseAmount, type SolanaRpc } from './solana-rpc'
@@ -50,28 +51,21 @@ export async function readSolanaBalances(
   chainId: string,
   requests: readonly BalanceReadRequest[],
 ): Promise<BalanceOutcome[]> {
-  const outcomes: (BalanceOutcome | undefined)[] = []
-  const planned = requests.map((request, index) => {
-    try {
-      return plan(request)
-    } catch (error) {
-      outcomes[index] = { ok: false, error: error as ChainInputError }
-      return undefined
-    }
-  })
-  const live = planned.filter((item): item is Planned => item !== undefined)
-  if (live.length === 0) return outcomes as BalanceOutcome[]
-  try {
-    if (!rpc) throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
-    const state = await readState(rpc, live)
-    return planned.map((item, index) => outcomes[index] ?? answer(item!, state))
-  } catch (error) {
-    const failure =
+  return readBatch(
+    requests,
+    plan,
+    async (live) => {
+      if (!rpc) {
+        throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
+      }
+      const state = await readState(rpc, live)
+      return (item) => answer(item, state)
+    },
+    (error) =>
       error instanceof UpstreamError || error instanceof ChainInputError
         ? error
-        : new UpstreamError(`Solana RPC read failed: ${String(error)}`, { cause: error })
-    return planned.map((_, index) => outcomes[index] ?? { ok: false, error: failure })
-  }
+        : new UpstreamError(`Solana RPC read failed: ${String(error)}`, { cause: error }),
+  )
 }
 
 interface ChainState {
