@@ -62,19 +62,6 @@ type ChildChange = Extract<
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
 /**
- * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
- * `loadConnector`; a desktop connector is driven by the `connect` machine (invoked as `connection`
- * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
- * mobile wallet by the invoked `universalLink` machine, which invokes the `sessionPolling` machine;
- * a wallet paired over the relay (`PAIR`) by the invoked `pairing` machine. Config and balance
- * reads are spawned `readConfig` / `readBalance` / `readBalances` actors. Every flow a public method starts (`flow`,
- * `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT` after its named delay,
- * or `ABORTED` on `CANCEL` or when another flow replaces it. The wallet-answer and signature waits
- * keep their deadline as an absolute time (`deadline`): a restored root, sent `RESUMED`, waits only
- * for what is left of it. The chart is in every app's entry chunk, so its state descriptions live
- * with its diagram (visualizations/descriptions.ts), not here.
- */
-/**
  * While the connected wallet is asked something (a signature, a chain switch): account and chain
  * changes are kept, the wallet leaving ends the ask with `NOT_CONNECTED`, `CANCEL` ends it with
  * `ABORTED` and keeps the connection, `DISCONNECT` disconnects.
@@ -100,6 +87,19 @@ const askingConnectedWallet = {
   },
 } as const
 
+/**
+ * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
+ * `loadConnector`; a desktop connector is driven by the `connect` machine (invoked as `connection`
+ * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
+ * mobile wallet by the invoked `universalLink` machine, which invokes the `sessionPolling` machine;
+ * a wallet paired over the relay (`PAIR`) by the invoked `pairing` machine. Config and balance
+ * reads are spawned `readConfig` / `readBalance` / `readBalances` actors. Every flow a public method starts (`flow`,
+ * `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT` after its named delay,
+ * or `ABORTED` on `CANCEL` or when another flow replaces it. The wallet-answer and signature waits
+ * keep their deadline as an absolute time (`deadline`): a restored root, sent `RESUMED`, waits only
+ * for what is left of it. The chart is in every app's entry chunk, so its state descriptions live
+ * with its diagram (visualizations/descriptions.ts), not here.
+ */
 export const clientMachine = setup({
   types: {
     context: {} as ClientContext,
