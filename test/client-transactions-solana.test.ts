@@ -192,13 +192,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
   }
 
   it('the link carries the transaction; the wallet answers /callback/transaction; the machine watches its signature to confirmed', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
-    const { client, links, transactionStore } = mobileClient()
-    await client.selectWallet('phantom', { namespace: 'solana' })
-    const connecting = client.connect()
-    await until(() => links.length === 1)
-    await wallet.handle(links[0] ?? '')
-    await connecting
+    const { wallet, client, links, transactionStore } = await connectedOverLink()
 
     const { transaction } = unsignedTransaction(base58.decode(wallet.address))
     const sending = client.sendTransaction({ transaction })
@@ -228,17 +222,23 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
     expect(transactionStore.load()).toBeNull()
   })
 
+  /** A mobile Client connected to a simulated Phantom over the universal link. */
+  async function connectedOverLink(...args: Parameters<typeof mobileClient>) {
+    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const made = mobileClient(...args)
+    await made.client.selectWallet('phantom', { namespace: 'solana' })
+    const connecting = made.client.connect()
+    await until(() => made.links.length === 1)
+    await wallet.handle(made.links[0] ?? '')
+    await connecting
+    return { ...made, wallet }
+  }
+
   /** Connects over the link, asks for a transaction, and lets the page go while the wallet is asked. */
   async function reloadWhileAsked() {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
     const stores = [createMemoryTransactionStore(), createMemoryUniversalLinkStore()] as const
     const links: string[] = []
-    const { client: before } = mobileClient(...stores, links)
-    await before.selectWallet('phantom', { namespace: 'solana' })
-    const connecting = before.connect()
-    await until(() => links.length === 1)
-    await wallet.handle(links[0] ?? '')
-    await connecting
+    const { wallet, client: before } = await connectedOverLink(...stores, links)
     void before.sendTransaction(unsignedTransaction(base58.decode(wallet.address))).catch(() => {})
     await until(() => links.length === 2)
     before.actor.stop() // the page goes away; only storage survives
@@ -291,13 +291,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
   })
 
   it('failure: the wallet rejects the transaction → USER_REJECTED and nothing is watched', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
-    const { client, links } = mobileClient()
-    await client.selectWallet('phantom', { namespace: 'solana' })
-    const connecting = client.connect()
-    await until(() => links.length === 1)
-    await wallet.handle(links[0] ?? '')
-    await connecting
+    const { wallet, client, links } = await connectedOverLink()
     const sending = failure(
       client.sendTransaction(unsignedTransaction(base58.decode(wallet.address))),
     )
@@ -308,13 +302,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
   })
 
   it('failure: an EVM-shaped request over the link → INVALID_CONFIG, no link opened', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
-    const { client, links } = mobileClient()
-    await client.selectWallet('phantom', { namespace: 'solana' })
-    const connecting = client.connect()
-    await until(() => links.length === 1)
-    await wallet.handle(links[0] ?? '')
-    await connecting
+    const { wallet, client, links } = await connectedOverLink()
     const error = await failure(client.sendTransaction({ to: wallet.address, value: 1n }))
     expect(error?.code).toBe('INVALID_CONFIG')
     expect(links.length).toBe(1)
