@@ -1,11 +1,10 @@
 import { type Hex, parseGwei } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, TEST_PROJECT, type TestServer } from '../server/test/support/server'
+import { describe, expect, it } from 'vitest'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { type AppError, isAppError } from '../src/errors'
 import { createMemoryTransactionStore } from '../src/transaction'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 import { ANVIL_KEY_0, revertingInitCode, rpc } from './support/evm-transactions'
 
@@ -13,31 +12,21 @@ import { ANVIL_KEY_0, revertingInitCode, rpc } from './support/evm-transactions'
 // hand), the real backend reading the receipts. The dApp's only HTTP peer is the backend.
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-let anvil: RunningAnvil
-let server: TestServer
 let nodeDelayMs = 0
 /** Every URL the dApp's Client fetched. */
 const dappFetches: string[] = []
 let backendDown = false
 
-beforeAll(async () => {
-  anvil = await startAnvil({ args: ['--no-mining'] })
-  const networks = [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }]
-  server = await startTestServer({
-    projects: { projects: [{ ...TEST_PROJECT, networks }] },
-    transactions: {
-      blockPollMs: 100,
-      timeoutMs: 1_000,
-      fetch: async (input, init) => {
-        if (nodeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, nodeDelayMs))
-        return fetch(input, init)
-      },
+const backend = useBackendWithAnvil({
+  anvilArgs: ['--no-mining'],
+  transactions: {
+    blockPollMs: 100,
+    timeoutMs: 1_000,
+    fetch: async (input, init) => {
+      if (nodeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, nodeDelayMs))
+      return fetch(input, init)
     },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
+  },
 })
 
 const dappFetch: typeof fetch = async (input, init) => {
@@ -52,13 +41,13 @@ async function connected(
   walletOptions: { eip5792?: boolean } = {},
 ): Promise<{ client: Client; wallet: TestEip1193Wallet }> {
   const wallet = await createEip1193TestWallet({
-    rpcUrl: anvil.rpcUrl,
+    rpcUrl: backend.anvil.rpcUrl,
     privateKeys: [ANVIL_KEY_0],
     ...walletOptions,
   })
   const client = new Client({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     connectors: [new Eip1193Connector('metamask', () => wallet)],
     mobile: false,
     fetchImpl: dappFetch,
@@ -69,7 +58,7 @@ async function connected(
   return { client, wallet }
 }
 
-const mine = () => rpc(anvil.rpcUrl, 'evm_mine')
+const mine = () => rpc(backend.anvil.rpcUrl, 'evm_mine')
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
@@ -107,11 +96,13 @@ describe('Client.sendTransaction', () => {
     // The dApp asked only the backend (the receipt, and the project's chains once connected); the
     // wallet was asked only to send.
     expect(
-      dappFetches.some((url) => url.startsWith(`${server.baseUrl}/api/v1/connect/transactions?`)),
+      dappFetches.some((url) =>
+        url.startsWith(`${backend.server.baseUrl}/api/v1/connect/transactions?`),
+      ),
     ).toBe(true)
-    expect(dappFetches.every((url) => url.startsWith(`${server.baseUrl}/api/v1/connect/`))).toBe(
-      true,
-    )
+    expect(
+      dappFetches.every((url) => url.startsWith(`${backend.server.baseUrl}/api/v1/connect/`)),
+    ).toBe(true)
     expect(wallet.requests.map((r) => r.method).filter(isReceiptMethod)).toEqual([])
     expect(wallet.requests.at(-1)).toMatchObject({ method: 'eth_sendTransaction' })
   })
@@ -135,7 +126,9 @@ describe('Client.sendTransaction', () => {
       maxPriorityFeePerGas: parseGwei('1'),
     })
     await until(() => client.getView().transaction?.stage === 'pending')
-    const { nonce } = (await rpc(anvil.rpcUrl, 'eth_getTransactionByHash', [handle.hash])) as {
+    const { nonce } = (await rpc(backend.anvil.rpcUrl, 'eth_getTransactionByHash', [
+      handle.hash,
+    ])) as {
       nonce: Hex
     }
     // The user presses "speed up" in the wallet: same nonce, higher fee, a new hash.
@@ -169,8 +162,8 @@ describe('Client.sendTransaction', () => {
     await until(() => store.load()?.hash === handle.hash)
     // The page reloads: a new Client, no wallet connected, the same store.
     const reloaded = new Client({
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       fetchImpl: dappFetch,
       transactions: { store },
     })
@@ -277,8 +270,8 @@ describe('Client.sendTransaction', () => {
 
   it('error: not connected → NOT_CONNECTED', async () => {
     const client = new Client({
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       fetchImpl: dappFetch,
     })
     expect((await failure(client.sendTransaction({ to: RECIPIENT })))?.code).toBe('NOT_CONNECTED')

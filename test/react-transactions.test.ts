@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom-node
 import { act, createElement as h, type ReactNode, StrictMode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, TEST_PROJECT, type TestServer } from '../server/test/support/server'
+import { afterEach, describe, expect, it } from 'vitest'
 import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
@@ -13,7 +12,7 @@ import {
   useWaitForTransaction,
 } from '../src/react'
 import { createMemoryTransactionStore } from '../src/transaction'
-import { type RunningAnvil, startAnvil } from './support/anvil'
+import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 import { ANVIL_KEY_0, revertingInitCode, rpc } from './support/evm-transactions'
 
@@ -27,30 +26,19 @@ declare global {
 globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil({ args: ['--no-mining'] })
-  server = await startTestServer({
-    projects: {
-      projects: [
-        { ...TEST_PROJECT, networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }] },
-      ],
-    },
-    transactions: { blockPollMs: 100, timeoutMs: 1_000 },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
+const backend = useBackendWithAnvil({
+  anvilArgs: ['--no-mining'],
+  transactions: { blockPollMs: 100, timeoutMs: 1_000 },
 })
 
 async function connected(): Promise<{ client: Client; wallet: TestEip1193Wallet }> {
-  const wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl, privateKeys: [ANVIL_KEY_0] })
+  const wallet = await createEip1193TestWallet({
+    rpcUrl: backend.anvil.rpcUrl,
+    privateKeys: [ANVIL_KEY_0],
+  })
   const client = new Client({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     connectors: [new Eip1193Connector('metamask', () => wallet)],
     mobile: false,
     transactions: { store: createMemoryTransactionStore(), timeouts: { retryMs: 50 } },
@@ -76,7 +64,7 @@ afterEach(() => {
 })
 
 const text = (id: string) => document.getElementById(id)?.textContent ?? ''
-const mine = () => rpc(anvil.rpcUrl, 'evm_mine')
+const mine = () => rpc(backend.anvil.rpcUrl, 'evm_mine')
 
 async function until(condition: () => boolean) {
   for (let i = 0; i < 1000 && !condition(); i++) {

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, TEST_PROJECT, type TestServer } from '../../server/test/support/server'
+import { describe, expect, it } from 'vitest'
 import { Client } from '../../src/client'
 import type { AppError } from '../../src/errors'
 import { createMemoryTransactionStore } from '../../src/transaction'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
+import { useBackendWithAnvil } from '../support/backend-with-anvil'
 import { rpc } from '../support/evm-transactions'
 import { DAPP_METADATA, WS, walletSimulator } from './support/pairing-setup'
 
@@ -12,32 +11,21 @@ import { DAPP_METADATA, WS, walletSimulator } from './support/pairing-setup'
 // backend. Neither the dApp nor its Client talks to the node.
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil({ args: ['--no-mining'] })
-  const networks = [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }]
-  server = await startTestServer({
-    projects: { projects: [{ ...TEST_PROJECT, networks }] },
-    transactions: { blockPollMs: 100 },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
+const backend = useBackendWithAnvil({
+  anvilArgs: ['--no-mining'],
+  transactions: { blockPollMs: 100 },
 })
 
 async function paired(decide?: () => 'approve' | 'reject') {
   const client = new Client({
-    baseUrl: server.baseUrl,
-    appKey: server.appKey,
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
     WebSocket: WS,
     transactions: { store: createMemoryTransactionStore() },
   })
   const flow = await client.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
-  const simulator = walletSimulator(server, {
-    evmRpcUrl: anvil.rpcUrl,
+  const simulator = walletSimulator(backend.server, {
+    evmRpcUrl: backend.anvil.rpcUrl,
     ...(decide ? { decide } : {}),
   })
   await simulator.pairAndApprove(flow.uri as string)
@@ -56,9 +44,9 @@ describe('Client.sendTransaction over a paired relay session', () => {
         chainId: 'eip155:31337',
         params: [{ from: simulator.evm.address, to: RECIPIENT, value: '0x3' }],
       })
-      await rpc(anvil.rpcUrl, 'evm_mine')
+      await rpc(backend.anvil.rpcUrl, 'evm_mine')
       expect(await handle.wait()).toMatchObject({ status: 'confirmed', confirmations: 1 })
-      const tx = (await rpc(anvil.rpcUrl, 'eth_getTransactionByHash', [handle.hash])) as {
+      const tx = (await rpc(backend.anvil.rpcUrl, 'eth_getTransactionByHash', [handle.hash])) as {
         from: string
       }
       expect(tx.from.toLowerCase()).toBe(simulator.evm.address.toLowerCase())
@@ -79,7 +67,7 @@ describe('Client.sendTransaction over a paired relay session', () => {
       expect(error?.code).toBe('USER_REJECTED')
       answer = 'approve'
       const handle = await client.sendTransaction({ to: RECIPIENT, value: 1n })
-      await rpc(anvil.rpcUrl, 'evm_mine')
+      await rpc(backend.anvil.rpcUrl, 'evm_mine')
       expect((await handle.wait()).status).toBe('confirmed')
     } finally {
       await client.disconnect()

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest'
+import type { AppOptions } from '../../server/src/app'
 import {
   SOLANA_DEVNET,
   startTestServer,
@@ -7,19 +8,27 @@ import {
 } from '../../server/test/support/server'
 import { type RunningAnvil, startAnvil } from './anvil'
 
+export interface BackendWithAnvilOptions {
+  /** More anvil flags, e.g. `['--no-mining']` for a chain the test mines by hand. */
+  anvilArgs?: string[]
+  /** The server's transaction settings (its block poll, its node timeout). */
+  transactions?: AppOptions['transactions']
+}
+
 /**
  * The Client's usual real parts, started once for a test file: anvil and the real server serving
  * the test project on anvil's chain (`eip155:31337`) and Solana devnet. Read the parts inside
  * tests (they exist once `beforeAll` ran).
  */
-export function useBackendWithAnvil(): {
+export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
   readonly anvil: RunningAnvil
   readonly server: TestServer
 } {
   const parts = {} as { anvil: RunningAnvil; server: TestServer }
   beforeAll(async () => {
-    parts.anvil = await startAnvil()
+    parts.anvil = await startAnvil(options.anvilArgs ? { args: options.anvilArgs } : {})
     parts.server = await startTestServer({
+      ...(options.transactions ? { transactions: options.transactions } : {}),
       projects: {
         projects: [
           {

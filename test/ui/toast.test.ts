@@ -1,11 +1,10 @@
 // @vitest-environment happy-dom-node
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, TEST_PROJECT, type TestServer } from '../../server/test/support/server'
+import { describe, expect, it } from 'vitest'
 import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { createMemoryTransactionStore } from '../../src/transaction'
 import { type ConnectElement, defineConnectElements } from '../../src/ui'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
+import { useBackendWithAnvil } from '../support/backend-with-anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
 import { ANVIL_KEY_0, revertingInitCode, rpc } from '../support/evm-transactions'
 
@@ -14,23 +13,9 @@ import { ANVIL_KEY_0, revertingInitCode, rpc } from '../support/evm-transactions
 // real backend reads the receipts.
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-let anvil: RunningAnvil
-let server: TestServer
-
-beforeAll(async () => {
-  anvil = await startAnvil({ args: ['--no-mining'] })
-  server = await startTestServer({
-    projects: {
-      projects: [
-        { ...TEST_PROJECT, networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }] },
-      ],
-    },
-    transactions: { blockPollMs: 100, timeoutMs: 1_000 },
-  })
-})
-afterAll(async () => {
-  await server?.close()
-  await anvil?.stop()
+const backend = useBackendWithAnvil({
+  anvilArgs: ['--no-mining'],
+  transactions: { blockPollMs: 100, timeoutMs: 1_000 },
 })
 
 async function toastOf(element: Element, check: (text: string) => boolean): Promise<HTMLElement> {
@@ -46,12 +31,12 @@ async function toastOf(element: Element, check: (text: string) => boolean): Prom
 describe('the pending-transaction toast', () => {
   it('is an empty live region, then shows pending with the hash, confirmed, and a rejection; then the next send', async () => {
     const wallet = await createEip1193TestWallet({
-      rpcUrl: anvil.rpcUrl,
+      rpcUrl: backend.anvil.rpcUrl,
       privateKeys: [ANVIL_KEY_0],
     })
     const client = new Client({
-      baseUrl: server.baseUrl,
-      appKey: server.appKey,
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
       connectors: [new Eip1193Connector('metamask', () => wallet)],
       mobile: false,
       transactions: { store: createMemoryTransactionStore(), timeouts: { retryMs: 50 } },
@@ -69,7 +54,7 @@ describe('the pending-transaction toast', () => {
     const handle = await client.sendTransaction({ to: RECIPIENT, value: 1n })
     const short = `${handle.hash.slice(0, 6)}…${handle.hash.slice(-4)}`
     await toastOf(element, (text) => text === `Transaction pending 0/1 ${short}`)
-    await rpc(anvil.rpcUrl, 'evm_mine')
+    await rpc(backend.anvil.rpcUrl, 'evm_mine')
     await handle.wait()
     await toastOf(element, (text) => text === `Transaction confirmed ${short}`)
 
@@ -81,7 +66,7 @@ describe('the pending-transaction toast', () => {
       data: revertingInitCode('nope'),
       gas: 100_000n,
     })
-    await rpc(anvil.rpcUrl, 'evm_mine')
+    await rpc(backend.anvil.rpcUrl, 'evm_mine')
     await reverting.wait().catch(() => {})
     await toastOf(
       element,
