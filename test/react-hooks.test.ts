@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom-node
 import { createServer } from 'node:net'
 import { act, createElement as h, type ReactNode, StrictMode } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createRoot } from 'react-dom/client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, TEST_PROJECT, type TestServer } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
@@ -18,15 +18,11 @@ import {
 } from '../src/react'
 import { type RunningAnvil, startAnvil } from './support/anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
+import { useReactRoot } from './support/react-root'
 
 // The hooks issue 18 asks for (ClientProvider, useClient, useConnect, useSignMessage, useBalance,
 // useSwitchChain) rendered with react-dom in happy-dom against a real Client, the real server and
 // anvil; each happy path with its failure twin, after which the next call succeeds.
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean | undefined
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
 let anvil: RunningAnvil
 let server: TestServer
@@ -99,23 +95,9 @@ async function setup(options: Partial<ClientOptions> = {}) {
   return { wallet, client, backend: state }
 }
 
-let root: Root | undefined
-let container: HTMLElement | undefined
-
-function render(client: Client, children: ReactNode) {
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
-  act(() => root?.render(h(StrictMode, null, h(ClientProvider, { client }, children))))
-}
-
-afterEach(() => {
-  act(() => root?.unmount())
-  container?.remove()
-  root = undefined
-})
-
-const text = (id: string) => document.getElementById(id)?.textContent ?? ''
+const { mount, text } = useReactRoot()
+const render = (client: Client, children: ReactNode) =>
+  mount(h(StrictMode, null, h(ClientProvider, { client }, children)))
 
 async function until(condition: () => boolean) {
   for (let i = 0; i < 600 && !condition(); i++) {

@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom-node
 import { act, createElement as h, type ReactNode, StrictMode } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
@@ -15,15 +14,11 @@ import { createMemoryTransactionStore } from '../src/transaction'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 import { ANVIL_KEY_0, revertingInitCode, rpc } from './support/evm-transactions'
+import { useReactRoot } from './support/react-root'
 
 // useSendTransaction and useWaitForTransaction rendered with react-dom in happy-dom against a real
 // Client, the real backend reading receipts and anvil mined by hand; each happy path with its
 // failure twin, after which the next send succeeds.
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean | undefined
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const backend = useBackendWithAnvil({
@@ -47,23 +42,9 @@ async function connected(): Promise<{ client: Client; wallet: TestEip1193Wallet 
   return { client, wallet }
 }
 
-let root: Root | undefined
-let container: HTMLElement | undefined
-
-function render(client: Client, children: ReactNode) {
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
-  act(() => root?.render(h(StrictMode, null, h(ClientProvider, { client }, children))))
-}
-
-afterEach(() => {
-  act(() => root?.unmount())
-  container?.remove()
-  root = undefined
-})
-
-const text = (id: string) => document.getElementById(id)?.textContent ?? ''
+const { mount, text } = useReactRoot()
+const render = (client: Client, children: ReactNode) =>
+  mount(h(StrictMode, null, h(ClientProvider, { client }, children)))
 const mine = () => rpc(backend.anvil.rpcUrl, 'evm_mine')
 
 async function until(condition: () => boolean) {

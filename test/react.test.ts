@@ -1,7 +1,6 @@
 // @vitest-environment happy-dom-node
 import { act, createElement as h } from 'react'
-import { createRoot, type Root } from 'react-dom/client'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientActor, toClientView } from '../src/client'
@@ -13,15 +12,11 @@ import type { UniversalLinkStore } from '../src/universal-link/store'
 import { DAPP_METADATA, WS, walletSimulator } from './relay/support/pairing-setup'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
+import { useReactRoot } from './support/react-root'
 
 // The React hooks in a DOM (happy-dom) with react-dom, against a real Client: desktop wallets
 // on viem keys and anvil, and the universal-link flow against the real server and the reference
 // wallet simulator. The page's text is what the components rendered from the hooks.
-
-declare global {
-  var IS_REACT_ACT_ENVIRONMENT: boolean | undefined
-}
-globalThis.IS_REACT_ACT_ENVIRONMENT = true
 
 const backend = useBackendWithAnvil()
 
@@ -76,25 +71,13 @@ function RootLine({ client, renders }: { client: Client; renders: Renders }) {
   return h('p', { id: 'root' }, status)
 }
 
-let root: Root | undefined
-let container: HTMLElement | undefined
+const { mount, text } = useReactRoot()
 
 function render(client: Client): Renders {
   const renders: Renders = { view: 0, connection: 0, address: 0, actors: [] }
-  container = document.createElement('div')
-  document.body.append(container)
-  root = createRoot(container)
-  act(() => root?.render(h(Page, { client, renders })))
+  mount(h(Page, { client, renders }))
   return renders
 }
-
-afterEach(() => {
-  act(() => root?.unmount())
-  container?.remove()
-  root = undefined
-})
-
-const text = (id: string) => document.getElementById(id)?.textContent ?? ''
 
 /** Lets the client's asynchronous work and React's updates run until `condition` holds. */
 async function until(condition: () => boolean) {
@@ -340,7 +323,7 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     })
     const address = (wallet: TestEip1193Wallet) => wallet.accounts[0]?.address as string
     expect(text('connection')).toBe(`metamask ${address(first.wallet)}`)
-    act(() => root?.render(h(Page, { client: b, renders })))
+    mount(h(Page, { client: b, renders }))
     expect(text('connection')).toBe(`metamask ${address(second.wallet)}`)
     expect(text('root')).toBe('connected')
     expect(text('address')).toBe(address(second.wallet))
