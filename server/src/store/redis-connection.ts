@@ -64,6 +64,39 @@ export function connectRedis(
   )
 }
 
+/**
+ * The two connections of an owner that publishes and subscribes: `commands` never queues a command
+ * while Redis is away and waits `commandTimeoutMs` at most for a reply (a call fails fast, as the
+ * store's), and `subscriber` re-subscribes by itself after a reconnect. Both reconnect with
+ * `reconnectBackoff`, forever. `sharded`: the subscriber takes SSUBSCRIBE on a Cluster.
+ */
+export function connectPubSub(
+  target: RedisTarget,
+  timeouts: { connectTimeoutMs: number; commandTimeoutMs: number },
+  subscriber: { sharded?: boolean } = {},
+): { commands: RedisConnection; subscriber: RedisConnection } {
+  return {
+    commands: connectRedis(target, {
+      connectTimeout: timeouts.connectTimeoutMs,
+      commandTimeout: timeouts.commandTimeoutMs,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: reconnectBackoff,
+    }),
+    subscriber: connectRedis(
+      target,
+      {
+        connectTimeout: timeouts.connectTimeoutMs,
+        autoResubscribe: true,
+        maxRetriesPerRequest: null,
+        retryStrategy: reconnectBackoff,
+      },
+      subscriber,
+    ),
+  }
+}
+
 /** The live connections to the primaries (one server: itself). */
 export function primaryConnections(connection: RedisConnection): Redis[] {
   return connection instanceof Cluster ? connection.nodes('master') : [connection]

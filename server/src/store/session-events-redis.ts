@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import {
-  connectRedis,
+  connectPubSub,
   isClusterTarget,
   type RedisTarget,
-  reconnectBackoff,
   waitUntilReady,
   watchOutages,
 } from './redis-connection'
@@ -62,22 +61,9 @@ export function createRedisSessionEvents(
     ? Array.from({ length: SESSION_EVENT_SHARDS }, (_, n) => `${channel}:{${n}}`)
     : [channel]
   const instanceId = randomBytes(8).toString('hex')
-  const publisher = connectRedis(target, {
-    connectTimeout: connectTimeoutMs,
-    commandTimeout: commandTimeoutMs,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    retryStrategy: reconnectBackoff,
-  })
-  const subscriber = connectRedis(
+  const { commands: publisher, subscriber } = connectPubSub(
     target,
-    {
-      connectTimeout: connectTimeoutMs,
-      autoResubscribe: true,
-      maxRetriesPerRequest: null,
-      retryStrategy: reconnectBackoff,
-    },
+    { connectTimeoutMs, commandTimeoutMs },
     { sharded: true },
   )
   // Local watchers are keyed by the hash too, so a message maps to them without a reverse table.

@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import {
-  connectRedis,
-  reconnectBackoff,
-  waitUntilReady,
-  watchOutages,
-} from '../store/redis-connection'
+import { connectPubSub, waitUntilReady, watchOutages } from '../store/redis-connection'
 import { SEEN_TTL_MS, type SeenTransaction, type TransactionFeed } from './feed'
 
 export interface RedisTransactionFeedOptions {
@@ -45,20 +40,7 @@ export function createRedisTransactionFeed(
 ): RedisTransactionFeed {
   const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
   const instanceId = randomBytes(8).toString('hex')
-  const commands = connectRedis(url, {
-    connectTimeout: connectTimeoutMs,
-    commandTimeout: commandTimeoutMs,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    retryStrategy: reconnectBackoff,
-  })
-  const subscriber = connectRedis(url, {
-    connectTimeout: connectTimeoutMs,
-    autoResubscribe: true,
-    maxRetriesPerRequest: null,
-    retryStrategy: reconnectBackoff,
-  })
+  const { commands, subscriber } = connectPubSub(url, { connectTimeoutMs, commandTimeoutMs })
   let closing = false
   const outages = watchOutages([commands, subscriber], {
     log: options.log,
