@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createBalanceReader, type TokenBalanceQuery } from '../../src/balance'
 import { expectAppError } from './support/expect-error'
 import {
   backendError,
   type Handler,
   json,
-  type Loopback,
   refusedBaseUrl,
-  startLoopback,
   text,
+  useLoopback,
 } from './support/loopback'
 
 const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
 const APP_KEY = 'pk_test_balances'
 
-let server: Loopback
-beforeAll(async () => {
-  server = await startLoopback()
-})
-afterAll(() => server.close())
-beforeEach(() => {
-  server.requests.length = 0
-})
+const server = useLoopback()
 
 const reader = () => createBalanceReader({ baseUrl: server.baseUrl, appKey: APP_KEY })
 const queries = (n: number): TokenBalanceQuery[] =>

@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createBalanceReader } from '../../src/balance'
 import { expectAppError, expectThrownAppError } from './support/expect-error'
-import {
-  backendError,
-  hang,
-  json,
-  type Loopback,
-  refusedBaseUrl,
-  startLoopback,
-  text,
-} from './support/loopback'
+import { backendError, hang, json, refusedBaseUrl, text, useLoopback } from './support/loopback'
 
 const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
 const APP_KEY = 'pk_test_balance'
 
-let server: Loopback
-beforeAll(async () => {
-  server = await startLoopback()
-})
-afterAll(() => server.close())
-beforeEach(() => {
-  server.requests.length = 0
-})
+const server = useLoopback()
 
 const reader = () => createBalanceReader({ baseUrl: `${server.baseUrl}/api/v1/`, appKey: APP_KEY })
 const query = { chainId: 'eip155:1', tokenAddress: USDC, account: ACCOUNT, decimals: 6 }

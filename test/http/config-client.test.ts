@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createConnectConfigClient } from '../../src/config'
 import { expectAppError, expectThrownAppError } from './support/expect-error'
-import {
-  backendError,
-  json,
-  type Loopback,
-  refusedBaseUrl,
-  startLoopback,
-  text,
-} from './support/loopback'
+import { backendError, json, refusedBaseUrl, text, useLoopback } from './support/loopback'
 
-let server: Loopback
-beforeAll(async () => {
-  server = await startLoopback()
-})
-afterAll(() => server.close())
+const server = useLoopback()
 
 const CONFIG = {
   projectId: 'proj_1',

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { GenericWalletSessionClient } from '../../src/session/client'
 import { expectAppError, expectThrownAppError } from './support/expect-error'
-import {
-  backendError,
-  hang,
-  json,
-  type Loopback,
-  refusedBaseUrl,
-  startLoopback,
-  text,
-} from './support/loopback'
+import { backendError, hang, json, refusedBaseUrl, text, useLoopback } from './support/loopback'
 
 const SESSION_ID = 'sess_AAAAAAAAAAAAAAAAAAAAAA'
 const TOKEN = 'tok_secret_SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS'
@@ -25,16 +17,12 @@ const RESULT = {
   errorCode: null,
 }
 
-let server: Loopback
+const server = useLoopback()
 let client: GenericWalletSessionClient
-beforeAll(async () => {
-  server = await startLoopback()
+beforeAll(() => {
   client = new GenericWalletSessionClient(`${server.baseUrl}/api/v1`, 'pk_session')
 })
-afterAll(() => server.close())
-beforeEach(() => {
-  server.requests.length = 0
-})
+beforeEach(() => {})
 
 describe('GenericWalletSessionClient: construction', () => {
   it('normalises baseUrl and exposes it read-only', () => {

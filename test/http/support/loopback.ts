@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 
 export interface RecordedRequest {
   method: string
@@ -51,6 +52,35 @@ export async function startLoopback(): Promise<Loopback> {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * One loopback for a test file: started before its tests, closed after them, its recorded
+ * requests cleared before each test. Read it inside tests (it runs once `beforeAll` did).
+ */
+export function useLoopback(): Loopback {
+  let running: Loopback | undefined
+  beforeAll(async () => {
+    running = await startLoopback()
+  })
+  afterAll(() => running?.close())
+  beforeEach(() => {
+    if (running) running.requests.length = 0
+  })
+  const live = (): Loopback => {
+    if (!running) throw new Error('the loopback starts in beforeAll: use it inside tests')
+    return running
+  }
+  return {
+    get baseUrl() {
+      return live().baseUrl
+    },
+    get requests() {
+      return live().requests
+    },
+    handle: (handler) => live().handle(handler),
+    close: () => live().close(),
   }
 }
 
