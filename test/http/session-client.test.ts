@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { GenericWalletSessionClient } from '../../src/session/client'
 import { expectAppError, expectThrownAppError } from './support/expect-error'
 import { backendError, hang, json, refusedBaseUrl, text, useLoopback } from './support/loopback'
@@ -22,7 +22,6 @@ let client: GenericWalletSessionClient
 beforeAll(() => {
   client = new GenericWalletSessionClient(`${server.baseUrl}/api/v1`, 'pk_session')
 })
-beforeEach(() => {})
 
 describe('GenericWalletSessionClient: construction', () => {
   it('normalises baseUrl and exposes it read-only', () => {
