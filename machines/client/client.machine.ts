@@ -62,32 +62,6 @@ type ChildChange = Extract<
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
 /**
- * While the connected wallet is asked something (a signature, a chain switch): account and chain
- * changes are kept, the wallet leaving ends the ask with `NOT_CONNECTED`, `CANCEL` ends it with
- * `ABORTED` and keeps the connection, `DISCONNECT` disconnects.
- */
-const askingConnectedWallet = {
-  'CONNECTION.CHANGED': [
-    { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-    {
-      target: 'disconnected',
-      actions: {
-        type: 'settle',
-        params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-      },
-    },
-  ],
-  CANCEL: {
-    target: 'connected',
-    actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-  },
-  DISCONNECT: {
-    target: 'disconnecting',
-    actions: { type: 'startFlow', params: 'disconnect' },
-  },
-} as const
-
-/**
  * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
  * `loadConnector`; a desktop connector is driven by the `connect` machine (invoked as `connection`
  * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
@@ -632,7 +606,26 @@ export const clientMachine = setup({
               actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
             },
           },
-          on: askingConnectedWallet,
+          on: {
+            'CONNECTION.CHANGED': [
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              {
+                target: 'disconnected',
+                actions: {
+                  type: 'settle',
+                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                },
+              },
+            ],
+            CANCEL: {
+              target: 'connected',
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
           after: {
             walletAnswerMs: {
               target: 'connected',
@@ -680,7 +673,26 @@ export const clientMachine = setup({
           },
           initial: 'requesting',
           states: { requesting: { entry: 'askSignature' } },
-          on: askingConnectedWallet,
+          on: {
+            'CONNECTION.CHANGED': [
+              { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
+              {
+                target: 'disconnected',
+                actions: {
+                  type: 'settle',
+                  params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+                },
+              },
+            ],
+            CANCEL: {
+              target: 'connected',
+              actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+            },
+            DISCONNECT: {
+              target: 'disconnecting',
+              actions: { type: 'startFlow', params: 'disconnect' },
+            },
+          },
           after: {
             signatureMs: {
               target: 'connected',
