@@ -6,6 +6,8 @@
  *   - 50 concurrent `reader.getBalance` (GET /balances each),
  *   - viem's own `multicall` from the dApp, straight to the node (its defaults; and over WebSocket),
  *   - a getBalances and a viem multicall read again in the same block (the per-block cache).
+ * References that split a cold batch's time: the hop alone (GET /config), the batch's request with
+ * fetch alone (no library), and the backend's own work in process (Fastify's inject).
  * The backends run in child processes of their own (as deployed); anvil prints every request it
  * serves, so every way's upstream calls are counted at the node itself.
  *
@@ -191,6 +193,18 @@ async function main() {
       return (answer.json() as { balances: { raw: string }[] }).balances.map((b) => BigInt(b.raw))
     },
     'one getBalances': () => batchRead(),
+    // Reference: the same request with the platform's fetch and JSON.parse, no library: what the
+    // library's own HTTP layer (ky, the answer's schema) adds to a cold read.
+    'POST /balances with fetch alone (no library)': async () => {
+      tally.http++
+      const answer = await fetch(`${backend.baseUrl}/api/v1/connect/balances`, {
+        method: 'POST',
+        headers: { 'x-app-key': TEST_PROJECT.appKeys[0]!, 'content-type': 'application/json' },
+        body: JSON.stringify({ queries }),
+      })
+      const { balances } = (await answer.json()) as { balances: { raw: string }[] }
+      return balances.map((b) => BigInt(b.raw))
+    },
     'one getBalances, backend without wsUrl': async () => {
       const results = await httpReader.getBalances(queries)
       return results.map((r) => (r.status === 'success' ? r.balance.raw : -1n))
@@ -256,6 +270,7 @@ async function main() {
   const batch = samples.get('one getBalances')!
   const separate = median(samples.get('50 concurrent getBalance')!.ms)
   const viem = median(samples.get("viem's multicall (dApp)")!.ms)
+  const fetchAlone = median(samples.get('POST /balances with fetch alone (no library)')!.ms)
   const at = (way: Way) => median(samples.get(way)!.ms).toFixed(1)
   const verdict = (met: boolean) => (met ? 'met' : '**not met**')
   const goals = [
@@ -281,7 +296,8 @@ Every way talks to anvil itself, which prints the method of every request it ser
 calls are counted there, with nothing in between. Side by side in one run, ${ROUNDS} rounds (after 3 warm-up rounds), in a random order each round; a block is mined
 before every read and the server's block-number reuse left to lapse, so every read is cold (no
 per-block cache answers). References: \`GET /config\` is one round trip to the backend that reads
-no chain (the hop the dApp's own \`multicall\` does not make); "in process" is the \`wsUrl\` backend
+no chain (the hop the dApp's own \`multicall\` does not make); "fetch alone" is the batch's request
+sent without the library (the platform's \`fetch\`, \`JSON.parse\`); "in process" is the \`wsUrl\` backend
 asked through Fastify's \`inject\` in the bench's own process (its own work for the batch, the
 upstream call included, without the hop); viem over WebSocket is the dApp's \`multicall\` had it a
 WebSocket endpoint of its own. "HTTP" counts requests from the library to the backend (0: viem
@@ -301,13 +317,20 @@ is pinned to it; ≤ 2 either way). 50 separate reads are 50 requests and 50 ups
 queue behind each other on the way. viem's \`multicall\` splits its calls into 1 KiB chunks by
 default, so 50 \`balanceOf\` calls are two \`eth_call\`s in parallel, each over HTTP.
 
-A cold read through the backend pays one hop more than the dApp's own multicall (the \`GET /config\`
-row, ${at('GET /config (the hop alone)')} ms) and wins part of it back at the node: the backend writes
-and reads \`aggregate3\` by hand (viem's ABI coder took most of its CPU time for a batch) and keeps a
-WebSocket open to the node (\`wsUrl\`), where each dApp read over HTTP pays the request work at both
-ends; without \`wsUrl\` the same batch takes ${at('one getBalances, backend without wsUrl')} ms. On loopback, against the very node the
-dApp could call itself, that is not the whole hop: a cold batch is ${(batchMedian / viem).toFixed(2)}× viem's \`multicall\`
-over HTTP, and a dApp with a WebSocket endpoint of its own makes no hop at all (${at("viem's multicall over WebSocket (dApp)")} ms).
+Where a cold batch's time goes, from the reference rows: the hop alone (\`GET /config\`, one round
+trip to the backend that reads no chain) is ${at('GET /config (the hop alone)')} ms of it, the round trip the dApp's own
+\`multicall\` never makes. The backend's own work, the \`aggregate3\` over its WebSocket included,
+is ${at('POST /balances in process (the backend alone)')} ms in process (\`inject\` has costs of its own, so the rows do not add up). The same
+request sent with \`fetch\` and \`JSON.parse\` alone takes ${at('POST /balances with fetch alone (no library)')} ms (${(fetchAlone / viem).toFixed(2)}× viem's \`multicall\`):
+the library's HTTP layer adds ${(batchMedian - fetchAlone).toFixed(1)} ms to that (ky builds a \`Request\` and clones it on every
+call, retries off or not; the answer is checked against its schema). The backend earns
+back part of the hop at the node: it writes and reads \`aggregate3\` by hand (viem's ABI coder
+took most of its CPU time for a batch) and keeps a WebSocket open to the node (\`wsUrl\`), where
+each dApp read over HTTP pays the request work at both ends. Without \`wsUrl\` the same batch takes
+${at('one getBalances, backend without wsUrl')} ms. On loopback, against the very node the dApp could call itself, that is not the
+whole hop: a cold batch is ${(batchMedian / viem).toFixed(2)}× viem's \`multicall\` over HTTP, and a dApp with a WebSocket
+endpoint of its own makes no hop at all (${at("viem's multicall over WebSocket (dApp)")} ms).
+
 Read again within the block — what a UI that polls or re-renders does — the batch answers from the
 per-block cache with no upstream call: ${at('one getBalances, again in the same block')} ms against ${at("viem's multicall, again in the same block")} ms for viem's
 \`multicall\`, which asks the node again. The batch also needs no RPC endpoint in the dApp and reads
