@@ -734,6 +734,29 @@ function tableRows(): StepRule[] {
           : null,
     },
     {
+      // A connected link flow keeps its record until disconnect(): `resume()` restores it connected.
+      id: 'reload.linkConnected',
+      flows: LINK,
+      at: (snapshot, world) => {
+        const v = view(snapshot)
+        return v.connectorKind === 'universalLink' && v.isConnected
+          ? {
+              step: {
+                kind: 'reload',
+                description: 'the page reloads (resume() restores the connected link session)',
+              },
+              restart: true,
+              events: [
+                ...selectPhone(world, true),
+                { type: 'WALLET_OPENED', url: PHONE_LINK },
+                ...(answerEvents('link', 'approve', world, snapshot) ?? []),
+              ],
+              shows: ['connected'],
+            }
+          : null
+      },
+    },
+    {
       id: 'reload.walletLocked',
       flows: DESKTOP,
       at: (snapshot, world) =>
