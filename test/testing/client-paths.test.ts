@@ -29,13 +29,14 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
       await runClientPath(path, headless, { coverage })
     })
 
-  it('has universal-link paths: the phone approves, rejects, never answers, the page reloads (awaiting the phone or connected)', () => {
+  it('has universal-link paths: the phone approves, rejects, fails, never answers, the page reloads (awaiting the phone or connected)', () => {
     const link = paths.filter((path) => path.flow === 'universalLink')
     const kinds = link.flatMap((path) => path.steps.map((step) => step.description))
     expect(kinds).toEqual(
       expect.arrayContaining([
         'the wallet approves',
         'the wallet rejects',
+        'the wallet fails',
         'nobody answers: walletAnswerMs passes',
         'the page reloads (resume() restores the flow awaiting the wallet)',
         'the page reloads (resume() restores the connected link session)',

@@ -209,6 +209,14 @@ describe('createTestWallet (Solana) answers a universal link as a phone would', 
     expect(await wallet.answerLink(rejected.link, 'reject', backend.fetch)).toBe(204)
     expect((await rejected.result()).status).toBe('rejected')
 
+    // The wallet app failing is a rejection with its own code, which the backend records as failed.
+    const failing = await session()
+    expect(await wallet.answerLink(failing.link, 'error', backend.fetch)).toBe(204)
+    expect(await failing.result()).toMatchObject({
+      status: 'failed',
+      errorCode: 'WALLET_INTERNAL_ERROR',
+    })
+
     // A link whose nonce is not the session's is refused like any stranger's callback.
     const forged = await session()
     const wrongNonce = forged.link.replace(/scNonce=[^&]+/, 'scNonce=00')

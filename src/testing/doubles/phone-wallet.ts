@@ -5,14 +5,21 @@ import { API_PREFIX, ROUTES, SESSION_NONCE_HEADER } from '../../wire/routes'
 /**
  * A phone wallet for the universal-link flow, as `examples/wallet-simulator` is: it reads the `sc*`
  * parameters of the link the dApp opened and posts the backend callback with the link's nonce
- * (`X-Session-Nonce`): the connect callback with its address, or a rejection (`USER_REJECTED`).
+ * (`X-Session-Nonce`): the connect callback with its address, a rejection (`USER_REJECTED`), or
+ * a failure of its own (`error`: `WALLET_INTERNAL_ERROR`, which the backend records as `failed`).
  * Its address is the base58 ed25519 public key of `secretKey`.
  */
 export interface PhoneWallet {
   readonly address: string
   /** Answers `link`; resolves with the callback's status code (204 when the backend took it). */
-  answer(link: string, behaviour: 'approve' | 'reject'): Promise<number>
+  answer(link: string, behaviour: PhoneAnswer): Promise<number>
 }
+
+/** How the phone answers a link: it approves, the user rejects, or the wallet app fails. */
+export type PhoneAnswer = 'approve' | 'reject' | 'error'
+
+/** The `errorCode` of the reject callback for each way of not approving. */
+const REJECT_CODES = { reject: 'USER_REJECTED', error: 'WALLET_INTERNAL_ERROR' } as const
 
 export function createPhoneWallet(options: {
   secretKey: Uint8Array
@@ -39,7 +46,7 @@ export function createPhoneWallet(options: {
                 walletAddress: address,
               },
             ]
-          : [ROUTES.callbackReject, { sessionId, errorCode: 'USER_REJECTED' }]
+          : [ROUTES.callbackReject, { sessionId, errorCode: REJECT_CODES[behaviour] }]
       const response = await fetchImpl(`${callback}${API_PREFIX}${route}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SESSION_NONCE_HEADER]: nonce },

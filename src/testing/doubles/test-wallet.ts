@@ -68,12 +68,13 @@ export interface TestWallet {
   unpair(): void
   /**
    * Solana (the mobile flow's wallets): answers a universal link the dApp opened as the phone wallet would (`createPhoneWallet`
-   * with this wallet's key): the connect callback with its address, or a rejection, posted to the
-   * link's callback with its nonce. Resolves with the backend's status code (204 when taken).
+   * with this wallet's key): the connect callback with its address, a rejection or a failure of
+   * the wallet app, posted to the link's callback with its nonce. Resolves with the backend's
+   * status code (204 when taken).
    */
   answerLink(
     link: string,
-    behaviour: 'approve' | 'reject',
+    behaviour: 'approve' | 'reject' | 'error',
     fetchImpl?: typeof fetch,
   ): Promise<number>
 }

@@ -48,6 +48,10 @@ const failed: ErrorData = { code: 'WALLET_ERROR', message: 'Internal wallet erro
 const aborted: ErrorData = { code: 'ABORTED', message: 'Cancelled.' }
 const timedOut: ErrorData = { code: 'TIMEOUT', message: 'The wallet did not answer in time.' }
 const locked: ErrorData = { code: 'NOT_CONNECTED', message: 'The wallet is locked.' }
+const sessionFailed: ErrorData = {
+  code: 'SESSION_FAILED',
+  message: 'The wallet reported a failure (WALLET_INTERNAL_ERROR).',
+}
 
 const connection = (world: ClientPathWorld, accounts: readonly string[], chainId: string) => ({
   walletId: world.walletId,
@@ -220,8 +224,15 @@ function answerEvents(
         ? [pairingChild(true, { connection: pairedConnection(world) })]
         : [pairingDone('rejected', rejected)]
     case 'link':
-      // The phone posts its callback; the session poll reports it (a rejection ends the child).
-      if (behaviour === 'error') return null
+      // The phone posts its callback; the session poll reports it (a rejection or a failure ends
+      // the child: the backend records a failure's code as a `failed` session).
+      if (behaviour === 'error')
+        return [
+          {
+            type: 'xstate.done.actor.universalLink',
+            output: { status: 'failed', error: sessionFailed },
+          },
+        ]
       return behaviour === 'approve'
         ? [
             {

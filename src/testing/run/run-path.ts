@@ -186,7 +186,7 @@ export async function runClientPath(
   const answer = async (behaviour: 'approve' | 'reject' | 'error', index: number) => {
     if (mobile) {
       const link = links.at(-1)
-      if (link === undefined || behaviour === 'error')
+      if (link === undefined)
         throw new ClientPathError(path, index, 'the phone wallet has no link to answer')
       const status = await phone.answer(link, behaviour)
       if (status !== 204)
