@@ -29,7 +29,7 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
       await runClientPath(path, headless, { coverage })
     })
 
-  it('has universal-link paths: the phone approves, rejects, fails, never answers, the page reloads (awaiting the phone or connected)', () => {
+  it('has universal-link paths: the phone approves, rejects, fails, never answers, the backend fails the session, the page reloads (awaiting the phone or connected)', () => {
     const link = paths.filter((path) => path.flow === 'universalLink')
     const kinds = link.flatMap((path) => path.steps.map((step) => step.description))
     expect(kinds).toEqual(
@@ -37,6 +37,7 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
         'the wallet approves',
         'the wallet rejects',
         'the wallet fails',
+        'connects, and POST /sessions answers 503 (the flow fails)',
         'nobody answers: walletAnswerMs passes',
         'the page reloads (resume() restores the flow awaiting the wallet)',
         'the page reloads (resume() restores the connected link session)',

@@ -68,6 +68,32 @@ const FAULT_STATUS: Partial<Record<BackendFault, [number, string]>> = {
   status429: [429, 'RATE_LIMITED'],
 }
 
+/**
+ * What the backend double answers in place of the route under `fault`: a rejection (`down`), a
+ * promise that never settles (`hang`), an error status, a garbage or wrong-shaped body; null for
+ * the faults that still reach the route (`ok`, `slow`, `drop`).
+ */
+export function faultAnswer(fault: BackendFault): Promise<Response> | null {
+  if (fault === 'down')
+    return Promise.reject(new TypeError('fetch failed (test double: backend down)'))
+  if (fault === 'hang') return never<Response>()
+  const failure = FAULT_STATUS[fault]
+  if (failure) {
+    const [status, code] = failure
+    const headers: Record<string, string> = status === 429 ? { 'retry-after': '3' } : {}
+    return Promise.resolve(error(status, code, 'test double fault', headers))
+  }
+  if (fault === 'garbage')
+    return Promise.resolve(
+      new Response('<html>502 Bad Gateway</html>', {
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+      }),
+    )
+  if (fault === 'badShape') return Promise.resolve(json(200, { unexpected: true, raw: 12 }))
+  return null
+}
+
 /** A TEST DOUBLE of the backend as a `fetchImpl` (see `BackendDouble`): set `fault` to make it fail. */
 export function createBackendDouble(): BackendDouble {
   const sessions = new Map<string, SessionRecord>()
@@ -257,25 +283,9 @@ export function createBackendDouble(): BackendDouble {
       const fault = double.fault
       const text = request.method === 'GET' ? '' : await request.text()
       const work = (async () => {
-        if (fault === 'down') throw new TypeError('fetch failed (test double: backend down)')
-        if (fault === 'hang') return never<Response>()
         if (fault === 'slow') await delay(2_000)
-        const failure = FAULT_STATUS[fault]
-        if (failure) {
-          const [status, code] = failure
-          return error(
-            status,
-            code,
-            'test double fault',
-            status === 429 ? { 'retry-after': '3' } : {},
-          )
-        }
-        if (fault === 'garbage')
-          return new Response('<html>502 Bad Gateway</html>', {
-            status: 200,
-            headers: { 'content-type': 'text/html' },
-          })
-        if (fault === 'badShape') return json(200, { unexpected: true, raw: 12 })
+        const failed = faultAnswer(fault)
+        if (failed) return failed
         const answer = await route(
           request.method,
           url,

@@ -48,6 +48,7 @@ const failed: ErrorData = { code: 'WALLET_ERROR', message: 'Internal wallet erro
 const aborted: ErrorData = { code: 'ABORTED', message: 'Cancelled.' }
 const timedOut: ErrorData = { code: 'TIMEOUT', message: 'The wallet did not answer in time.' }
 const locked: ErrorData = { code: 'NOT_CONNECTED', message: 'The wallet is locked.' }
+const backendError: ErrorData = { code: 'BACKEND_ERROR', message: 'The backend failed.' }
 const sessionFailed: ErrorData = {
   code: 'SESSION_FAILED',
   message: 'The wallet reported a failure (WALLET_INTERNAL_ERROR).',
@@ -282,7 +283,12 @@ const FAULTS = [
   { at: 'config', faults: ['down', 'status503', 'garbage'] },
   { at: 'balance', faults: ['down', 'status503', 'garbage'] },
 ] as const satisfies ReadonlyArray<{ at: FaultStep['at']; faults: readonly BackendFault[] }>
-const FAULT_READS = { config: 'GET /config', balance: 'GET /balances', relaySocket: 'the relay' }
+const FAULT_READS = {
+  config: 'GET /config',
+  balance: 'GET /balances',
+  relaySocket: 'the relay',
+  sessions: 'POST /sessions',
+}
 const FAULT_WORDS: Partial<Record<BackendFault, string>> = {
   down: 'fails: the backend is down',
   status503: 'answers 503',
@@ -681,6 +687,33 @@ function tableRows(): StepRule[] {
           },
         }),
       ),
+    ),
+    ...(['down', 'status503'] as const).map(
+      (fault): StepRule => ({
+        id: `fault.sessions.${fault}`,
+        flows: LINK,
+        at: (snapshot) => {
+          const v = view(snapshot)
+          if (!v.canConnect || v.connectorKind !== 'universalLink') return null
+          return {
+            step: {
+              kind: 'fault',
+              fault,
+              at: 'sessions',
+              description: `connects, and ${FAULT_READS.sessions} ${FAULT_WORDS[fault]} (the flow fails)`,
+            },
+            // The child fails to create the session: the wallet is never opened.
+            events: [
+              { type: 'CONNECT' },
+              {
+                type: 'xstate.done.actor.universalLink',
+                output: { status: 'failed', error: backendError },
+              },
+            ],
+            shows: ['connecting', 'disconnected'],
+          }
+        },
+      }),
     ),
     {
       id: 'fault.relaySocket.drop',

@@ -39,16 +39,19 @@ export interface WalletStep {
 }
 
 /**
- * The backend or the relay fails where the Client reads it, played by the doubles: `config` and
+ * The backend or the relay fails where the Client reads it, played by the runner: `config` and
  * `balance` — `GET /config` / `GET /balances` answer with `fault` (the read rejects with an
  * `AppError`), then the backend is back and the same read succeeds; `relaySocket` — the relay
- * drops the dApp's socket (the relay client opens a new one). The chart has no transition for it:
- * the view after is the one before, and the path goes on with the next step from there.
+ * drops the dApp's socket (the relay client opens a new one). The chart has no transition for
+ * those: the view after is the one before, and the path goes on with the next step from there.
+ * `sessions` — the user connects over a universal link and `POST /sessions` answers with `fault`:
+ * the flow fails before the wallet is opened (`connect()` rejects with `BACKEND_ERROR`, the view
+ * shows it), and the next connect finds the backend back.
  */
 export interface FaultStep {
   kind: 'fault'
   fault: BackendFault
-  at: 'config' | 'balance' | 'relaySocket'
+  at: 'config' | 'balance' | 'relaySocket' | 'sessions'
   description: string
 }
 

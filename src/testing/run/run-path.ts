@@ -6,9 +6,12 @@ import { isAppError } from '../../errors/app-error'
 import type { Caip2ChainId } from '../../registry/types'
 import { relayUrlForBaseUrl } from '../../relay/client/token-source'
 import { createMemoryUniversalLinkStore } from '../../universal-link/memory-store'
+import { API_PREFIX, ROUTES } from '../../wire/routes'
+import type { BackendFault } from '../doubles/answers'
 import {
   type BackendDouble,
   createBackendDouble,
+  faultAnswer,
   TEST_APP_KEY,
   TEST_BASE_URL,
 } from '../doubles/backend-double'
@@ -109,6 +112,17 @@ export async function runClientPath(
   const baseUrl = options.backend?.baseUrl ?? TEST_BASE_URL
   const appKey = options.backend?.appKey ?? TEST_APP_KEY
   const fetchImpl = options.backend?.fetchImpl ?? backend?.fetch
+  // A `sessions` fault step fails the Client's next session creation, whichever backend it uses.
+  let failSessionWith: BackendFault | null = null
+  const clientFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const fault = failSessionWith
+    if (fault !== null && isSessionCreation(input, init)) {
+      failSessionWith = null
+      const failed = faultAnswer(fault)
+      if (failed) return failed
+    }
+    return (fetchImpl ?? fetch)(input, init)
+  }) as typeof fetch
   const timeouts = { ...PATH_TIMEOUTS, ...options.timeouts }
   const wait = options.wait ?? sleep
   const settleMs = options.settleMs ?? 3_000
@@ -130,7 +144,7 @@ export async function runClientPath(
     new Client({
       baseUrl,
       appKey,
-      fetchImpl,
+      fetchImpl: clientFetch,
       connectors: [wallet.connector()],
       ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
       mobile,
@@ -230,6 +244,17 @@ export async function runClientPath(
         throw new ClientPathError(path, index, 'the relay client did not open a new socket')
       return
     }
+    if (step.at === 'sessions') {
+      failSessionWith = step.fault
+      const failure = await client.connect().then(
+        () => null,
+        (error: unknown) => error,
+      )
+      failSessionWith = null
+      if (!isAppError(failure))
+        throw new ClientPathError(path, index, 'the connect did not fail with an AppError')
+      return
+    }
     const v = client.getView()
     const read = () =>
       step.at === 'config'
@@ -308,4 +333,12 @@ export async function runClientPath(
     wallet.unpair()
   }
   return { wallet, backend, relay, views }
+}
+
+/** Whether a request of the Client is `POST /sessions` (ky hands fetch a `Request`). */
+function isSessionCreation(input: RequestInfo | URL, init?: RequestInit): boolean {
+  const request = input instanceof Request ? input : null
+  const method = (request?.method ?? init?.method ?? 'GET').toUpperCase()
+  const url = request?.url ?? String(input)
+  return method === 'POST' && new URL(url).pathname === `${API_PREFIX}${ROUTES.sessions}`
 }
