@@ -29,7 +29,7 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
       await runClientPath(path, headless, { coverage })
     })
 
-  it('has universal-link paths: the phone approves, rejects, fails, never answers, the backend fails the session, the page reloads (awaiting the phone or connected)', () => {
+  it('has universal-link paths: the phone approves, rejects, fails, never answers, signs, the backend fails the session, the page reloads (awaiting the phone or connected)', () => {
     const link = paths.filter((path) => path.flow === 'universalLink')
     const kinds = link.flatMap((path) => path.steps.map((step) => step.description))
     expect(kinds).toEqual(
@@ -38,11 +38,36 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
         'the wallet rejects',
         'the wallet fails',
         'connects, and POST /sessions answers 503 (the flow fails)',
+        'signs a message',
+        'the page reloads (resume() restores the flow awaiting the signature)',
         'nobody answers: walletAnswerMs passes',
         'the page reloads (resume() restores the flow awaiting the wallet)',
         'the page reloads (resume() restores the connected link session)',
       ]),
     )
+  })
+
+  it('signs twice over a universal link: the second signature renews the session (two trips to the phone)', async () => {
+    // The chart's state after a signature is the one after connecting, so the generator stops
+    // there; the path is extended by hand with the same two steps, expected views and all.
+    const once = paths.find(
+      (path) =>
+        path.flow === 'universalLink' &&
+        / → signs a message → the wallet approves$/.test(path.description) &&
+        !path.description.includes('reload'),
+    )
+    expect(once).toBeDefined()
+    const signAndApprove = once!.steps.slice(-2)
+    const twice = {
+      ...once!,
+      description: `${once!.description} → signs a message → the wallet approves`,
+      steps: [...once!.steps, ...signAndApprove],
+    }
+    const run = await runClientPath(twice, headless)
+    // Four links for the phone: connect, sign, then the renewed session's connect and sign.
+    const created = run.backend?.requests.filter((r) => r === 'POST /api/v1/connect/sessions')
+    expect(created).toHaveLength(2)
+    expect(run.views.at(-1)).toMatchObject({ status: 'connected', error: null })
   })
 
   it('covers every status of the view and every status change', () => {

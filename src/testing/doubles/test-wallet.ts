@@ -68,8 +68,9 @@ export interface TestWallet {
   unpair(): void
   /**
    * Solana (the mobile flow's wallets): answers a universal link the dApp opened as the phone wallet would (`createPhoneWallet`
-   * with this wallet's key): the connect callback with its address, a rejection or a failure of
-   * the wallet app, posted to the link's callback with its nonce. Resolves with the backend's
+   * with this wallet's key): the connect callback with its address (a `signMessage` link: the
+   * sign callback, the session envelope signed), a rejection or a failure of the wallet app,
+   * posted to the link's callback with its nonce. Resolves with the backend's
    * status code (204 when taken).
    */
   answerLink(

@@ -135,6 +135,16 @@ const selectPhone = ({ phone }: ClientPathWorld, connect: boolean): AnyEventObje
   },
 ]
 
+/** What `signMessage` raises in the chart (over a universal link, the `signMessage` link). */
+const SIGN_MESSAGE = {
+  type: 'SIGN',
+  request: { method: 'personal_sign', params: [MESSAGE] },
+  link: { method: 'signMessage', payload: null },
+}
+
+/** A stand-in for the signature the phone posts (base58; the view does not show it). */
+const LINK_SIGNATURE = '5'.repeat(88)
+
 /** How often the paths' mobile Client polls the session (`universalLink.pollIntervalMs`). */
 export const LINK_POLL_MS = 20
 
@@ -163,7 +173,15 @@ function switchTarget(snapshot: ClientSnapshot): string {
 const nextChain = (list: readonly string[], from: string | null): string =>
   list[(list.indexOf(from ?? '') + 1) % list.length] ?? ''
 
-type Prompt = 'connect' | 'sign' | 'proposal' | 'relaySign' | 'switch' | 'transaction' | 'link'
+type Prompt =
+  | 'connect'
+  | 'sign'
+  | 'proposal'
+  | 'relaySign'
+  | 'switch'
+  | 'transaction'
+  | 'link'
+  | 'linkSign'
 
 /**
  * The prompt the wallet shows: a desktop connection or signature request, a relay session
@@ -176,6 +194,7 @@ function prompt(snapshot: ClientSnapshot): Prompt | null {
   if (v.connectorKind === 'relay' && v.status === 'pairing') return 'proposal'
   if (v.connectorKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
   if (v.connectorKind === 'universalLink' && v.status === 'awaitingWallet') return 'link'
+  if (v.connectorKind === 'universalLink' && v.status === 'awaitingSignature') return 'linkSign'
   if (v.status === 'switchingChain') return 'switch'
   if (snapshot.context.pending === 'transaction') return 'transaction'
   return null
@@ -249,6 +268,27 @@ function answerEvents(
               output: { status: 'rejected', error: rejected },
             },
           ]
+    case 'linkSign':
+      // The phone signs (after connecting a renewed session for a further signature): the flow
+      // is connected again; a rejection or a failure ends it, as when connecting.
+      if (behaviour === 'approve')
+        return [
+          {
+            type: 'LINK.CHANGED',
+            status: 'connected',
+            connection: phoneConnection(world),
+            signature: LINK_SIGNATURE,
+          },
+        ]
+      return [
+        {
+          type: 'xstate.done.actor.universalLink',
+          output:
+            behaviour === 'reject'
+              ? { status: 'rejected', error: rejected }
+              : { status: 'failed', error: sessionFailed },
+        },
+      ]
     case 'relaySign':
       return [
         pairingChild(true, {
@@ -471,7 +511,7 @@ function tableRows(): StepRule[] {
     },
     {
       id: 'user.signMessage',
-      flows: ALL,
+      flows: EVERY,
       at: (snapshot) => {
         const v = view(snapshot)
         if (!v.canSign) return null
@@ -486,13 +526,7 @@ function tableRows(): StepRule[] {
           ? { step, events: [{ type: 'RELAY.REQUEST', ...RELAY_REQUEST }] }
           : {
               step,
-              events: [
-                {
-                  type: 'SIGN',
-                  request: { method: 'personal_sign', params: [MESSAGE] },
-                  link: { method: 'signMessage', payload: null },
-                },
-              ],
+              events: [SIGN_MESSAGE],
             }
       },
     },
@@ -778,26 +812,37 @@ function tableRows(): StepRule[] {
           : null,
     },
     {
-      // A connected link flow keeps its record until disconnect(): `resume()` restores it connected.
+      // A connected link flow keeps its record until disconnect(): `resume()` restores it as it
+      // stood, connected or awaiting a signature.
       id: 'reload.linkConnected',
       flows: LINK,
       at: (snapshot, world) => {
         const v = view(snapshot)
-        return v.connectorKind === 'universalLink' && v.isConnected
+        if (v.connectorKind !== 'universalLink' || !v.isConnected) return null
+        const connected = [
+          ...selectPhone(world, true),
+          { type: 'WALLET_OPENED', url: PHONE_LINK },
+          ...(answerEvents('link', 'approve', world, snapshot) ?? []),
+        ]
+        return v.status === 'awaitingSignature'
           ? {
+              step: {
+                kind: 'reload',
+                description: 'the page reloads (resume() restores the flow awaiting the signature)',
+              },
+              restart: true,
+              events: [...connected, SIGN_MESSAGE],
+              shows: ['awaitingSignature'],
+            }
+          : {
               step: {
                 kind: 'reload',
                 description: 'the page reloads (resume() restores the connected link session)',
               },
               restart: true,
-              events: [
-                ...selectPhone(world, true),
-                { type: 'WALLET_OPENED', url: PHONE_LINK },
-                ...(answerEvents('link', 'approve', world, snapshot) ?? []),
-              ],
+              events: connected,
               shows: ['connected'],
             }
-          : null
       },
     },
     {

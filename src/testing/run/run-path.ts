@@ -16,7 +16,7 @@ import {
   TEST_BASE_URL,
 } from '../doubles/backend-double'
 import { TEST_SOLANA_KEYS } from '../doubles/keys'
-import { createPhoneWallet } from '../doubles/phone-wallet'
+import { createPhoneWallet, type PhoneAnswer } from '../doubles/phone-wallet'
 import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
 import { LINK_POLL_MS } from '../paths/steps'
@@ -195,6 +195,12 @@ export async function runClientPath(
     )
   }
 
+  const answerLink = async (link: string, behaviour: PhoneAnswer, index: number) => {
+    const status = await phone.answer(link, behaviour)
+    if (status !== 204)
+      throw new ClientPathError(path, index, `the backend answered the callback ${status}`)
+  }
+
   /** The wallet answers its prompt; a pairing URI on screen is scanned first (the QR code). */
   let scanned: string | null = null
   const answer = async (behaviour: 'approve' | 'reject' | 'error', index: number) => {
@@ -202,9 +208,18 @@ export async function runClientPath(
       const link = links.at(-1)
       if (link === undefined)
         throw new ClientPathError(path, index, 'the phone wallet has no link to answer')
-      const status = await phone.answer(link, behaviour)
-      if (status !== 204)
-        throw new ClientPathError(path, index, `the backend answered the callback ${status}`)
+      await answerLink(link, behaviour, index)
+      // A further signature renews the session: the phone connects it, then the sign link follows.
+      const signing = ['signing', 'awaitingSignature'].includes(client.getView().status)
+      if (behaviour === 'approve' && signing && linkMethod(link) === 'connect') {
+        const opened = links.length
+        const until = Date.now() + settleMs
+        while (links.length === opened && Date.now() < until) await sleep(5)
+        const next = links.at(-1)
+        if (links.length === opened || next === undefined)
+          throw new ClientPathError(path, index, 'the Client opened no link to sign after renewing')
+        await answerLink(next, behaviour, index)
+      }
       return
     }
     const uri = client.getView().pairingUri
@@ -342,3 +357,6 @@ function isSessionCreation(input: RequestInfo | URL, init?: RequestInit): boolea
   const url = request?.url ?? String(input)
   return method === 'POST' && new URL(url).pathname === `${API_PREFIX}${ROUTES.sessions}`
 }
+
+/** The `scMethod` of a universal link the Client opened (`connect`, `signMessage`, …). */
+const linkMethod = (link: string): string | null => new URL(link).searchParams.get('scMethod')
