@@ -142,8 +142,8 @@ const SIGN_MESSAGE = {
   link: { method: 'signMessage', payload: null },
 }
 
-/** A stand-in for the signature the phone posts (base58; the view does not show it). */
-const LINK_SIGNATURE = '5'.repeat(88)
+/** A stand-in for the signature the phone posts (the view does not show it). */
+const LINK_SIGNATURE = 'phone-signature'
 
 /** How often the paths' mobile Client polls the session (`universalLink.pollIntervalMs`). */
 export const LINK_POLL_MS = 20
@@ -298,6 +298,12 @@ function answerEvents(
         }),
       ]
   }
+}
+
+/** Whether the user can connect the phone wallet over its universal link now. */
+function canConnectPhone(snapshot: ClientSnapshot): boolean {
+  const v = view(snapshot)
+  return v.canConnect && v.connectorKind === 'universalLink'
 }
 
 /** The wallet's current connection in the snapshot (desktop), else null. */
@@ -494,8 +500,7 @@ function tableRows(): StepRule[] {
       id: 'user.connectPhone',
       flows: LINK,
       at: (snapshot) => {
-        const v = view(snapshot)
-        if (!v.canConnect || v.connectorKind !== 'universalLink') return null
+        if (!canConnectPhone(snapshot)) return null
         return {
           step: {
             kind: 'user',
@@ -727,8 +732,7 @@ function tableRows(): StepRule[] {
         id: `fault.sessions.${fault}`,
         flows: LINK,
         at: (snapshot) => {
-          const v = view(snapshot)
-          if (!v.canConnect || v.connectorKind !== 'universalLink') return null
+          if (!canConnectPhone(snapshot)) return null
           return {
             step: {
               kind: 'fault',
