@@ -120,6 +120,20 @@ const phoneConnection = ({ phone }: ClientPathWorld) => ({
   accounts: [phone.address],
 })
 
+/** The `universalLink` child reports the phone connected (or, with its signature, signed). */
+const linkConnected = (world: ClientPathWorld, signature: string | null) => ({
+  type: 'LINK.CHANGED',
+  status: 'connected',
+  connection: phoneConnection(world),
+  signature,
+})
+
+/** The `universalLink` child ended: the phone rejected or failed, or no session could be made. */
+const linkDone = (status: 'rejected' | 'failed', error: ErrorData) => ({
+  type: 'xstate.done.actor.universalLink',
+  output: { status, error },
+})
+
 /** What `selectWallet` raises for the phone wallet on a mobile Client: the universal-link flow. */
 const selectPhone = ({ phone }: ClientPathWorld, connect: boolean): AnyEventObject[] => [
   { type: 'SELECT_WALLET', walletId: phone.walletId, namespace: phone.namespace, connect },
@@ -244,50 +258,14 @@ function answerEvents(
         ? [pairingChild(true, { connection: pairedConnection(world) })]
         : [pairingDone('rejected', rejected)]
     case 'link':
-      // The phone posts its callback; the session poll reports it (a rejection or a failure ends
-      // the child: the backend records a failure's code as a `failed` session).
-      if (behaviour === 'error')
-        return [
-          {
-            type: 'xstate.done.actor.universalLink',
-            output: { status: 'failed', error: sessionFailed },
-          },
-        ]
-      return behaviour === 'approve'
-        ? [
-            {
-              type: 'LINK.CHANGED',
-              status: 'connected',
-              connection: phoneConnection(world),
-              signature: null,
-            },
-          ]
-        : [
-            {
-              type: 'xstate.done.actor.universalLink',
-              output: { status: 'rejected', error: rejected },
-            },
-          ]
     case 'linkSign':
-      // The phone signs (after connecting a renewed session for a further signature): the flow
-      // is connected again; a rejection or a failure ends it, as when connecting.
+      // The phone posts its callback (for a signature, after connecting a renewed session when
+      // one is needed); the session poll reports it: connected again, or the child ends (the
+      // backend records a failure's code as a `failed` session).
       if (behaviour === 'approve')
-        return [
-          {
-            type: 'LINK.CHANGED',
-            status: 'connected',
-            connection: phoneConnection(world),
-            signature: LINK_SIGNATURE,
-          },
-        ]
+        return [linkConnected(world, asked === 'linkSign' ? LINK_SIGNATURE : null)]
       return [
-        {
-          type: 'xstate.done.actor.universalLink',
-          output:
-            behaviour === 'reject'
-              ? { status: 'rejected', error: rejected }
-              : { status: 'failed', error: sessionFailed },
-        },
+        behaviour === 'reject' ? linkDone('rejected', rejected) : linkDone('failed', sessionFailed),
       ]
     case 'relaySign':
       return [
@@ -741,13 +719,7 @@ function tableRows(): StepRule[] {
               description: `connects, and ${FAULT_READS.sessions} ${FAULT_WORDS[fault]} (the flow fails)`,
             },
             // The child fails to create the session: the wallet is never opened.
-            events: [
-              { type: 'CONNECT' },
-              {
-                type: 'xstate.done.actor.universalLink',
-                output: { status: 'failed', error: backendError },
-              },
-            ],
+            events: [{ type: 'CONNECT' }, linkDone('failed', backendError)],
             shows: ['connecting', 'disconnected'],
           }
         },
@@ -826,7 +798,7 @@ function tableRows(): StepRule[] {
         const connected = [
           ...selectPhone(world, true),
           { type: 'WALLET_OPENED', url: PHONE_LINK },
-          ...(answerEvents('link', 'approve', world, snapshot) ?? []),
+          linkConnected(world, null),
         ]
         return v.status === 'awaitingSignature'
           ? {

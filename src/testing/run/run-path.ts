@@ -195,6 +195,13 @@ export async function runClientPath(
     )
   }
 
+  /** Polls `condition` until it holds or `settleMs` passes; whether it holds. */
+  const eventually = async (condition: () => boolean, pollMs = 5) => {
+    const until = Date.now() + settleMs
+    while (!condition() && Date.now() < until) await sleep(pollMs)
+    return condition()
+  }
+
   const answerLink = async (link: string, behaviour: PhoneAnswer, index: number) => {
     const status = await phone.answer(link, behaviour)
     if (status !== 204)
@@ -213,10 +220,8 @@ export async function runClientPath(
       const signing = ['signing', 'awaitingSignature'].includes(client.getView().status)
       if (behaviour === 'approve' && signing && linkMethod(link) === 'connect') {
         const opened = links.length
-        const until = Date.now() + settleMs
-        while (links.length === opened && Date.now() < until) await sleep(5)
-        const next = links.at(-1)
-        if (links.length === opened || next === undefined)
+        const next = (await eventually(() => links.length > opened)) ? links.at(-1) : undefined
+        if (next === undefined)
           throw new ClientPathError(path, index, 'the Client opened no link to sign after renewing')
         await answerLink(next, behaviour, index)
       }
@@ -236,8 +241,7 @@ export async function runClientPath(
         .catch(() => {})
     }
     // A prompt over the relay arrives a moment after the step that caused it.
-    const until = Date.now() + settleMs
-    while (wallet.held === 0 && Date.now() < until) await sleep(5)
+    await eventually(() => wallet.held > 0)
     if (!wallet.release(behaviour))
       throw new ClientPathError(path, index, 'the wallet shows no prompt to answer')
   }
@@ -245,17 +249,16 @@ export async function runClientPath(
   /**
    * A fault, played by the doubles: the read fails with an `AppError` while the backend fails,
    * then succeeds once it is back; a dropped relay socket is replaced by a new one. With a real
-   * backend (`options.backend`) nothing can fail on cue: the read must succeed.
+   * backend (`options.backend`) a read cannot fail on cue and must succeed. A session creation
+   * fails at the Client's own fetch, whichever backend it uses: the connect must reject.
    */
   const playFault = async (step: FaultStep, index: number) => {
     if (step.at === 'relaySocket') {
       if (!relay) return
       const before = relay.sockets.length
       relay.closeAll(1006, 'test double: socket dropped')
-      const until = Date.now() + settleMs
-      while (Date.now() < until && !relay.sockets.slice(before).some((s) => s.readyState === 1))
-        await sleep(10)
-      if (!relay.sockets.slice(before).some((s) => s.readyState === 1))
+      const reopened = () => relay.sockets.slice(before).some((s) => s.readyState === 1)
+      if (!(await eventually(reopened, 10)))
         throw new ClientPathError(path, index, 'the relay client did not open a new socket')
       return
     }
