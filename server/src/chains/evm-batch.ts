@@ -22,6 +22,7 @@ import {
   type BalanceOutcome,
   type BalanceReadRequest,
   ChainInputError,
+  noRpcUrl,
   UpstreamError,
 } from './types'
 
@@ -64,7 +65,7 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
       plan,
       async (live) => {
         if (!client) {
-          throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
+          throw noRpcUrl(chainId)
         }
         const answers = await readAtLatest(client, live)
         return (item) => answers.get(item.key)!
@@ -123,9 +124,10 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     }
     const blockNumber = decodeUint(results[0]!, 'getBlockNumber')
     clock.record(blockNumber)
+    const readResults = results.slice(1)
     const answers = new Map<string, BalanceOutcome>()
     for (const item of items) {
-      const outcome = decode(item, reads, results.slice(1), blockNumber)
+      const outcome = decode(item, reads, readResults, blockNumber)
       if (outcome.ok) cache.set(blockNumber, item.key, outcome.result)
       answers.set(item.key, outcome)
     }

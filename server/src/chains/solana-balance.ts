@@ -5,6 +5,7 @@ import {
   type BalanceReadRequest,
   type BalanceReadResult,
   ChainInputError,
+  noRpcUrl,
   UpstreamError,
 } from './types'
 
@@ -45,7 +46,7 @@ export async function readSolanaBalance(
   }
   const decimals = checkDecimals(request.decimals)
   if (!rpc) {
-    throw new UpstreamError(`no rpcUrl configured for ${request.chainId}: balance reads need one`)
+    throw noRpcUrl(request.chainId)
   }
   if (!mint) {
     const { context, value } = await rpc<Context<number>>('getBalance', [request.account])

@@ -7,6 +7,7 @@ import {
   type BalanceOutcome,
   type BalanceReadRequest,
   ChainInputError,
+  noRpcUrl,
   UpstreamError,
 } from './types'
 
@@ -56,7 +57,7 @@ export async function readSolanaBalances(
     plan,
     async (live) => {
       if (!rpc) {
-        throw new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
+        throw noRpcUrl(chainId)
       }
       const state = await readState(rpc, live)
       return (item) => answer(item, state)

@@ -40,6 +40,10 @@ export class UpstreamError extends Error {
   override readonly name = 'UpstreamError'
 }
 
+/** A balance read on a chain configured without an `rpcUrl` (docs/chains.md quotes the message). */
+export const noRpcUrl = (chainId: string): UpstreamError =>
+  new UpstreamError(`no rpcUrl configured for ${chainId}: balance reads need one`)
+
 export interface ChainAdapter {
   readonly namespace: 'eip155' | 'solana'
   /** Throws `ChainInputError` for a malformed address or token, `UpstreamError` for RPC failures/timeouts. */
