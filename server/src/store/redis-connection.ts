@@ -145,15 +145,17 @@ export interface OutageLogOptions {
 export function watchOutages(
   connections: RedisConnection[],
   options: OutageLogOptions,
-): { report(reason: string): void; recovered(): void } {
+): { report(reason: unknown): void; recovered(): void } {
   let logged = false
-  const report = (reason: string) => {
+  // A reason is a sentence, or what a failed command threw (its message is logged).
+  const report = (reason: unknown) => {
     if (logged || options.closing()) return
     logged = true
-    options.log?.warn({ err: reason }, options.message)
+    const err = reason instanceof Error ? reason.message : String(reason)
+    options.log?.warn({ err }, options.message)
   }
   for (const connection of connections) {
-    connection.on('error', (err: Error) => report(err.message))
+    connection.on('error', report)
     connection.on('close', () => report('connection closed'))
     connection.on('ready', () => {
       if (!logged || connections.some((other) => other.status !== 'ready')) return

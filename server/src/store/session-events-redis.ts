@@ -121,7 +121,7 @@ export function createRedisSessionEvents(
           ? publisher.spublish(channelOf(key), message)
           : publisher.publish(channel, message))
       } catch (err) {
-        outages.report(err instanceof Error ? err.message : String(err))
+        outages.report(err)
       }
     },
 

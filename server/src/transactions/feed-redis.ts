@@ -71,7 +71,7 @@ export function createRedisTransactionFeed(
         )
         return won === 1
       } catch (err) {
-        outages.report(err instanceof Error ? err.message : String(err))
+        outages.report(err)
         return true
       }
     },
@@ -79,7 +79,7 @@ export function createRedisTransactionFeed(
       try {
         await commands.publish(channelOf(chainId), `${instanceId} ${head}`)
       } catch (err) {
-        outages.report(err instanceof Error ? err.message : String(err))
+        outages.report(err)
       }
     },
     subscribe(chainId, onHead) {
@@ -110,7 +110,7 @@ export function createRedisTransactionFeed(
           SEEN_TTL_MS,
         )
       } catch (err) {
-        outages.report(err instanceof Error ? err.message : String(err))
+        outages.report(err)
       }
     },
     async recall(chainId, hash) {
@@ -118,7 +118,7 @@ export function createRedisTransactionFeed(
         const text = await commands.get(`${keyPrefix}tx:${chainId}:${hash}`)
         return text ? parseSeen(text) : undefined
       } catch (err) {
-        outages.report(err instanceof Error ? err.message : String(err))
+        outages.report(err)
         return undefined
       }
     },
