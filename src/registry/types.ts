@@ -47,10 +47,25 @@ export interface SupportWalletInfo {
   chains?: readonly Caip2ChainId[]
   /** EIP-6963 reverse-DNS name, for EVM browser wallets that announce themselves. */
   rdns?: string
-  /** Mobile app entry: a universal link (HTTPS) and the namespaces reachable through it. */
+  /**
+   * A partner wallet's app entry for the scope-connect universal links (`sc*` parameters, backend
+   * callbacks): only for wallets that integrate `scope-connect/wallet`.
+   */
   mobile?: { universalLink: string; namespaces: readonly ChainNamespace[] }
-  /** Namespaces for which the wallet pairs over the relay (QR / deep link). */
+  /** Namespaces for which a partner wallet pairs over the scope-connect relay (`scr`, QR / deep link). */
   relay?: { namespaces: readonly ChainNamespace[] }
+  /**
+   * WalletConnect v2: the wallet's own link that opens it with a pairing URI (`{link}?uri={wc:…}`),
+   * and the namespaces it serves over WalletConnect.
+   */
+  walletConnect?: { link: string; namespaces: readonly ChainNamespace[] }
+  /**
+   * Phantom's deeplink protocol v1 (Phantom; Solflare serves it too): the base of its method links,
+   * `{baseUrl}{method}`, e.g. `https://phantom.app/ul/v1/`.
+   */
+  phantomLink?: { baseUrl: string }
+  /** A vendor SDK that connects the wallet where no extension is present (a lazy optional peer). */
+  sdk?: 'metamask' | 'coinbase'
   /**
    * Browser-extension presence: EIP-6963 / window provider for EVM, Wallet Standard name for Solana;
    * `providerFlag`: the `true` flag its `window.ethereum` carries (`isMetaMask`), by which an EVM
