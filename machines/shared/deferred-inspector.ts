@@ -16,8 +16,16 @@ export function createDeferredInspector(
     loading = true
     load().then(
       (loaded) => {
-        // Events raised while the queue drains join it, so the order holds.
-        for (let event = waiting.shift(); event; event = waiting.shift()) loaded(event)
+        // Events raised while the queue drains join it, so the order holds. A throw of the
+        // inspector is its own: the queue drains on (`loaded` is guarded by the Client, this is
+        // the last line), so no event waits forever.
+        for (let event = waiting.shift(); event; event = waiting.shift()) {
+          try {
+            loaded(event)
+          } catch {
+            // dropped: see above
+          }
+        }
         inspector = loaded
       },
       () => {

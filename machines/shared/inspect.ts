@@ -1,5 +1,6 @@
 import type { InspectionEvent, Observer } from 'xstate'
 import { REDACTED, redact } from '../../src/logging'
+import { createGuardReport, guarded } from './guard'
 import { type InspectionRedaction, inspectionView } from './inspection-view'
 
 /** What `createActor(…, { inspect })` accepts: a function or an observer of inspection events. */
@@ -32,16 +33,24 @@ export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): Inspe
 
 /**
  * Wraps an inspector (`createBrowserInspector().inspect`, a function, any observer) so it only ever
- * sees sanitised events. The factories of this package apply it to their `inspect` option by default.
+ * sees sanitised events, and what it throws (or a promise it rejects) is logged once and dropped:
+ * the inspected actor never sees it. The factories of this package apply it to their `inspect`
+ * option by default.
  */
 export function createSafeInspector(
   inspect: InspectOption,
 ): (inspectionEvent: InspectionEvent) => void {
-  return (inspectionEvent) => {
-    const safe = sanitizeInspectionEvent(inspectionEvent)
-    if (typeof inspect === 'function') inspect(safe)
-    else inspect.next?.(safe)
-  }
+  const report = createGuardReport()
+  return (inspectionEvent) =>
+    guarded(
+      report,
+      'the inspector',
+      () => {
+        const safe = sanitizeInspectionEvent(inspectionEvent)
+        return typeof inspect === 'function' ? inspect(safe) : inspect.next?.(safe)
+      },
+      undefined,
+    )
 }
 
 /** Inspection settings every factory of this package accepts. */

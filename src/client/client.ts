@@ -17,6 +17,7 @@ import type { PairingRestoreCheck, PairingStore } from '../../machines/pairing/p
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { createDeferredInspector } from '../../machines/shared/deferred-inspector'
 import { toAppError } from '../../machines/shared/error-data'
+import { createGuardReport, guarded, guardStore } from '../../machines/shared/guard'
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import type { SignMachine } from '../../machines/sign/sign.machine'
@@ -55,6 +56,7 @@ import type {
 } from '../transaction/types'
 import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
+import { guardClientOptions } from './guard-options'
 import type { ClientPairingPart } from './lazy/pairing'
 import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from './pairing'
 
@@ -169,6 +171,8 @@ function detectMobile(): boolean {
  */
 export class Client {
   readonly #options: ClientOptions
+  /** Reports a throw of the app's own code (inspector, stores, listeners) once, through the logger. */
+  readonly #report = createGuardReport()
   #config: ConnectConfigClient | null = null
   readonly #secrets = createSecretRegistry()
   readonly #vault = createMemoryTokenVault()
@@ -210,7 +214,8 @@ export class Client {
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
-    this.#options = options
+    // The app's stores and inspector behind guards: what they throw is logged once and dropped.
+    this.#options = guardClientOptions(options, this.#report)
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
     normalizeBaseUrl(options.baseUrl)
     requireNonEmpty(options.appKey, 'appKey')
@@ -255,7 +260,7 @@ export class Client {
   /** Calls `listener` with the view now and on every change, across root replacements (`resume`). */
   subscribe(listener: (view: ClientView) => void): () => void {
     this.#listeners.add(listener)
-    listener(this.getView())
+    guarded(this.#report, 'a subscribe() listener', () => listener(this.getView()), undefined)
     return () => this.#listeners.delete(listener)
   }
 
@@ -326,7 +331,9 @@ export class Client {
     // A new pairing replaces any paired session, stored ones too: should this pairing fail, no
     // stale session may come back at the next resume().
     this.#pairingStore?.clear()
-    this.#pairingStore = options.store ?? this.#options.pairing?.store ?? null
+    this.#pairingStore = options.store
+      ? guardStore(options.store, 'pair({ store })', this.#report)
+      : (this.#options.pairing?.store ?? null)
     this.#pairingStore?.clear()
     this.#persistPairing(this.#live())
     this.#actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
@@ -1070,10 +1077,11 @@ export class Client {
     if (inspect === undefined) return undefined
     const secrets =
       sanitizeInspection === false ? { add: () => {}, redact: (v: string) => v } : this.#secrets
-    return createDeferredInspector(async () => {
+    const deferred = createDeferredInspector(async () => {
       const { createRedactingInspector } = await import('./lazy/inspector')
       return createRedactingInspector(inspect, secrets)
     })
+    return (event) => guarded(this.#report, 'the inspector', () => deferred(event), undefined)
   }
 
   #replace(snapshot: unknown): void {
@@ -1094,7 +1102,8 @@ export class Client {
   #notify(): void {
     if (this.#listeners.size === 0) return
     const view = this.getView()
-    for (const listener of this.#listeners) listener(view)
+    for (const listener of this.#listeners)
+      guarded(this.#report, 'a subscribe() listener', () => listener(view), undefined)
   }
 
   #environment() {

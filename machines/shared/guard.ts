@@ -1,0 +1,60 @@
+/**
+ * The app's own code the `Client` calls — its inspector, its stores, its view listeners — behind a
+ * guard: a synchronous throw or a rejected promise is caught, reported once per source through
+ * the logger (`warn`, loaded on demand: the logger stays out of the `Client` entry), and dropped.
+ * The root actor, the inspector's queue and the caller never see it.
+ */
+
+/** Reports a failure of the app's code `source` (`the inspector`, `connectionStore.save`) once. */
+export type GuardReport = (source: string, error: unknown) => void
+
+/** A reporter that tells the logger once per source (later failures of that source are dropped). */
+export function createGuardReport(): GuardReport {
+  const reported = new Set<string>()
+  return (source, error) => {
+    if (reported.has(source)) return
+    reported.add(source)
+    void import('../../src/logging')
+      .then(({ createLogger }) =>
+        createLogger('client').warn(`${source} threw; the Client ignores it`, { error }),
+      )
+      .catch(() => undefined)
+  }
+}
+
+/** Calls `run`; a throw or a rejected promise is reported as `source` and `fallback` returned. */
+export function guarded<T>(report: GuardReport, source: string, run: () => T, fallback: T): T {
+  try {
+    const value = run()
+    if (isThenable(value)) {
+      // A store or inspector that answers with a promise: its rejection is the app's, not ours.
+      value.then(undefined, (error: unknown) => report(source, error))
+      return fallback
+    }
+    return value
+  } catch (error) {
+    report(source, error)
+    return fallback
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  )
+}
+
+/** A store (`save`, `load`, `clear`) whose every call is guarded; a failed `load` finds nothing. */
+export function guardStore<T extends { save(value: never): void; load(): unknown; clear(): void }>(
+  store: T,
+  name: string,
+  report: GuardReport,
+): T {
+  return {
+    save: (value: never) => guarded(report, `${name}.save`, () => store.save(value), undefined),
+    load: () => guarded(report, `${name}.load`, () => store.load(), null),
+    clear: () => guarded(report, `${name}.clear`, () => store.clear(), undefined),
+  } as T
+}

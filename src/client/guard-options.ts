@@ -1,0 +1,48 @@
+import type { InspectionEvent } from 'xstate'
+import { type GuardReport, guarded, guardStore } from '../../machines/shared/guard'
+import type { ClientOptions } from './client'
+
+/**
+ * `options` with the app's stores and inspector behind guards (`machines/shared/guard`): what they
+ * throw or reject is reported once through the logger and dropped, so the root actor, `resume()`
+ * and `disconnect()` never see it.
+ */
+export function guardClientOptions(options: ClientOptions, report: GuardReport): ClientOptions {
+  const { connectionStore, universalLink, pairing, transactions, inspect } = options
+  return {
+    ...options,
+    ...(connectionStore
+      ? { connectionStore: guardStore(connectionStore, 'connectionStore', report) }
+      : {}),
+    ...(universalLink?.store
+      ? {
+          universalLink: {
+            ...universalLink,
+            store: guardStore(universalLink.store, 'universalLink.store', report),
+          },
+        }
+      : {}),
+    ...(pairing?.store
+      ? { pairing: { ...pairing, store: guardStore(pairing.store, 'pairing.store', report) } }
+      : {}),
+    ...(transactions?.store
+      ? {
+          transactions: {
+            ...transactions,
+            store: guardStore(transactions.store, 'transactions.store', report),
+          },
+        }
+      : {}),
+    ...(inspect === undefined
+      ? {}
+      : {
+          inspect: (event: InspectionEvent) =>
+            guarded(
+              report,
+              'the inspector',
+              () => (typeof inspect === 'function' ? inspect(event) : inspect.next?.(event)),
+              undefined,
+            ),
+        }),
+  }
+}
