@@ -106,6 +106,11 @@ export interface RestoreOptions {
   now?: number
   /** The root state the snapshot must restore into (`link`, `relay`): a record of another flow is not restored. */
   state?: string
+  /**
+   * Checks the values of the persisted snapshot (plain JSON, after any migration, before the
+   * trial restore): the reason it cannot be restored, or null (see `client.restore-values`).
+   */
+  values?: (snapshot: unknown) => string | null
 }
 
 /**
@@ -157,6 +162,8 @@ export function checkRestorableRecord(
       }
     }
   }
+  const problem = options.values?.(record.snapshot) ?? null
+  if (problem !== null) return { ok: false, reason: problem }
   try {
     const trial = createActor(options.machine, { snapshot: record.snapshot as never })
     const restored = trial.getSnapshot() as TaggedSnapshot & { matches(state: string): boolean }

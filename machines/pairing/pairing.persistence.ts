@@ -163,6 +163,8 @@ export function checkRestorablePairedRoot(
     fingerprint: string
     migrations?: SnapshotMigrations
     now?: number
+    /** Checks the values of the persisted root snapshot (`rootRecordProblem`). */
+    values?: (snapshot: unknown) => string | null
   },
 ): PairingRestoreCheck {
   const envelope = EnvelopeSchema.safeParse(value)

@@ -47,14 +47,32 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** A store (`save`, `load`, `clear`) whose every call is guarded; a failed `load` finds nothing. */
-export function guardStore<T extends { save(value: never): void; load(): unknown; clear(): void }>(
-  store: T,
-  name: string,
-  report: GuardReport,
-): T {
+export function guardStore<
+  T extends {
+    save(value: never): void
+    load(): unknown
+    clear(): void
+    discarded?(): string | null
+  },
+>(store: T, name: string, report: GuardReport): T {
+  const discarded = store.discarded
   return {
     save: (value: never) => guarded(report, `${name}.save`, () => store.save(value), undefined),
     load: () => guarded(report, `${name}.load`, () => store.load(), null),
     clear: () => guarded(report, `${name}.clear`, () => store.clear(), undefined),
+    ...(typeof discarded === 'function'
+      ? {
+          discarded: () =>
+            guarded(
+              report,
+              `${name}.discarded`,
+              () => {
+                const reason = discarded.call(store)
+                return typeof reason === 'string' ? reason.slice(0, 500) : null
+              },
+              null,
+            ),
+        }
+      : {}),
   } as T
 }

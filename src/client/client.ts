@@ -34,6 +34,7 @@ import {
   CONNECTION_STORE_FORMAT,
   CONNECTION_STORE_FORMAT_VERSION,
   type ConnectionStore,
+  parseStoredConnection,
   type StoredConnection,
 } from '../connection/store'
 import { connectorKindForWallet } from '../connectors/connector-kind'
@@ -482,8 +483,15 @@ export class Client {
     if (paired?.status === 'connected') return paired
     const store = await this.#store()
     const stored = store.load()
-    if (stored === null)
-      return (await this.#reconnect()) ?? paired ?? { status: 'none', wait: none }
+    if (stored === null) {
+      // A record the store could not read (not JSON, not an envelope) is discarded with its reason.
+      const reason = store.discarded?.() ?? null
+      const nothing: ResumeResult =
+        reason === null
+          ? { status: 'none', wait: none }
+          : { status: 'discarded', reason, wait: none }
+      return (await this.#reconnect()) ?? paired ?? nothing
+    }
     let check: RestoreCheck
     try {
       check = (await this.#loadLink()).check(stored)
@@ -543,7 +551,8 @@ export class Client {
   async #reconnect(): Promise<ResumeResult | null> {
     const none = async () => null
     const store = await this.#connectionStore()
-    const stored = store?.load() ?? null
+    // What a custom store answers is checked as the package's stores check it.
+    const stored = parseStoredConnection(store?.load() ?? null)
     if (!store || stored === null) return null
     if (!this.getView().isConnected) {
       try {
@@ -572,7 +581,8 @@ export class Client {
   async #resumePairing(): Promise<ResumeResult | null> {
     const none = async () => null
     const store = this.#options.pairing?.store
-    const stored = store?.load() ?? null
+    // What a custom store answers is checked as the package's stores check it.
+    const stored = parseStoredConnection(store?.load() ?? null)
     if (!store || stored === null) return null
     let check: PairingRestoreCheck
     try {
@@ -679,8 +689,12 @@ export class Client {
    */
   async resumeTransaction(): Promise<TransactionHandle | null> {
     const part = await this.#loadTransaction()
-    const record = this.#transactionStore?.load() ?? null
-    if (!record) return null
+    // What a custom store answers is checked too: a record with a garbage hash is not watched.
+    const record = part.parseTransactionRecord(this.#transactionStore?.load() ?? null)
+    if (!record) {
+      this.#transactionStore?.clear()
+      return null
+    }
     if (record.deadlines.receipt !== null && record.deadlines.receipt <= Date.now()) {
       this.#transactionStore?.clear()
       return null

@@ -38,7 +38,9 @@ const isText = (value: unknown): value is string => typeof value === 'string' &&
 
 /**
  * Validates a stored value (already JSON-parsed): `null` for anything that is not a record of this
- * format and version. Never throws; unknown keys are dropped.
+ * format and version — a CAIP-2 chain of its namespace, an account of that namespace (an EVM
+ * address, a base58 key). Never throws; unknown keys are dropped. (Hand-written rather than a
+ * schema: it ships in the `Client` entry.)
  */
 export function parseStoredConnection(value: unknown): StoredConnection | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null
@@ -51,8 +53,14 @@ export function parseStoredConnection(value: unknown): StoredConnection | null {
     (walletId === null || isText(walletId)) &&
     (namespace === 'eip155' || namespace === 'solana') &&
     isText(chainId) &&
+    /^(eip155|solana):[-_a-zA-Z0-9]{1,32}$/.test(chainId) &&
     chainId.startsWith(`${namespace}:`) &&
-    isText(account)
+    isText(account) &&
+    (namespace === 'eip155'
+      ? /^0x[0-9a-fA-F]{40}$/.test(account)
+      : /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(account)) &&
+    connectorId.length <= 256 &&
+    (walletId === null || walletId.length <= 256)
   return valid
     ? {
         format,

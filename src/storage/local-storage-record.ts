@@ -6,6 +6,8 @@ export interface LocalStorageRecord<T> {
   /** The stored value if it parses; a value that is not JSON or fails `parse` is removed. */
   load(): T | null
   clear(): void
+  /** Why the last `load()` removed what was stored (once), or null. */
+  discarded(): string | null
 }
 
 /** `globalThis.localStorage`, or null in SSR, without storage, or when touching it throws. */
@@ -33,6 +35,7 @@ export function createLocalStorageRecord<T>(options: {
   what: string
 }): LocalStorageRecord<T> {
   const { storageKey, parse, log, what } = options
+  let discarded: string | null = null
   const clear = () => {
     try {
       storage()?.removeItem(storageKey)
@@ -61,18 +64,28 @@ export function createLocalStorageRecord<T>(options: {
       }
       if (raw == null) return null
       let value: unknown
+      let json = true
       try {
         value = JSON.parse(raw)
       } catch {
         value = undefined
+        json = false
       }
       const parsed = parse(value)
       if (parsed === null) {
         log.warn(`discarded corrupt value under ${storageKey} (not a ${what})`)
+        discarded = json
+          ? `the stored record is not a valid ${what} (format, version or fields)`
+          : 'the stored record is not JSON'
         clear()
       }
       return parsed
     },
     clear,
+    discarded() {
+      const reason = discarded
+      discarded = null
+      return reason
+    },
   }
 }

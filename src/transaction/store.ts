@@ -1,3 +1,4 @@
+import * as z from 'zod/mini'
 import type { TransactionDeadlines } from '../../machines/transaction/transaction.types'
 import { createLogger } from '../logging'
 import { createLocalStorageRecord } from '../storage/local-storage-record'
@@ -27,20 +28,41 @@ export interface TransactionRecord {
 /** Where `Client` keeps the transaction in flight (default: `localStorage` in a page). */
 export type TransactionStore = UniversalLinkStore<TransactionRecord>
 
-const isTime = (value: unknown) => value === null || (typeof value === 'number' && value >= 0)
+const time = z.nullable(z.number().check(z.gte(0), z.refine(Number.isFinite)))
 
-/** A stored value as a record of this version, or null (anything else is not resumed). */
+/** A transaction hash as the wallet answers it: 32 bytes of hex (EVM) or a base58 signature (Solana). */
+export function isTransactionHash(chainId: string, hash: string): boolean {
+  return chainId.startsWith('solana:')
+    ? /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(hash)
+    : /^0x[0-9a-fA-F]{64}$/.test(hash)
+}
+
+const TransactionRecordSchema = z
+  .object({
+    format: z.literal(TRANSACTION_RECORD_FORMAT),
+    formatVersion: z.literal(TRANSACTION_RECORD_VERSION),
+    /** CAIP-2. */
+    chainId: z.string().check(z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
+    hash: z.string().check(z.maxLength(100)),
+    confirmations: z.int().check(z.gte(1), z.lte(1_000)),
+    deadlines: z.object({ wallet: time, receipt: time, notSeen: time }),
+    savedAt: z.number().check(z.gte(0), z.refine(Number.isFinite)),
+  })
+  .check(
+    z.refine((record) => isTransactionHash(record.chainId, record.hash), {
+      message: 'not a transaction hash of its chain',
+      path: ['hash'],
+    }),
+  )
+
+/**
+ * A stored value as a record of this version, or null (anything else is not resumed): the format,
+ * a CAIP-2 chain, a hash of that chain (32 bytes of hex, or a base58 signature), confirmations,
+ * deadlines and the time it was saved, each of its type. Never throws; unknown keys are dropped.
+ */
 export function parseTransactionRecord(value: unknown): TransactionRecord | null {
-  const record = value as Partial<TransactionRecord> | null
-  if (!record || typeof record !== 'object') return null
-  if (record.format !== TRANSACTION_RECORD_FORMAT) return null
-  if (record.formatVersion !== TRANSACTION_RECORD_VERSION) return null
-  if (typeof record.chainId !== 'string' || typeof record.hash !== 'string') return null
-  if (typeof record.confirmations !== 'number' || typeof record.savedAt !== 'number') return null
-  const deadlines = record.deadlines as Partial<TransactionDeadlines> | undefined
-  if (!deadlines || !isTime(deadlines.wallet) || !isTime(deadlines.receipt)) return null
-  if (!isTime(deadlines.notSeen)) return null
-  return record as TransactionRecord
+  const parsed = TransactionRecordSchema.safeParse(value)
+  return parsed.success ? (parsed.data as TransactionRecord) : null
 }
 
 const log = /* @__PURE__ */ createLogger('transaction-store')

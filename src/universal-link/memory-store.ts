@@ -14,6 +14,7 @@ export function createMemoryUniversalLinkStore(
   initial: UniversalLinkPersistedState | null = null,
 ): UniversalLinkStore<UniversalLinkPersistedState> {
   let stored: string | null = null
+  let discarded: string | null = null
   const store: UniversalLinkStore<UniversalLinkPersistedState> = {
     save(state) {
       try {
@@ -25,11 +26,19 @@ export function createMemoryUniversalLinkStore(
     load() {
       if (stored === null) return null
       const state = parsePersistedState(JSON.parse(stored))
-      if (state === null) stored = null
+      if (state === null) {
+        stored = null
+        discarded = 'the stored record is not a valid universal-link state'
+      }
       return state
     },
     clear() {
       stored = null
+    },
+    discarded() {
+      const reason = discarded
+      discarded = null
+      return reason
     },
   }
   if (initial !== null) store.save(initial)

@@ -8,4 +8,10 @@ export interface UniversalLinkStore<TState = UniversalLinkPersistedState> {
   load(): TState | null
   /** Forgets the stored state. Must not throw. */
   clear(): void
+  /**
+   * Optional: why the last `load()` found nothing usable although something was stored (not JSON,
+   * not a record of this format), once; null otherwise. `Client.resume()` answers `discarded` with
+   * this reason. The stores of this package have it.
+   */
+  discarded?(): string | null
 }

@@ -4,6 +4,7 @@
 import type { AnyActorRef, AnyStateMachine } from 'xstate'
 import { machineFingerprint } from '../../../machines/client/client.fingerprint'
 import type { SnapshotMigrations } from '../../../machines/client/client.persistence'
+import { rootRecordProblem } from '../../../machines/client/client.restore-values'
 import {
   type ClientPairingHost,
   createClientPairing,
@@ -41,6 +42,7 @@ export function loadClientPairing(host: ClientPairingPartHost) {
       const check = checkRestorablePairedRoot(stored, {
         machine: host.rootMachine(part.machine),
         fingerprint,
+        values: rootRecordProblem,
         ...(host.migrations ? { migrations: host.migrations } : {}),
       })
       if (!check.ok) log.warn(`discarded the stored paired session: ${check.reason}`)

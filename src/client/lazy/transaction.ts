@@ -16,6 +16,7 @@ import { createTransactionStatusReader } from '../../transaction/status-reader'
 export { evmTransactionObject, toTransactionRequestData } from '../../transaction/request-data'
 export {
   createBrowserTransactionStore,
+  parseTransactionRecord,
   TRANSACTION_RECORD_FORMAT,
   TRANSACTION_RECORD_VERSION,
 } from '../../transaction/store'

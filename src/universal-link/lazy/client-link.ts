@@ -6,6 +6,7 @@ import {
   type RestoreCheck,
   type SnapshotMigrations,
 } from '../../../machines/client/client.persistence'
+import { linkRecordProblem } from '../../../machines/client/client.restore-values'
 import type { SessionTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import type { SecretRegistry } from '../../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
@@ -38,6 +39,26 @@ export interface ClientLinkHost {
   rootMachine(link: UniversalLinkMachine): AnyStateMachine
   /** Tells the root actor the wallet was opened with `url`. */
   walletOpened(url: string): void
+}
+
+/** The schemes of the links a wallet registered (its universal link's, its deeplink base's). */
+function walletSchemes(walletId: string): string[] {
+  try {
+    const info = getWalletInfo(walletId) as {
+      mobile?: { universalLink?: string }
+      phantomLink?: { baseUrl?: string }
+    }
+    const links = [info.mobile?.universalLink, info.phantomLink?.baseUrl]
+    return links.flatMap((link) => {
+      try {
+        return link ? [new URL(link).protocol] : []
+      } catch {
+        return []
+      }
+    })
+  } catch {
+    return []
+  }
 }
 
 /** A child actor of `parent` by id. */
@@ -109,6 +130,7 @@ export function createClientLink(host: ClientLinkHost) {
         machine: host.rootMachine(machine),
         fingerprint,
         state: 'link',
+        values: (snapshot) => linkRecordProblem(snapshot, { walletSchemes }),
         ...(host.migrations ? { migrations: host.migrations } : {}),
       })
       if (!check.ok) log.warn(`discarded the stored universal-link flow: ${check.reason}`)
