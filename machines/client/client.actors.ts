@@ -71,10 +71,13 @@ export function createClientActors(env: ClientEnvironment) {
 
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
-/** What is left at `now` of the current flow's wait (its deadline), or the whole delay. */
+/**
+ * What is left at `now` of the current flow's wait (its deadline), or the whole delay; never more
+ * than the delay itself (a deadline restored from another page whose wall clock was ahead).
+ */
 const remainingMs = (context: ClientContext, delay: WaitDelay, now: number): number =>
   context.deadline?.flow === context.flow
-    ? Math.max(0, context.deadline.at - now)
+    ? Math.min(context.timeouts[delay], Math.max(0, context.deadline.at - now))
     : context.timeouts[delay]
 
 /**

@@ -51,9 +51,11 @@ const DELAY_OF: Record<DeadlineName, keyof TransactionTimeouts> = {
   notSeen: 'notSeenMs',
 }
 
+/** What is left of a wait at `now`; never more than its timeout (a deadline restored from another page). */
 const remainingMs = (context: TransactionContext, name: DeadlineName, now: number): number => {
   const at = context.deadlines[name]
-  return at === null ? context.timeouts[DELAY_OF[name]] : Math.max(0, at - now)
+  const length = context.timeouts[DELAY_OF[name]]
+  return at === null ? length : Math.min(length, Math.max(0, at - now))
 }
 
 /**

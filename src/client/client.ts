@@ -15,6 +15,7 @@ import type { PairingActor, PairingFlow } from '../../machines/pairing/pairing.f
 import type { PairingMachine } from '../../machines/pairing/pairing.machine'
 import type { PairingRestoreCheck, PairingStore } from '../../machines/pairing/pairing.persistence'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import { monotonicClock } from '../../machines/shared/clock'
 import { createDeferredInspector } from '../../machines/shared/deferred-inspector'
 import { toAppError } from '../../machines/shared/error-data'
 import { createGuardReport, guarded, guardStore } from '../../machines/shared/guard'
@@ -174,6 +175,8 @@ export class Client {
   readonly #options: ClientOptions
   /** Reports a throw of the app's own code (inspector, stores, listeners) once, through the logger. */
   readonly #report = createGuardReport()
+  /** The deadlines' clock: wall time when made, then monotonic (`performance.now()`). */
+  readonly #now = monotonicClock()
   #config: ConnectConfigClient | null = null
   readonly #secrets = createSecretRegistry()
   readonly #vault = createMemoryTokenVault()
@@ -676,7 +679,7 @@ export class Client {
         { chainId, hash },
         confirmations,
         this.#options.transactions?.timeouts,
-        Date.now(),
+        this.#now(),
       ),
     })
     return this.#transactionHandle(chainId, hash)
@@ -706,7 +709,7 @@ export class Client {
         record,
         record.confirmations,
         this.#options.transactions?.timeouts,
-        Date.now(),
+        this.#now(),
         record.deadlines,
       ),
     })
@@ -724,6 +727,7 @@ export class Client {
         appKey,
         ...(fetchImpl ? { fetchImpl } : {}),
         connector: () => this.#connector,
+        now: this.#now,
       }),
     )
     this.#transactionStore =
@@ -1149,6 +1153,7 @@ export class Client {
       universalLink: this.#link.logic,
       pairing: this.#pairingLogic.logic,
       transaction: this.#transactionLogic.logic,
+      now: this.#now,
     }
   }
 
