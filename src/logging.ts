@@ -21,7 +21,7 @@ export function setConsoleLogging(enabled: boolean): void {
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 
 const SECRET_KEY =
-  /token|secret|signature|symkey|privatekey|password|authorization|^uri$|^snapshot$|^persisted/i
+  /token|secret|signature|symkey|privatekey|password|authorization|nonce|^uri$|^snapshot$|^persisted/i
 const SECRET_IN_TEXT: ReadonlyArray<[RegExp, string]> = [
   [/(symKey=)[0-9a-fA-F]+/g, '$1[redacted]'],
   [/(Bearer\s+)[^\s"']+/gi, '$1[redacted]'],

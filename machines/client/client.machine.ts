@@ -163,6 +163,8 @@ export const clientMachine = setup({
           : {
               pending: null,
               error: p.quiet ? null : p.error,
+              // A settled request leaves the context (a signed message is not carried on).
+              sign: null,
               outcome: {
                 flow: context.flow,
                 kind: context.pending,

@@ -8,10 +8,10 @@ export type InspectOption = Observer<InspectionEvent> | ((inspectionEvent: Inspe
 
 /**
  * Keys whose string (or bytes) value is a secret: `sessionToken`, `signature`, `txSignature`,
- * `symKeyP`, `privateKey` … Anchored at the end and for strings only, so `timeouts.signatureMs`,
+ * `symKeyP`, `privateKey`, a universal-link session's `nonce` … Anchored at the end and for strings only, so `timeouts.signatureMs`,
  * `tokenAddress`, a `signatures` count or `signature: null` show as they are.
  */
-const SECRET_KEY = /(?:token|secret|signature|symkey\w*|privatekey|password|authorization)$/i
+const SECRET_KEY = /(?:token|secret|signature|symkey\w*|privatekey|password|authorization|nonce)$/i
 
 const byKey: InspectionRedaction = {
   string: (value) => redact(value) as string,

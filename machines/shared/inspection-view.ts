@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import type { AnyActorRef, InspectionEvent } from 'xstate'
 
 /** How an inspection view hides secrets. */
@@ -19,24 +21,57 @@ export interface InspectedRef {
 
 const MAX_DEPTH = 12
 
+/** The most an inspection event may weigh as JSON (issue 27: whatever the message size). */
+export const MAX_INSPECTION_EVENT_BYTES = 16 * 1024
+/** Longer strings show as their summary (`summarise`); a second, tighter pass for a heavy event. */
+const MAX_STRING = 1024
+const TIGHT_STRING = 96
+/** Longer arrays show their first items and a count of the rest. */
+const MAX_ITEMS = 64
+
+/**
+ * A long string as the inspector sees it: its length and the start of its SHA-256 (after
+ * redaction, so no secret's hash), e.g. `[string: 100000 chars, sha256 3f2a…]`.
+ */
+export function summarise(value: string): string {
+  const hash = bytesToHex(sha256(utf8ToBytes(value))).slice(0, 16)
+  return `[string: ${value.length} chars, sha256 ${hash}]`
+}
+
+/** How long a string may be shown whole in this pass. */
+interface Limits {
+  string: number
+}
+
 const isActorRef = (value: object): value is AnyActorRef =>
   typeof (value as { send?: unknown }).send === 'function' &&
   typeof (value as { getSnapshot?: unknown }).getSnapshot === 'function' &&
   typeof (value as { sessionId?: unknown }).sessionId === 'string'
 
 /** Shows `value` as plain, JSON-safe data with secrets hidden and actor refs as their ids. */
-function walk(value: unknown, redaction: InspectionRedaction, depth: number): unknown {
-  if (typeof value === 'string') return redaction.string(value)
+function walk(
+  value: unknown,
+  redaction: InspectionRedaction,
+  depth: number,
+  limits: Limits = { string: MAX_STRING },
+): unknown {
+  if (typeof value === 'string') {
+    const shown = redaction.string(value)
+    return shown.length > limits.string ? summarise(shown) : shown
+  }
   if (typeof value === 'function') return undefined
   if (typeof value === 'bigint') return value.toString()
   if (value === null || typeof value !== 'object') return value
   if (depth > MAX_DEPTH) return '[…]'
-  const next = (item: unknown) => walk(item, redaction, depth + 1)
+  const next = (item: unknown) => walk(item, redaction, depth + 1, limits)
   if (isActorRef(value)) return refView(value, redaction)
   // Machine snapshots and transitions say themselves what they are as data.
   const toJSON = (value as { toJSON?: unknown }).toJSON
   if (typeof toJSON === 'function') return next(toJSON.call(value))
-  if (Array.isArray(value)) return value.map(next)
+  if (Array.isArray(value))
+    return value.length > MAX_ITEMS
+      ? [...value.slice(0, MAX_ITEMS).map(next), `[… ${value.length - MAX_ITEMS} more items]`]
+      : value.map(next)
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
     return `[${value.byteLength} bytes]`
   if (value instanceof Set) return [...value].map(next)
@@ -89,11 +124,27 @@ export function inspectionView(
   event: InspectionEvent,
   redaction: InspectionRedaction,
 ): InspectionEvent {
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(event))
-    out[key] =
-      (key === 'actorRef' || key === 'sourceRef') && value !== null && typeof value === 'object'
-        ? refView(value as AnyActorRef, redaction)
-        : walk(value, redaction, 0)
+  const view = (limits: Limits) => {
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(event))
+      out[key] =
+        (key === 'actorRef' || key === 'sourceRef') && value !== null && typeof value === 'object'
+          ? refView(value as AnyActorRef, redaction)
+          : walk(value, redaction, 0, limits)
+    return out
+  }
+  // Bounded whatever the app signs or reads: long strings are summarised, and an event still over
+  // the bound is shown again with every string past a few words summarised.
+  let out = view({ string: MAX_STRING })
+  if (byteLength(out) > MAX_INSPECTION_EVENT_BYTES) out = view({ string: TIGHT_STRING })
   return out as unknown as InspectionEvent
+}
+
+/** The size of `value` as UTF-8 JSON (what an inspector ships); never throws. */
+function byteLength(value: unknown): number {
+  try {
+    return utf8ToBytes(JSON.stringify(value) ?? '').length
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
 }

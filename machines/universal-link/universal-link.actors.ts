@@ -14,7 +14,7 @@ export interface UniversalLinkActorOptions extends PollingEnvironment {
   intent: SessionIntent
   /** Where the session token is kept, keyed by session id (never in the machine's context). */
   vault: SessionTokenVault
-  /** Told every secret value the actors see (session token, signatures), for redaction by value. */
+  /** Told every secret value the actors see (session token, nonce, signatures), for redaction by value. */
   onSecret?: (value: string) => void
 }
 
@@ -51,6 +51,8 @@ export function createUniversalLinkActors(
           { walletSlug: input.walletId, intent: options.intent },
         )
         secret(sessionToken)
+        // The nonce is a callback credential (whoever holds it can answer /callback/connect).
+        secret(nonce)
         options.vault.set(sessionId, sessionToken)
         return { sessionId, nonce, expiresAt }
       },

@@ -134,11 +134,21 @@ export function createClientLink(host: ClientLinkHost) {
         ...(host.migrations ? { migrations: host.migrations } : {}),
       })
       if (!check.ok) log.warn(`discarded the stored universal-link flow: ${check.reason}`)
-      else
+      else {
         for (const [sessionId, token] of Object.entries(check.tokens)) {
           host.vault.set(sessionId, token)
           host.secrets.add(token)
         }
+        // The restored session's nonce is a credential too (see `createUniversalLinkActors`).
+        const nonce = (
+          check.snapshot as {
+            children?: {
+              universalLink?: { snapshot?: { context?: { session?: { nonce?: unknown } | null } } }
+            }
+          }
+        ).children?.universalLink?.snapshot?.context?.session?.nonce
+        if (typeof nonce === 'string') host.secrets.add(nonce)
+      }
       return check
     },
     /** Pending `after` timers are not restored: the restored poller looks the session up now. */
