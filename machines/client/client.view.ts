@@ -6,7 +6,7 @@ import {
   toTransactionView,
 } from '../transaction/transaction.view'
 import type { ClientMachine } from './client.machine'
-import type { ConnectorKind, FlowKind } from './client.types'
+import type { ClientTag, ConnectorKind, FlowKind } from './client.types'
 
 /** The root actor's snapshot. */
 export type ClientSnapshot = SnapshotFrom<ClientMachine>
@@ -110,11 +110,15 @@ function statusOf(snapshot: ClientSnapshot): ClientStatus {
  */
 export function toClientView(snapshot: ClientSnapshot): ClientView {
   const { context } = snapshot
+  // A stopped root keeps the tags of its last state: it shows none of them (no connection, nothing
+  // busy or pending); the Client starts a fresh root with the next call.
+  const active = snapshot.status === 'active'
+  const tagged = (tag: ClientTag) => active && snapshot.hasTag(tag)
   // The connection counts only in a connected state (a stale one is never shown).
-  const connection = snapshot.hasTag('connected') ? context.connection : null
+  const connection = tagged('connected') ? context.connection : null
   const isConnected = connection !== null
-  const isBusy = snapshot.hasTag('busy')
-  const selected = snapshot.hasTag('selected')
+  const isBusy = tagged('busy')
+  const selected = tagged('selected')
   const transaction = transactionOf(snapshot)
   return {
     status: statusOf(snapshot),
@@ -122,10 +126,10 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
     isBusy,
     canConnect: !isBusy && !isConnected,
     canRetry: !isBusy && context.error !== null && (selected || context.walletId !== null),
-    canCancel: snapshot.hasTag('cancellable') || context.pending === 'transaction',
+    canCancel: tagged('cancellable') || (active && context.pending === 'transaction'),
     canSign: isConnected && !isBusy,
     // A transaction the wallet sent is still pending on chain until its receipt settles.
-    pending: context.pending ?? (transaction?.isActive ? 'transaction' : null),
+    pending: active ? (context.pending ?? (transaction?.isActive ? 'transaction' : null)) : null,
     error: context.error,
     walletId: context.connector?.walletId ?? context.walletId,
     connectorKind: context.connector?.kind ?? null,
@@ -136,8 +140,8 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
       connection && context.projectChains
         ? context.projectChains.includes(connection.chainId)
         : undefined,
-    walletUrl: context.walletUrl,
-    pairingUri: context.relay?.uri ?? null,
+    walletUrl: active ? context.walletUrl : null,
+    pairingUri: active ? (context.relay?.uri ?? null) : null,
     transaction,
   }
 }

@@ -352,7 +352,7 @@ export class Client {
   getConnection(): WalletConnection | null {
     const snapshot = this.#actor.getSnapshot()
     const connection = snapshot.context.connection
-    if (!connection || !snapshot.hasTag('connected')) return null
+    if (!connection || snapshot.status !== 'active' || !snapshot.hasTag('connected')) return null
     return {
       ...connection,
       walletId: connection.walletId ?? undefined,
@@ -584,8 +584,7 @@ export class Client {
   async #resumePairing(): Promise<ResumeResult | null> {
     const none = async () => null
     const store = this.#options.pairing?.store
-    // What a custom store answers is checked as the package's stores check it.
-    const stored = parseStoredConnection(store?.load() ?? null)
+    const stored = store?.load() ?? null
     if (!store || stored === null) return null
     let check: PairingRestoreCheck
     try {
@@ -868,7 +867,10 @@ export class Client {
     }
   }
 
-  /** The project's enabled networks and wallets (a `readConfig` actor of the system). @throws `RPC_ERROR`. */
+  /**
+   * The project's enabled networks and wallets (a `readConfig` actor of the system).
+   * @throws `RPC_ERROR`; `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
+   */
   loadConfig(): Promise<ConnectConfig> {
     return this.#read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id })).then((config) => {
       // A read whose root was replaced meanwhile (`resume()`) completes without a config.
@@ -909,7 +911,10 @@ export class Client {
     })
   }
 
-  /** A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`, `RPC_ERROR`. */
+  /**
+   * A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`,
+   * `RPC_ERROR`; `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
+   */
   getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
     return this.#read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
   }
@@ -917,7 +922,8 @@ export class Client {
   /**
    * Many balances of any chains read by the backend (a `readBalances` actor; `POST /balances`, one
    * request per 100 queries), in query order, each a `success` or its own `failure`
-   * (`UNSUPPORTED_CHAIN`, `RPC_ERROR`). @throws `RPC_ERROR` when a request fails as a whole.
+   * (`UNSUPPORTED_CHAIN`, `RPC_ERROR`). @throws `RPC_ERROR` when a request fails as a whole;
+   * `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
    */
   getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]> {
     return this.#read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
@@ -940,7 +946,10 @@ export class Client {
       ref.subscribe({
         complete: () => {
           this.#readSlots.delete(slot)
-          resolve(ref.getSnapshot().output as T)
+          // A read stopped with its root (replaced by `resume()`, or stopped) has no output.
+          const snapshot = ref.getSnapshot()
+          if (snapshot.status === 'done') resolve(snapshot.output as T)
+          else reject(new AppError('ABORTED', 'The read was stopped with its root.'))
         },
         error: (error) => {
           this.#readSlots.delete(slot)
