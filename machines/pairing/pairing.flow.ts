@@ -31,7 +31,10 @@ export interface PairingFlow extends RelaySessionRequester {
   /** The settled session (public facts), or `null`. */
   readonly session: PairedSessionData | null
   /** `personal_sign` of a UTF-8 message; resolves with the 65-byte signature. */
-  signMessage(message: string, options?: { address?: string; chainId?: string }): Promise<string>
+  signMessage(
+    message: string | { raw: `0x${string}` },
+    options?: { address?: string; chainId?: string },
+  ): Promise<string>
   /** `eth_signTypedData_v4`; bigints in the typed data travel as decimal strings. */
   signTypedData(typedData: object, options?: { address?: string }): Promise<string>
   /** `solana_signMessage`; resolves with the base58 signature. */
@@ -224,7 +227,8 @@ export function buildFlow(
       if (!chainId || !address) {
         return Promise.reject(new AppError('NOT_CONNECTED', 'The session has no EVM account.'))
       }
-      const hex = `0x${bytesToHex(utf8ToBytes(message))}`
+      const hex =
+        typeof message === 'string' ? `0x${bytesToHex(utf8ToBytes(message))}` : message.raw
       return flow.request<string>({ method: 'personal_sign', params: [hex, address], chainId })
     },
     signTypedData(typedData, options = {}) {

@@ -10,7 +10,20 @@ export function utf8ToHex(text: string): `0x${string}` {
   return hex as `0x${string}`
 }
 
-/** `personal_sign` of `message` by `address`. */
-export function personalSignRequest(message: string, address: string): SignRequest {
-  return { method: 'personal_sign', params: [utf8ToHex(message), address] }
+/**
+ * The longest message `signMessage` signs: 65,536 characters of text, or 65,536 bytes of `raw`
+ * hex (`0x` and 131,072 hex digits); longer ones are refused with `INVALID_CONFIG`.
+ */
+export const SIGN_MESSAGE_MAX_LENGTH = 65_536
+
+/**
+ * A message to sign: text (signed as its UTF-8 bytes), or `{ raw }`, the bytes themselves as hex
+ * (EVM only), as viem's `signMessage` takes them.
+ */
+export type SignableMessage = string | { raw: `0x${string}` }
+
+/** `personal_sign` of `message` (text as UTF-8, or `{ raw }` bytes) by `address`. */
+export function personalSignRequest(message: SignableMessage, address: string): SignRequest {
+  const data = typeof message === 'string' ? utf8ToHex(message) : message.raw
+  return { method: 'personal_sign', params: [data, address] }
 }

@@ -2,9 +2,11 @@ import type { AppErrorCode } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/client'
 import type { HttpFailureInfo } from '../http/errors'
+import { parseParameters } from '../wire/parse-parameters'
 import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
 import { BalanceResponseSchema } from '../wire/schemas'
 import { readBalances, type TokenBalanceResult } from './batch'
+import { TokenBalanceQueriesSchema, TokenBalanceQuerySchema } from './parameters'
 import type { TokenBalance, TokenBalanceQuery } from './types'
 
 export type { TokenBalanceResult } from './batch'
@@ -31,6 +33,9 @@ export interface BalanceReader {
    * `UNSUPPORTED_CHAIN`) or the project has not enabled it (403 `CHAIN_NOT_ENABLED`); with `RPC_ERROR`
    * on a transport failure, a timeout, any other non-2xx answer (429 included, with `retryAfterMs`)
    * or an invalid body. Every error carries `status`, `backendCode` and `details` when known.
+   * Rejects with `INVALID_CONFIG`, naming the field, before any request when `query` is not a
+   * query (`TokenBalanceQuerySchema`: CAIP-2 chain, `native` or a token address, an address,
+   * decimals 0..255).
    */
   getBalance(query: TokenBalanceQuery): Promise<TokenBalance>
   /**
@@ -41,7 +46,8 @@ export interface BalanceReader {
    * answers `[]` without a request.
    *
    * Rejects with `RPC_ERROR` when a request fails as a whole: a transport failure, a timeout, a
-   * non-2xx answer (429 included, with `retryAfterMs`) or an invalid body.
+   * non-2xx answer (429 included, with `retryAfterMs`) or an invalid body; with `INVALID_CONFIG`,
+   * naming the field, before any request when `queries` is not an array of queries of strings.
    */
   getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]>
 }
@@ -71,6 +77,7 @@ export function createBalanceReader(options: BalanceReaderOptions): BalanceReade
   })
   return {
     async getBalance(query) {
+      parseParameters(TokenBalanceQuerySchema, query, 'query')
       const searchParams: Record<string, string> = {
         chainId: String(query.chainId),
         tokenAddress: String(query.tokenAddress),
@@ -96,7 +103,9 @@ export function createBalanceReader(options: BalanceReaderOptions): BalanceReade
       if (body.blockNumber !== undefined) balance.blockNumber = BigInt(body.blockNumber)
       return balance
     },
-    getBalances(queries) {
+    async getBalances(queries) {
+      // Checked, and answered with the caller's own query objects (`result.query`).
+      parseParameters(TokenBalanceQueriesSchema, queries, 'queries')
       return readBalances(http, appKey, queries, refineBalanceCode)
     },
   }

@@ -22,7 +22,7 @@ import { createGuardReport, guarded, guardStore } from '../../machines/shared/gu
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import type { SignMachine } from '../../machines/sign/sign.machine'
-import { personalSignRequest } from '../../machines/sign/sign.requests'
+import { personalSignRequest, type SignableMessage } from '../../machines/sign/sign.requests'
 import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
 import type {
   TransactionSummary,
@@ -58,6 +58,7 @@ import type {
 } from '../transaction/types'
 import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
+import { checkParameters, loadParameterChecks } from './check'
 import { guardClientOptions } from './guard-options'
 import type { ClientPairingPart } from './lazy/pairing'
 import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from './pairing'
@@ -158,6 +159,15 @@ function evmOnly(): AppError {
   return new AppError('UNSUPPORTED_CHAIN', 'signTypedData is for EVM (eip155) connections.')
 }
 
+const LINK_SIGN = { method: 'signMessage', payload: null } as const
+
+function rawIsEvmOnly(): AppError {
+  const reason = 'is for EVM connections: sign Solana text as a string'
+  return new AppError('INVALID_CONFIG', `Invalid message.raw: ${reason}.`, {
+    details: [{ field: 'message.raw', reason }],
+  })
+}
+
 function detectMobile(): boolean {
   return (
     typeof navigator !== 'undefined' && /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent)
@@ -226,6 +236,7 @@ export class Client {
     resolveFetch(options.fetchImpl)
     this.#inspect = this.#inspector()
     this.#actor = this.#start(undefined)
+    loadParameterChecks().catch(() => undefined) // so that each method's check runs at once
   }
 
   /** The root actor (replaced by `resume()`; `subscribe` follows it). */
@@ -279,6 +290,8 @@ export class Client {
     walletId: WalletId,
     options: { namespace: ChainNamespace },
   ): Promise<IWalletConnector> {
+    const checking = checkParameters('selectWallet', walletId, options)
+    if (checking) await checking
     await this.#run({
       type: 'SELECT_WALLET',
       walletId,
@@ -323,6 +336,8 @@ export class Client {
    * @throws `INVALID_CONFIG` (no metadata outside a page, a bad relay URL or proposal).
    */
   async pair(options: ClientPairOptions = {}): Promise<PairingFlow> {
+    const checking = checkParameters('pair', options)
+    if (checking) await checking
     const metadata = pairMetadata(options)
     const part = await this.#loadPairing()
     const begun = part.begin({
@@ -394,6 +409,8 @@ export class Client {
    * `WALLET_ERROR`; `TIMEOUT` (`walletAnswerMs`); `ABORTED` (`cancel()`, `disconnect()`).
    */
   async switchChain(chainId: Caip2ChainId): Promise<void> {
+    const checking = checkParameters('switchChain', chainId)
+    if (checking) await checking
     const connection = this.#connected()
     if (!/^eip155:[1-9][0-9]*$/.test(chainId))
       throw new AppError('UNSUPPORTED_CHAIN', `Not an EVM chain id (eip155:<decimal>): ${chainId}`)
@@ -410,13 +427,20 @@ export class Client {
    * Signs `message` with the connected wallet: `personal_sign` on EVM (hex signature), Solana
    * `signMessage` (base58 signature). Over a universal link the wallet signs the backend session's
    * envelope, which the backend verifies, and `message` is not used; the flow returns to connected.
-   * @throws `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`), `ABORTED`.
+   * `message` is text (1 to `SIGN_MESSAGE_MAX_LENGTH` = 65,536 characters, signed as UTF-8) or,
+   * on EVM, `{ raw }`: the bytes as hex (1 to 65,536 bytes).
+   * @throws `INVALID_CONFIG` (an empty, too long or non-text message, `raw` not hex or on Solana,
+   * the field in `details`; nothing is sent), `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`,
+   * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
-  async signMessage(message: string): Promise<string> {
+  async signMessage(message: SignableMessage): Promise<string> {
+    const checking = checkParameters('signMessage', message)
+    if (checking) await checking
     const connection = this.#connected()
+    if (typeof message !== 'string' && connection.namespace !== 'eip155') throw rawIsEvmOnly()
     const paired = this.#relayFlow()
     if (paired) {
-      return connection.namespace === 'eip155'
+      return typeof message !== 'string' || connection.namespace === 'eip155'
         ? paired.signMessage(message)
         : paired.signSolanaMessage(message)
     }
@@ -434,6 +458,8 @@ export class Client {
    * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signTypedData(typedData: object): Promise<string> {
+    const checking = checkParameters('signTypedData', typedData)
+    if (checking) await checking
     const connection = this.#connected()
     if (connection.namespace !== 'eip155') throw evmOnly()
     const paired = this.#relayFlow()
@@ -453,6 +479,8 @@ export class Client {
   async signTransaction<T = { signedTransaction?: string; signature?: string }>(
     transaction: string,
   ): Promise<T> {
+    const checking = checkParameters('signTransaction', transaction)
+    if (checking) await checking
     const connection = this.#connected()
     if (connection.namespace !== 'solana') {
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
@@ -614,10 +642,18 @@ export class Client {
    * the root (`getView().transaction`); a sent transaction is kept in `transactions.store` until
    * its receipt, for `resumeTransaction()` after a reload. One transaction is watched at a time:
    * the next one's `wait()` replaces it (the earlier `wait()` rejects with `ABORTED`).
-   * @throws `NOT_CONNECTED`, `INVALID_CONFIG` (a request of the wrong shape), `USER_REJECTED`,
-   * `WALLET_ERROR`, `TIMEOUT` (`walletAnswerMs`), `ABORTED` (`cancel()` before the wallet answers).
+   * The parameters are checked before anything is sent (`SendTransactionParameters`): `value`,
+   * `gas` and the fee fields non-negative bigints, `to` an address, `data` hex, `nonce` a safe
+   * non-negative integer. A `chainId` other than the connection's is refused (`INVALID_CONFIG`,
+   * field `chainId`): call `switchChain(chainId)` first. Over a paired relay session the chain
+   * goes with the request, and any chain of the session may be named.
+   * @throws `INVALID_CONFIG` (a request of the wrong shape, or for another chain; the field in
+   * `details`), `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`walletAnswerMs`),
+   * `ABORTED` (`cancel()` before the wallet answers).
    */
   async sendTransaction(params: SendTransactionParameters): Promise<TransactionHandle> {
+    const checking = checkParameters('sendTransaction', params)
+    if (checking) await checking
     const connection = this.#connected()
     const part = await this.#loadTransaction()
     const request = part.toTransactionRequestData(params, connection)
@@ -636,6 +672,7 @@ export class Client {
       })
       return this.#watchSent(part, request.chainId, hash, confirmations)
     }
+    part.requireConnectionChain(request, connection)
     if (this.#actor.getSnapshot().matches('link')) {
       if (request.transaction === null) {
         throw new AppError(
@@ -912,10 +949,13 @@ export class Client {
   }
 
   /**
-   * A token balance read by the backend (a `readBalance` actor). @throws `UNSUPPORTED_CHAIN`,
-   * `RPC_ERROR`; `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
+   * A token balance read by the backend (a `readBalance` actor). @throws `INVALID_CONFIG` (a query of
+   * the wrong shape), `UNSUPPORTED_CHAIN`, `RPC_ERROR`; `ABORTED` when its root goes meanwhile
+   * (`resume()` restoring a flow).
    */
-  getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
+  async getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
+    const checking = checkParameters('getBalance', query)
+    if (checking) await checking
     return this.#read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
   }
 
@@ -925,7 +965,9 @@ export class Client {
    * (`UNSUPPORTED_CHAIN`, `RPC_ERROR`). @throws `RPC_ERROR` when a request fails as a whole;
    * `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
    */
-  getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]> {
+  async getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]> {
+    const checking = checkParameters('getBalances', queries)
+    if (checking) await checking
     return this.#read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
   }
 
@@ -1305,7 +1347,10 @@ export class Client {
           const transaction = (args.params as { transaction?: unknown } | undefined)?.transaction
           return this.signTransaction<T>(typeof transaction === 'string' ? transaction : '')
         }
-        return { signature: await this.signMessage('') } as T
+        // Over a universal link the wallet signs the session's envelope: no message of the app's.
+        this.#connected()
+        const request = { method: 'solana_signMessage', params: { message: '' } }
+        return { signature: await this.#sign({ request, link: LINK_SIGN }) } as T
       },
     }
   }

@@ -9,6 +9,10 @@ export type { ClientTimeouts } from '../../machines/client/client.types'
 export { DEFAULT_CLIENT_TIMEOUTS } from '../../machines/client/client.types'
 export type { ClientSnapshot, ClientStatus, ClientView } from '../../machines/client/client.view'
 export { toClientView } from '../../machines/client/client.view'
+export {
+  SIGN_MESSAGE_MAX_LENGTH,
+  type SignableMessage,
+} from '../../machines/sign/sign.requests'
 export type { TransactionTimeouts } from '../../machines/transaction/transaction.types'
 export { DEFAULT_TRANSACTION_TIMEOUTS } from '../../machines/transaction/transaction.types'
 export type { TransactionStage, TransactionView } from '../../machines/transaction/transaction.view'

@@ -44,6 +44,9 @@ export interface ConnectConfigClient {
   /**
    * Loads the project's enabled networks and wallets (GET `/api/v1/connect/config`, `X-App-Key`).
    *
+   * One request at a time: calls made while one is in flight share its answer (each gets a copy
+   * of its own); the next call after it settled asks again.
+   *
    * Rejects with `RPC_ERROR` on a transport failure, a timeout, any non-2xx answer (401 for a bad
    * app key, 429 with `retryAfterMs`, 5xx) or an invalid body.
    */
@@ -65,33 +68,50 @@ export function createConnectConfigClient(
     timeoutMs: options.timeoutMs,
     errorCode: 'RPC_ERROR',
   })
+  /** The request in flight, shared by the calls made meanwhile. */
+  let inFlight: Promise<ConnectConfig> | null = null
+  const read = async (): Promise<ConnectConfig> => {
+    const body = await http.json(
+      {
+        method: 'GET',
+        path: ROUTES.config,
+        headers: { [APP_KEY_HEADER]: appKey },
+        what: 'GET /config',
+      },
+      ConfigResponseSchema,
+    )
+    return {
+      projectId: body.projectId,
+      name: body.name,
+      networks: body.networks.map((n) => ({
+        networkId: n.networkId,
+        namespace: n.namespace,
+        name: n.name,
+        nativeCurrency: { ...n.nativeCurrency },
+        testnet: n.testnet,
+      })),
+      wallets: body.wallets.map((w) => ({
+        walletId: w.walletId,
+        name: w.name,
+        namespaces: [...w.namespaces],
+      })),
+    }
+  }
   return {
     async fetchConfig() {
-      const body = await http.json(
-        {
-          method: 'GET',
-          path: ROUTES.config,
-          headers: { [APP_KEY_HEADER]: appKey },
-          what: 'GET /config',
-        },
-        ConfigResponseSchema,
-      )
-      return {
-        projectId: body.projectId,
-        name: body.name,
-        networks: body.networks.map((n) => ({
-          networkId: n.networkId,
-          namespace: n.namespace,
-          name: n.name,
-          nativeCurrency: { ...n.nativeCurrency },
-          testnet: n.testnet,
-        })),
-        wallets: body.wallets.map((w) => ({
-          walletId: w.walletId,
-          name: w.name,
-          namespaces: [...w.namespaces],
-        })),
-      }
+      inFlight ??= read().finally(() => {
+        inFlight = null
+      })
+      return copyConfig(await inFlight)
     },
+  }
+}
+
+/** A copy the caller may change without changing what another caller got. */
+function copyConfig(config: ConnectConfig): ConnectConfig {
+  return {
+    ...config,
+    networks: config.networks.map((n) => ({ ...n, nativeCurrency: { ...n.nativeCurrency } })),
+    wallets: config.wallets.map((w) => ({ ...w, namespaces: [...w.namespaces] })),
   }
 }

@@ -1,18 +1,29 @@
 import type { TransactionRequestData } from '../../machines/transaction/transaction.types'
 import { AppError } from '../errors/app-error'
+import { parseParameters } from '../wire/parse-parameters'
+import { SendTransactionParametersSchema } from './parameters'
 import type { SendTransactionParameters } from './types'
 
+/** A checked quantity (a non-negative bigint or safe integer) as a JSON-RPC quantity. */
 const hex = (value: bigint | number) => `0x${value.toString(16)}`
 const FEE_FIELDS = ['gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const
 
 /**
  * The JSON-safe request the transaction machine carries, from the caller's parameters and the
- * connection (its account and chain). @throws `INVALID_CONFIG` for a request of the wrong shape.
+ * connection (its account and chain). The parameters are checked first
+ * (`SendTransactionParametersSchema`). @throws `INVALID_CONFIG` for a request of the wrong shape,
+ * naming the field (`details`): `value: "1000"`, `-5n`, `1.5`, a `to` that is not an address,
+ * `data` that is not hex, a `nonce` that is not a safe non-negative integer.
  */
 export function toTransactionRequestData(
-  params: SendTransactionParameters,
+  input: SendTransactionParameters,
   connection: { namespace: string; accounts: readonly string[]; chainId: string },
 ): TransactionRequestData {
+  const params = parseParameters(
+    SendTransactionParametersSchema,
+    input,
+    'sendTransaction parameters',
+  )
   const chainId = params.chainId ?? connection.chainId
   const from = connection.accounts[0] ?? ''
   if (connection.namespace === 'solana') {
@@ -47,4 +58,21 @@ export function evmTransactionObject(request: TransactionRequestData): Record<st
   if (call?.value) tx.value = call.value
   if (call?.data) tx.data = call.data
   return tx
+}
+
+/**
+ * Refuses a request for another chain than the connection's (a wallet connected in this browser,
+ * or over a universal link, sends on its own chain: the transaction would land there while
+ * `wait()` watched the other). Call `switchChain(chainId)` first. A paired relay session carries
+ * the chain with each request and does not need this. @throws `INVALID_CONFIG` (field `chainId`).
+ */
+export function requireConnectionChain(
+  request: TransactionRequestData,
+  connection: { chainId: string },
+): void {
+  if (request.chainId === connection.chainId) return
+  const reason = `is ${request.chainId} but the wallet is on ${connection.chainId}: call switchChain('${request.chainId}') first`
+  throw new AppError('INVALID_CONFIG', `Invalid sendTransaction parameters.chainId: ${reason}.`, {
+    details: [{ field: 'sendTransaction parameters.chainId', reason }],
+  })
 }

@@ -11,15 +11,26 @@ export {
   FieldIssueSchema,
 } from './errors'
 export { describeIssue, issuesToFieldIssues } from './issues'
-export { CAIP2_PATTERN, SESSION_ID_PATTERN } from './patterns'
+export {
+  BASE64_PATTERN,
+  CAIP2_PATTERN,
+  EVM_ADDRESS_PATTERN,
+  HEX_DATA_PATTERN,
+  SESSION_ID_PATTERN,
+} from './patterns'
 export {
   AddressSchema,
+  Base64Schema,
   Caip2Schema,
   DecimalStringSchema,
   DecimalsSchema,
   EpochMsSchema,
+  EvmAddressSchema,
+  HexDataSchema,
+  QuantitySchema,
   SessionIdSchema,
   SignatureSchema,
+  UINT256_MAX,
   WalletSlugSchema,
 } from './primitives'
 export {

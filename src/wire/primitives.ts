@@ -1,5 +1,11 @@
 import * as z from 'zod/mini'
-import { CAIP2_PATTERN, SESSION_ID_PATTERN } from './patterns'
+import {
+  BASE64_PATTERN,
+  CAIP2_PATTERN,
+  EVM_ADDRESS_PATTERN,
+  HEX_DATA_PATTERN,
+  SESSION_ID_PATTERN,
+} from './patterns'
 
 /** CAIP-2: `namespace:reference`, e.g. `eip155:1`, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
 export const Caip2Schema = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(CAIP2_PATTERN))
@@ -38,3 +44,26 @@ export const DecimalsSchema = /* @__PURE__ */ z
 export const SignatureSchema = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(/^[A-Za-z0-9+/=x_-]{16,1024}$/))
+
+/** An EVM address: `0x` and 40 hex digits (`EVM_ADDRESS_PATTERN`). */
+export const EvmAddressSchema = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.regex(EVM_ADDRESS_PATTERN))
+
+/** Hex data: `0x` and whole bytes (`HEX_DATA_PATTERN`); `0x` is empty data. */
+export const HexDataSchema = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.regex(HEX_DATA_PATTERN))
+
+/** Standard base64 (`BASE64_PATTERN`), e.g. a serialized Solana transaction. */
+export const Base64Schema = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.regex(BASE64_PATTERN))
+
+/** The largest EVM quantity (a 256-bit word). */
+export const UINT256_MAX = (1n << 256n) - 1n
+
+/** An EVM quantity (wei, gas, fees) as a bigint: 0 to 2^256 - 1. */
+export const QuantitySchema = /* @__PURE__ */ z
+  .bigint()
+  .check(/* @__PURE__ */ z.gte(0n), /* @__PURE__ */ z.lte(UINT256_MAX))

@@ -13,7 +13,11 @@ import type { FetchLike } from '../../http/client'
 import { sendThroughConnector } from '../../transaction/send'
 import { createTransactionStatusReader } from '../../transaction/status-reader'
 
-export { evmTransactionObject, toTransactionRequestData } from '../../transaction/request-data'
+export {
+  evmTransactionObject,
+  requireConnectionChain,
+  toTransactionRequestData,
+} from '../../transaction/request-data'
 export {
   createBrowserTransactionStore,
   parseTransactionRecord,
