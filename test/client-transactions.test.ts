@@ -176,7 +176,7 @@ describe('Client.sendTransaction', () => {
     expect(await reloaded.resumeTransaction()).toBeNull()
   })
 
-  it('behavior: cancel() before the wallet answers rejects with ABORTED; the next send succeeds', async () => {
+  it('behavior: cancel() before the wallet answers rejects with ABORTED; the view follows what the wallet still sends; then the next send succeeds', async () => {
     const { client, wallet } = await connected()
     const release = wallet.holdNextRequest()
     const sending = failure(client.sendTransaction({ to: RECIPIENT, value: 1n }))
@@ -184,12 +184,16 @@ describe('Client.sendTransaction', () => {
     expect(client.getView()).toMatchObject({ pending: 'transaction', canCancel: true })
     client.cancel()
     expect((await sending)?.code).toBe('ABORTED')
-    expect(client.getView().transaction?.stage).toBe('aborted')
-    // The wallet, released, still sends its (now unwatched) transaction: let it reach the pool.
-    const sent = wallet.requests.length
+    // The wallet still holds it (an EIP-1193 request cannot be taken back): still asked, busy.
+    expect(client.getView()).toMatchObject({
+      isBusy: true,
+      transaction: { stage: 'awaitingWallet' },
+    })
     release()
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(wallet.requests.length).toBe(sent)
+    // The wallet sends it: its hash is not lost, the view follows it to its receipt.
+    await until(() => client.getView().transaction?.stage === 'pending')
+    await mine()
+    await until(() => client.getView().transaction?.stage === 'confirmed')
     const next = await client.sendTransaction({ to: RECIPIENT, value: 1n })
     await mine()
     expect(await next.wait()).toMatchObject({ status: 'confirmed' })

@@ -59,6 +59,13 @@ type ChildChange = Extract<
   { type: 'CONNECTION.CHANGED' | 'LINK.CHANGED' | 'PAIRING.CHANGED' }
 >
 
+/**
+ * A transaction flow given up while the wallet is asked: the wallet may still send it (an EIP-1193
+ * request cannot be taken back), so its `transaction` child keeps waiting for the answer.
+ */
+const STILL_ASKED =
+  ' The wallet was asked already and may still send it: getView().transaction follows its answer.'
+
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
 /**
@@ -112,6 +119,8 @@ export const clientMachine = setup({
   guards: {
     /** `SELECT_WALLET` goes on to connect. */
     wantsConnect: ({ event }) => event.type === 'SELECT_WALLET' && event.connect,
+    /** No flow is pending (a transaction's wallet request is one: the wallet is asked). */
+    noFlowPending: ({ context }) => context.pending === null,
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: FlowKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */
@@ -148,7 +157,10 @@ export const clientMachine = setup({
           : {
               flow: context.flow,
               kind: context.pending,
-              error: err('ABORTED', `The ${context.pending} flow was replaced by a ${kind} flow.`),
+              error: err(
+                'ABORTED',
+                `The ${context.pending} flow was replaced by a ${kind} flow.${context.pending === 'transaction' ? STILL_ASKED : ''}`,
+              ),
               signature: null,
             },
     })),
@@ -276,7 +288,6 @@ export const clientMachine = setup({
             }
           : { request: null },
     }),
-    askTransactionCancel: sendTo('transaction', { type: 'CANCEL' }),
     /** A settled read leaves nothing behind: its actor (and its output) goes. */
     endRead: stopChild(({ event }) => (event as { actorId?: string }).actorId ?? ''),
     spawnRead: spawnChild('readConfig', {
@@ -371,9 +382,10 @@ export const clientMachine = setup({
       guard: { type: 'isPending', params: 'transaction' },
       actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
     },
+    // Given up, not stopped: the child keeps waiting for the wallet, whose hash is never lost.
     CANCEL: {
       guard: { type: 'isPending', params: 'transaction' },
-      actions: 'askTransactionCancel',
+      actions: { type: 'settle', params: { error: err('ABORTED', `Cancelled.${STILL_ASKED}`) } },
     },
   },
   states: {
@@ -575,11 +587,14 @@ export const clientMachine = setup({
               { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
               { target: 'disconnected' },
             ],
+            // One wallet request at a time: not while the wallet is asked for a transaction.
             SIGN: {
+              guard: 'noFlowPending',
               target: 'signing',
               actions: [{ type: 'startFlow', params: 'sign' }, 'storeSignRequest'],
             },
             SWITCH_CHAIN: {
+              guard: 'noFlowPending',
               target: 'switchingChain',
               actions: { type: 'startFlow', params: 'switchChain' },
             },

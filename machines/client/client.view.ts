@@ -34,7 +34,11 @@ export type ClientStatus =
 export interface ClientView {
   status: ClientStatus
   isConnected: boolean
-  /** A flow is in progress. */
+  /**
+   * A flow is in progress, or the wallet is still asked for a transaction (also one whose
+   * `sendTransaction` was given up with `cancel()` / `disconnect()`: the wallet may still send it).
+   * While busy, wallet calls are refused with `WALLET_BUSY`.
+   */
   isBusy: boolean
   /** `connect()` would start a connection now. */
   canConnect: boolean
@@ -117,9 +121,12 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
   // The connection counts only in a connected state (a stale one is never shown).
   const connection = tagged('connected') ? context.connection : null
   const isConnected = connection !== null
-  const isBusy = tagged('busy')
-  const selected = tagged('selected')
   const transaction = transactionOf(snapshot)
+  // The wallet asked for a transaction is busy, also after its flow was given up (it may still send).
+  const isBusy =
+    tagged('busy') ||
+    (active && (context.pending === 'transaction' || transaction?.stage === 'awaitingWallet'))
+  const selected = tagged('selected')
   return {
     status: statusOf(snapshot),
     isConnected,

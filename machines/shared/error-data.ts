@@ -32,6 +32,8 @@ export const ERROR_CODES: ReadonlySet<string> = new Set<string>([
   'TRANSACTION_REVERTED',
   'TRANSACTION_REPLACED',
   'TRANSACTION_DROPPED',
+  'WALLET_BUSY',
+  'ACCOUNT_CHANGED',
 ])
 
 /**

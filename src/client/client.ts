@@ -377,7 +377,9 @@ export class Client {
 
   /**
    * Ends the pending flow, if any: its promise rejects with `ABORTED`, a universal-link flow is
-   * stopped and its stored state cleared. A connection in place stays (see `disconnect`).
+   * stopped and its stored state cleared. A connection in place stays (see `disconnect`). A
+   * transaction the wallet is asked for is given up, not taken back: the wallet may still send it,
+   * and `getView().transaction` follows its answer (see `sendTransaction`).
    */
   cancel(): void {
     // A transaction awaiting its wallet is cancelled through the root too (its child ends ABORTED).
@@ -403,7 +405,8 @@ export class Client {
    * network registry's parameters (`wallet_addEthereumChain`), then to switch. Resolves once the
    * wallet has switched; the view's `chainId` and `chainSupported` follow (also when the user
    * switches in the wallet: `chainChanged`). Resolves at once when already on `chainId`.
-   * @throws `NOT_CONNECTED` (no connection, or a flow in progress); `UNSUPPORTED_CHAIN` (not
+   * @throws `NOT_CONNECTED` (no connection); `WALLET_BUSY` (the wallet is answering another
+   * request: a signature, a chain switch, a transaction); `UNSUPPORTED_CHAIN` (not
    * `eip155:<decimal>`, a Solana, relay or universal-link connection, or a chain neither the wallet
    * nor the registry knows); `USER_REJECTED` (the switch or the addition declined);
    * `WALLET_ERROR`; `TIMEOUT` (`walletAnswerMs`); `ABORTED` (`cancel()`, `disconnect()`).
@@ -430,8 +433,9 @@ export class Client {
    * `message` is text (1 to `SIGN_MESSAGE_MAX_LENGTH` = 65,536 characters, signed as UTF-8) or,
    * on EVM, `{ raw }`: the bytes as hex (1 to 65,536 bytes).
    * @throws `INVALID_CONFIG` (an empty, too long or non-text message, `raw` not hex or on Solana,
-   * the field in `details`; nothing is sent), `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`,
-   * `TIMEOUT` (`signatureMs`), `ABORTED`.
+   * the field in `details`; nothing is sent), `NOT_CONNECTED`, `WALLET_BUSY` (another wallet
+   * request pending: one at a time), `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`),
+   * `ABORTED`.
    */
   async signMessage(message: SignableMessage): Promise<string> {
     const checking = checkParameters('signMessage', message)
@@ -454,7 +458,8 @@ export class Client {
   /**
    * EVM only: `eth_signTypedData_v4` of EIP-712 typed data (`{ domain, types, primaryType, message }`;
    * bigints travel as decimal strings), with the connected wallet or over a paired session.
-   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on Solana, `USER_REJECTED`, `WALLET_ERROR`,
+   * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending), `UNSUPPORTED_CHAIN`
+   * on Solana, `USER_REJECTED`, `WALLET_ERROR`,
    * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signTypedData(typedData: object): Promise<string> {
@@ -474,7 +479,8 @@ export class Client {
   /**
    * Solana only: asks the wallet to sign a serialized transaction (base64). Returns the wallet's
    * answer (`{ signedTransaction }` from extensions, `{ signature }` over a universal link).
-   * @throws `NOT_CONNECTED`, `UNSUPPORTED_CHAIN` on EVM, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`, `ABORTED`.
+   * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending), `UNSUPPORTED_CHAIN`
+   * on EVM, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`, `ABORTED`.
    */
   async signTransaction<T = { signedTransaction?: string; signature?: string }>(
     transaction: string,
@@ -647,9 +653,14 @@ export class Client {
    * non-negative integer. A `chainId` other than the connection's is refused (`INVALID_CONFIG`,
    * field `chainId`): call `switchChain(chainId)` first. Over a paired relay session the chain
    * goes with the request, and any chain of the session may be named.
+   * One wallet request at a time: while the wallet is asked the view is busy and other wallet
+   * calls reject with `WALLET_BUSY`. `cancel()` / `disconnect()` before the wallet answered reject
+   * this call with `ABORTED`, but the wallet may still send it (an EIP-1193 request cannot be taken
+   * back): the `transaction` child keeps waiting, `getView().transaction` follows a hash the wallet
+   * answers, and the view stays busy until the wallet answered (docs/transactions.md).
    * @throws `INVALID_CONFIG` (a request of the wrong shape, or for another chain; the field in
-   * `details`), `NOT_CONNECTED`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`walletAnswerMs`),
-   * `ABORTED` (`cancel()` before the wallet answers).
+   * `details`), `NOT_CONNECTED`, `WALLET_BUSY`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`
+   * (`walletAnswerMs`), `ABORTED` (`cancel()`, `disconnect()` before the wallet answers).
    */
   async sendTransaction(params: SendTransactionParameters): Promise<TransactionHandle> {
     const checking = checkParameters('sendTransaction', params)
@@ -1036,10 +1047,15 @@ export class Client {
     return pairing
   }
 
+  /** The connection a wallet call goes through: one wallet request at a time (`WALLET_BUSY`). */
   #connected(): WalletConnection {
     const connection = this.getConnection()
-    if (!connection || !this.getView().canSign)
-      throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
+    if (!connection) throw new AppError('NOT_CONNECTED', 'Connect a wallet first.')
+    if (!this.getView().canSign)
+      throw new AppError(
+        'WALLET_BUSY',
+        'The wallet is answering another request (a signature, a chain switch or a transaction): one at a time.',
+      )
     return connection
   }
 

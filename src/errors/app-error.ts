@@ -37,6 +37,14 @@ export type AppErrorCode =
   | 'TRANSACTION_REPLACED'
   /** The node dropped the transaction, or never showed it. */
   | 'TRANSACTION_DROPPED'
+  /**
+   * The wallet is answering another request of this client (a signature, a chain switch, a
+   * transaction): one wallet request at a time. Nothing was sent; call again once the view's
+   * `isBusy` is false.
+   */
+  | 'WALLET_BUSY'
+  /** The wallet's account changed while it was asked for a signature: the signature is not returned. */
+  | 'ACCOUNT_CHANGED'
 
 /** A field-level reason, as the backend sends them on 422. */
 export interface FieldIssue {

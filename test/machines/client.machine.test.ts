@@ -21,6 +21,7 @@ import type { ActorTime, ApprovalOutput, PairingInput } from '../../machines/pai
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { createDeferredInspector } from '../../machines/shared/deferred-inspector'
 import { createSecretRegistry } from '../../machines/shared/secret-registry'
+import { provideTransaction } from '../../machines/transaction/transaction.actors'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import {
   type UniversalLinkMachine,
@@ -236,6 +237,15 @@ function start(
     throwing?: 'connection' | 'sign'
   } = {},
 ) {
+  const sends: ReturnType<typeof deferred<string>>[] = []
+  const transaction = provideTransaction({
+    send: () => {
+      const d = deferred<string>()
+      sends.push(d)
+      return d.promise
+    },
+    readStatus: () => new Promise(() => {}),
+  })
   const relay = scriptedRelay({ relayThrows: options.relayThrows === true })
   const wallet = scriptedWallet()
   const backend = scriptedBackend({ openThrows: options.openThrows === true })
@@ -275,6 +285,7 @@ function start(
     },
     universalLink: lazy.logic,
     pairing: relay.machine,
+    transaction,
   })
   const actor = createClientActor(machine, {
     secrets: createSecretRegistry(),
@@ -287,7 +298,7 @@ function start(
     restored.send({ type: 'RESUMED' })
     return restored
   }
-  return { actor, wallet, backend, loads, relay, restore }
+  return { actor, wallet, backend, loads, relay, restore, sends }
 }
 
 const view = (actor: ClientActor) => toClientView(actor.getSnapshot())
@@ -1075,4 +1086,64 @@ describe('createSecretRegistry', () => {
     )
     expect(REDACTED).toBe('[redacted]')
   })
+})
+
+const SEND: ClientEvent = {
+  type: 'SEND_TRANSACTION',
+  input: {
+    request: {
+      chainId: 'eip155:1',
+      from: CONNECTION.accounts[0] ?? '',
+      calls: [{ to: CONNECTION.accounts[0] ?? '', value: '0x1', data: null }],
+      fields: {},
+      transaction: null,
+    },
+  },
+}
+const transactionStage = (actor: ClientActor) => view(actor).transaction?.stage
+
+describe('client machine: one wallet request at a time (issue 27)', () => {
+  it('SEND_TRANSACTION: busy while the wallet is asked; SIGN and SWITCH_CHAIN are not taken; the hash settles it', async () => {
+    const t = await connected()
+    send(t.actor, SEND)
+    await until(() => t.sends.length === 1)
+    expect(view(t.actor)).toMatchObject({ isBusy: true, canSign: false, pending: 'transaction' })
+    const flow = t.actor.getSnapshot().context.flow
+    send(t.actor, SIGN)
+    send(t.actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:10' })
+    expect(t.actor.getSnapshot().context).toMatchObject({ flow, pending: 'transaction' })
+    expect(view(t.actor).status).toBe('connected')
+    t.sends[0]?.resolve(`0x${'ab'.repeat(32)}`)
+    await until(() => outcome(t.actor)?.flow === flow)
+    expect(outcome(t.actor)).toMatchObject({ error: null, signature: `0x${'ab'.repeat(32)}` })
+    expect(view(t.actor)).toMatchObject({ isBusy: false, canSign: true })
+    // Once answered, SIGN is taken again.
+    send(t.actor, SIGN)
+    expect(view(t.actor).status).toBe('signing')
+  })
+
+  it.each(['CANCEL', 'DISCONNECT'] as const)(
+    '%s while the wallet is asked settles ABORTED (saying so) and leaves the child waiting: the hash still reaches the view',
+    async (type) => {
+      const t = await connected()
+      send(t.actor, SEND)
+      await until(() => t.sends.length === 1)
+      const flow = t.actor.getSnapshot().context.flow
+      send(t.actor, { type })
+      expect(outcome(t.actor)).toMatchObject({
+        flow,
+        kind: 'transaction',
+        error: { code: 'ABORTED' },
+      })
+      expect(outcome(t.actor)?.error?.message).toContain('may still send it')
+      expect(transactionStage(t.actor)).toBe('awaitingWallet')
+      expect(view(t.actor).isBusy).toBe(true)
+      t.sends[0]?.resolve(`0x${'cd'.repeat(32)}`)
+      await until(() => transactionStage(t.actor) === 'submitted')
+      expect(view(t.actor).transaction?.hash).toBe(`0x${'cd'.repeat(32)}`)
+      // The late answer settles no flow: the given-up one stays ABORTED.
+      if (type === 'CANCEL')
+        expect(outcome(t.actor)).toMatchObject({ flow, error: { code: 'ABORTED' } })
+    },
+  )
 })

@@ -61,6 +61,8 @@ const DOCUMENTED = {
   TRANSACTION_REVERTED: true,
   TRANSACTION_REPLACED: true,
   TRANSACTION_DROPPED: true,
+  WALLET_BUSY: true,
+  ACCOUNT_CHANGED: true,
 } satisfies Record<AppErrorCode, true>
 export const DOCUMENTED_CODES = new Set(Object.keys(DOCUMENTED))
 
