@@ -38,6 +38,7 @@ import {
   parseStoredConnection,
   type StoredConnection,
 } from '../connection/store'
+import type { CoinbaseSdkOptions } from '../connectors/coinbase-sdk'
 import { connectorKindForWallet } from '../connectors/connector-kind'
 import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
@@ -46,7 +47,7 @@ import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
-import { getWalletInfo, walletIdForConnectorId } from '../registry'
+import { resolveWalletInfo, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
@@ -72,7 +73,11 @@ export interface ClientOptions extends InspectionOptions {
   fetchImpl?: typeof fetch
   /** Custom connectors; `selectWallet(id)` picks one whose id (or wallet id) matches first. */
   connectors?: readonly IWalletConnector[]
-  /** Mobile paths (MetaMask SDK, universal links). Default: detected from the user agent. */
+  /**
+   * A phone: the mobile paths (vendor SDKs, universal links) for wallets whose provider is not in the
+   * page; a wallet that is (its in-app browser) is connected through that provider. Default:
+   * detected from the user agent.
+   */
   mobile?: boolean
   /** Chain of mobile Solana (universal-link) connections; default Solana mainnet. */
   solanaChainId?: Caip2ChainId
@@ -89,6 +94,8 @@ export interface ClientOptions extends InspectionOptions {
     migrations?: SnapshotMigrations
   }
   metaMaskSdk?: MetaMaskSdkOptions
+  /** Coinbase Wallet SDK options (`CoinbaseSdkConnector`), for Coinbase Wallet without its extension. */
+  coinbaseSdk?: CoinbaseSdkOptions
   /** The relay for `pair()`; default the backend's relay route (`relayUrlForBaseUrl(baseUrl)`). */
   relayUrl?: string
   /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
@@ -280,9 +287,12 @@ export class Client {
   }
 
   /**
-   * Chooses the connector for a wallet: a custom connector with that id first; else, on desktop,
-   * EIP-6963 / injected (EVM) or the Wallet Standard (Solana); on mobile, the MetaMask SDK (EVM) or
-   * the universal link (Solana). The connector's code is loaded on demand (a dynamic import).
+   * Chooses the connector for a wallet: a custom connector with that id first; else, on desktop and
+   * wherever the wallet's provider is in the page (a wallet's in-app browser on a phone), EIP-6963 /
+   * injected (EVM) or the Wallet Standard (Solana); on a phone outside the wallet, its SDK (MetaMask,
+   * Coinbase) or the universal link (`walletPaths`). `walletId` is a built-in slug, `eip6963:{rdns}`
+   * (any wallet that announces itself) or `wallet-standard:{name}` (any Solana Wallet Standard
+   * wallet): see `resolveWalletInfo`. The connector's code is loaded on demand (a dynamic import).
    * Ends any pending flow (`ABORTED`). @throws `WALLET_NOT_FOUND` (unknown wallet),
    * `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE`, `TIMEOUT` (`connectorLoadMs`), `ABORTED`.
    */
@@ -1241,9 +1251,12 @@ export class Client {
     else if (input.walletId === null || input.namespace === null) {
       connector = import('../connectors/injected').then((m) => new m.InjectedConnector())
     } else {
-      const info = getWalletInfo(input.walletId)
+      const info = resolveWalletInfo(input.walletId)
       const mobile = this.#options.mobile ?? detectMobile()
-      if (connectorKindForWallet(info, input.namespace, mobile) === 'universal-link') {
+      // A wallet whose provider is in the page (its in-app browser on a phone) takes that path.
+      const { isWalletInjected } = await import('../connectors/presence')
+      const injected = isWalletInjected(info, input.namespace)
+      if (connectorKindForWallet(info, input.namespace, mobile, injected) === 'universal-link') {
         await this.#loadLink()
         this.#connector = this.#linkConnector(info.id)
         return {
@@ -1256,8 +1269,10 @@ export class Client {
       }
       connector = loadConnectorForWallet(info, input.namespace, {
         mobile,
+        injected,
         eip6963TimeoutMs: input.discoveryMs,
         ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
+        ...(this.#options.coinbaseSdk ? { coinbaseSdk: this.#options.coinbaseSdk } : {}),
         ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
       })
     }

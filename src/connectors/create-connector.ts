@@ -1,4 +1,5 @@
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
+import { CoinbaseSdkConnector, type CoinbaseSdkOptions } from './coinbase-sdk'
 import {
   connectorKindForWallet,
   missingUniversalLinkFactory,
@@ -20,10 +21,18 @@ export interface CreateConnectorOptions {
    * creates a `UniversalLinkConnector` with its session client and store).
    */
   universalLink?: (info: SupportWalletInfo) => IWalletConnector
+  /**
+   * Whether the wallet's provider is in the page (`isWalletInjected`): on a phone, a wallet's in-app
+   * browser, where the injected connector is taken; on a desktop `false` takes the wallet's SDK
+   * (Coinbase) instead of waiting for an extension. Default: unknown (`connectorKindForWallet`).
+   */
+  injected?: boolean
   /** Passed to `Eip6963Connector`. */
   eip6963TimeoutMs?: number
   /** Passed to `MetaMaskSdkConnector` (`dappMetadata`, `importSdk`, SDK options). */
   metaMaskSdk?: MetaMaskSdkOptions
+  /** Passed to `CoinbaseSdkConnector` (`appName`, `importSdk`, SDK options). */
+  coinbaseSdk?: CoinbaseSdkOptions
   /** Solana chain for `SolanaInjectedConnector`; default mainnet. */
   solanaChainId?: Caip2ChainId
 }
@@ -36,20 +45,22 @@ export interface CreateConnectorOptions {
  * |---------|-----------|--------------------------------------------------------------------|
  * | desktop | eip155    | `Eip6963Connector(info.rdns)`; `InjectedConnector` without rdns, or at once when `window.ethereum` is the wallet and it does not announce itself (`injectedFallbackFor`) |
  * | desktop | solana    | `SolanaInjectedConnector({ walletId, walletName })`                |
- * | mobile  | eip155    | `MetaMaskSdkConnector` for `metamask`                              |
- * | mobile  | solana    | `options.universalLink(info)` when the wallet has a Solana universal link |
+ * | desktop | eip155    | `CoinbaseSdkConnector` for `coinbase` when `options.injected` is `false` |
+ * | phone   | eip155    | `MetaMaskSdkConnector` for `metamask`, `CoinbaseSdkConnector` for `coinbase` |
+ * | phone   | solana    | `options.universalLink(info)` when the wallet has a Solana universal link |
+ * | in-app  | both      | as on a desktop: the wallet's injected provider (`options.injected`) |
  *
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
- * `WALLET_UNAVAILABLE` when it does but has no connector on this platform (mobile EVM wallets
- * other than MetaMask, which pair over the relay; a mobile Solana wallet without a universal link;
- * or `options.universalLink` missing).
+ * `WALLET_UNAVAILABLE` when it does but has no connector on this platform (a phone wallet whose
+ * paths are WalletConnect or Phantom's deeplinks only, see `walletPaths`; or
+ * `options.universalLink` missing).
  */
 export function createConnectorForWallet(
   info: SupportWalletInfo,
   namespace: ChainNamespace,
   options: CreateConnectorOptions = {},
 ): IWalletConnector {
-  switch (connectorKindForWallet(info, namespace, options.mobile ?? false)) {
+  switch (connectorKindForWallet(info, namespace, options.mobile ?? false, options.injected)) {
     case 'solana-injected':
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
     case 'eip6963':
@@ -61,6 +72,8 @@ export function createConnectorForWallet(
       return new InjectedConnector(undefined, { walletId: info.id })
     case 'metamask-sdk':
       return new MetaMaskSdkConnector(options.metaMaskSdk)
+    case 'coinbase-sdk':
+      return new CoinbaseSdkConnector(options.coinbaseSdk)
     case 'universal-link':
       if (!options.universalLink) throw missingUniversalLinkFactory(info)
       return options.universalLink(info)

@@ -1,4 +1,6 @@
 import { AppError, isAppError } from '../errors'
+import { walletIdForConnectorId } from '../registry/connector-id'
+import type { WalletId } from '../registry/types'
 import { Eip1193Connector } from './eip1193'
 import {
   DEFAULT_EIP6963_TIMEOUT_MS,
@@ -25,6 +27,14 @@ export class Eip6963Connector extends Eip1193Connector {
     super(`eip6963:${rdns}`, () => getAnnouncedEip6963Provider(rdns))
     this.rdns = rdns
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_EIP6963_TIMEOUT_MS
+  }
+
+  /**
+   * The built-in wallet of this rdns, else the generic id `eip6963:{rdns}` (`resolveWalletInfo`):
+   * a wallet the registry does not list is still named in `WalletConnection.walletId`.
+   */
+  protected override walletIdFor(_provider: Eip1193Provider): WalletId | undefined {
+    return walletIdForConnectorId(this.id) ?? this.id
   }
 
   /**

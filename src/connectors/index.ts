@@ -10,10 +10,14 @@ export {
   type UniversalLinkResumeResult,
 } from '../universal-link/face/connector'
 export { toEip155ChainId, toHexChainId } from './chain-id'
+export { CoinbaseSdkConnector, type CoinbaseSdkOptions } from './coinbase-sdk'
 export {
   type ConnectorKind,
   connectorKindForWallet,
   solanaInjectedOptions,
+  type WalletPath,
+  type WalletPlatform,
+  walletPaths,
 } from './connector-kind'
 export {
   type CreateConnectorOptions,
@@ -38,6 +42,7 @@ export {
   type MetaMaskSdkOptions,
   type MetaMaskSdkProviderGetter,
 } from './metamask-sdk'
+export { isWalletInjected } from './presence'
 export { normalizeSolanaWalletError } from './solana-errors'
 export {
   SOLANA_MAINNET_CHAIN_ID,

@@ -16,7 +16,7 @@ export interface LoadConnectorOptions extends Omit<CreateConnectorOptions, 'univ
 /**
  * `createConnectorForWallet` with each connector's code loaded by dynamic import: an app bundles the
  * `Client` up front and fetches only the chunk of the connector kind `selectWallet` picks (EIP-6963 /
- * injected, Wallet Standard, MetaMask SDK, universal link). Same choice, same errors.
+ * injected, Wallet Standard, MetaMask SDK, Coinbase Wallet SDK, universal link). Same choice, same errors.
  * @throws {AppError} `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE` as `createConnectorForWallet`.
  */
 export async function loadConnectorForWallet(
@@ -24,7 +24,7 @@ export async function loadConnectorForWallet(
   namespace: ChainNamespace,
   options: LoadConnectorOptions = {},
 ): Promise<IWalletConnector> {
-  switch (connectorKindForWallet(info, namespace, options.mobile ?? false)) {
+  switch (connectorKindForWallet(info, namespace, options.mobile ?? false, options.injected)) {
     case 'solana-injected': {
       const { SolanaInjectedConnector } = await import('./solana-injected')
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
@@ -42,6 +42,10 @@ export async function loadConnectorForWallet(
     case 'metamask-sdk': {
       const { MetaMaskSdkConnector } = await import('./metamask-sdk')
       return new MetaMaskSdkConnector(options.metaMaskSdk)
+    }
+    case 'coinbase-sdk': {
+      const { CoinbaseSdkConnector } = await import('./coinbase-sdk')
+      return new CoinbaseSdkConnector(options.coinbaseSdk)
     }
     case 'universal-link':
       if (!options.universalLink) throw missingUniversalLinkFactory(info)

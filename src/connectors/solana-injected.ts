@@ -1,7 +1,7 @@
 import { base58, base64 } from '@scure/base'
 import { AppError } from '../errors'
 import { createLogger } from '../logging'
-import { getWalletInfo, walletIdForConnectorId } from '../registry'
+import { getWalletInfo, WALLET_STANDARD_WALLET_PREFIX, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId } from '../registry/types'
 import { SOLANA_SIGN_TRANSACTION_METHOD } from '../universal-link/params'
@@ -144,7 +144,9 @@ export class SolanaInjectedConnector implements IWalletConnector {
     this.#stopWatching = wallet.watch(this.#onAccounts)
     log.debug('connected', { connectorId: this.id, chainId: this.chainId })
     return {
-      walletId: walletIdForConnectorId(this.id),
+      walletId:
+        walletIdForConnectorId(this.id) ??
+        (this.#walletId?.startsWith(WALLET_STANDARD_WALLET_PREFIX) ? this.#walletId : undefined),
       connectorId: this.id,
       namespace: 'solana',
       chainId: this.chainId,

@@ -9,6 +9,11 @@ export {
 } from './capabilities'
 export { walletIdForConnectorId } from './connector-id'
 export {
+  EIP6963_WALLET_PREFIX,
+  resolveWalletInfo,
+  WALLET_STANDARD_WALLET_PREFIX,
+} from './generic'
+export {
   getNetworkInfo,
   getNetworksForWallet,
   getWalletInfo,

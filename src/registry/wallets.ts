@@ -24,6 +24,8 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'io.metamask',
     mobile: { universalLink: 'https://metamask.app.link', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
+    walletConnect: { link: 'https://metamask.app.link/wc', namespaces: ['eip155'] },
+    sdk: 'metamask',
     injected: { namespaces: ['eip155'], providerFlag: 'isMetaMask' },
   },
   {
@@ -44,6 +46,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     ],
     rdns: 'app.phantom',
     mobile: { universalLink: 'https://phantom.app/ul/', namespaces: ['solana', 'eip155'] },
+    phantomLink: { baseUrl: 'https://phantom.app/ul/v1/' },
     injected: {
       namespaces: ['solana', 'eip155'],
       walletStandardName: 'Phantom',
@@ -58,6 +61,8 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'com.coinbase.wallet',
     mobile: { universalLink: 'https://go.cb-w.com/dapp', namespaces: ['eip155', 'solana'] },
     relay: { namespaces: ['eip155'] },
+    walletConnect: { link: 'https://go.cb-w.com/wc', namespaces: ['eip155'] },
+    sdk: 'coinbase',
     injected: {
       namespaces: ['eip155', 'solana'],
       walletStandardName: 'Coinbase Wallet',
@@ -80,6 +85,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'com.trustwallet.app',
     mobile: { universalLink: 'https://link.trustwallet.com', namespaces: ['eip155', 'solana'] },
     relay: { namespaces: ['eip155', 'solana'] },
+    walletConnect: { link: 'https://link.trustwallet.com/wc', namespaces: ['eip155', 'solana'] },
     injected: {
       namespaces: ['eip155', 'solana'],
       walletStandardName: 'Trust',
@@ -107,6 +113,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'me.rainbow',
     mobile: { universalLink: 'https://rnbwapp.com', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
+    walletConnect: { link: 'https://rnbwapp.com/wc', namespaces: ['eip155'] },
     injected: { namespaces: ['eip155'], providerFlag: 'isRainbow' },
   },
   {
@@ -139,6 +146,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     namespaces: ['solana'],
     mobile: { universalLink: 'https://solflare.com/ul/', namespaces: ['solana'] },
     relay: { namespaces: ['solana'] },
+    phantomLink: { baseUrl: 'https://solflare.com/ul/v1/' },
     injected: { namespaces: ['solana'], walletStandardName: 'Solflare' },
   },
   {
@@ -149,6 +157,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'io.zerion.wallet',
     mobile: { universalLink: 'https://wallet.zerion.io', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
+    walletConnect: { link: 'https://wallet.zerion.io/wc', namespaces: ['eip155'] },
     injected: { namespaces: ['eip155'], providerFlag: 'isZerion' },
   },
   {
@@ -172,6 +181,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'org.uniswap.app',
     mobile: { universalLink: 'https://uniswap.org/app', namespaces: ['eip155'] },
     relay: { namespaces: ['eip155'] },
+    walletConnect: { link: 'https://uniswap.org/app/wc', namespaces: ['eip155'] },
     injected: { namespaces: ['eip155'] },
   },
   {

@@ -60,9 +60,11 @@ describe('walletId on every connection', () => {
     expect(await walletIdOf(new connectors.Eip6963Connector('io.rabby'))).toBe('rabby')
   })
 
-  it('EIP-6963 with an rdns no built-in wallet has: undefined', async () => {
+  it('EIP-6963 with an rdns no built-in wallet has: the generic id eip6963:{rdns}', async () => {
     announce('com.example.unknown', await evmWallet())
-    expect(await walletIdOf(new connectors.Eip6963Connector('com.example.unknown'))).toBeUndefined()
+    expect(await walletIdOf(new connectors.Eip6963Connector('com.example.unknown'))).toBe(
+      'eip6963:com.example.unknown',
+    )
   })
 
   it('injected: the wallet whose EIP-6963 announcement is the same provider as window.ethereum', async () => {

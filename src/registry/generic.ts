@@ -1,0 +1,69 @@
+import { walletNotFound } from './errors'
+import { walletsById, walletsByRdns } from './indexes'
+import type { SupportWalletInfo, WalletId } from './types'
+import { supportWallets } from './wallets'
+
+/** Id prefix of a wallet known by its EIP-6963 announcement: `eip6963:{rdns}`. */
+export const EIP6963_WALLET_PREFIX = 'eip6963:'
+/** Id prefix of a Solana wallet known by its Wallet Standard registration: `wallet-standard:{name}`. */
+export const WALLET_STANDARD_WALLET_PREFIX = 'wallet-standard:'
+
+const MAX_NAME = 200
+
+/**
+ * The entry a wallet id stands for: a built-in wallet by its slug (`metamask`); `eip6963:{rdns}`, the
+ * wallet that announces that rdns (EIP-6963); `wallet-standard:{name}`, the Solana wallet registered
+ * under that name (Wallet Standard). A built-in wallet keeps its entry whichever form names it (its
+ * WalletConnect link, SDK, …); any other announced wallet gets a generic entry that connects only
+ * through its injected provider: `{ id, name, namespaces: ['eip155'], rdns, injected }` or
+ * `{ id, name, namespaces: ['solana'], injected: { walletStandardName } }`. Frozen.
+ * @throws AppError `WALLET_NOT_FOUND` for any other value (an empty rdns or name too).
+ */
+export function resolveWalletInfo(walletId: WalletId): SupportWalletInfo {
+  if (typeof walletId !== 'string') throw walletNotFound(walletId)
+  const known = walletsById.get(walletId)
+  if (known) return known
+  const rdns = after(walletId, EIP6963_WALLET_PREFIX)
+  if (rdns !== undefined) {
+    return (
+      walletsByRdns.get(rdns) ??
+      Object.freeze({
+        id: walletId,
+        name: rdns,
+        homepage: '',
+        namespaces: Object.freeze(['eip155'] as const),
+        rdns,
+        injected: Object.freeze({ namespaces: Object.freeze(['eip155'] as const) }),
+      })
+    )
+  }
+  const name = after(walletId, WALLET_STANDARD_WALLET_PREFIX)
+  if (name !== undefined) {
+    const lower = name.toLowerCase()
+    return (
+      supportWallets.find(
+        (wallet) =>
+          wallet.injected?.namespaces.includes('solana') &&
+          wallet.injected.walletStandardName?.toLowerCase() === lower,
+      ) ??
+      Object.freeze({
+        id: walletId,
+        name,
+        homepage: '',
+        namespaces: Object.freeze(['solana'] as const),
+        injected: Object.freeze({
+          namespaces: Object.freeze(['solana'] as const),
+          walletStandardName: name,
+        }),
+      })
+    )
+  }
+  throw walletNotFound(walletId)
+}
+
+/** The rest of `id` after `prefix`, when non-blank and bounded. */
+function after(id: string, prefix: string): string | undefined {
+  if (!id.startsWith(prefix)) return undefined
+  const rest = id.slice(prefix.length)
+  return rest.trim() === '' || rest.length > MAX_NAME ? undefined : rest
+}
