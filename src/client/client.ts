@@ -222,7 +222,7 @@ export class Client {
   constructor(options: ClientOptions) {
     this.#options = options
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
-    normalizeBaseUrl(options.baseUrl)
+    normalizeBaseUrl(options?.baseUrl) // INVALID_CONFIG, not a TypeError, for no options
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
     this.#inspect = this.#inspector()
