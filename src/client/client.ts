@@ -238,7 +238,7 @@ export class Client {
     // The app's stores and inspector behind guards: what they throw is logged once and dropped.
     this.#options = guardClientOptions(options, this.#report)
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
-    normalizeBaseUrl(options.baseUrl)
+    normalizeBaseUrl(options?.baseUrl) // INVALID_CONFIG, not a TypeError, for no options
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
     this.#inspect = this.#inspector()

@@ -6,6 +6,7 @@ import {
   type HttpClient,
   requireNonEmpty,
 } from '../http/client'
+import { parseParameters } from '../wire/parse-parameters'
 import {
   APP_KEY_HEADER,
   LONG_POLL_MAX_HEADER,
@@ -18,6 +19,12 @@ import {
   SessionResultResponseSchema,
   SessionResultSchema,
 } from '../wire/schemas'
+import {
+  CALLBACK_PARAMETERS,
+  CreateSessionParametersSchema,
+  ResultParametersSchema,
+  VerifyParametersSchema,
+} from './parameters'
 import type {
   CallbackOptions,
   CreateSessionOptions,
@@ -44,7 +51,9 @@ const nonceHeaders = (options: CallbackOptions | undefined): Record<string, stri
  *
  * Every method rejects with `BACKEND_ERROR` when the request fails (network, timeout) or the backend
  * answers non-2xx (429 included) or with an invalid body; the error carries `status`, `backendCode`,
- * `details` and `retryAfterMs` when known, and never the session token or a signature.
+ * `details` and `retryAfterMs` when known, and never the session token or a signature. A
+ * parameter of the wrong kind (a `null` body, a number for a session id) rejects with
+ * `INVALID_CONFIG` naming it, before any request.
  */
 export class GenericWalletSessionClient {
   /** The normalised base URL (no trailing `/`, no trailing `/api/v1`). */
@@ -75,6 +84,7 @@ export class GenericWalletSessionClient {
     caip2Chain: string,
     options: CreateSessionOptions = {},
   ): Promise<GenericSession> {
+    parseParameters(CreateSessionParametersSchema, [caip2Chain, options], 'parameters')
     const body = await this.#http.json(
       {
         method: 'POST',
@@ -99,6 +109,7 @@ export class GenericWalletSessionClient {
 
   /** One lookup of the current result (GET `/sessions/{id}/result`, `Authorization: Bearer` alone). */
   async getResult(sessionId: string, sessionToken: string): Promise<GenericSessionResult> {
+    parseParameters(ResultParametersSchema, [sessionId, sessionToken], 'parameters')
     return this.#http.json(
       {
         method: 'GET',
@@ -128,6 +139,7 @@ export class GenericWalletSessionClient {
     sessionToken: string,
     options: WatchResultOptions = {},
   ): Promise<WatchedResult> {
+    parseParameters(ResultParametersSchema, [sessionId, sessionToken, options], 'parameters')
     const waitMs = Math.max(0, Math.min(Math.floor(options.waitMs ?? 0), LONG_POLL_MAX_MS))
     const request = {
       method: 'GET' as const,
@@ -165,6 +177,7 @@ export class GenericWalletSessionClient {
     sessionToken: string,
     body: VerifySessionBody,
   ): Promise<GenericSessionResult> {
+    parseParameters(VerifyParametersSchema, [sessionId, sessionToken, body], 'parameters')
     return this.#http.json(
       {
         method: 'POST',
@@ -187,6 +200,7 @@ export class GenericWalletSessionClient {
    * link's `scNonce`) as `options.nonce`: the backend answers 404 `SESSION_NOT_FOUND` without it.
    */
   async postConnect(body: PostConnectBody, options?: CallbackOptions): Promise<void> {
+    parseParameters(CALLBACK_PARAMETERS.postConnect, [body, options], 'parameters')
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackConnect,
@@ -206,6 +220,7 @@ export class GenericWalletSessionClient {
    * `options.nonce` as `postConnect` does. The same body again is a success (safe to retry).
    */
   async postSignMsg(body: PostSignMsgBody, options?: CallbackOptions): Promise<void> {
+    parseParameters(CALLBACK_PARAMETERS.postSignMsg, [body, options], 'parameters')
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackSign,
@@ -223,6 +238,7 @@ export class GenericWalletSessionClient {
 
   /** Records a sent transaction (POST `/callback/transaction`); needs `options.nonce`. */
   async postTransaction(body: PostTransactionBody, options?: CallbackOptions): Promise<void> {
+    parseParameters(CALLBACK_PARAMETERS.postTransaction, [body, options], 'parameters')
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackTransaction,
@@ -235,6 +251,7 @@ export class GenericWalletSessionClient {
 
   /** Records a rejection or wallet failure (POST `/callback/reject`); needs `options.nonce`. */
   async postReject(body: PostRejectBody, options?: CallbackOptions): Promise<void> {
+    parseParameters(CALLBACK_PARAMETERS.postReject, [body, options], 'parameters')
     await this.#http.send({
       method: 'POST',
       path: ROUTES.callbackReject,

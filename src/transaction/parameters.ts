@@ -52,3 +52,10 @@ export const SendTransactionParametersSchema = /* @__PURE__ */ z.object({
     /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.gte(1)),
   ),
 })
+
+/** The connection `toTransactionRequestData` builds for: its namespace, accounts and chain. */
+export const TransactionConnectionSchema = /* @__PURE__ */ z.object({
+  namespace: /* @__PURE__ */ z.string(),
+  accounts: /* @__PURE__ */ z.array(/* @__PURE__ */ z.string()),
+  chainId: Caip2Schema,
+})

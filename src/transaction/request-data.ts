@@ -1,7 +1,7 @@
 import type { TransactionRequestData } from '../../machines/transaction/transaction.types'
 import { AppError } from '../errors/app-error'
 import { parseParameters } from '../wire/parse-parameters'
-import { SendTransactionParametersSchema } from './parameters'
+import { SendTransactionParametersSchema, TransactionConnectionSchema } from './parameters'
 import type { SendTransactionParameters } from './types'
 
 /** A checked quantity (a non-negative bigint or safe integer) as a JSON-RPC quantity. */
@@ -24,6 +24,7 @@ export function toTransactionRequestData(
     input,
     'sendTransaction parameters',
   )
+  parseParameters(TransactionConnectionSchema, connection, 'connection')
   const chainId = params.chainId ?? connection.chainId
   const from = connection.accounts[0] ?? ''
   if (connection.namespace === 'solana') {

@@ -25,9 +25,10 @@ const PAUSE_MS = 1_000
  * or `UNSUPPORTED_CHAIN` (a chain the backend does not serve or the project did not enable).
  */
 export function createTransactionStatusReader(options: TransactionStatusReaderOptions) {
+  const baseUrl = normalizeBaseUrl(options?.baseUrl) // INVALID_CONFIG, not a TypeError, for none
   const waitMs = options.waitMs ?? LONG_POLL_MAX_MS
   const http = createHttpClient({
-    baseUrl: normalizeBaseUrl(options.baseUrl),
+    baseUrl,
     fetchImpl: options.fetchImpl,
     errorCode: 'RPC_ERROR',
   })

@@ -4,7 +4,12 @@ import { createBalanceReader } from '../../src/balance'
 import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { isAppError } from '../../src/errors'
-import { createMemoryTransactionStore, toTransactionRequestData } from '../../src/transaction'
+import { GenericWalletSessionClient } from '../../src/session/client'
+import {
+  createMemoryTransactionStore,
+  createTransactionStatusReader,
+  toTransactionRequestData,
+} from '../../src/transaction'
 import { useBackendWithAnvil } from '../support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
 import { ANVIL_KEY_0 } from '../support/evm-transactions'
@@ -296,5 +301,52 @@ describe(`issue 27: random wrong-typed parameters of every public method (seed $
       { seed, numRuns: numRuns * 5 },
     )
     expect(calls).toEqual([])
+  })
+
+  it('the session client, the Client and the status reader with no options: INVALID_CONFIG, never a TypeError, no request', async () => {
+    const calls: string[] = []
+    const sessions = new GenericWalletSessionClient(backend.server.baseUrl, 'pk', {
+      fetchImpl: (input, init) => {
+        calls.push(String(input))
+        return fetch(input, init)
+      },
+    })
+    const notText = anything.filter((v) => !isString(v))
+    const notObject = anything.filter((v) => v === null || typeof v !== 'object')
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          notText.map((v) => () => sessions.createSession(v as never)),
+          notText.map((v) => () => sessions.getResult(v as never, 'token')),
+          notText.map((v) => () => sessions.watchResult('session', v as never)),
+          notObject.map((v) => () => sessions.verify('session', 'token', v as never)),
+          notObject.map((v) => () => sessions.postConnect(v as never)),
+          notObject.map((v) => () => sessions.postSignMsg(v as never)),
+          notObject.map((v) => () => sessions.postTransaction(v as never)),
+          notObject.map((v) => () => sessions.postReject(v as never)),
+          notText.map((v) => () => sessions.postReject({ sessionId: 's', errorCode: v } as never)),
+          notObject.map(
+            (v) => async () => toTransactionRequestData({ to: RECIPIENT, value: 1n }, v as never),
+          ),
+        ),
+        async (call) => {
+          const error = await call().then(
+            () => null,
+            (thrown: unknown) => thrown,
+          )
+          expect(isAppError(error, 'INVALID_CONFIG'), String(error)).toBe(true)
+        },
+      ),
+      { seed, numRuns: numRuns * 5 },
+    )
+    expect(calls).toEqual([])
+    for (const options of [undefined, null]) {
+      expect(() => new Client(options as never)).toThrow(
+        expect.objectContaining({ name: 'AppError', code: 'INVALID_CONFIG' }),
+      )
+      expect(() => createTransactionStatusReader(options as never)).toThrow(
+        expect.objectContaining({ name: 'AppError', code: 'INVALID_CONFIG' }),
+      )
+    }
   })
 })
