@@ -137,6 +137,26 @@ describe('restore checks the values of a universal-link record (finding 5)', () 
     })
   })
 
+  it('error: a broken session-polling context (a deadline that is not a time) — discarded', async () => {
+    const record = structuredClone(await liveRecord()) as {
+      snapshot: {
+        children: {
+          universalLink: {
+            snapshot: { children: { poll: { snapshot: { context: Record<string, unknown> } } } }
+          }
+        }
+      }
+    }
+    const poll = record.snapshot.children.universalLink.snapshot.children.poll
+    expect(poll.snapshot.context.deadline).toBeTypeOf('number')
+    poll.snapshot.context.deadline = 'soon'
+    const { result } = await resumeWith(record)
+    expect(result).toMatchObject({
+      status: 'discarded',
+      reason: expect.stringMatching(/session-polling context.*deadline/),
+    })
+  })
+
   it('property: any root-context value of the wrong type is discarded or restored, never breaks the root or reaches the view unchecked', async () => {
     const good = await liveRecord()
     const keys = Object.keys((good as { snapshot: { context: object } }).snapshot.context)

@@ -117,8 +117,26 @@ const linkContext = z.object({
   pollIntervalMs: pollInterval,
 })
 
+/** The universal-link flow's `poll` child (the session-polling machine): its clock and counters. */
+const pollContext = z.looseObject({
+  session: z.nullable(z.looseObject({ sessionId: z.optional(id) })),
+  startedAt: time,
+  deadline: time,
+  clock: time,
+  attempts: count,
+  maxAttempts: count,
+  failures: count,
+  interval: z.tuple([z.number().check(z.gte(0)), z.number().check(z.gte(0))]),
+  nextDelayMs: z.number().check(z.gte(0), z.refine(Number.isFinite)),
+})
+
 /** A persisted actor as the root's `children` keep it: `{ snapshot, src, … }`. */
-const persistedChild = z.looseObject({ snapshot: z.looseObject({ context: z.unknown() }) })
+const persistedChild = z.looseObject({
+  snapshot: z.looseObject({
+    context: z.unknown(),
+    children: z.optional(z.record(z.string(), z.unknown())),
+  }),
+})
 
 /** The first issue of a failed parse, as `path: message`. */
 function issue(error: z.core.$ZodError): string {
@@ -164,6 +182,12 @@ export function linkRecordProblem(snapshot: unknown, options: LinkValueOptions):
     const linkParsed = linkContext.safeParse(link.snapshot.context)
     if (!linkParsed.success)
       return `the stored universal-link context is invalid (${issue(linkParsed.error)})`
+    const poll = persistedChild.safeParse(link.snapshot.children?.poll)
+    if (link.snapshot.children?.poll !== undefined) {
+      const pollParsed = pollContext.safeParse(poll.success ? poll.data.snapshot.context : null)
+      if (!pollParsed.success)
+        return `the stored session-polling context is invalid (${issue(pollParsed.error)})`
+    }
   }
   const walletId = context.walletId ?? context.connector?.walletId ?? null
   if (

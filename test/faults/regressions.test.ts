@@ -180,4 +180,49 @@ describe('regressions found by the fault sequences', () => {
       false,
     )
   })
+  // Issue 27: the new fault kinds of the sequences (support/app-faults.ts), each built from a
+  // finding of the fault hunt on the tarball (not shrunk): on the code before the fix each breaks
+  // an invariant — the root stops, a rejection goes unhandled, a stored flow does not come back.
+  it('error: the app inspector throws while a universal-link flow connects — the root stops', async () => {
+    await runSequence([
+      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5, app: 'inspectorThrows' },
+      { call: 'connect', answer: 'approve', fault: 'ok', think: 600, app: 'inspectorThrows' },
+      { call: 'signMessage', answer: 'approve', fault: 'ok', think: 600 },
+    ])
+  })
+
+  it('error: the app inspector answers rejected promises during a desktop connect and a read', async () => {
+    await runSequence([
+      { call: 'connect', answer: 'approve', fault: 'ok', think: 5, app: 'inspectorRejects' },
+      { call: 'getBalance', answer: 'approve', fault: 'ok', think: 5, app: 'inspectorRejects' },
+    ])
+  })
+
+  it('error: the app link store rejects while the flow is saved, then throws on the reload', async () => {
+    await runSequence([
+      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5, app: 'storeRejects' },
+      { call: 'connect', answer: 'hang', fault: 'ok', think: 600, app: 'storeRejects' },
+      { call: 'reload', answer: 'approve', fault: 'ok', think: 5, app: 'storeThrows' },
+      { call: 'disconnect', answer: 'approve', fault: 'ok', think: 5, app: 'storeThrows' },
+    ])
+  })
+
+  it('error: a corrupted universal-link record on reload — discarded, the next flow works', async () => {
+    await runSequence([
+      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'connect', answer: 'hang', fault: 'ok', think: 600 },
+      { call: 'reload', answer: 'approve', fault: 'ok', think: 5, app: 'corruptRecord' },
+      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'connect', answer: 'approve', fault: 'ok', think: 600 },
+    ])
+  })
+
+  it('error: the wall clock jumps an hour ahead, then back, while a restored link flow waits', async () => {
+    await runSequence([
+      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'connect', answer: 'hang', fault: 'ok', think: 600, app: 'clockAhead' },
+      { call: 'reload', answer: 'hang', fault: 'ok', think: 600, app: 'clockBack' },
+      { call: 'wait', answer: 'approve', fault: 'ok', think: 5_000, app: 'clockAhead' },
+    ])
+  })
 })

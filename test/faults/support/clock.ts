@@ -2,7 +2,7 @@ import { afterAll, beforeAll, vi } from 'vitest'
 
 /**
  * The fault tests' clock: the Client's on-demand chunks load once on the real clock (later dynamic
- * imports are cached promises), then timers and `Date` are fake, so every named timeout, the HTTP
+ * imports are cached promises), then timers, `Date` and `performance` are fake, so every named timeout, the HTTP
  * timeout and the relay's waits pass in microseconds. Microtasks stay real.
  */
 export function useFaultClock(): void {
@@ -15,7 +15,9 @@ export function useFaultClock(): void {
       import('../../../src/universal-link/lazy/connector'),
     ])
     vi.useFakeTimers({
-      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+      // `performance` too: the Client's deadlines run on `performance.now()` (issue 27), and a
+      // clock-jump fault moves `Date` alone (`vi.setSystemTime`).
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'],
     })
   })
   afterAll(() => {

@@ -41,6 +41,7 @@ import {
 } from '../../../src/testing/doubles/stores'
 import { parsePersistedState } from '../../../src/universal-link/persisted-state'
 import { createRelayDouble, type RelayDouble } from '../../relay/support/relay-double'
+import { APP_FAULTS, type AppFault, faultyStore, inspectorFault, jumpClock } from './app-faults'
 
 /** The documented `AppError` codes (src/errors/app-error.ts); the type check keeps the list whole. */
 const DOCUMENTED = {
@@ -106,6 +107,8 @@ export interface Step {
   fault: BackendFault
   /** ms the fake clock advances after the call. */
   think: number
+  /** A fault of the app's own code or of the page during the step (issue 27); default none. */
+  app?: AppFault
 }
 
 /** `FAULTS_EXCLUDE=getBalance,loadConfig` leaves calls out (to explore past a known failure). */
@@ -147,6 +150,10 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.record({
     { weight: 6, arbitrary: fc.constantFrom(...FAULTS) },
   ),
   think: fc.constantFrom(0, 5, 150, 600, 2_500, 5_000),
+  app: fc.oneof(
+    { weight: 20, arbitrary: fc.constant<AppFault>('none') },
+    { weight: 3, arbitrary: fc.constantFrom(...APP_FAULTS) },
+  ),
 })
 /** A case: its steps, and whether an inspector is attached (about one case in 24: redaction makes them costly). */
 export interface FaultCase {
@@ -241,6 +248,13 @@ export class World {
   readonly relayWallets: RelayWalletSimulator[] = []
   readonly linkStore = createRecordingLinkStore()
   readonly pairingStore = createRecordingPairingStore()
+  /** The fault of the app's code in the current step. */
+  appFault: AppFault = 'none'
+  /** The app's stores as the Client gets them: the recording ones, failing as the step says. */
+  readonly faultyLinkStore = faultyStore(this.linkStore, () => this.appFault)
+  readonly faultyPairingStore = faultyStore(this.pairingStore, () => this.appFault)
+  /** A stored record was corrupted before this step's reload: resume() may discard it. */
+  #corrupted = false
   readonly events: InspectionEvent[] = []
   /** Signatures the wallets returned to the Client's callers (the relay wallet's included). */
   readonly signatures = new Set<string>()
@@ -277,7 +291,7 @@ export class World {
       ],
       timeouts: FAULT_TIMEOUTS,
       universalLink: {
-        store: this.linkStore,
+        store: this.faultyLinkStore.store,
         openLink: (url) => this.#walletOpened(url),
         returnUrl: 'https://dapp.test/',
         dappName: 'Faults',
@@ -285,13 +299,14 @@ export class World {
       },
       relayUrl: 'wss://backend.test/api/v1/connect/relay',
       WebSocket: this.relay.WebSocket,
-      pairing: { store: this.pairingStore },
+      pairing: { store: this.faultyPairingStore.store },
       ...(!this.inspect
         ? {}
         : {
             inspect: (event: InspectionEvent) => {
               // Kept as is (snapshots are immutable) and serialised once, at the end.
               this.events.push(event)
+              return inspectorFault(this.appFault) as undefined
             },
           }),
     }
@@ -392,6 +407,18 @@ export class World {
     this.relay.publishError =
       step.fault === 'status500' || step.fault === 'status503' ? -32603 : null
     if (step.fault === 'drop') this.relay.closeAll(1006, 'test double: socket dropped')
+    this.appFault = step.app ?? 'none'
+    jumpClock(this.appFault)
+    this.#corrupted = this.appFault === 'corruptRecord' && step.call === 'reload'
+    if (this.#corrupted) {
+      this.faultyLinkStore.corruptNext()
+      this.faultyPairingStore.corruptNext()
+    }
+  }
+
+  /** Whether the stores still mirror the flows (no save or clear of the app's store was lost). */
+  get storesTrusted(): boolean {
+    return !this.faultyLinkStore.state.faulted && !this.faultyPairingStore.state.faulted
   }
 
   async step(step: Step, index: number): Promise<void> {
@@ -499,7 +526,17 @@ export class World {
     this.track(`${label} wait`, result.wait())
     if ('signature' in result) this.track(`${label} signature`, result.signature())
     const live = (r: { expiresAt: number } | null) => r !== null && r.expiresAt > now
-    if (afterReload && (live(linkRecord) || live(pairRecord))) {
+    // A corrupted record (the only one stored) is discarded, with its reason.
+    if (
+      afterReload &&
+      this.#corrupted &&
+      (linkRecord === null) !== (pairRecord === null) &&
+      (result.status !== 'discarded' || result.reason === '')
+    )
+      this.fail('a corrupted record is discarded with a reason', `resume(): ${result.status}`)
+    // A corrupted record is discarded, and a store that fails finds nothing: both may be right.
+    const trusted = this.storesTrusted && !this.#corrupted && !this.appFault.startsWith('store')
+    if (afterReload && trusted && (live(linkRecord) || live(pairRecord))) {
       if (result.status === 'none' || result.status === 'discarded') {
         this.fail(
           'a stored flow survives a reload',
@@ -598,12 +635,16 @@ export class World {
     if (pairUnsafe.length > 0)
       throw new Violation('the stored paired session is JSON-safe', `${where}: ${pairUnsafe[0]}`)
     const record = this.linkStore.load()
-    if (resumable && record === null)
+    // A store whose save or clear failed no longer mirrors the flow (the Client logged it).
+    // A store whose save or clear failed no longer mirrors the flow (the Client logged it and
+    // went on); whatever it holds must still parse back (below).
+    const trusted = this.storesTrusted
+    if (trusted && resumable && record === null)
       throw new Violation(
         'the store holds a record exactly while a resumable flow is pending',
         `${where}: resumable, no record`,
       )
-    if (!resumable && record !== null)
+    if (trusted && !resumable && record !== null)
       throw new Violation(
         'the store holds a record exactly while a resumable flow is pending',
         `${where}: a record, nothing resumable (${String(snapshot.value && JSON.stringify(snapshot.value))})`,
@@ -686,7 +727,9 @@ export async function runSequence(
   inspect = true,
   overrides: Partial<ClientOptions> = {},
 ): Promise<void> {
-  const world = new World(inspect, overrides)
+  // An inspector fault needs an inspector to fail.
+  const inspected = inspect || steps.some((step) => step.app?.startsWith('inspector'))
+  const world = new World(inspected, overrides)
   const t0 = performance.now()
   try {
     const perCall = new Map<string, number>()
