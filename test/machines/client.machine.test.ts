@@ -315,6 +315,8 @@ const select = (connect = false): ClientEvent => ({
   namespace: 'eip155',
   connect,
 })
+/** A signature of the right shape (65 bytes of hex): the wallet answers are checked. */
+const SIGNATURE = `0x${'5a'.repeat(65)}`
 const SIGN: ClientEvent = {
   type: 'SIGN',
   request: { method: 'personal_sign', params: ['0x00', CONNECTION.accounts[0] ?? ''] },
@@ -437,9 +439,9 @@ describe('client machine: a desktop wallet', () => {
     send(actor, SIGN)
     expect(view(actor)).toMatchObject({ status: 'signing', canCancel: true, isConnected: true })
     await until(() => wallet.pending.request.length === 1)
-    wallet.pending.request[0]?.resolve('0xsignature-signature')
+    wallet.pending.request[0]?.resolve(SIGNATURE)
     await until(() => outcome(actor)?.kind === 'sign')
-    expect(outcome(actor)).toMatchObject({ error: null, signature: '0xsignature-signature' })
+    expect(outcome(actor)).toMatchObject({ error: null, signature: SIGNATURE })
     expect(view(actor).status).toBe('connected')
   })
 
@@ -676,7 +678,7 @@ describe('client machine: chains', () => {
       // The next flow works.
       send(actor, SIGN)
       await until(() => wallet.pending.request.length === 1)
-      wallet.pending.request[0]?.resolve('0xsig')
+      wallet.pending.request[0]?.resolve(SIGNATURE)
       await until(() => outcome(actor)?.kind === 'sign')
       expect(outcome(actor)?.error).toBeNull()
     }
