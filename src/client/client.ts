@@ -402,8 +402,11 @@ export class Client {
    * Signs `message` with the connected wallet: `personal_sign` on EVM (hex signature), Solana
    * `signMessage` (base58 signature). Over a universal link the wallet signs the backend session's
    * envelope, which the backend verifies, and `message` is not used; the flow returns to connected.
+   * A desktop wallet's signature resolves only if its active account did not change while it was
+   * asked (`accountsChanged`): else `ACCOUNT_CHANGED`, and the view has the new account.
    * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending: one at a time),
-   * `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`), `ABORTED`.
+   * `ACCOUNT_CHANGED`, `USER_REJECTED`, `WALLET_ERROR` (also an answer that is no signature),
+   * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signMessage(message: string): Promise<string> {
     const connection = this.#connected()
@@ -424,7 +427,7 @@ export class Client {
    * EVM only: `eth_signTypedData_v4` of EIP-712 typed data (`{ domain, types, primaryType, message }`;
    * bigints travel as decimal strings), with the connected wallet or over a paired session.
    * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending), `UNSUPPORTED_CHAIN`
-   * on Solana, `USER_REJECTED`, `WALLET_ERROR`,
+   * on Solana, `ACCOUNT_CHANGED` (as `signMessage`), `USER_REJECTED`, `WALLET_ERROR`,
    * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signTypedData(typedData: object): Promise<string> {
@@ -443,7 +446,8 @@ export class Client {
    * Solana only: asks the wallet to sign a serialized transaction (base64). Returns the wallet's
    * answer (`{ signedTransaction }` from extensions, `{ signature }` over a universal link).
    * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending), `UNSUPPORTED_CHAIN`
-   * on EVM, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`, `ABORTED`.
+   * on EVM, `ACCOUNT_CHANGED` (as `signMessage`), `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`,
+   * `ABORTED`.
    */
   async signTransaction<T = { signedTransaction?: string; signature?: string }>(
     transaction: string,

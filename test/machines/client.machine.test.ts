@@ -1149,3 +1149,30 @@ describe('client machine: one wallet request at a time (issue 27)', () => {
     },
   )
 })
+
+describe('client machine: an account change during a signature (issue 27)', () => {
+  it('signing: another active account settles ACCOUNT_CHANGED, back to connected with the new account; the same accounts re-announced do not', async () => {
+    const t = await connected()
+    const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    send(t.actor, SIGN)
+    await until(() => t.wallet.pending.request.length === 1)
+    // Re-announced, unchanged (case aside): still signing.
+    t.wallet.emit({
+      type: 'accountsChanged',
+      accounts: [(CONNECTION.accounts[0] ?? '').toLowerCase()],
+    })
+    await tick()
+    expect(view(t.actor).status).toBe('signing')
+    t.wallet.emit({ type: 'accountsChanged', accounts: [other] })
+    await until(() => outcome(t.actor)?.kind === 'sign')
+    expect(outcome(t.actor)?.error?.code).toBe('ACCOUNT_CHANGED')
+    expect(view(t.actor)).toMatchObject({ status: 'connected', address: other })
+    // The late signature settles nothing; the next SIGN is asked.
+    t.wallet.pending.request[0]?.resolve(SIGNATURE)
+    send(t.actor, SIGN)
+    await until(() => t.wallet.pending.request.length === 2)
+    t.wallet.pending.request[1]?.resolve(SIGNATURE)
+    await until(() => outcome(t.actor)?.error === null)
+    expect(outcome(t.actor)).toMatchObject({ kind: 'sign', signature: SIGNATURE })
+  })
+})
