@@ -610,6 +610,8 @@ export class Client {
    * this call with `ABORTED`, but the wallet may still send it (an EIP-1193 request cannot be taken
    * back): the `transaction` child keeps waiting, `getView().transaction` follows a hash the wallet
    * answers, and the view stays busy until the wallet answered (docs/transactions.md).
+   * The wallet's answer is bounded by `transactions.timeouts.walletAnswerMs`, else by the
+   * client's `timeouts.walletAnswerMs`, else 300 000 ms.
    * @throws `NOT_CONNECTED`, `WALLET_BUSY`, `INVALID_CONFIG` (a request of the wrong shape),
    * `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`walletAnswerMs`), `ABORTED` (`cancel()`,
    * `disconnect()` before the wallet answers).
@@ -651,13 +653,13 @@ export class Client {
       })
       return this.#watchSent(part, request.chainId, hash, confirmations)
     }
+    // The wallet's answer is bounded by `timeouts.walletAnswerMs` unless `transactions.timeouts` sets it.
+    const walletAnswerMs = this.#options.timeouts?.walletAnswerMs
+    const timeouts =
+      walletAnswerMs === undefined ? settings?.timeouts : { walletAnswerMs, ...settings?.timeouts }
     const outcome = await this.#run({
       type: 'SEND_TRANSACTION',
-      input: {
-        request,
-        confirmations,
-        ...(settings?.timeouts ? { timeouts: settings.timeouts } : {}),
-      },
+      input: { request, confirmations, ...(timeouts ? { timeouts } : {}) },
     })
     return this.#transactionHandle(request.chainId, outcome.signature ?? '')
   }
