@@ -121,6 +121,14 @@ export const clientMachine = setup({
     wantsConnect: ({ event }) => event.type === 'SELECT_WALLET' && event.connect,
     /** No flow is pending (a transaction's wallet request is one: the wallet is asked). */
     noFlowPending: ({ context }) => context.pending === null,
+    /** The connection child, still connected, reports another active account than the one kept. */
+    accountChanged: ({ context, event }) =>
+      event.type === 'CONNECTION.CHANGED' &&
+      event.status === 'connected' &&
+      event.connection !== null &&
+      context.connection !== null &&
+      (event.connection.accounts[0] ?? '').toLowerCase() !==
+        (context.connection.accounts[0] ?? '').toLowerCase(),
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: FlowKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */
@@ -692,6 +700,23 @@ export const clientMachine = setup({
           states: { requesting: { entry: 'askSignature' } },
           on: {
             'CONNECTION.CHANGED': [
+              // Which account signed is not known: the signature is not returned.
+              {
+                guard: 'accountChanged',
+                target: 'connected',
+                actions: [
+                  'storeConnection',
+                  {
+                    type: 'settle',
+                    params: {
+                      error: err(
+                        'ACCOUNT_CHANGED',
+                        "The wallet's account changed while it was asked to sign: the signature is not returned.",
+                      ),
+                    },
+                  },
+                ],
+              },
               { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
               {
                 target: 'disconnected',

@@ -12,7 +12,11 @@ export interface ClientTimeouts {
   connectorLoadMs: number
   /** Waiting for an EIP-6963 wallet to announce itself. Default 3 000. */
   discoveryMs: number
-  /** The wallet's answer to a connection request (desktop prompt or mobile round trip). Default 300 000. */
+  /**
+   * The wallet's answer to a connection request (desktop prompt or mobile round trip), a chain
+   * switch, and a transaction (`sendTransaction`, unless `transactions.timeouts` sets its own).
+   * Default 300 000.
+   */
   walletAnswerMs: number
   /** The wallet's answer to a signature request. Default 300 000. */
   signatureMs: number

@@ -1,5 +1,7 @@
 import type { IWalletConnector, RequestArgs } from '../../src/connectors/types'
+import { checkedAnswer, checkedConnection, checkedEvent } from '../../src/connectors/wallet-answers'
 import { AppError } from '../../src/errors/app-error'
+import type { ChainNamespace } from '../../src/registry/types'
 import { createConnectActors } from '../connect/connect.actors'
 import { type ConnectMachine, connectMachine } from '../connect/connect.machine'
 import { createSignActors } from '../sign/sign.actors'
@@ -40,21 +42,34 @@ function strings(value: unknown, out: string[] = []): string[] {
  */
 export function createWalletMachines(env: WalletEnvironment): WalletMachines {
   const current = (): IWalletConnector => env.connector() ?? noConnector()
+  // Every answer of the connector is checked here, once (src/connectors/wallet-answers.ts): a
+  // connection, an event, a signature of the wrong shape is a WALLET_ERROR, or a dropped event.
+  let namespace: ChainNamespace | null = null
+  const connected = (value: unknown) => {
+    const connection = checkedConnection(value)
+    namespace = connection.namespace
+    return connection
+  }
   const proxy: IWalletConnector = {
     get id() {
       return current().id
     },
     isAvailable: () => current().isAvailable(),
-    connect: () => current().connect(),
+    connect: async () => connected(await current().connect()),
     reconnect: async () => {
       const connector = current()
-      return connector.reconnect ? connector.reconnect() : null
+      const connection = connector.reconnect ? await connector.reconnect() : null
+      return connection === null ? null : connected(connection)
     },
     getAccounts: () => current().getAccounts(),
     disconnect: () => current().disconnect(),
-    subscribe: (listener) => current().subscribe?.(listener) ?? (() => {}),
+    subscribe: (listener) =>
+      current().subscribe?.((event) => {
+        const checked = checkedEvent(event, namespace)
+        if (checked) listener(checked)
+      }) ?? (() => {}),
     async request<T>(args: RequestArgs): Promise<T> {
-      const answer = await current().request<unknown>(args)
+      const answer = checkedAnswer(args.method, await current().request<unknown>(args))
       for (const value of strings(answer)) env.onSecret?.(value)
       if (
         args.method === 'solana_signTransaction' &&

@@ -442,10 +442,12 @@ export class Client {
    * envelope, which the backend verifies, and `message` is not used; the flow returns to connected.
    * `message` is text (1 to `SIGN_MESSAGE_MAX_LENGTH` = 65,536 characters, signed as UTF-8) or,
    * on EVM, `{ raw }`: the bytes as hex (1 to 65,536 bytes).
+   * A desktop wallet's signature resolves only if its active account did not change while it was
+   * asked (`accountsChanged`): else `ACCOUNT_CHANGED`, and the view has the new account.
    * @throws `INVALID_CONFIG` (an empty, too long or non-text message, `raw` not hex or on Solana,
    * the field in `details`; nothing is sent), `NOT_CONNECTED`, `WALLET_BUSY` (another wallet
-   * request pending: one at a time), `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT` (`signatureMs`),
-   * `ABORTED`.
+   * request pending: one at a time), `ACCOUNT_CHANGED`, `USER_REJECTED`, `WALLET_ERROR` (also an
+   * answer that is no signature), `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signMessage(message: SignableMessage): Promise<string> {
     const checking = checkParameters('signMessage', message)
@@ -469,7 +471,7 @@ export class Client {
    * EVM only: `eth_signTypedData_v4` of EIP-712 typed data (`{ domain, types, primaryType, message }`;
    * bigints travel as decimal strings), with the connected wallet or over a paired session.
    * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending), `UNSUPPORTED_CHAIN`
-   * on Solana, `USER_REJECTED`, `WALLET_ERROR`,
+   * on Solana, `ACCOUNT_CHANGED` (as `signMessage`), `USER_REJECTED`, `WALLET_ERROR`,
    * `TIMEOUT` (`signatureMs`), `ABORTED`.
    */
   async signTypedData(typedData: object): Promise<string> {
@@ -490,7 +492,8 @@ export class Client {
    * Solana only: asks the wallet to sign a serialized transaction (base64). Returns the wallet's
    * answer (`{ signedTransaction }` from extensions, `{ signature }` over a universal link).
    * @throws `NOT_CONNECTED`, `WALLET_BUSY` (another wallet request pending), `UNSUPPORTED_CHAIN`
-   * on EVM, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`, `ABORTED`.
+   * on EVM, `ACCOUNT_CHANGED` (as `signMessage`), `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`,
+   * `ABORTED`.
    */
   async signTransaction<T = { signedTransaction?: string; signature?: string }>(
     transaction: string,
@@ -668,6 +671,8 @@ export class Client {
    * this call with `ABORTED`, but the wallet may still send it (an EIP-1193 request cannot be taken
    * back): the `transaction` child keeps waiting, `getView().transaction` follows a hash the wallet
    * answers, and the view stays busy until the wallet answered (docs/transactions.md).
+   * The wallet's answer is bounded by `transactions.timeouts.walletAnswerMs`, else by the
+   * client's `timeouts.walletAnswerMs`, else 300 000 ms.
    * @throws `INVALID_CONFIG` (a request of the wrong shape, or for another chain; the field in
    * `details`), `NOT_CONNECTED`, `WALLET_BUSY`, `USER_REJECTED`, `WALLET_ERROR`, `TIMEOUT`
    * (`walletAnswerMs`), `ABORTED` (`cancel()`, `disconnect()` before the wallet answers).
@@ -712,13 +717,13 @@ export class Client {
       })
       return this.#watchSent(part, request.chainId, hash, confirmations)
     }
+    // The wallet's answer is bounded by `timeouts.walletAnswerMs` unless `transactions.timeouts` sets it.
+    const walletAnswerMs = this.#options.timeouts?.walletAnswerMs
+    const timeouts =
+      walletAnswerMs === undefined ? settings?.timeouts : { walletAnswerMs, ...settings?.timeouts }
     const outcome = await this.#run({
       type: 'SEND_TRANSACTION',
-      input: {
-        request,
-        confirmations,
-        ...(settings?.timeouts ? { timeouts: settings.timeouts } : {}),
-      },
+      input: { request, confirmations, ...(timeouts ? { timeouts } : {}) },
     })
     return this.#transactionHandle(request.chainId, outcome.signature ?? '')
   }

@@ -1,5 +1,6 @@
 import type { TransactionRequestData } from '../../machines/transaction/transaction.types'
 import type { IWalletConnector } from '../connectors/types'
+import { checkedTransactionHash } from '../connectors/wallet-answers'
 import { AppError } from '../errors/app-error'
 import { evmTransactionObject } from './request-data'
 
@@ -84,7 +85,7 @@ async function sendCalls(
   throw new AppError('ABORTED', 'Stopped waiting for the batch.')
 }
 
+/** The hash of a wallet's answer: 32 bytes of hex (EVM), a 64-byte base58 signature (Solana). */
 function hashOf(answer: unknown, method: string): string {
-  if (typeof answer === 'string' && answer.length >= 32) return answer
-  throw new AppError('WALLET_ERROR', `The wallet answered ${method} without a transaction hash.`)
+  return checkedTransactionHash(answer, method)
 }

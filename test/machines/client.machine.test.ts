@@ -315,6 +315,8 @@ const select = (connect = false): ClientEvent => ({
   namespace: 'eip155',
   connect,
 })
+/** A signature of the right shape (65 bytes of hex): the wallet answers are checked. */
+const SIGNATURE = `0x${'5a'.repeat(65)}`
 const SIGN: ClientEvent = {
   type: 'SIGN',
   request: { method: 'personal_sign', params: ['0x00', CONNECTION.accounts[0] ?? ''] },
@@ -437,9 +439,9 @@ describe('client machine: a desktop wallet', () => {
     send(actor, SIGN)
     expect(view(actor)).toMatchObject({ status: 'signing', canCancel: true, isConnected: true })
     await until(() => wallet.pending.request.length === 1)
-    wallet.pending.request[0]?.resolve('0xsignature-signature')
+    wallet.pending.request[0]?.resolve(SIGNATURE)
     await until(() => outcome(actor)?.kind === 'sign')
-    expect(outcome(actor)).toMatchObject({ error: null, signature: '0xsignature-signature' })
+    expect(outcome(actor)).toMatchObject({ error: null, signature: SIGNATURE })
     expect(view(actor).status).toBe('connected')
   })
 
@@ -676,7 +678,7 @@ describe('client machine: chains', () => {
       // The next flow works.
       send(actor, SIGN)
       await until(() => wallet.pending.request.length === 1)
-      wallet.pending.request[0]?.resolve('0xsig')
+      wallet.pending.request[0]?.resolve(SIGNATURE)
       await until(() => outcome(actor)?.kind === 'sign')
       expect(outcome(actor)?.error).toBeNull()
     }
@@ -1146,4 +1148,31 @@ describe('client machine: one wallet request at a time (issue 27)', () => {
         expect(outcome(t.actor)).toMatchObject({ flow, error: { code: 'ABORTED' } })
     },
   )
+})
+
+describe('client machine: an account change during a signature (issue 27)', () => {
+  it('signing: another active account settles ACCOUNT_CHANGED, back to connected with the new account; the same accounts re-announced do not', async () => {
+    const t = await connected()
+    const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    send(t.actor, SIGN)
+    await until(() => t.wallet.pending.request.length === 1)
+    // Re-announced, unchanged (case aside): still signing.
+    t.wallet.emit({
+      type: 'accountsChanged',
+      accounts: [(CONNECTION.accounts[0] ?? '').toLowerCase()],
+    })
+    await tick()
+    expect(view(t.actor).status).toBe('signing')
+    t.wallet.emit({ type: 'accountsChanged', accounts: [other] })
+    await until(() => outcome(t.actor)?.kind === 'sign')
+    expect(outcome(t.actor)?.error?.code).toBe('ACCOUNT_CHANGED')
+    expect(view(t.actor)).toMatchObject({ status: 'connected', address: other })
+    // The late signature settles nothing; the next SIGN is asked.
+    t.wallet.pending.request[0]?.resolve(SIGNATURE)
+    send(t.actor, SIGN)
+    await until(() => t.wallet.pending.request.length === 2)
+    t.wallet.pending.request[1]?.resolve(SIGNATURE)
+    await until(() => outcome(t.actor)?.error === null)
+    expect(outcome(t.actor)).toMatchObject({ kind: 'sign', signature: SIGNATURE })
+  })
 })

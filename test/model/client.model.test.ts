@@ -165,6 +165,10 @@ const events: AnyEventObject[] = [
   },
   connectionSnapshot('connecting'),
   connectionSnapshot('connected'),
+  // The wallet's active account changed (accountsChanged).
+  connectionSnapshot('connected', {
+    connection: { ...connection, accounts: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'] },
+  }),
   connectionSnapshot('rejected'),
   connectionSnapshot('failed'),
   connectionSnapshot('reconnecting'),

@@ -213,3 +213,36 @@ describe('issue 27 (1): one wallet request at a time, truthfully', () => {
     expect(wallet.requests.filter((r) => r.method === 'eth_sendTransaction')).toHaveLength(1)
   })
 })
+
+describe('issue 27 (small): sendTransaction honours timeouts.walletAnswerMs', () => {
+  it('error: a wallet that does not answer within the client’s walletAnswerMs rejects TIMEOUT; transactions.timeouts wins when set; the next call works', async () => {
+    for (const [timeouts, transactions, bound] of [
+      [{ walletAnswerMs: 150 }, {}, 150],
+      [{ walletAnswerMs: 60_000 }, { walletAnswerMs: 150 }, 150],
+    ] as const) {
+      const wallet = await createEip1193TestWallet({
+        rpcUrl: backend.anvil.rpcUrl,
+        privateKeys: [ANVIL_KEY_1],
+      })
+      const client = new Client({
+        baseUrl: backend.server.baseUrl,
+        appKey: backend.server.appKey,
+        connectors: [new Eip1193Connector('metamask', () => wallet)],
+        mobile: false,
+        connectionStore: null,
+        timeouts,
+        transactions: { store: createMemoryTransactionStore(), timeouts: transactions },
+      })
+      clients.push(client)
+      await client.connect()
+      const release = wallet.holdNextRequest()
+      const started = Date.now()
+      const result = await settle(client.sendTransaction({ to: RECIPIENT, value: 1n }))
+      expect(codeOf(result.error)).toBe('TIMEOUT')
+      expect(Date.now() - started).toBeLessThan(bound + 5_000)
+      release()
+      await until(() => !client.getView().isBusy)
+      expect(await client.signMessage('next')).toMatch(/^0x[0-9a-f]{130}$/)
+    }
+  })
+})
