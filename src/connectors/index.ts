@@ -14,6 +14,8 @@ export { CoinbaseSdkConnector, type CoinbaseSdkOptions } from './coinbase-sdk'
 export {
   type ConnectorKind,
   connectorKindForWallet,
+  isInjectedPath,
+  isServedPath,
   solanaInjectedOptions,
   type WalletPath,
   type WalletPlatform,
