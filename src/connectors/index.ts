@@ -58,6 +58,11 @@ export {
 } from './solana-injected'
 export { findLegacySolanaProvider, type LegacySolanaProvider } from './solana-legacy'
 export {
+  registerSolanaMobileWalletAdapter,
+  SOLANA_MOBILE_WALLET_NAME,
+  type SolanaMobileWalletAdapterOptions,
+} from './solana-mobile'
+export {
   type AddEthereumChainParameter,
   addEthereumChainParameter,
   switchEthereumChain,
