@@ -143,7 +143,9 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     source: "export { defineConnectElements } from 'scope-connect/ui'",
     subpath: './ui',
     budget: 1 * KB,
-    totalBudget: 12 * KB,
+    // 14 KB since the wallet list reads every Wallet Standard wallet (`@wallet-standard/app`) and
+    // each wallet's paths (`walletPaths`): issue 26 items 2, 3 and 5 (was 12 KB at 11.98 KB).
+    totalBudget: 14 * KB,
   },
   {
     name: 'React hooks (`scope-connect/react`; `react`, `@xstate/react` external)',

@@ -14,6 +14,8 @@ export { CoinbaseSdkConnector, type CoinbaseSdkOptions } from './coinbase-sdk'
 export {
   type ConnectorKind,
   connectorKindForWallet,
+  isInjectedPath,
+  isServedPath,
   solanaInjectedOptions,
   type WalletPath,
   type WalletPlatform,
@@ -55,6 +57,11 @@ export {
   type SolanaSignTransactionResult,
 } from './solana-injected'
 export { findLegacySolanaProvider, type LegacySolanaProvider } from './solana-legacy'
+export {
+  registerSolanaMobileWalletAdapter,
+  SOLANA_MOBILE_WALLET_NAME,
+  type SolanaMobileWalletAdapterOptions,
+} from './solana-mobile'
 export {
   type AddEthereumChainParameter,
   addEthereumChainParameter,

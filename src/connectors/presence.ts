@@ -1,6 +1,5 @@
 import type { ChainNamespace, SupportWalletInfo } from '../registry/types'
 import { listEip6963Providers } from './eip6963-discovery'
-import { injectedFallbackFor } from './injected-fallback'
 import { findLegacySolanaProvider } from './solana-legacy'
 import { findSolanaStandardWallet } from './wallet-standard-solana'
 
@@ -15,9 +14,18 @@ import { findSolanaStandardWallet } from './wallet-standard-solana'
 export function isWalletInjected(info: SupportWalletInfo, namespace: ChainNamespace): boolean {
   if (typeof window === 'undefined') return false
   if (namespace === 'eip155') {
-    if (info.rdns && listEip6963Providers().some((detail) => detail.info.rdns === info.rdns))
-      return true
-    return injectedFallbackFor(info) !== undefined
+    const announced = listEip6963Providers()
+    if (info.rdns && announced.some((detail) => detail.info.rdns === info.rdns)) return true
+    // The rule of `injectedFallbackFor`, without loading a connector: the wallet's flag on a
+    // `window.ethereum` that no wallet announced.
+    const flag = info.injected?.providerFlag
+    const provider = (window as { ethereum?: Record<string, unknown> }).ethereum
+    return (
+      flag !== undefined &&
+      typeof provider?.request === 'function' &&
+      provider[flag] === true &&
+      !announced.some((detail) => (detail.provider as unknown) === provider)
+    )
   }
   const name = info.injected?.walletStandardName
   if (name !== undefined && findSolanaStandardWallet(name) !== undefined) return true

@@ -23,6 +23,16 @@ function isMobile(host: HTMLElement): boolean {
   return /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent)
 }
 
+/**
+ * A row's badge: "QR code" for a code to scan from this page (WalletConnect on a desktop for
+ * WalletConnect wallets, the scope-connect relay for partner wallets), "App" for a path that opens
+ * the wallet app or its SDK.
+ */
+function badgeOf(option: WalletOption, mobile: boolean): string {
+  if (option.action.kind === 'pair') return 'QR code'
+  return option.path === 'walletconnect' && !mobile ? 'QR code' : 'App'
+}
+
 function screenOf(view: ClientView, dismissed: unknown): Screen {
   if (view.pairingUri) return 'qr'
   if (view.isConnected) return 'account'
@@ -127,7 +137,7 @@ export function mountModal(host: ConnectElement): MountedElement {
         ? h('span', { class: 'badge' }, 'Get')
         : option.installed
           ? h('span', { class: 'badge on' }, 'Installed')
-          : h('span', { class: 'badge' }, option.action.kind === 'pair' ? 'QR code' : 'App')
+          : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
     const content = [icon, h('span', { class: 'name' }, option.name), badge]
     if (option.action.kind === 'link') {
       return h(
