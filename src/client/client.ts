@@ -43,6 +43,8 @@ import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
+import type { PhantomLinkResumeResult } from '../phantom-link/face/connector'
+import type { PhantomLinkPersistedState } from '../phantom-link/persisted'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
@@ -83,6 +85,19 @@ export interface ClientOptions extends InspectionOptions {
     /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
     migrations?: SnapshotMigrations
   }
+  /**
+   * Phantom's deeplinks v1 on a phone (Phantom, Solflare: registry `phantomLink`): where the flow
+   * persists across the navigation to the wallet (default `localStorage`), how links open, where
+   * the wallet sends the user back (default the current page), `app_url`, and the named timeout
+   * of each request (`answerMs`, default 5 minutes). `resume({ url })` takes the wallet's answer.
+   */
+  phantomLink?: {
+    store?: UniversalLinkStore<PhantomLinkPersistedState>
+    openLink?: (url: string) => void
+    redirectLink?: string
+    appUrl?: string
+    answerMs?: number
+  }
   metaMaskSdk?: MetaMaskSdkOptions
   /** The relay for `pair()`; default the backend's relay route (`relayUrlForBaseUrl(baseUrl)`). */
   relayUrl?: string
@@ -122,6 +137,20 @@ export interface ClientOptions extends InspectionOptions {
  */
 export type ResumeResult =
   | { status: 'none'; wait(): Promise<WalletConnection | null> }
+  /** A Phantom-link signature request answered: `signature()` (base58); `transaction()` for `sendTransaction`. */
+  | {
+      status: 'signed'
+      connection: WalletConnection | null
+      /** The wallet's base58 signature (at once). */
+      signature(): Promise<string>
+      wait(): Promise<WalletConnection | null>
+      transaction?(): Promise<TransactionHandle>
+    }
+  /**
+   * A Phantom-link answer: the wallet's error (`failed`: `USER_REJECTED` for 4001, …), or an answer
+   * the flow refused (`refused`: forged, replayed, for another flow; the flow is kept).
+   */
+  | { status: 'failed' | 'refused'; error: AppError; wait(): Promise<WalletConnection | null> }
   | { status: 'discarded'; reason: string; wait(): Promise<WalletConnection | null> }
   | {
       status: 'awaitingWallet' | 'connected'
@@ -200,6 +229,8 @@ export class Client {
   /** The root and flow the last read of them started in: a failed read is tried again in a later flow. */
   #projectChainsReadIn: { actor: ClientActor; flow: number } | null = null
   readonly #transactionLogic = createLazyLogic<TransactionMachine>('transaction')
+  /** The built-in Phantom-link connectors, one per wallet (`resume({ url })` hands them answers). */
+  readonly #phantomLinks = new Map<string, PhantomLinkLike>()
   #transactionPart: typeof import('./lazy/transaction') | null = null
   #transactionStore: TransactionStore | null = null
   /** The hash last written to the transaction store (saved once per transaction). */
@@ -467,10 +498,15 @@ export class Client {
    * `awaitingWallet`, `awaitingSignature` or `connected` — and `wait()` to await its outcome. A
    * restored wait keeps its deadline (`walletAnswerMs`, `signatureMs` from when it began). Never
    * throws; a record of another machine definition is migrated (see `universalLink.migrations`,
-   * `pairing.migrations`) or discarded.
+   * `pairing.migrations`) or discarded. First, Phantom's deeplinks: the wallet's answer on `url`
+   * (default `location.href` in a page) continues the stored flow: `connected`, `signed`,
+   * `failed` (the wallet's error) or `refused` (a forged, replayed or foreign answer; the flow is
+   * kept); see docs/phantom.md.
    */
-  async resume(): Promise<ResumeResult> {
+  async resume(options: { url?: string } = {}): Promise<ResumeResult> {
     const none = async () => null
+    const linked = await this.#resumePhantomLink(options.url)
+    if (linked) return linked
     const paired = await this.#resumePairing()
     if (paired?.status === 'connected') return paired
     const store = await this.#store()
@@ -1140,7 +1176,7 @@ export class Client {
   }
 
   async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
-    const custom = this.#customConnector(input)
+    const custom = this.#phantomLinks.get(input.connectorId ?? '') ?? this.#customConnector(input)
     let connector: Promise<IWalletConnector>
     if (custom) connector = Promise.resolve(custom)
     else if (input.walletId === null || input.namespace === null) {
@@ -1164,6 +1200,7 @@ export class Client {
         eip6963TimeoutMs: input.discoveryMs,
         ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
         ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+        phantomLink: (wallet) => this.#phantomLinkConnector(wallet.id),
       })
     }
     // The connect and sign machines load beside the connector (both are dynamic imports).
@@ -1314,12 +1351,138 @@ export class Client {
     ;(await this.#connectionStore())?.clear()
   }
 
+  /** The Phantom-link connector of `walletId`: the app's own (`connectors`), else the built-in one. */
+  async #phantomLinkConnector(walletId: string): Promise<PhantomLinkLike> {
+    const own = this.#options.connectors?.find((c) => c.id === walletId && isPhantomLink(c))
+    if (own) return own as PhantomLinkLike
+    const kept = this.#phantomLinks.get(walletId)
+    if (kept) return kept
+    const { PhantomLinkConnector, createBrowserPhantomLinkStore } = await import(
+      '../phantom-link/lazy/connector'
+    )
+    const { phantomLinkOptions } = await import('../connectors/connector-kind')
+    const settings = this.#options.phantomLink ?? {}
+    const connector = new PhantomLinkConnector({
+      ...phantomLinkOptions(getWalletInfo(walletId), {
+        solanaChainId: this.#options.solanaChainId,
+        phantomLink: { ...settings, store: settings.store ?? createBrowserPhantomLinkStore() },
+      }),
+      secrets: this.#secrets,
+      ...(this.#options.inspect === undefined ? {} : { inspect: this.#options.inspect }),
+    })
+    this.#phantomLinks.set(walletId, connector)
+    return connector
+  }
+
+  /**
+   * Phantom's deeplinks after the wallet sent the user back (or a reload while connected): null
+   * when there is no such flow (nothing loads then); else where it stands, the root connected to
+   * the wallet when it is.
+   */
+  async #resumePhantomLink(url: string | undefined): Promise<ResumeResult | null> {
+    const none = async () => null
+    const href = url ?? (typeof location === 'undefined' ? undefined : String(location.href))
+    const answered = href?.includes('scPhantomFlow=') ?? false
+    const own = (this.#options.connectors ?? []).filter(isPhantomLink) as PhantomLinkLike[]
+    let stored = this.#options.phantomLink?.store !== undefined
+    try {
+      stored ||= globalThis.localStorage?.getItem('scope-connect:phantom-link') != null
+    } catch {}
+    if (!answered && !stored && own.length === 0) return null
+    let connector: PhantomLinkLike | null = null
+    let result: PhantomLinkResumeResult = { status: 'none' }
+    for (const candidate of own) {
+      result = await candidate.resume(href === undefined ? {} : { url: href })
+      connector = candidate
+      if (result.status !== 'none' && result.status !== 'refused') break
+    }
+    if (connector === null || result.status === 'none') {
+      const { createBrowserPhantomLinkStore } = await import('../phantom-link/lazy/connector')
+      const store = this.#options.phantomLink?.store ?? createBrowserPhantomLinkStore()
+      const walletId = store.load()?.snapshot.context.walletId
+      if (walletId !== undefined) {
+        connector = await this.#phantomLinkConnector(walletId)
+        result = await connector.resume(href === undefined ? {} : { url: href })
+      }
+    }
+    switch (result.status) {
+      case 'none':
+        return answered
+          ? {
+              status: 'refused',
+              error: new AppError(
+                'WALLET_ERROR',
+                'No request of this page is waiting for a wallet answer.',
+              ),
+              wait: none,
+            }
+          : null
+      case 'discarded':
+        return { status: 'discarded', reason: result.reason, wait: none }
+      case 'pending':
+        return { status: 'awaitingWallet', connection: this.getConnection(), wait: none }
+      case 'failed':
+      case 'refused':
+        return { status: result.status, error: result.error, wait: none }
+    }
+    const wallet = connector as PhantomLinkLike
+    // This page's own flow was waiting on the wallet (no navigation): it settles with the answer.
+    if (this.#connector === wallet && this.getView().pending !== null)
+      await this.#wait(this.#actor.getSnapshot().context.flow).catch(() => {})
+    if (this.getConnection()?.connectorId !== wallet.id) {
+      try {
+        await this.#run({
+          type: 'RECONNECT',
+          walletId: walletIdForConnectorId(wallet.id) ?? wallet.id,
+          namespace: 'solana',
+          connectorId: wallet.id,
+        })
+      } catch (error) {
+        return {
+          status: 'failed',
+          error: isAppError(error) ? error : new AppError('WALLET_ERROR', String(error)),
+          wait: none,
+        }
+      }
+    }
+    const connection = this.getConnection()
+    const wait = async () => this.getConnection()
+    if (result.status === 'connected') return { status: 'connected', connection, wait }
+    const signature = result.signature
+    const signed = async () => signature
+    if (result.method === 'signMessage')
+      return { status: 'signed', connection, signature: signed, wait }
+    let sent: Promise<TransactionHandle> | undefined
+    const transaction = () => {
+      sent ??= this.#loadTransaction().then((part) =>
+        this.#watchSent(
+          part,
+          connection?.chainId ?? '',
+          signature,
+          this.#options.transactions?.confirmations ?? 1,
+        ),
+      )
+      return sent
+    }
+    return { status: 'signed', connection, signature: signed, wait, transaction }
+  }
+
   async #store(): Promise<UniversalLinkStore> {
     const store = this.#options.universalLink?.store
     return (
       store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
     )
   }
+}
+
+/** A Phantom-link connector, as the `Client` sees it without importing the class. */
+type PhantomLinkLike = IWalletConnector & {
+  readonly kind: 'phantom-link'
+  resume(options?: { url?: string }): Promise<PhantomLinkResumeResult>
+}
+
+function isPhantomLink(connector: IWalletConnector): connector is PhantomLinkLike {
+  return (connector as { kind?: unknown }).kind === 'phantom-link'
 }
 
 /** Solana tools emit standard base64; a universal link carries base64url. */

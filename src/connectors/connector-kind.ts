@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error'
+import type { PhantomLinkConnectorOptions } from '../phantom-link/face/connector'
 import { walletSupportsMobileOn, walletSupportsNamespace } from '../registry/capabilities'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
 import type { SolanaInjectedConnectorOptions } from './solana-injected'
@@ -10,6 +11,7 @@ export type ConnectorKind =
   | 'solana-injected'
   | 'metamask-sdk'
   | 'universal-link'
+  | 'phantom-link'
 
 /**
  * Which built-in connector serves `info` on `namespace` (the table of `createConnectorForWallet`).
@@ -36,6 +38,9 @@ export function connectorKindForWallet(
       `${info.name} has no mobile EVM connector; pair it over the relay instead.`,
     )
   }
+  // Phantom's deeplink protocol v1 (Phantom, Solflare): what these wallets' apps answer today. A
+  // wallet that also declares the scope-connect universal link (a partner) keeps that one.
+  if (info.phantomLink && !walletSupportsMobileOn(info, 'solana')) return 'phantom-link'
   if (!walletSupportsMobileOn(info, 'solana')) {
     throw new AppError('WALLET_UNAVAILABLE', `${info.name} has no Solana universal link.`)
   }
@@ -58,6 +63,22 @@ export function solanaInjectedOptions(
   return {
     walletId: info.id,
     walletName: info.injected?.walletStandardName ?? info.name,
+    ...(options.solanaChainId ? { chainId: options.solanaChainId } : {}),
+  }
+}
+
+/** `PhantomLinkConnector` options for a registry wallet with a `phantomLink` entry. */
+export function phantomLinkOptions(
+  info: SupportWalletInfo,
+  options: {
+    solanaChainId?: Caip2ChainId | undefined
+    phantomLink?: Omit<PhantomLinkConnectorOptions, 'walletId' | 'baseUrl' | 'chainId'> | undefined
+  },
+): PhantomLinkConnectorOptions {
+  return {
+    ...options.phantomLink,
+    walletId: info.id,
+    baseUrl: info.phantomLink?.baseUrl ?? '',
     ...(options.solanaChainId ? { chainId: options.solanaChainId } : {}),
   }
 }

@@ -1,7 +1,12 @@
+import {
+  PhantomLinkConnector,
+  type PhantomLinkConnectorOptions,
+} from '../phantom-link/face/connector'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
 import {
   connectorKindForWallet,
   missingUniversalLinkFactory,
+  phantomLinkOptions,
   solanaInjectedOptions,
 } from './connector-kind'
 import { Eip6963Connector } from './eip6963'
@@ -24,8 +29,10 @@ export interface CreateConnectorOptions {
   eip6963TimeoutMs?: number
   /** Passed to `MetaMaskSdkConnector` (`dappMetadata`, `importSdk`, SDK options). */
   metaMaskSdk?: MetaMaskSdkOptions
-  /** Solana chain for `SolanaInjectedConnector`; default mainnet. */
+  /** Solana chain for `SolanaInjectedConnector` and `PhantomLinkConnector`; default mainnet. */
   solanaChainId?: Caip2ChainId
+  /** Settings of `PhantomLinkConnector` (mobile Solana wallets with a `phantomLink` entry). */
+  phantomLink?: Omit<PhantomLinkConnectorOptions, 'walletId' | 'baseUrl' | 'chainId'>
 }
 
 /**
@@ -37,6 +44,7 @@ export interface CreateConnectorOptions {
  * | desktop | eip155    | `Eip6963Connector(info.rdns)`; `InjectedConnector` without rdns, or at once when `window.ethereum` is the wallet and it does not announce itself (`injectedFallbackFor`) |
  * | desktop | solana    | `SolanaInjectedConnector({ walletId, walletName })`                |
  * | mobile  | eip155    | `MetaMaskSdkConnector` for `metamask`                              |
+ * | mobile  | solana    | `PhantomLinkConnector` when the wallet has `phantomLink` (Phantom, Solflare) |
  * | mobile  | solana    | `options.universalLink(info)` when the wallet has a Solana universal link |
  *
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
@@ -64,5 +72,7 @@ export function createConnectorForWallet(
     case 'universal-link':
       if (!options.universalLink) throw missingUniversalLinkFactory(info)
       return options.universalLink(info)
+    case 'phantom-link':
+      return new PhantomLinkConnector(phantomLinkOptions(info, options))
   }
 }

@@ -44,6 +44,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     ],
     rdns: 'app.phantom',
     mobile: { universalLink: 'https://phantom.app/ul/', namespaces: ['solana', 'eip155'] },
+    phantomLink: { baseUrl: 'https://phantom.app/ul/v1/' },
     injected: {
       namespaces: ['solana', 'eip155'],
       walletStandardName: 'Phantom',
@@ -138,6 +139,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://solflare.com',
     namespaces: ['solana'],
     mobile: { universalLink: 'https://solflare.com/ul/', namespaces: ['solana'] },
+    phantomLink: { baseUrl: 'https://solflare.com/ul/v1/' },
     relay: { namespaces: ['solana'] },
     injected: { namespaces: ['solana'], walletStandardName: 'Solflare' },
   },

@@ -143,6 +143,8 @@ function defaultOpenLink(url: string): void {
  */
 export class PhantomLinkConnector implements IWalletConnector {
   readonly id: string
+  /** Tells the `Client` (without importing this class) that `resume({ url })` takes wallet answers. */
+  readonly kind = 'phantom-link' as const
   readonly #options: PhantomLinkConnectorOptions
   readonly #chainId: Caip2ChainId
   readonly #secrets: SecretRegistry
