@@ -1405,31 +1405,25 @@ export class Client {
         result = await connector.resume(href === undefined ? {} : { url: href })
       }
     }
-    switch (result.status) {
-      case 'none':
-        return answered
-          ? {
-              status: 'refused',
-              error: new AppError(
-                'WALLET_ERROR',
-                'No request of this page is waiting for a wallet answer.',
-              ),
-              wait: none,
-            }
-          : null
-      case 'discarded':
-        return { status: 'discarded', reason: result.reason, wait: none }
-      case 'pending':
-        return { status: 'awaitingWallet', connection: this.getConnection(), wait: none }
-      case 'failed':
-      case 'refused':
-        return { status: result.status, error: result.error, wait: none }
-    }
+    if (result.status === 'none')
+      return answered
+        ? {
+            status: 'refused',
+            error: new AppError(
+              'WALLET_ERROR',
+              'No request of this page is waiting for a wallet answer.',
+            ),
+            wait: none,
+          }
+        : null
+    if (result.status === 'discarded')
+      return { status: 'discarded', reason: result.reason, wait: none }
     const wallet = connector as PhantomLinkLike
     // This page's own flow was waiting on the wallet (no navigation): it settles with the answer.
     if (this.#connector === wallet && this.getView().pending !== null)
       await this.#wait(this.#actor.getSnapshot().context.flow).catch(() => {})
-    if (this.getConnection()?.connectorId !== wallet.id) {
+    // The wallet still holds a session (also after a refused or failed answer): the root connects.
+    if (wallet.getAccounts().length > 0 && this.getConnection()?.connectorId !== wallet.id) {
       try {
         await this.#run({
           type: 'RECONNECT',
@@ -1445,6 +1439,10 @@ export class Client {
         }
       }
     }
+    if (result.status === 'pending')
+      return { status: 'awaitingWallet', connection: this.getConnection(), wait: none }
+    if (result.status === 'failed' || result.status === 'refused')
+      return { status: result.status, error: result.error, wait: none }
     const connection = this.getConnection()
     const wait = async () => this.getConnection()
     if (result.status === 'connected') return { status: 'connected', connection, wait }

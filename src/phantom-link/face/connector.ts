@@ -151,13 +151,19 @@ export class PhantomLinkConnector implements IWalletConnector {
   readonly #listeners = new Set<(event: ConnectorEvent) => void>()
   #actor: PhantomLinkActor | null = null
 
-  /** @throws `INVALID_CONFIG` when `baseUrl` is not an absolute HTTPS URL ending in `/`. */
+  /**
+   * @throws `INVALID_CONFIG` when `baseUrl` is not an absolute HTTPS URL ending in `/` (HTTP only on
+   * a loopback host).
+   */
   constructor(options: PhantomLinkConnectorOptions) {
     let url: URL | null = null
     try {
       url = new URL(options.baseUrl)
     } catch {}
-    if (url?.protocol !== 'https:' || !options.baseUrl.endsWith('/'))
+    // HTTPS; plain HTTP only on a loopback host (a local wallet double).
+    const loopback =
+      url?.protocol === 'http:' && /^(127\.0\.0\.1|localhost|\[::1\])$/.test(url.hostname)
+    if ((url?.protocol !== 'https:' && !loopback) || !options.baseUrl.endsWith('/'))
       throw new AppError('INVALID_CONFIG', 'phantomLink.baseUrl must be an HTTPS URL ending in /.')
     this.#options = options
     this.id = options.walletId
@@ -223,10 +229,10 @@ export class PhantomLinkConnector implements IWalletConnector {
     return this.getConnection() as WalletConnection
   }
 
-  /** The stored connection, without opening the wallet; null when none is stored. */
+  /** The stored connection (a request may be in flight), without opening the wallet; else null. */
   async reconnect(): Promise<WalletConnection | null> {
     if (!this.#actor) this.#restore()
-    return this.#actor?.getSnapshot().matches('connected') ? this.getConnection() : null
+    return this.getConnection()
   }
 
   /**
