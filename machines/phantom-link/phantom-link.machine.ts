@@ -148,9 +148,12 @@ export const phantomLinkMachine = setup({
   initial: 'idle',
   states: {
     idle: {
+      description: 'No session with the wallet (or it ended).',
       on: { CONNECT: { target: 'awaitingConnect', actions: 'startConnect' } },
     },
     awaitingConnect: {
+      description:
+        'The connect link is open; the page may be gone until the wallet sends the user back.',
       tags: ['resumable', 'busy'],
       invoke: {
         id: 'deadline',
@@ -174,6 +177,7 @@ export const phantomLinkMachine = setup({
       },
     },
     connected: {
+      description: 'The wallet’s session and x25519 key are kept for the next requests.',
       tags: ['resumable'],
       on: {
         SIGN: { target: 'awaitingSignature', actions: 'startSign' },
@@ -182,6 +186,7 @@ export const phantomLinkMachine = setup({
       },
     },
     awaitingSignature: {
+      description: 'A signMessage or signAndSendTransaction link is open; its answer is awaited.',
       tags: ['resumable', 'busy'],
       invoke: {
         id: 'deadline',
