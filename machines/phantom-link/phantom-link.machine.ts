@@ -181,7 +181,6 @@ export const phantomLinkMachine = setup({
       tags: ['resumable'],
       on: {
         SIGN: { target: 'awaitingSignature', actions: 'startSign' },
-        CONNECT: { target: 'awaitingConnect', actions: 'startConnect' },
         DISCONNECT: { target: 'idle', actions: 'forgetConnection' },
       },
     },

@@ -43,7 +43,6 @@ import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
-import type { PhantomLinkResumeResult } from '../phantom-link/face/connector'
 import type { PhantomLinkPersistedState } from '../phantom-link/persisted'
 import { getWalletInfo, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
@@ -58,6 +57,7 @@ import type {
 import type { ClientLink } from '../universal-link/lazy/client-link'
 import type { UniversalLinkStore } from '../universal-link/store'
 import type { ClientPairingPart } from './lazy/pairing'
+import type { PhantomLinkHost } from './lazy/phantom-link'
 import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from './pairing'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, timeouts, inspection. */
@@ -230,7 +230,7 @@ export class Client {
   #projectChainsReadIn: { actor: ClientActor; flow: number } | null = null
   readonly #transactionLogic = createLazyLogic<TransactionMachine>('transaction')
   /** The built-in Phantom-link connectors, one per wallet (`resume({ url })` hands them answers). */
-  readonly #phantomLinks = new Map<string, PhantomLinkLike>()
+  readonly #phantomLinks = new Map<string, IWalletConnector>()
   #transactionPart: typeof import('./lazy/transaction') | null = null
   #transactionStore: TransactionStore | null = null
   /** The hash last written to the transaction store (saved once per transaction). */
@@ -1351,118 +1351,44 @@ export class Client {
     ;(await this.#connectionStore())?.clear()
   }
 
-  /** The Phantom-link connector of `walletId`: the app's own (`connectors`), else the built-in one. */
-  async #phantomLinkConnector(walletId: string): Promise<PhantomLinkLike> {
-    const own = this.#options.connectors?.find((c) => c.id === walletId && isPhantomLink(c))
-    if (own) return own as PhantomLinkLike
-    const kept = this.#phantomLinks.get(walletId)
-    if (kept) return kept
-    const { PhantomLinkConnector, createBrowserPhantomLinkStore } = await import(
-      '../phantom-link/lazy/connector'
-    )
-    const { phantomLinkOptions } = await import('../connectors/connector-kind')
-    const settings = this.#options.phantomLink ?? {}
-    const connector = new PhantomLinkConnector({
-      ...phantomLinkOptions(getWalletInfo(walletId), {
-        solanaChainId: this.#options.solanaChainId,
-        phantomLink: { ...settings, store: settings.store ?? createBrowserPhantomLinkStore() },
-      }),
-      secrets: this.#secrets,
-      ...(this.#options.inspect === undefined ? {} : { inspect: this.#options.inspect }),
-    })
-    this.#phantomLinks.set(walletId, connector)
-    return connector
+  /** The Phantom-link connector of `walletId` (the app's own, else a kept built-in one): in a chunk. */
+  async #phantomLinkConnector(walletId: string): Promise<IWalletConnector> {
+    return (await import('./lazy/phantom-link')).phantomLinkConnector(this.#phantomHost(), walletId)
   }
 
-  /**
-   * Phantom's deeplinks after the wallet sent the user back (or a reload while connected): null
-   * when there is no such flow (nothing loads then); else where it stands, the root connected to
-   * the wallet when it is.
-   */
+  /** Phantom's deeplinks after the wallet's redirect: null (nothing loads) when there is no such flow. */
   async #resumePhantomLink(url: string | undefined): Promise<ResumeResult | null> {
-    const none = async () => null
     const href = url ?? (typeof location === 'undefined' ? undefined : String(location.href))
-    const answered = href?.includes('scPhantomFlow=') ?? false
-    const own = (this.#options.connectors ?? []).filter(isPhantomLink) as PhantomLinkLike[]
     let stored = this.#options.phantomLink?.store !== undefined
     try {
       stored ||= globalThis.localStorage?.getItem('scope-connect:phantom-link') != null
     } catch {}
-    if (!answered && !stored && own.length === 0) return null
-    let connector: PhantomLinkLike | null = null
-    let result: PhantomLinkResumeResult = { status: 'none' }
-    for (const candidate of own) {
-      result = await candidate.resume(href === undefined ? {} : { url: href })
-      connector = candidate
-      if (result.status !== 'none' && result.status !== 'refused') break
-    }
-    if (connector === null || result.status === 'none') {
-      const { createBrowserPhantomLinkStore } = await import('../phantom-link/lazy/connector')
-      const store = this.#options.phantomLink?.store ?? createBrowserPhantomLinkStore()
-      const walletId = store.load()?.snapshot.context.walletId
-      if (walletId !== undefined) {
-        connector = await this.#phantomLinkConnector(walletId)
-        result = await connector.resume(href === undefined ? {} : { url: href })
-      }
-    }
-    if (result.status === 'none')
-      return answered
-        ? {
-            status: 'refused',
-            error: new AppError(
-              'WALLET_ERROR',
-              'No request of this page is waiting for a wallet answer.',
-            ),
-            wait: none,
-          }
-        : null
-    if (result.status === 'discarded')
-      return { status: 'discarded', reason: result.reason, wait: none }
-    const wallet = connector as PhantomLinkLike
-    // This page's own flow was waiting on the wallet (no navigation): it settles with the answer.
-    if (this.#connector === wallet && this.getView().pending !== null)
-      await this.#wait(this.#actor.getSnapshot().context.flow).catch(() => {})
-    // The wallet still holds a session (also after a refused or failed answer): the root connects.
-    if (wallet.getAccounts().length > 0 && this.getConnection()?.connectorId !== wallet.id) {
-      try {
-        await this.#run({
-          type: 'RECONNECT',
-          walletId: walletIdForConnectorId(wallet.id) ?? wallet.id,
-          namespace: 'solana',
-          connectorId: wallet.id,
-        })
-      } catch (error) {
-        return {
-          status: 'failed',
-          error: isAppError(error) ? error : new AppError('WALLET_ERROR', String(error)),
-          wait: none,
-        }
-      }
-    }
-    if (result.status === 'pending')
-      return { status: 'awaitingWallet', connection: this.getConnection(), wait: none }
-    if (result.status === 'failed' || result.status === 'refused')
-      return { status: result.status, error: result.error, wait: none }
-    const connection = this.getConnection()
-    const wait = async () => this.getConnection()
-    if (result.status === 'connected') return { status: 'connected', connection, wait }
-    const signature = result.signature
-    const signed = async () => signature
-    if (result.method === 'signMessage')
-      return { status: 'signed', connection, signature: signed, wait }
-    let sent: Promise<TransactionHandle> | undefined
-    const transaction = () => {
-      sent ??= this.#loadTransaction().then((part) =>
+    const own = (this.#options.connectors ?? []).some(
+      (c) => (c as { kind?: unknown }).kind === 'phantom-link',
+    )
+    if (!href?.includes('scPhantomFlow=') && !stored && !own) return null
+    return (await import('./lazy/phantom-link')).resumePhantomLink(this.#phantomHost(), href)
+  }
+
+  #phantomHost(): PhantomLinkHost {
+    return {
+      options: this.#options,
+      kept: this.#phantomLinks,
+      secrets: this.#secrets,
+      connector: () => this.#connector,
+      pending: () => this.getView().pending !== null,
+      waitFlow: () => this.#wait(this.#actor.getSnapshot().context.flow).then(() => {}),
+      connection: () => this.getConnection(),
+      reconnect: (walletId, connectorId) =>
+        this.#run({ type: 'RECONNECT', walletId, namespace: 'solana', connectorId }).then(() => {}),
+      watchSent: async (chainId, hash) =>
         this.#watchSent(
-          part,
-          connection?.chainId ?? '',
-          signature,
+          await this.#loadTransaction(),
+          chainId,
+          hash,
           this.#options.transactions?.confirmations ?? 1,
         ),
-      )
-      return sent
     }
-    return { status: 'signed', connection, signature: signed, wait, transaction }
   }
 
   async #store(): Promise<UniversalLinkStore> {
@@ -1471,16 +1397,6 @@ export class Client {
       store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
     )
   }
-}
-
-/** A Phantom-link connector, as the `Client` sees it without importing the class. */
-type PhantomLinkLike = IWalletConnector & {
-  readonly kind: 'phantom-link'
-  resume(options?: { url?: string }): Promise<PhantomLinkResumeResult>
-}
-
-function isPhantomLink(connector: IWalletConnector): connector is PhantomLinkLike {
-  return (connector as { kind?: unknown }).kind === 'phantom-link'
 }
 
 /** Solana tools emit standard base64; a universal link carries base64url. */

@@ -1,5 +1,4 @@
 import { AppError } from '../errors/app-error'
-import type { PhantomLinkConnectorOptions } from '../phantom-link/face/connector'
 import { walletSupportsMobileOn, walletSupportsNamespace } from '../registry/capabilities'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
 import type { SolanaInjectedConnectorOptions } from './solana-injected'
@@ -63,22 +62,6 @@ export function solanaInjectedOptions(
   return {
     walletId: info.id,
     walletName: info.injected?.walletStandardName ?? info.name,
-    ...(options.solanaChainId ? { chainId: options.solanaChainId } : {}),
-  }
-}
-
-/** `PhantomLinkConnector` options for a registry wallet with a `phantomLink` entry. */
-export function phantomLinkOptions(
-  info: SupportWalletInfo,
-  options: {
-    solanaChainId?: Caip2ChainId | undefined
-    phantomLink?: Omit<PhantomLinkConnectorOptions, 'walletId' | 'baseUrl' | 'chainId'> | undefined
-  },
-): PhantomLinkConnectorOptions {
-  return {
-    ...options.phantomLink,
-    walletId: info.id,
-    baseUrl: info.phantomLink?.baseUrl ?? '',
     ...(options.solanaChainId ? { chainId: options.solanaChainId } : {}),
   }
 }

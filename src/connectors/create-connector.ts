@@ -2,11 +2,11 @@ import {
   PhantomLinkConnector,
   type PhantomLinkConnectorOptions,
 } from '../phantom-link/face/connector'
+import { phantomLinkOptions } from '../phantom-link/options'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
 import {
   connectorKindForWallet,
   missingUniversalLinkFactory,
-  phantomLinkOptions,
   solanaInjectedOptions,
 } from './connector-kind'
 import { Eip6963Connector } from './eip6963'

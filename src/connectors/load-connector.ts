@@ -1,8 +1,8 @@
+import { phantomLinkOptions } from '../phantom-link/options'
 import type { ChainNamespace, SupportWalletInfo } from '../registry/types'
 import {
   connectorKindForWallet,
   missingUniversalLinkFactory,
-  phantomLinkOptions,
   solanaInjectedOptions,
 } from './connector-kind'
 import type { CreateConnectorOptions } from './create-connector'

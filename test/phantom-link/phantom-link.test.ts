@@ -179,6 +179,7 @@ describe('Phantom deeplinks v1: the round trip through the phone double', () => 
     expect(new URL(s.links.at(-1) as string).pathname).toBe('/ul/v1/disconnect')
     s.answerLast()
     expect(s.phone.sessionCount()).toBe(0)
+    expect(page.getActor()?.getSnapshot().value).toBe('idle')
     expect(s.store.load()).toBeNull()
     expect(page.getConnection()).toBeNull()
     await expect(
@@ -257,6 +258,34 @@ describe('failure twins: each ends with a typed error and the next call works', 
     await expect(signing).rejects.toMatchObject({ code: 'NOT_CONNECTED' })
     expect(seen).toHaveBeenCalledWith({ type: 'disconnect' })
     expect(page.getConnection()).toBeNull()
+    expect(page.getActor()?.getSnapshot().value).toBe('idle')
+    expect(s.store.load()).toBeNull()
+  })
+
+  it('behavior: disconnect() while a signature is asked ends it (ABORTED) and forgets the flow', async () => {
+    const s = setup()
+    const page = await connected(s)
+    const signing = page.request({ method: 'solana_signMessage', params: { message: 'm' } })
+    await page.disconnect()
+    await expect(signing).rejects.toMatchObject({ code: 'ABORTED' })
+    expect(page.getActor()?.getSnapshot().value).toBe('idle')
+    expect(s.store.load()).toBeNull()
+  })
+
+  it('behavior: a second connect() while the first waits replaces it (ABORTED); the new one connects', async () => {
+    const s = setup()
+    const page = s.page()
+    const first = page.connect()
+    const second = page.connect()
+    await expect(first).rejects.toMatchObject({ code: 'ABORTED' })
+    expect(s.links).toHaveLength(2)
+    // The first link's answer names the replaced flow: refused.
+    expect(await page.resume({ url: s.phone.handle(s.links[0] as string) })).toMatchObject({
+      status: 'refused',
+      reason: 'other-flow',
+    })
+    await page.resume({ url: s.answerLast() })
+    await expect(second).resolves.toMatchObject({ accounts: [s.phone.address] })
   })
 
   it('error: the wallet never answers → TIMEOUT at answerMs, also after a navigation; cancel() → ABORTED', async () => {
