@@ -130,6 +130,15 @@ export {
   type PairingView,
   toPairingView,
 } from './pairing/pairing.view'
+// ---- phantom-link (Phantom's deeplinks v1) -------------------------------------------------------
+export { type PhantomLinkMachine, phantomLinkMachine } from './phantom-link/phantom-link.machine'
+export type {
+  PhantomLinkContext,
+  PhantomLinkEvent,
+  PhantomLinkInput,
+  PhantomLinkOutcome,
+  PhantomLinkRequest,
+} from './phantom-link/phantom-link.types'
 // ---- relay connection ----------------------------------------------------------------------------
 export {
   createRelayConnectionActors,

@@ -47,6 +47,7 @@ import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
+import type { PhantomLinkPersistedState } from '../phantom-link/persisted'
 import { resolveWalletInfo, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
@@ -62,6 +63,7 @@ import type { UniversalLinkStore } from '../universal-link/store'
 import { checkParameters, loadParameterChecks } from './check'
 import { guardClientOptions } from './guard-options'
 import type { ClientPairingPart } from './lazy/pairing'
+import type { PhantomLinkHost } from './lazy/phantom-link'
 import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from './pairing'
 
 /** Options of `new Client(options)`: the backend, the app key, custom connectors, mobile detection, timeouts, inspection. */
@@ -92,6 +94,19 @@ export interface ClientOptions extends InspectionOptions {
     pollIntervalMs?: readonly [number, number] | number
     /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
     migrations?: SnapshotMigrations
+  }
+  /**
+   * Phantom's deeplinks v1 on a phone (Phantom, Solflare: registry `phantomLink`): where the flow
+   * persists across the navigation to the wallet (default `localStorage`), how links open, where
+   * the wallet sends the user back (default the current page), `app_url`, and the named timeout
+   * of each request (`answerMs`, default 5 minutes). `resume({ url })` takes the wallet's answer.
+   */
+  phantomLink?: {
+    store?: UniversalLinkStore<PhantomLinkPersistedState>
+    openLink?: (url: string) => void
+    redirectLink?: string
+    appUrl?: string
+    answerMs?: number
   }
   metaMaskSdk?: MetaMaskSdkOptions
   /** Coinbase Wallet SDK options (`CoinbaseSdkConnector`), for Coinbase Wallet without its extension. */
@@ -134,6 +149,20 @@ export interface ClientOptions extends InspectionOptions {
  */
 export type ResumeResult =
   | { status: 'none'; wait(): Promise<WalletConnection | null> }
+  /** A Phantom-link signature request answered: `signature()` (base58); `transaction()` for `sendTransaction`. */
+  | {
+      status: 'signed'
+      connection: WalletConnection | null
+      /** The wallet's base58 signature (at once). */
+      signature(): Promise<string>
+      wait(): Promise<WalletConnection | null>
+      transaction?(): Promise<TransactionHandle>
+    }
+  /**
+   * A Phantom-link answer: the wallet's error (`failed`: `USER_REJECTED` for 4001, …), or an answer
+   * the flow refused (`refused`: forged, replayed, for another flow; the flow is kept).
+   */
+  | { status: 'failed' | 'refused'; error: AppError; wait(): Promise<WalletConnection | null> }
   | { status: 'discarded'; reason: string; wait(): Promise<WalletConnection | null> }
   | {
       status: 'awaitingWallet' | 'connected'
@@ -225,6 +254,8 @@ export class Client {
   /** The root and flow the last read of them started in: a failed read is tried again in a later flow. */
   #projectChainsReadIn: { actor: ClientActor; flow: number } | null = null
   readonly #transactionLogic = createLazyLogic<TransactionMachine>('transaction')
+  /** The built-in Phantom-link connectors, one per wallet (`resume({ url })` hands them answers). */
+  readonly #phantomLinks = new Map<string, IWalletConnector>()
   #transactionPart: typeof import('./lazy/transaction') | null = null
   #transactionStore: TransactionStore | null = null
   /** The hash last written to the transaction store (saved once per transaction). */
@@ -525,10 +556,15 @@ export class Client {
    * `awaitingWallet`, `awaitingSignature` or `connected` — and `wait()` to await its outcome. A
    * restored wait keeps its deadline (`walletAnswerMs`, `signatureMs` from when it began). Never
    * throws; a record of another machine definition is migrated (see `universalLink.migrations`,
-   * `pairing.migrations`) or discarded.
+   * `pairing.migrations`) or discarded. First, Phantom's deeplinks: the wallet's answer on `url`
+   * (default `location.href` in a page) continues the stored flow: `connected`, `signed`,
+   * `failed` (the wallet's error) or `refused` (a forged, replayed or foreign answer; the flow is
+   * kept); see docs/phantom.md.
    */
-  async resume(): Promise<ResumeResult> {
+  async resume(options: { url?: string } = {}): Promise<ResumeResult> {
     const none = async () => null
+    const linked = await this.#resumePhantomLink(options.url)
+    if (linked) return linked
     const paired = await this.#resumePairing()
     if (paired?.status === 'connected') return paired
     const store = await this.#store()
@@ -1250,7 +1286,7 @@ export class Client {
   }
 
   async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
-    const custom = this.#customConnector(input)
+    const custom = this.#phantomLinks.get(input.connectorId ?? '') ?? this.#customConnector(input)
     let connector: Promise<IWalletConnector>
     if (custom) connector = Promise.resolve(custom)
     else if (input.walletId === null || input.namespace === null) {
@@ -1279,6 +1315,7 @@ export class Client {
         ...(this.#options.metaMaskSdk ? { metaMaskSdk: this.#options.metaMaskSdk } : {}),
         ...(this.#options.coinbaseSdk ? { coinbaseSdk: this.#options.coinbaseSdk } : {}),
         ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
+        phantomLink: (wallet) => this.#phantomLinkConnector(wallet.id),
       })
     }
     // The connect and sign machines load beside the connector (both are dynamic imports).
@@ -1430,6 +1467,46 @@ export class Client {
   async #forgetConnection(): Promise<void> {
     this.#savedConnection = null
     ;(await this.#connectionStore())?.clear()
+  }
+
+  /** The Phantom-link connector of `walletId` (the app's own, else a kept built-in one): in a chunk. */
+  async #phantomLinkConnector(walletId: string): Promise<IWalletConnector> {
+    return (await import('./lazy/phantom-link')).phantomLinkConnector(this.#phantomHost(), walletId)
+  }
+
+  /** Phantom's deeplinks after the wallet's redirect: null (nothing loads) when there is no such flow. */
+  async #resumePhantomLink(url: string | undefined): Promise<ResumeResult | null> {
+    const href = url ?? (typeof location === 'undefined' ? undefined : String(location.href))
+    let stored = this.#options.phantomLink?.store !== undefined
+    try {
+      stored ||= globalThis.localStorage?.getItem('scope-connect:phantom-link') != null
+    } catch {}
+    const own = (this.#options.connectors ?? []).some(
+      (c) => (c as { kind?: unknown }).kind === 'phantom-link',
+    )
+    if (!href?.includes('scPhantomFlow=') && !stored && !own) return null
+    return (await import('./lazy/phantom-link')).resumePhantomLink(this.#phantomHost(), href)
+  }
+
+  #phantomHost(): PhantomLinkHost {
+    return {
+      options: this.#options,
+      kept: this.#phantomLinks,
+      secrets: this.#secrets,
+      connector: () => this.#connector,
+      pending: () => this.getView().pending !== null,
+      waitFlow: () => this.#wait(this.#actor.getSnapshot().context.flow).then(() => {}),
+      connection: () => this.getConnection(),
+      reconnect: (walletId, connectorId) =>
+        this.#run({ type: 'RECONNECT', walletId, namespace: 'solana', connectorId }).then(() => {}),
+      watchSent: async (chainId, hash) =>
+        this.#watchSent(
+          await this.#loadTransaction(),
+          chainId,
+          hash,
+          this.#options.transactions?.confirmations ?? 1,
+        ),
+    }
   }
 
   async #store(): Promise<UniversalLinkStore> {

@@ -1,3 +1,8 @@
+import {
+  PhantomLinkConnector,
+  type PhantomLinkConnectorOptions,
+} from '../phantom-link/face/connector'
+import { phantomLinkOptions } from '../phantom-link/options'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
 import { CoinbaseSdkConnector, type CoinbaseSdkOptions } from './coinbase-sdk'
 import {
@@ -33,8 +38,10 @@ export interface CreateConnectorOptions {
   metaMaskSdk?: MetaMaskSdkOptions
   /** Passed to `CoinbaseSdkConnector` (`appName`, `importSdk`, SDK options). */
   coinbaseSdk?: CoinbaseSdkOptions
-  /** Solana chain for `SolanaInjectedConnector`; default mainnet. */
+  /** Solana chain for `SolanaInjectedConnector` and `PhantomLinkConnector`; default mainnet. */
   solanaChainId?: Caip2ChainId
+  /** Settings of `PhantomLinkConnector` (mobile Solana wallets with a `phantomLink` entry). */
+  phantomLink?: Omit<PhantomLinkConnectorOptions, 'walletId' | 'baseUrl' | 'chainId'>
 }
 
 /**
@@ -47,7 +54,8 @@ export interface CreateConnectorOptions {
  * | desktop | solana    | `SolanaInjectedConnector({ walletId, walletName })`                |
  * | desktop | eip155    | `CoinbaseSdkConnector` for `coinbase` when `options.injected` is `false` |
  * | phone   | eip155    | `MetaMaskSdkConnector` for `metamask`, `CoinbaseSdkConnector` for `coinbase` |
- * | phone   | solana    | `options.universalLink(info)` when the wallet has a Solana universal link |
+ * | phone   | solana    | `options.universalLink(info)` for a partner wallet with a Solana `sc*` universal link |
+ * | phone   | solana    | `PhantomLinkConnector` when the wallet has `phantomLink` (Phantom, Solflare) |
  * | in-app  | both      | as on a desktop: the wallet's injected provider (`options.injected`) |
  *
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
@@ -77,5 +85,7 @@ export function createConnectorForWallet(
     case 'universal-link':
       if (!options.universalLink) throw missingUniversalLinkFactory(info)
       return options.universalLink(info)
+    case 'phantom-link':
+      return new PhantomLinkConnector(phantomLinkOptions(info, options))
   }
 }

@@ -5,6 +5,25 @@
  */
 
 export {
+  createBrowserPhantomLinkStore,
+  createMemoryPhantomLinkStore,
+  DEFAULT_PHANTOM_LINK_STORAGE_KEY,
+} from '../phantom-link/browser-store'
+export {
+  DEFAULT_PHANTOM_LINK_ANSWER_MS,
+  PhantomLinkConnector,
+  type PhantomLinkConnectorOptions,
+  type PhantomLinkRefusal,
+  type PhantomLinkResumeResult,
+} from '../phantom-link/face/connector'
+export {
+  PHANTOM_LINK_STATE_FORMAT,
+  PHANTOM_LINK_STATE_VERSION,
+  type PhantomLinkPersistedState,
+  parsePhantomLinkState,
+} from '../phantom-link/persisted'
+export { PHANTOM_LINK_FLOW_PARAM, phantomErrorCode } from '../phantom-link/protocol'
+export {
   UniversalLinkConnector,
   type UniversalLinkConnectorOptions,
   type UniversalLinkResumeResult,

@@ -1,3 +1,4 @@
+import { phantomLinkOptions } from '../phantom-link/options'
 import type { ChainNamespace, SupportWalletInfo } from '../registry/types'
 import {
   connectorKindForWallet,
@@ -8,9 +9,14 @@ import type { CreateConnectorOptions } from './create-connector'
 import type { IWalletConnector } from './types'
 
 /** Options of `loadConnectorForWallet`: those of `createConnectorForWallet`, the universal link async. */
-export interface LoadConnectorOptions extends Omit<CreateConnectorOptions, 'universalLink'> {
+export interface LoadConnectorOptions
+  extends Omit<CreateConnectorOptions, 'universalLink' | 'phantomLink'> {
   /** Builds (and may load) the universal-link connector for a mobile Solana wallet. */
   universalLink?: (info: SupportWalletInfo) => Promise<IWalletConnector>
+  /** `PhantomLinkConnector` settings, or a function that builds the connector (the `Client` keeps one per wallet). */
+  phantomLink?:
+    | CreateConnectorOptions['phantomLink']
+    | ((info: SupportWalletInfo) => Promise<IWalletConnector>)
 }
 
 /**
@@ -50,5 +56,11 @@ export async function loadConnectorForWallet(
     case 'universal-link':
       if (!options.universalLink) throw missingUniversalLinkFactory(info)
       return options.universalLink(info)
+    case 'phantom-link': {
+      const { phantomLink } = options
+      if (typeof phantomLink === 'function') return phantomLink(info)
+      const { PhantomLinkConnector } = await import('../phantom-link/face/connector')
+      return new PhantomLinkConnector(phantomLinkOptions(info, { ...options, phantomLink }))
+    }
   }
 }

@@ -9,6 +9,7 @@ export type ConnectorKind =
   | 'metamask-sdk'
   | 'coinbase-sdk'
   | 'universal-link'
+  | 'phantom-link'
 
 /**
  * Where the page runs: a desktop browser, a phone browser outside any wallet, or a wallet's in-app
@@ -42,6 +43,7 @@ const SERVED: Partial<Record<WalletPath, ConnectorKind>> = {
   'metamask-sdk': 'metamask-sdk',
   'coinbase-sdk': 'coinbase-sdk',
   'universal-link': 'universal-link',
+  'phantom-link': 'phantom-link',
 }
 
 /**
@@ -74,8 +76,8 @@ const INJECTED_PATHS: ReadonlySet<WalletPath> = /* @__PURE__ */ new Set([
  *
  * - `desktop`: the extension (`eip6963` with an rdns, else `injected`; `wallet-standard` on
  *   Solana), then Coinbase's SDK (its popup), WalletConnect (QR code), the partner relay.
- * - `phone` (a browser outside any wallet): the vendor SDK, Phantom's deeplinks, the partner `sc*`
- *   universal link (Solana), then WalletConnect (the wallet's link + `?uri=`).
+ * - `phone` (a browser outside any wallet): the vendor SDK, the partner `sc*` universal link
+ *   (Solana), Phantom's deeplinks, then WalletConnect (the wallet's link + `?uri=`).
  * - `in-app` (inside the wallet's own browser): the injected provider first, then the phone paths.
  */
 export function walletPaths(
@@ -99,8 +101,9 @@ export function walletPaths(
     return paths
   }
   if (evm && info.sdk) paths.push(info.sdk === 'metamask' ? 'metamask-sdk' : 'coinbase-sdk')
-  if (!evm && info.phantomLink) paths.push('phantom-link')
+  // A wallet that declares the scope-connect universal link (a partner) integrated it on purpose.
   if (!evm && walletSupportsMobileOn(info, namespace)) paths.push('universal-link')
+  if (!evm && info.phantomLink) paths.push('phantom-link')
   if (onWalletConnect) paths.push('walletconnect')
   return paths
 }

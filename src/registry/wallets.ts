@@ -145,8 +145,8 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://solflare.com',
     namespaces: ['solana'],
     mobile: { universalLink: 'https://solflare.com/ul/', namespaces: ['solana'] },
-    relay: { namespaces: ['solana'] },
     phantomLink: { baseUrl: 'https://solflare.com/ul/v1/' },
+    relay: { namespaces: ['solana'] },
     injected: { namespaces: ['solana'], walletStandardName: 'Solflare' },
   },
   {
