@@ -137,7 +137,7 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
         ? context.projectChains.includes(connection.chainId)
         : undefined,
     walletUrl: context.walletUrl,
-    pairingUri: context.relay?.uri ?? null,
+    pairingUri: context.relay?.uri ?? context.walletPairingUri,
     transaction,
   }
 }

@@ -52,7 +52,12 @@ export function createWalletMachines(env: WalletEnvironment): WalletMachines {
     },
     getAccounts: () => current().getAccounts(),
     disconnect: () => current().disconnect(),
-    subscribe: (listener) => current().subscribe?.(listener) ?? (() => {}),
+    subscribe: (listener) =>
+      current().subscribe?.((event) => {
+        // A WalletConnect URI carries the pairing key: a secret before any chart sees it.
+        if (event.type === 'displayUri') env.onSecret?.(event.uri)
+        listener(event)
+      }) ?? (() => {}),
     async request<T>(args: RequestArgs): Promise<T> {
       const answer = await current().request<unknown>(args)
       for (const value of strings(answer)) env.onSecret?.(value)
