@@ -55,6 +55,11 @@ export interface TestWalletConnectWallet {
   readonly received: string[]
   /** The chains the wallet approves (CAIP-2); default `eip155:<anvil chain>`. */
   chains: string[]
+  /**
+   * Rejects the requests left unanswered in `hang` mode (a user dismissing a stale prompt):
+   * sign-client's wallet side queues requests, the next one shows only after these are answered.
+   */
+  rejectHung(): Promise<void>
   pair(uri: string): Promise<void>
   /** Emits `chainChanged` on the session (after a switch). */
   emitChainChanged(topic: string, chainId: string): Promise<void>
@@ -88,6 +93,7 @@ export async function startWalletConnectWallet(options: {
     logger: 'silent',
     telemetryEnabled: false,
   })
+  const hung: { id: number; topic: string }[] = []
   const wallet: TestWalletConnectWallet = {
     client,
     account,
@@ -95,6 +101,14 @@ export async function startWalletConnectWallet(options: {
     requests: 'approve',
     received: [],
     chains: [`eip155:${chainId}`],
+    rejectHung: async () => {
+      for (const { id, topic } of hung.splice(0)) {
+        await client.respond({
+          topic,
+          response: { id, jsonrpc: '2.0', error: { code: 5000, message: 'User rejected.' } },
+        })
+      }
+    },
     pair: async (uri) => {
       await client.pair({ uri })
     },
@@ -137,7 +151,10 @@ export async function startWalletConnectWallet(options: {
   client.on('session_request', async ({ id, topic, params }) => {
     const { method, params: args } = params.request as { method: string; params: unknown[] }
     wallet.received.push(method)
-    if (wallet.requests === 'hang') return
+    if (wallet.requests === 'hang') {
+      hung.push({ id, topic })
+      return
+    }
     if (wallet.requests === 'reject') {
       await client.respond({
         topic,
