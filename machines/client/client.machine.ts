@@ -257,6 +257,12 @@ export const clientMachine = setup({
     /** Raises a child's state as its `*.CHANGED` event, which the chart's transitions read. */
     forward: raise((_, change: ChildChange) => change),
     clearConnection: assign({ connection: null }),
+    /** The pairing URI the connect child reports (WalletConnect), for the view and the QR modal. */
+    storePairingUri: assign({
+      walletPairingUri: ({ event }) =>
+        event.type === 'CONNECTION.CHANGED' ? event.pairingUri : null,
+    }),
+    clearPairingUri: assign({ walletPairingUri: null }),
     storeSignRequest: assign({
       sign: ({ event }) =>
         event.type === 'SIGN' ? { request: event.request, link: event.link } : null,
@@ -329,6 +335,7 @@ export const clientMachine = setup({
     sign: null,
     walletUrl: null,
     relay: null,
+    walletPairingUri: null,
     deadline: null,
     projectChains: null,
   }),
@@ -466,6 +473,7 @@ export const clientMachine = setup({
               status: String(event.snapshot.value),
               connection: event.snapshot.context.connection,
               error: event.snapshot.context.error,
+              pairingUri: event.snapshot.context.pairingUri,
             }),
           },
         },
@@ -493,6 +501,7 @@ export const clientMachine = setup({
             'resetConnection',
             'askConnect',
           ],
+          exit: 'clearPairingUri',
           on: {
             'CONNECTION.CHANGED': [
               {
@@ -510,6 +519,7 @@ export const clientMachine = setup({
                   }),
                 },
               },
+              { actions: 'storePairingUri' },
             ],
             CANCEL: {
               target: 'disconnected',

@@ -135,6 +135,8 @@ export interface ClientContext {
   /** The universal link the wallet was last opened with. */
   walletUrl: string | null
   relay: ClientRelay | null
+  /** A remote wallet's pairing URI (WalletConnect's `wc:`) while it is asked to connect. */
+  walletPairingUri: string | null
   /** The deadline of the wait in progress (wallet answer or signature), by absolute time. */
   deadline: FlowDeadline | null
   /** The chains the project enables (its config, read once after a connection); null: not known. */
@@ -202,6 +204,8 @@ export type ClientEvent =
       status: string
       connection: ConnectionData | null
       error: ErrorData | null
+      /** The URI a remote wallet pairs from (WalletConnect) while the child is connecting. */
+      pairingUri: string | null
     }
   /** Internal: the `universalLink` child changed (raised from its snapshot). */
   | {

@@ -148,7 +148,7 @@ export function toClientView(snapshot: ClientSnapshot): ClientView {
         ? context.projectChains.includes(connection.chainId)
         : undefined,
     walletUrl: active ? context.walletUrl : null,
-    pairingUri: active ? (context.relay?.uri ?? null) : null,
+    pairingUri: active ? (context.relay?.uri ?? context.walletPairingUri) : null,
     transaction,
   }
 }

@@ -66,7 +66,10 @@ export function createWalletMachines(env: WalletEnvironment): WalletMachines {
     subscribe: (listener) =>
       current().subscribe?.((event) => {
         const checked = checkedEvent(event, namespace)
-        if (checked) listener(checked)
+        if (!checked) return
+        // A WalletConnect URI carries the pairing key: a secret before any chart sees it.
+        if (checked.type === 'displayUri') env.onSecret?.(checked.uri)
+        listener(checked)
       }) ?? (() => {}),
     async request<T>(args: RequestArgs): Promise<T> {
       const answer = checkedAnswer(args.method, await current().request<unknown>(args))

@@ -2,7 +2,12 @@ import { fromCallback, fromPromise } from 'xstate'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
 import type { ErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
-import type { ConnectEvent, ConnectionData, WalletWatchEvent } from './connect.types'
+import type {
+  ConnectEvent,
+  ConnectionData,
+  PairingUriEvent,
+  WalletWatchEvent,
+} from './connect.types'
 
 /** A silent reconnect the wallet does not authorize (or a connector that cannot ask). */
 const NOT_AUTHORIZED: ErrorData = {
@@ -21,13 +26,15 @@ export function toConnectionData(connection: WalletConnection): ConnectionData {
   }
 }
 
-/** Maps a connector event to the machine's `WALLET.*` event. */
-export function toWalletWatchEvent(event: ConnectorEvent): WalletWatchEvent {
+/** Maps a connector event to the machine's `WALLET.*` event; `displayUri` is none of them. */
+export function toWalletWatchEvent(event: ConnectorEvent): WalletWatchEvent | null {
   switch (event.type) {
     case 'accountsChanged':
       return { type: 'WALLET.ACCOUNTS_CHANGED', accounts: [...event.accounts] }
     case 'chainChanged':
       return { type: 'WALLET.CHAIN_CHANGED', chainId: event.chainId }
+    case 'displayUri':
+      return null
     default:
       return { type: 'WALLET.DISCONNECTED' }
   }
@@ -36,7 +43,8 @@ export function toWalletWatchEvent(event: ConnectorEvent): WalletWatchEvent {
 /**
  * The connect machine's I/O bound to one connector: `connectWallet` (`connector.connect()`),
  * `reconnectWallet` (`connector.reconnect()`; no authorization, or no such method: `NOT_CONNECTED`),
- * `watchWallet` (`connector.subscribe`, when the connector has it) and `disconnectWallet`. Errors are
+ * `watchWallet` (`connector.subscribe`, when the connector has it), `watchPairingUri` (its
+ * `displayUri` reports while connecting) and `disconnectWallet`. Errors are
  * thrown as JSON-safe data with user rejection normalised to `USER_REJECTED`.
  */
 export function createConnectActors(connector: IWalletConnector) {
@@ -61,7 +69,16 @@ export function createConnectActors(connector: IWalletConnector) {
       return toConnectionData(connection)
     }),
     watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(({ sendBack }) => {
-      const unsubscribe = connector.subscribe?.((event) => sendBack(toWalletWatchEvent(event)))
+      const unsubscribe = connector.subscribe?.((event) => {
+        const watched = toWalletWatchEvent(event)
+        if (watched) sendBack(watched)
+      })
+      return () => unsubscribe?.()
+    }),
+    watchPairingUri: fromCallback<ConnectEvent, void, PairingUriEvent>(({ sendBack }) => {
+      const unsubscribe = connector.subscribe?.((event) => {
+        if (event.type === 'displayUri') sendBack({ type: 'WALLET.PAIRING_URI', uri: event.uri })
+      })
       return () => unsubscribe?.()
     }),
     disconnectWallet: fromPromise<void>(async () => {

@@ -5,6 +5,7 @@ import type {
   ConnectEvent,
   ConnectInput,
   ConnectionData,
+  PairingUriEvent,
   WalletWatchEvent,
 } from './connect.types'
 
@@ -38,6 +39,9 @@ export const connectMachine = setup({
     connectWallet: fromPromise<ConnectionData>(notProvided('connectWallet')),
     reconnectWallet: fromPromise<ConnectionData>(notProvided('reconnectWallet')),
     watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(notProvided('watchWallet')),
+    watchPairingUri: fromCallback<ConnectEvent, void, PairingUriEvent>(
+      notProvided('watchPairingUri'),
+    ),
     disconnectWallet: fromPromise<void>(notProvided('disconnectWallet')),
   },
   guards: {
@@ -54,6 +58,11 @@ export const connectMachine = setup({
     assignError: assign({ error: (_, error: unknown) => walletErrorData(error) }),
     clearError: assign({ error: null }),
     clearConnection: assign({ connection: null }),
+    /** The URI a remote wallet pairs from (WalletConnect), while connecting. */
+    assignPairingUri: assign({
+      pairingUri: ({ event }) => (event.type === 'WALLET.PAIRING_URI' ? event.uri : null),
+    }),
+    clearPairingUri: assign({ pairingUri: null }),
     assignAccounts: assign({
       connection: ({ context, event }) =>
         context.connection && event.type === 'WALLET.ACCOUNTS_CHANGED'
@@ -69,7 +78,12 @@ export const connectMachine = setup({
   },
 }).createMachine({
   id: 'connect',
-  context: ({ input }) => ({ connectorId: input.connectorId, connection: null, error: null }),
+  context: ({ input }) => ({
+    connectorId: input.connectorId,
+    connection: null,
+    error: null,
+    pairingUri: null,
+  }),
   initial: 'idle',
   states: {
     idle: {
@@ -91,23 +105,27 @@ export const connectMachine = setup({
       on: { RESET: 'idle' },
     },
     connecting: {
-      invoke: {
-        id: 'connectWallet',
-        src: 'connectWallet',
-        onDone: {
-          target: 'connected',
-          actions: { type: 'assignConnection', params: ({ event }) => event.output },
-        },
-        onError: [
-          {
-            guard: { type: 'isUserRejection', params: errorOf },
-            target: 'rejected',
-            actions: { type: 'assignError', params: errorOf },
+      exit: 'clearPairingUri',
+      invoke: [
+        {
+          id: 'connectWallet',
+          src: 'connectWallet',
+          onDone: {
+            target: 'connected',
+            actions: { type: 'assignConnection', params: ({ event }) => event.output },
           },
-          { target: 'failed', actions: { type: 'assignError', params: errorOf } },
-        ],
-      },
-      on: { RESET: 'idle' },
+          onError: [
+            {
+              guard: { type: 'isUserRejection', params: errorOf },
+              target: 'rejected',
+              actions: { type: 'assignError', params: errorOf },
+            },
+            { target: 'failed', actions: { type: 'assignError', params: errorOf } },
+          ],
+        },
+        { id: 'watchPairingUri', src: 'watchPairingUri' },
+      ],
+      on: { RESET: 'idle', 'WALLET.PAIRING_URI': { actions: 'assignPairingUri' } },
     },
     connected: {
       tags: ['connected'],

@@ -24,6 +24,8 @@ export interface ConnectContext {
   connectorId: string
   connection: ConnectionData | null
   error: ErrorData | null
+  /** A remote wallet's pairing URI (WalletConnect's `wc:`) while `connecting`; null otherwise. */
+  pairingUri: string | null
 }
 
 /**
@@ -47,6 +49,14 @@ export type ConnectEvent =
   | { type: 'WALLET.CHAIN_CHANGED'; chainId: string }
   /** The wallet ended the connection itself. */
   | { type: 'WALLET.DISCONNECTED' }
+  /** A remote-wallet connector reports the URI the wallet pairs from (while connecting). */
+  | { type: 'WALLET.PAIRING_URI'; uri: string }
 
 /** Events the `watchWallet` actor sends back to the machine. */
-export type WalletWatchEvent = Extract<ConnectEvent, { type: `WALLET.${string}` }>
+export type WalletWatchEvent = Exclude<
+  Extract<ConnectEvent, { type: `WALLET.${string}` }>,
+  { type: 'WALLET.PAIRING_URI' }
+>
+
+/** The event the `watchPairingUri` actor sends back. */
+export type PairingUriEvent = Extract<ConnectEvent, { type: 'WALLET.PAIRING_URI' }>

@@ -102,3 +102,21 @@ export {
   type StandardEventsFeature,
   toWalletStandardSolanaChain,
 } from './wallet-standard-solana'
+export {
+  WalletConnectConnector,
+  type WalletConnectConnectorOptions,
+} from './walletconnect'
+export {
+  WALLETCONNECT_EIP155_EVENTS,
+  WALLETCONNECT_EIP155_METHODS,
+  WALLETCONNECT_SOLANA_METHODS,
+  walletConnectNamespaces,
+} from './walletconnect-namespaces'
+export type {
+  WalletConnectMetadata,
+  WalletConnectNamespaceProposal,
+  WalletConnectSession,
+  WalletConnectSessionNamespace,
+  WalletConnectSignClient,
+  WalletConnectStorage,
+} from './walletconnect-sign-client'

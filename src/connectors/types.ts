@@ -29,6 +29,8 @@ export type ConnectorEvent =
   | { type: 'accountsChanged'; accounts: string[] }
   | { type: 'chainChanged'; chainId: Caip2ChainId }
   | { type: 'disconnect' }
+  /** A remote-wallet connector's pairing URI while the wallet is asked (WalletConnect's `wc:`). */
+  | { type: 'displayUri'; uri: string }
 
 /**
  * What every connector implements: availability, connect, requests, accounts, disconnect and

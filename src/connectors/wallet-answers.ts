@@ -104,13 +104,19 @@ export function checkedConnection(value: unknown): WalletConnection {
 
 /**
  * A wallet event, checked against the connection's namespace: `accountsChanged` with accounts of
- * its format (none: locked), `chainChanged` to a chain of it. Null when it is not valid (dropped).
+ * its format (none: locked), `chainChanged` to a chain of it, `displayUri` a `wc:` URI. Null when it is
+ * not valid (dropped).
  */
 export function checkedEvent(
   event: ConnectorEvent,
   namespace: ChainNamespace | null,
 ): ConnectorEvent | null {
   if (event.type === 'disconnect') return event
+  // The pairing URI comes before any connection (WalletConnect's `wc:` URI, a few hundred bytes).
+  if (event.type === 'displayUri')
+    return typeof event.uri === 'string' && event.uri.startsWith('wc:') && event.uri.length <= 4096
+      ? event
+      : null
   if (namespace === null) return null
   if (event.type === 'chainChanged')
     return Caip2Schema.safeParse(event.chainId).success && chainOf(namespace)(event.chainId)

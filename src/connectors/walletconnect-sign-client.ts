@@ -1,0 +1,123 @@
+import { AppError } from '../errors'
+
+/** The optional peer dependency; held in a variable so bundlers leave it out of the library. */
+const SIGN_CLIENT_MODULE = '@walletconnect/sign-client'
+
+/** What the dApp shows in the wallet's approval prompt (WalletConnect's `metadata`). */
+export interface WalletConnectMetadata {
+  name: string
+  description: string
+  url: string
+  icons: string[]
+}
+
+/**
+ * Where sign-client keeps its keys, pairings and sessions (its `IKeyValueStorage`): give it one the
+ * app controls to keep sessions across reloads in a known place. Values are JSON-safe.
+ */
+export interface WalletConnectStorage {
+  getKeys(): Promise<string[]>
+  getEntries<T = unknown>(): Promise<[string, T][]>
+  getItem<T = unknown>(key: string): Promise<T | undefined>
+  setItem<T = unknown>(key: string, value: T): Promise<void>
+  removeItem(key: string): Promise<void>
+}
+
+/** One namespace of a settled session, as sign-client gives it. */
+export interface WalletConnectSessionNamespace {
+  accounts: string[]
+  methods: string[]
+  events: string[]
+  chains?: string[]
+}
+
+/** The part of a sign-client session the connector reads. */
+export interface WalletConnectSession {
+  topic: string
+  expiry: number
+  namespaces: Record<string, WalletConnectSessionNamespace>
+}
+
+/** The proposal of one namespace (`optionalNamespaces`). */
+export interface WalletConnectNamespaceProposal {
+  chains: string[]
+  methods: string[]
+  events: string[]
+}
+
+/** The part of `@walletconnect/sign-client`'s `SignClient` the connector uses. */
+export interface WalletConnectSignClient {
+  connect(params: {
+    optionalNamespaces: Record<string, WalletConnectNamespaceProposal>
+    expiry?: number
+  }): Promise<{ uri?: string; approval: () => Promise<WalletConnectSession> }>
+  request<T>(params: {
+    topic: string
+    chainId: string
+    request: { method: string; params: unknown }
+    expiry?: number
+  }): Promise<T>
+  disconnect(params: { topic: string; reason: { code: number; message: string } }): Promise<void>
+  on(event: string, listener: (args: never) => void): unknown
+  off(event: string, listener: (args: never) => void): unknown
+  session: { getAll(): WalletConnectSession[] }
+  core: {
+    pairing: { disconnect?(params: { topic: string }): Promise<void> }
+    relayer: { transportClose?(): Promise<void> }
+  }
+}
+
+interface SignClientStatic {
+  init(options: Record<string, unknown>): Promise<WalletConnectSignClient>
+}
+
+/**
+ * Imports `@walletconnect/sign-client` (or runs the app's `importSignClient`) and starts a client
+ * with `options`.
+ * @throws {AppError} `WALLET_UNAVAILABLE` when the peer is not installed (how to install it in the
+ * message), does not export `SignClient`, or fails to start.
+ */
+export async function startSignClient(
+  importSignClient: (() => Promise<unknown>) | undefined,
+  options: Record<string, unknown>,
+): Promise<WalletConnectSignClient> {
+  let module: unknown
+  try {
+    module = await (importSignClient ?? importSignClientModule)()
+  } catch (error) {
+    throw new AppError(
+      'WALLET_UNAVAILABLE',
+      `WalletConnect is not installed; install the optional peer dependency: npm install ${SIGN_CLIENT_MODULE}`,
+      { cause: error },
+    )
+  }
+  const SignClient = findSignClient(module)
+  if (!SignClient)
+    throw new AppError('WALLET_UNAVAILABLE', `${SIGN_CLIENT_MODULE} does not export SignClient.`)
+  try {
+    return await SignClient.init(options)
+  } catch (error) {
+    throw new AppError('WALLET_UNAVAILABLE', 'WalletConnect sign-client failed to start.', {
+      cause: error,
+    })
+  }
+}
+
+function importSignClientModule(): Promise<unknown> {
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ SIGN_CLIENT_MODULE)
+}
+
+/** `SignClient` as a named export, or as `default` (its default export, or CommonJS interop). */
+function findSignClient(module: unknown): SignClientStatic | undefined {
+  const m = module as { SignClient?: unknown; default?: unknown } | null
+  const d = m?.default as { SignClient?: unknown; init?: unknown } | undefined
+  for (const candidate of [m?.SignClient, d?.SignClient, d]) {
+    if (
+      (typeof candidate === 'function' || typeof candidate === 'object') &&
+      candidate !== null &&
+      typeof (candidate as { init?: unknown }).init === 'function'
+    )
+      return candidate as SignClientStatic
+  }
+  return undefined
+}

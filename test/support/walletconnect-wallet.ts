@@ -1,0 +1,219 @@
+/**
+ * A WalletConnect wallet for tests: the REAL `@walletconnect/sign-client` on the wallet side, with a
+ * viem key, over the relay double (test/support/walletconnect-relay-double.ts). It pairs from a
+ * `wc:` URI and answers session requests with real signatures; `mode` makes it reject, error or
+ * never answer, for the failure twins.
+ *
+ * Offline notes (sign-client 2.25): `telemetryEnabled: false` stops the event client's POSTs to
+ * pulse.walletconnect.org; echo (push) is only reached by `registerDeviceToken`, never called here;
+ * verify: in Node the dApp's `verify.register` returns at once (not a browser), and the wallet's
+ * `verify.resolve` fetches `verify.walletconnect.org` with a 5 s abort, which fails fast offline
+ * (connection refused / DNS) and leaves the context `UNKNOWN`.
+ *
+ * sign-client keeps ONE Core per process in `globalThis` (keyed by `customStoragePrefix`); a dApp
+ * and a wallet in the same process would share it and steal each other's events. Importing this
+ * module sets `DISABLE_GLOBAL_CORE=true`, sign-client's own switch, so each client has its own Core
+ * (as in two real processes, and as after a page reload).
+ */
+process.env.DISABLE_GLOBAL_CORE = 'true'
+
+import { SignClient } from '@walletconnect/sign-client'
+import { createWalletClient, http, type LocalAccount, type WalletClient } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { foundry } from 'viem/chains'
+
+/** An in-memory sign-client storage (its `IKeyValueStorage`). */
+export class MemoryWalletConnectStorage {
+  readonly map = new Map<string, unknown>()
+  async getKeys(): Promise<string[]> {
+    return [...this.map.keys()]
+  }
+  async getEntries<T = unknown>(): Promise<[string, T][]> {
+    return [...this.map.entries()] as [string, T][]
+  }
+  async getItem<T = unknown>(key: string): Promise<T | undefined> {
+    const value = this.map.get(key)
+    return value === undefined ? undefined : (structuredClone(value) as T)
+  }
+  async setItem<T = unknown>(key: string, value: T): Promise<void> {
+    this.map.set(key, structuredClone(value))
+  }
+  async removeItem(key: string): Promise<void> {
+    this.map.delete(key)
+  }
+}
+
+export type WalletMode = 'approve' | 'reject' | 'error' | 'hang'
+
+export interface TestWalletConnectWallet {
+  readonly client: InstanceType<typeof SignClient>
+  readonly account: LocalAccount
+  /** How the next proposals and requests are answered. */
+  proposals: WalletMode
+  requests: WalletMode
+  /** Methods received, in order. */
+  readonly received: string[]
+  /** The chains the wallet approves (CAIP-2); default `eip155:<anvil chain>`. */
+  chains: string[]
+  /**
+   * Rejects the requests left unanswered in `hang` mode (a user dismissing a stale prompt):
+   * sign-client's wallet side queues requests, the next one shows only after these are answered.
+   */
+  rejectHung(): Promise<void>
+  pair(uri: string): Promise<void>
+  /** Emits `chainChanged` on the session (after a switch). */
+  emitChainChanged(topic: string, chainId: string): Promise<void>
+  /** Deletes the session from the wallet side. */
+  deleteSession(topic: string): Promise<void>
+  close(): Promise<void>
+}
+
+const DEFAULT_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
+
+export async function startWalletConnectWallet(options: {
+  relayUrl: string
+  rpcUrl?: string
+  chainId?: number
+  privateKey?: `0x${string}`
+}): Promise<TestWalletConnectWallet> {
+  const account = privateKeyToAccount(options.privateKey ?? DEFAULT_KEY)
+  const chainId = options.chainId ?? foundry.id
+  const walletClient: WalletClient | undefined = options.rpcUrl
+    ? createWalletClient({
+        account,
+        chain: { ...foundry, id: chainId },
+        transport: http(options.rpcUrl),
+      })
+    : undefined
+  const client = await SignClient.init({
+    projectId: 'test-project',
+    relayUrl: options.relayUrl,
+    metadata: { name: 'Test Wallet', description: 'test', url: 'https://wallet.test', icons: [] },
+    storage: new MemoryWalletConnectStorage(),
+    logger: 'silent',
+    telemetryEnabled: false,
+  })
+  const hung: { id: number; topic: string }[] = []
+  const wallet: TestWalletConnectWallet = {
+    client,
+    account,
+    proposals: 'approve',
+    requests: 'approve',
+    received: [],
+    chains: [`eip155:${chainId}`],
+    rejectHung: async () => {
+      for (const { id, topic } of hung.splice(0)) {
+        await client.respond({
+          topic,
+          response: { id, jsonrpc: '2.0', error: { code: 5000, message: 'User rejected.' } },
+        })
+      }
+    },
+    pair: async (uri) => {
+      await client.pair({ uri })
+    },
+    emitChainChanged: async (topic, chain) => {
+      await client.emit({
+        topic,
+        chainId: chain,
+        event: { name: 'chainChanged', data: Number(chain.split(':')[1]) },
+      })
+    },
+    deleteSession: async (topic) => {
+      await client.disconnect({ topic, reason: { code: 6000, message: 'User disconnected.' } })
+    },
+    close: async () => {
+      await client.core.relayer.transportClose().catch(() => {})
+    },
+  }
+
+  client.on('session_proposal', async ({ id, params }) => {
+    if (wallet.proposals === 'hang') return
+    if (wallet.proposals === 'reject') {
+      await client.reject({ id, reason: { code: 5000, message: 'User rejected.' } })
+      return
+    }
+    const eip155 = params.optionalNamespaces.eip155 ?? params.requiredNamespaces.eip155
+    const chains = wallet.chains
+    await client.approve({
+      id,
+      namespaces: {
+        eip155: {
+          chains,
+          accounts: chains.map((c) => `${c}:${account.address}`),
+          methods: eip155?.methods ?? [],
+          events: eip155?.events ?? [],
+        },
+      },
+    })
+  })
+
+  client.on('session_request', async ({ id, topic, params }) => {
+    const { method, params: args } = params.request as { method: string; params: unknown[] }
+    wallet.received.push(method)
+    if (wallet.requests === 'hang') {
+      hung.push({ id, topic })
+      return
+    }
+    if (wallet.requests === 'reject') {
+      await client.respond({
+        topic,
+        response: { id, jsonrpc: '2.0', error: { code: 5000, message: 'User rejected.' } },
+      })
+      return
+    }
+    if (wallet.requests === 'error') {
+      await client.respond({
+        topic,
+        response: { id, jsonrpc: '2.0', error: { code: -32000, message: 'Internal wallet error' } },
+      })
+      return
+    }
+    let result: unknown
+    switch (method) {
+      case 'personal_sign':
+        result = await account.signMessage({ message: { raw: args[0] as `0x${string}` } })
+        break
+      case 'eth_signTypedData_v4': {
+        const typed = JSON.parse(args[1] as string)
+        const { EIP712Domain: _, ...types } = typed.types
+        result = await account.signTypedData({ ...typed, types })
+        break
+      }
+      case 'eth_sendTransaction': {
+        if (!walletClient) throw new Error('no rpcUrl for eth_sendTransaction')
+        const tx = args[0] as { to: `0x${string}`; value?: `0x${string}`; data?: `0x${string}` }
+        result = await walletClient.sendTransaction({
+          account,
+          chain: walletClient.chain,
+          to: tx.to,
+          ...(tx.value ? { value: BigInt(tx.value) } : {}),
+          ...(tx.data ? { data: tx.data } : {}),
+        })
+        break
+      }
+      case 'wallet_switchEthereumChain': {
+        const target = `eip155:${Number.parseInt((args[0] as { chainId: string }).chainId, 16)}`
+        if (!wallet.chains.includes(target)) {
+          await client.respond({
+            topic,
+            response: { id, jsonrpc: '2.0', error: { code: 4902, message: 'Unrecognized chain' } },
+          })
+          return
+        }
+        result = null
+        await client.respond({ topic, response: { id, jsonrpc: '2.0', result } })
+        await wallet.emitChainChanged(topic, target)
+        return
+      }
+      default:
+        await client.respond({
+          topic,
+          response: { id, jsonrpc: '2.0', error: { code: 4200, message: `Unsupported ${method}` } },
+        })
+        return
+    }
+    await client.respond({ topic, response: { id, jsonrpc: '2.0', result } })
+  })
+  return wallet
+}
