@@ -13,7 +13,11 @@ export interface TransactionStatusReaderOptions {
   waitMs?: number
 }
 
-/** Reads answered 304 sooner than this did not wait (a backend without long-polls): pause. */
+/**
+ * A read after the first that comes back sooner than this with nothing new did not wait (a proxy
+ * that drops `waitMs`, a backend without long-polls): it pauses `PAUSE_MS` before it returns, so
+ * polls are never closer than that whatever the backend answers.
+ */
 const QUICK_MS = 500
 const PAUSE_MS = 1_000
 
@@ -55,12 +59,16 @@ export function createTransactionStatusReader(options: TransactionStatusReaderOp
       signal,
       okStatuses: [304],
     }
-    const started = Date.now()
+    const started = performance.now()
     const response = await http.response(request)
-    if (response.status === 304 && last) {
-      if (Date.now() - started < QUICK_MS) await pause(PAUSE_MS, signal)
-      return last
+    const read = response.status === 304 && last ? last : await parseRead(response, request)
+    if (last && sameRead(read, last) && performance.now() - started < QUICK_MS) {
+      await pause(PAUSE_MS, signal)
     }
+    return read
+  }
+
+  async function parseRead(response: Response, request: HttpRequest): Promise<StatusRead> {
     const body = await http.parse(response, request, TransactionStatusResponseSchema)
     return {
       status: body.status,
@@ -73,8 +81,20 @@ export function createTransactionStatusReader(options: TransactionStatusReaderOp
   }
 }
 
+/** Nothing the transaction chart follows changed (the etag aside: a proxy may drop it). */
+function sameRead(read: StatusRead, last: StatusRead): boolean {
+  return (
+    read.status === last.status &&
+    read.blockNumber === last.blockNumber &&
+    read.confirmations === last.confirmations &&
+    read.replacedBy === last.replacedBy &&
+    read.revertReason === last.revertReason
+  )
+}
+
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
     const timer = setTimeout(resolve, ms)
     signal.addEventListener(
       'abort',
