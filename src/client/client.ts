@@ -266,10 +266,10 @@ export class Client {
 
   /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
   constructor(options: ClientOptions) {
-    // The app's stores and inspector behind guards: what they throw is logged once and dropped.
-    this.#options = guardClientOptions(options, this.#report)
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
     normalizeBaseUrl(options?.baseUrl) // INVALID_CONFIG, not a TypeError, for no options
+    // The app's stores and inspector behind guards: what they throw is logged once and dropped.
+    this.#options = guardClientOptions(options, this.#report)
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
     this.#inspect = this.#inspector()

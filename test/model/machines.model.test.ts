@@ -212,6 +212,7 @@ const connectEvents: AnyEventObject[] = [
   { type: 'WALLET.ACCOUNTS_CHANGED', accounts: [] },
   { type: 'WALLET.CHAIN_CHANGED', chainId: 'eip155:10' },
   { type: 'WALLET.DISCONNECTED' },
+  { type: 'WALLET.PAIRING_URI', uri: 'wc:7f6e@2?relay-protocol=irn&symKey=00' },
   { type: 'xstate.done.actor.connectWallet', output: connection },
   { type: 'xstate.error.actor.connectWallet', error: { code: 4001, message: 'User rejected' } },
   { type: 'xstate.error.actor.connectWallet', error: { code: -32603, message: 'Internal' } },
