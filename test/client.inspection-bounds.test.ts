@@ -9,7 +9,7 @@ import { sanitizeInspectionEvent } from '../machines/shared/inspect'
 import { MAX_INSPECTION_EVENT_BYTES } from '../machines/shared/inspection-view'
 import { createSecretRegistry } from '../machines/shared/secret-registry'
 import { SOLANA_DEVNET } from '../server/test/support/server'
-import { Client } from '../src/client'
+import { Client, SIGN_MESSAGE_MAX_LENGTH } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
@@ -73,10 +73,10 @@ async function desktop(message: string) {
 }
 
 describe('inspection bounded whatever the message size (finding 6)', () => {
-  it('error: a 100,000-character message — every event ≤ 16 KiB; the balance read after it carries none of it', async () => {
-    const message = 'm'.repeat(100_000)
+  it('error: the longest message (65,536 characters) — every event ≤ 16 KiB; the balance read after it carries none of it', async () => {
+    const message = 'm'.repeat(SIGN_MESSAGE_MAX_LENGTH)
     const { client, sent, afterSign } = await desktop(message)
-    const { largest, total } = figures('100,000-character signature', sent)
+    const { largest, total } = figures('65,536-character signature', sent)
     expect(largest).toBeLessThanOrEqual(16 * KiB)
     expect(total).toBeLessThanOrEqual(256 * KiB)
     // The settled request left the root context: the read's events do not summarise it either.
@@ -85,7 +85,7 @@ describe('inspection bounded whatever the message size (finding 6)', () => {
     expect(read.length).toBeGreaterThan(0)
     for (const text of read) {
       expect(text).not.toContain('m'.repeat(64))
-      expect(text).not.toContain('100000 chars')
+      expect(text).not.toContain(`${SIGN_MESSAGE_MAX_LENGTH} chars`)
     }
     expect(Math.max(...read.map((t) => Buffer.byteLength(t)))).toBeLessThanOrEqual(12 * KiB)
   })
