@@ -28,13 +28,21 @@ interface MwaModule {
   createDefaultWalletNotFoundHandler(): unknown
 }
 
+/** What the package's published API gives (wallet-standard-mobile 0.x) and this module calls. */
+const MWA_EXPORTS = [
+  'registerMwa',
+  'createDefaultAuthorizationCache',
+  'createDefaultChainSelector',
+  'createDefaultWalletNotFoundHandler',
+] as const satisfies readonly (keyof MwaModule)[]
+
 /**
  * Registers Solana Mobile Wallet Adapter (`@solana-mobile/wallet-standard-mobile`, a lazy optional
  * peer) with the Wallet Standard on Android, so MWA wallets appear on the Wallet Standard path: in
  * the connect modal, and as `selectWallet('wallet-standard:Mobile Wallet Adapter', { namespace:
  * 'solana' })`. Resolves true once registered, false off Android (unless `force`) or during SSR.
  * @throws {AppError} `WALLET_UNAVAILABLE` when the package is not installed (the message says how
- * to install it) or does not export `registerMwa`.
+ * to install it) or does not export `registerMwa` and its three `createDefault…` helpers.
  */
 export async function registerSolanaMobileWalletAdapter(
   options: SolanaMobileWalletAdapterOptions = {},
@@ -52,8 +60,9 @@ export async function registerSolanaMobileWalletAdapter(
     )
   }
   const mwa = module as Partial<MwaModule> | null
-  if (typeof mwa?.registerMwa !== 'function') {
-    throw new AppError('WALLET_UNAVAILABLE', `${MWA_MODULE} does not export registerMwa.`)
+  const missing = MWA_EXPORTS.find((name) => typeof mwa?.[name] !== 'function')
+  if (missing) {
+    throw new AppError('WALLET_UNAVAILABLE', `${MWA_MODULE} does not export ${missing}.`)
   }
   const { location, document } = window
   mwa.registerMwa({

@@ -6,8 +6,8 @@ const MWA_NAME = 'Mobile Wallet Adapter'
 import { isAppError } from '../../src/errors'
 import { installBrowserWindow } from './browser-window'
 
-// Issue 26 item 6: Solana Mobile Wallet Adapter (`@solana-mobile/wallet-standard-mobile`, the real
-// package, a lazy optional peer) registered on Android so MWA wallets appear on the Wallet Standard
+// Issue 26 item 6: Solana Mobile Wallet Adapter (`@solana-mobile/wallet-standard-mobile`, a lazy
+// optional peer) registered on Android so MWA wallets appear on the Wallet Standard
 // path. Offline no MWA wallet app answers: what is tested is the registration the modal and
 // `selectWallet('wallet-standard:Mobile Wallet Adapter')` read, and the missing peer.
 
@@ -27,7 +27,7 @@ describe('registerSolanaMobileWalletAdapter', () => {
     expect(importMwa).not.toHaveBeenCalled()
   })
 
-  it('a missing peer → WALLET_UNAVAILABLE saying how to install it; then the real package is registered with the app identity and chains', async () => {
+  it('a missing peer → WALLET_UNAVAILABLE saying how to install it; then its registerMwa gets the app identity and chains', async () => {
     const window = installBrowserWindow('https://dapp.example/')
     vi.stubGlobal('navigator', { userAgent: ANDROID })
     vi.stubGlobal('localStorage', window.localStorage)
@@ -38,40 +38,44 @@ describe('registerSolanaMobileWalletAdapter', () => {
     }).catch((e: unknown) => e)
     expect(isAppError(error, 'WALLET_UNAVAILABLE')).toBe(true)
     expect((error as Error).message).toContain('npm install @solana-mobile/wallet-standard-mobile')
-    // The real package, its registerMwa observed: it gets the app identity, the chains and the
-    // package's own default cache, chain selector and not-found handler. (Under happy-dom the real
-    // registerMwa then declines, "device or environment not supported": the association check
-    // needs a real Android Chrome, out of reach here.)
-    const real = (await import('@solana-mobile/wallet-standard-mobile')) as unknown as Record<
-      string,
-      unknown
-    > & { registerMwa(config: unknown): void }
+    // A stand-in module with the package's published exports (wallet-standard-mobile 0.6:
+    // registerMwa and its three createDefault… helpers). The package itself is not installed here:
+    // it pulls react-native and a CLI that want a newer Node than our oldest (engines.test.ts), and
+    // its registerMwa declines outside a real Android Chrome anyway.
     const seen: Record<string, unknown>[] = []
+    const cache = { kind: 'authorization cache' }
+    const notFound = () => undefined
+    const standIn = {
+      registerMwa: (config: Record<string, unknown>) => {
+        seen.push(config)
+      },
+      createDefaultAuthorizationCache: () => cache,
+      createDefaultChainSelector: () => ({ select: async (chains: string[]) => chains[0] }),
+      createDefaultWalletNotFoundHandler: () => notFound,
+    }
     expect(
       await registerSolanaMobileWalletAdapter({
-        importMwa: async () => ({
-          ...real,
-          registerMwa: (config: Record<string, unknown>) => {
-            seen.push(config)
-            real.registerMwa(config)
-          },
-        }),
+        importMwa: async () => standIn,
         appIdentity: { name: 'Scope test' },
         chains: ['solana:devnet'],
       }),
     ).toBe(true)
     expect(SOLANA_MOBILE_WALLET_NAME).toBe(MWA_NAME)
-    expect(real.SolanaMobileWalletAdapterWalletName).toBe(MWA_NAME)
     expect(seen).toHaveLength(1)
     expect(seen[0]).toMatchObject({
       appIdentity: { name: 'Scope test', uri: 'https://dapp.example' },
       chains: ['solana:devnet'],
     })
-    expect(typeof (seen[0]?.onWalletNotFound as unknown)).toBe('function')
-    expect(seen[0]?.authorizationCache).toBeTruthy()
-    const broken = await registerSolanaMobileWalletAdapter({ importMwa: async () => ({}) }).catch(
-      (e: unknown) => e,
-    )
-    expect(isAppError(broken, 'WALLET_UNAVAILABLE')).toBe(true)
+    expect(seen[0]?.onWalletNotFound).toBe(notFound)
+    expect(seen[0]?.authorizationCache).toBe(cache)
+    // A module without one of those exports is WALLET_UNAVAILABLE naming it, never a TypeError.
+    for (const missing of Object.keys(standIn)) {
+      const partial = { ...standIn, [missing]: undefined }
+      const broken = await registerSolanaMobileWalletAdapter({
+        importMwa: async () => partial,
+      }).catch((e: unknown) => e)
+      expect(isAppError(broken, 'WALLET_UNAVAILABLE')).toBe(true)
+      expect((broken as Error).message).toContain(missing)
+    }
   })
 })
