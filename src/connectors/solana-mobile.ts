@@ -59,11 +59,12 @@ export async function registerSolanaMobileWalletAdapter(
       { cause: error },
     )
   }
-  const mwa = module as Partial<MwaModule> | null
-  const missing = MWA_EXPORTS.find((name) => typeof mwa?.[name] !== 'function')
+  const loaded = module as Partial<MwaModule> | null
+  const missing = MWA_EXPORTS.find((name) => typeof loaded?.[name] !== 'function')
   if (missing) {
     throw new AppError('WALLET_UNAVAILABLE', `${MWA_MODULE} does not export ${missing}.`)
   }
+  const mwa = loaded as MwaModule
   const { location, document } = window
   mwa.registerMwa({
     appIdentity: {
@@ -71,10 +72,10 @@ export async function registerSolanaMobileWalletAdapter(
       uri: options.appIdentity?.uri ?? location?.origin,
       ...(options.appIdentity?.icon ? { icon: options.appIdentity.icon } : {}),
     },
-    authorizationCache: (mwa as MwaModule).createDefaultAuthorizationCache(),
+    authorizationCache: mwa.createDefaultAuthorizationCache(),
     chains: [...(options.chains ?? ['solana:mainnet'])],
-    chainSelector: (mwa as MwaModule).createDefaultChainSelector(),
-    onWalletNotFound: (mwa as MwaModule).createDefaultWalletNotFoundHandler(),
+    chainSelector: mwa.createDefaultChainSelector(),
+    onWalletNotFound: mwa.createDefaultWalletNotFoundHandler(),
   })
   return true
 }
