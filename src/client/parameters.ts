@@ -11,6 +11,8 @@ import {
 import { parseParameters } from '../wire/parse-parameters'
 import { Base64Schema, Caip2Schema, HexDataSchema } from '../wire/primitives'
 
+/** `{ raw }`'s hex length with `0x`: 2 + 2 × `SIGN_MESSAGE_MAX_LENGTH` (a literal: see the side-effects test). */
+const RAW_MESSAGE_MAX_CHARS = 131_074
 const NAMESPACE = /* @__PURE__ */ z.enum(['eip155', 'solana'])
 const fn = /* @__PURE__ */ z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function')
 
@@ -20,9 +22,9 @@ export const SignableMessageSchema = /* @__PURE__ */ z.union([
     .string()
     .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(SIGN_MESSAGE_MAX_LENGTH)),
   /* @__PURE__ */ z.object({
-    raw: HexDataSchema.check(
+    raw: /* @__PURE__ */ HexDataSchema.check(
       /* @__PURE__ */ z.minLength(4),
-      /* @__PURE__ */ z.maxLength(2 + 2 * SIGN_MESSAGE_MAX_LENGTH),
+      /* @__PURE__ */ z.maxLength(RAW_MESSAGE_MAX_CHARS),
     ),
   }),
 ])
@@ -85,13 +87,13 @@ const walletId = /* @__PURE__ */ z
 export const CLIENT_PARAMETERS = {
   selectWallet(id: unknown, options: unknown): void {
     parseParameters(walletId, id, 'walletId')
-    parseParameters(z.object({ namespace: NAMESPACE }), options, 'options')
+    parseParameters(/* @__PURE__ */ z.object({ namespace: NAMESPACE }), options, 'options')
   },
   pair(options: unknown): void {
     parseParameters(ClientPairOptionsSchema, options, 'options')
   },
   switchChain(chainId: unknown): void {
-    parseParameters(z.string(), chainId, 'chainId')
+    parseParameters(/* @__PURE__ */ z.string(), chainId, 'chainId')
   },
   signMessage(message: unknown): void {
     parseParameters(SignableMessageSchema, message, 'message')
@@ -100,7 +102,7 @@ export const CLIENT_PARAMETERS = {
     parseParameters(TypedDataSchema, typedData, 'typedData')
   },
   signTransaction(transaction: unknown): void {
-    const schema = Base64Schema.check(z.maxLength(SOLANA_TRANSACTION_MAX_LENGTH))
+    const schema = Base64Schema.check(/* @__PURE__ */ z.maxLength(SOLANA_TRANSACTION_MAX_LENGTH))
     parseParameters(schema, transaction, 'transaction')
   },
   sendTransaction(params: unknown): void {

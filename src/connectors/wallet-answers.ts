@@ -17,6 +17,8 @@ import type { ConnectorEvent, WalletConnection } from './types'
  * room for them; anything longer is no signature (`WALLET_ERROR`).
  */
 export const MAX_EVM_SIGNATURE_BYTES = 8_192
+/** Its hex length with `0x` (a literal: top-level arithmetic is not free of side effects to a bundler). */
+const EVM_SIGNATURE_MAX_CHARS = 16_386
 /** The longest signed Solana transaction taken (base64 characters): a transaction is ≤ 1,232 bytes. */
 const MAX_SIGNED_TRANSACTION_CHARS = 4_096
 /** The most accounts a wallet may report. */
@@ -56,20 +58,20 @@ export const EvmAddressSchema = /* @__PURE__ */ z
 /** A Solana address: a 32-byte ed25519 public key in base58. */
 export const SolanaAddressSchema = /* @__PURE__ */ z
   .string()
-  .check(/* @__PURE__ */ z.refine(base58Of(32)))
+  .check(/* @__PURE__ */ z.refine(/* @__PURE__ */ base58Of(32)))
 
 /** An EVM signature: `0x` + whole bytes of hex, 1 to `MAX_EVM_SIGNATURE_BYTES` (65 not required). */
 export const EvmSignatureSchema = /* @__PURE__ */ z
   .string()
   .check(
-    /* @__PURE__ */ z.maxLength(2 + 2 * MAX_EVM_SIGNATURE_BYTES),
+    /* @__PURE__ */ z.maxLength(EVM_SIGNATURE_MAX_CHARS),
     /* @__PURE__ */ z.regex(/^0x(?:[0-9a-fA-F]{2})+$/),
   )
 
 /** A Solana signature: 64 bytes in base58. */
 export const SolanaSignatureSchema = /* @__PURE__ */ z
   .string()
-  .check(/* @__PURE__ */ z.refine(base58Of(64)))
+  .check(/* @__PURE__ */ z.refine(/* @__PURE__ */ base58Of(64)))
 
 const addressOf = (namespace: ChainNamespace) =>
   namespace === 'eip155' ? EvmAddressSchema : SolanaAddressSchema

@@ -4,7 +4,7 @@ import { x25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 
 /** Salsa20's "expand 32-byte k" constant, as the four little-endian words HSalsa20 takes. */
-const SIGMA = /* @__PURE__ */ u32(new TextEncoder().encode('expand 32-byte k'))
+const SIGMA = /* @__PURE__ */ u32(/* @__PURE__ */ new TextEncoder().encode('expand 32-byte k'))
 
 /** Bytes of a NaCl box nonce. */
 export const BOX_NONCE_LENGTH = 24

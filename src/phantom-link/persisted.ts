@@ -6,43 +6,54 @@ export const PHANTOM_LINK_STATE_FORMAT = 'scope-connect/phantom-link'
 /** The version of the record's shape; a record of another version is discarded. */
 export const PHANTOM_LINK_STATE_VERSION = 1
 
-const errorData = z.object({ code: z.string(), message: z.string() })
-const method = z.enum(['connect', 'signMessage', 'signAndSendTransaction'])
+const errorData = /* @__PURE__ */ z.object({
+  code: /* @__PURE__ */ z.string(),
+  message: /* @__PURE__ */ z.string(),
+})
+const method = /* @__PURE__ */ z.enum(['connect', 'signMessage', 'signAndSendTransaction'])
 
 /** What the flow needs back after the navigation: its state and context, nothing else. */
-const contextSchema = z.object({
-  walletId: z.string(),
-  chainId: z.string(),
-  dappPublicKey: z.nullable(z.string()),
-  dappSecretKey: z.nullable(z.string()),
-  walletEncryptionKey: z.nullable(z.string()),
-  session: z.nullable(z.string()),
-  account: z.nullable(z.string()),
-  request: z.nullable(
-    z.object({ flow: z.string(), method, deadline: z.number().check(z.int(), z.minimum(0)) }),
-  ),
-  seenNonces: z.array(z.string()).check(z.maxLength(32)),
-  last: z.nullable(
-    z.object({
-      flow: z.string(),
+const contextSchema = /* @__PURE__ */ z.object({
+  walletId: /* @__PURE__ */ z.string(),
+  chainId: /* @__PURE__ */ z.string(),
+  dappPublicKey: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  dappSecretKey: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  walletEncryptionKey: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  session: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  account: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+  request: /* @__PURE__ */ z.nullable(
+    /* @__PURE__ */ z.object({
+      flow: /* @__PURE__ */ z.string(),
       method,
-      signature: z.nullable(z.string()),
-      error: z.nullable(errorData),
+      deadline: /* @__PURE__ */ z
+        .number()
+        .check(/* @__PURE__ */ z.int(), /* @__PURE__ */ z.minimum(0)),
+    }),
+  ),
+  seenNonces: /* @__PURE__ */ z
+    .array(/* @__PURE__ */ z.string())
+    .check(/* @__PURE__ */ z.maxLength(32)),
+  last: /* @__PURE__ */ z.nullable(
+    /* @__PURE__ */ z.object({
+      flow: /* @__PURE__ */ z.string(),
+      method,
+      signature: /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string()),
+      error: /* @__PURE__ */ z.nullable(errorData),
     }),
   ),
 })
 
-const recordSchema = z.object({
-  format: z.literal(PHANTOM_LINK_STATE_FORMAT),
-  version: z.literal(PHANTOM_LINK_STATE_VERSION),
-  savedAt: z.number(),
+const recordSchema = /* @__PURE__ */ z.object({
+  format: /* @__PURE__ */ z.literal(PHANTOM_LINK_STATE_FORMAT),
+  version: /* @__PURE__ */ z.literal(PHANTOM_LINK_STATE_VERSION),
+  savedAt: /* @__PURE__ */ z.number(),
   /**
    * The chart's persisted snapshot (`getPersistedSnapshot()`): its state (only resumable ones are
    * kept) and context checked field by field; the rest (the deadline child) as XState wrote it.
    */
-  snapshot: z.looseObject({
-    status: z.literal('active'),
-    value: z.enum(['awaitingConnect', 'connected', 'awaitingSignature']),
+  snapshot: /* @__PURE__ */ z.looseObject({
+    status: /* @__PURE__ */ z.literal('active'),
+    value: /* @__PURE__ */ z.enum(['awaitingConnect', 'connected', 'awaitingSignature']),
     context: contextSchema,
   }),
 })

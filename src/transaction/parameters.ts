@@ -45,7 +45,7 @@ export const SendTransactionParametersSchema = /* @__PURE__ */ z.object({
       .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(TRANSACTION_CALLS_MAX)),
   ),
   transaction: /* @__PURE__ */ z.optional(
-    Base64Schema.check(/* @__PURE__ */ z.maxLength(SOLANA_TRANSACTION_MAX_LENGTH)),
+    /* @__PURE__ */ Base64Schema.check(/* @__PURE__ */ z.maxLength(SOLANA_TRANSACTION_MAX_LENGTH)),
   ),
   chainId: /* @__PURE__ */ z.optional(Caip2Schema),
   confirmations: /* @__PURE__ */ z.optional(

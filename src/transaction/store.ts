@@ -28,7 +28,12 @@ export interface TransactionRecord {
 /** Where `Client` keeps the transaction in flight (default: `localStorage` in a page). */
 export type TransactionStore = UniversalLinkStore<TransactionRecord>
 
-const time = z.nullable(z.number().check(z.gte(0), z.refine(Number.isFinite)))
+const time = /* @__PURE__ */ z.nullable(
+  /* @__PURE__ */ z.number().check(
+    /* @__PURE__ */ z.gte(0),
+    /* @__PURE__ */ z.refine((value) => Number.isFinite(value)),
+  ),
+)
 
 /** A transaction hash as the wallet answers it: 32 bytes of hex (EVM) or a base58 signature (Solana). */
 export function isTransactionHash(chainId: string, hash: string): boolean {
@@ -37,19 +42,26 @@ export function isTransactionHash(chainId: string, hash: string): boolean {
     : /^0x[0-9a-fA-F]{64}$/.test(hash)
 }
 
-const TransactionRecordSchema = z
+const TransactionRecordSchema = /* @__PURE__ */ z
   .object({
-    format: z.literal(TRANSACTION_RECORD_FORMAT),
-    formatVersion: z.literal(TRANSACTION_RECORD_VERSION),
+    format: /* @__PURE__ */ z.literal(TRANSACTION_RECORD_FORMAT),
+    formatVersion: /* @__PURE__ */ z.literal(TRANSACTION_RECORD_VERSION),
     /** CAIP-2. */
-    chainId: z.string().check(z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
-    hash: z.string().check(z.maxLength(100)),
-    confirmations: z.int().check(z.gte(1), z.lte(1_000)),
-    deadlines: z.object({ wallet: time, receipt: time, notSeen: time }),
-    savedAt: z.number().check(z.gte(0), z.refine(Number.isFinite)),
+    chainId: /* @__PURE__ */ z
+      .string()
+      .check(/* @__PURE__ */ z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
+    hash: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100)),
+    confirmations: /* @__PURE__ */ z
+      .int()
+      .check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1_000)),
+    deadlines: /* @__PURE__ */ z.object({ wallet: time, receipt: time, notSeen: time }),
+    savedAt: /* @__PURE__ */ z.number().check(
+      /* @__PURE__ */ z.gte(0),
+      /* @__PURE__ */ z.refine((value) => Number.isFinite(value)),
+    ),
   })
   .check(
-    z.refine((record) => isTransactionHash(record.chainId, record.hash), {
+    /* @__PURE__ */ z.refine((record) => isTransactionHash(record.chainId, record.hash), {
       message: 'not a transaction hash of its chain',
       path: ['hash'],
     }),

@@ -61,7 +61,7 @@ export const Base64Schema = /* @__PURE__ */ z
   .check(/* @__PURE__ */ z.regex(BASE64_PATTERN))
 
 /** The largest EVM quantity (a 256-bit word). */
-export const UINT256_MAX = (1n << 256n) - 1n
+export const UINT256_MAX = 0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffn
 
 /** An EVM quantity (wei, gas, fees) as a bigint: 0 to 2^256 - 1. */
 export const QuantitySchema = /* @__PURE__ */ z

@@ -38,7 +38,7 @@ import {
 const log = /* @__PURE__ */ createLogger('phantom-link')
 
 /** Default `answerMs`: how long a request waits for the wallet's answer. */
-export const DEFAULT_PHANTOM_LINK_ANSWER_MS = 5 * 60_000
+export const DEFAULT_PHANTOM_LINK_ANSWER_MS = 300_000
 
 /** Options of `new PhantomLinkConnector(options)`. */
 export interface PhantomLinkConnectorOptions extends InspectionOptions {
@@ -99,8 +99,8 @@ type PhantomLinkActor = Actor<typeof phantomLinkMachine>
 type PhantomLinkSnapshot = SnapshotFrom<typeof phantomLinkMachine>
 
 const base58Bytes = (length: number) =>
-  z.string().check(
-    z.refine((value) => {
+  /* @__PURE__ */ z.string().check(
+    /* @__PURE__ */ z.refine((value) => {
       try {
         return base58.decode(value).length === length
       } catch {
@@ -108,8 +108,11 @@ const base58Bytes = (length: number) =>
       }
     }),
   )
-const connectAnswer = z.object({ public_key: base58Bytes(32), session: z.string() })
-const signatureAnswer = z.object({ signature: base58Bytes(64) })
+const connectAnswer = /* @__PURE__ */ z.object({
+  public_key: /* @__PURE__ */ base58Bytes(32),
+  session: /* @__PURE__ */ z.string(),
+})
+const signatureAnswer = /* @__PURE__ */ z.object({ signature: /* @__PURE__ */ base58Bytes(64) })
 
 function appError(error: ErrorData): AppError {
   return new AppError(error.code as AppErrorCode, error.message)
