@@ -1,4 +1,9 @@
 import { type EventObject, fromCallback, fromPromise, sendParent } from 'xstate'
+import {
+  checkedAnswer,
+  checkedConnection,
+  checkedTransactionHash,
+} from '../../src/connectors/wallet-answers'
 import { AppError } from '../../src/errors/app-error'
 import { createLogger } from '../../src/logging'
 import { jitteredBackoff } from '../../src/relay/client/backoff'
@@ -11,6 +16,7 @@ import {
   type WalletRequestMethod,
 } from '../../src/relay/protocol/methods'
 import {
+  type ApproveResult,
   ApproveResultSchema,
   DeleteParamsSchema,
   type ProposeParams,
@@ -115,6 +121,47 @@ function ttlUntil(expiresAt: number, now: number): number {
 }
 
 /**
+ * The accounts a wallet approved, checked as every wallet answer is (src/connectors/wallet-answers.ts):
+ * in `eip155` and `solana`, each CAIP-10 account is an address of its namespace (EVM: 20-byte hex,
+ * lower-case or EIP-55; Solana: a base58 32-byte key) on a chain of it, and the chains too.
+ * Other namespaces pass as the protocol schema took them.
+ */
+function accountsValid(namespaces: ApproveResult['namespaces']): boolean {
+  try {
+    for (const namespace of ['eip155', 'solana'] as const) {
+      const settled = namespaces[namespace]
+      if (settled === undefined) continue
+      const byChain = new Map<string, string[]>()
+      for (const account of settled.accounts) {
+        const cut = account.lastIndexOf(':')
+        const chainId = account.slice(0, cut)
+        byChain.set(chainId, [...(byChain.get(chainId) ?? []), account.slice(cut + 1)])
+      }
+      for (const chainId of settled.chains ?? []) byChain.set(chainId, byChain.get(chainId) ?? [])
+      for (const [chainId, accounts] of byChain) {
+        // A listed chain without an account of its own is checked with the namespace's first one.
+        const checked = accounts.length > 0 ? accounts : [settled.accounts[0]?.split(':')[2] ?? '']
+        checkedConnection({ connectorId: 'relay', namespace, chainId, accounts: checked })
+      }
+    }
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A wallet's result over the relay, checked as every wallet answer is: signatures (EVM hex of
+ * whole bytes up to 8,192, Solana 64 bytes base58), a transaction hash of 32 bytes.
+ * @throws `WALLET_ERROR` otherwise.
+ */
+function checkedResult(method: string, result: unknown): unknown {
+  if (method === ('eth_sendTransaction' satisfies WalletRequestMethod))
+    return checkedTransactionHash(result, method)
+  return checkedAnswer(method, result)
+}
+
+/**
  * The pairing machine's I/O, bound to a relay client, its peer, the pairing vault and the
  * facade's request outbox — one environment, or one per pairing (a function of the `pairingId`, as
  * the `Client` does: its root invokes a new pairing per `pair()`). Every actor reports when it
@@ -181,10 +228,10 @@ export function createPairingActors(
           throw error
         })
       const approval = ApproveResultSchema.safeParse(answer)
-      if (!approval.success) {
+      if (!approval.success || !accountsValid(approval.data.namespaces)) {
         throw new AppError(
-          'RELAY_ERROR',
-          'The wallet approved with an answer that does not validate.',
+          'WALLET_ERROR',
+          'The wallet approved with an answer that does not validate (its accounts or chains).',
         )
       }
       const missing = Object.keys(input.requiredNamespaces).filter(
@@ -258,10 +305,10 @@ export function createPairingActors(
         if (schema !== undefined && !schema.safeParse(result).success) {
           throw new AppError(
             'WALLET_ERROR',
-            `The wallet answered ${entry.method} with a bad result.`,
+            `The wallet answered ${entry.method} with a result that is not valid.`,
           )
         }
-        outbox.answer(input.requestId, result)
+        outbox.answer(input.requestId, checkedResult(entry.method, result))
         return { at: clockOf(input.pairingId)() }
       } catch (error) {
         throw error instanceof AppError

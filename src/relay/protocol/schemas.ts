@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { EvmSignatureSchema, SolanaSignatureSchema } from '../../connectors/wallet-answers'
 import { CAIP2_PATTERN } from '../../wire/patterns'
 import type { WalletRequestMethod } from './methods'
 
@@ -90,7 +91,7 @@ const BASE58 = /* @__PURE__ */ z
 const BASE64 = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(/^[A-Za-z0-9+/]*={0,2}$/), /* @__PURE__ */ z.maxLength(65_536))
-/** 65-byte EVM signature (r ‖ s ‖ v) as 0x-hex. */
+/** 65-byte EVM signature (r ‖ s ‖ v) as 0x-hex (an EOA's; the results take longer ones too). */
 export const EVM_SIGNATURE_PATTERN = /^0x[0-9a-fA-F]{130}$/
 
 /** `personal_sign`: `[message as 0x-hex, address]` (EIP-1193 order). */
@@ -130,12 +131,17 @@ export const EvmTransactionHashResultSchema = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.regex(/^0x[0-9a-fA-F]{64}$/))
 
-export const EvmSignatureResultSchema = /* @__PURE__ */ z
-  .string()
-  .check(/* @__PURE__ */ z.regex(EVM_SIGNATURE_PATTERN))
-export const SolanaSignatureResultSchema = /* @__PURE__ */ z.object({ signature: BASE58 })
+/**
+ * What an EVM signing method answers: hex of whole bytes, 1 to 8,192 (an EOA's 65, or an ERC-1271
+ * / ERC-6492 smart-account signature), as every wallet answer is checked (`EvmSignatureSchema`).
+ */
+export const EvmSignatureResultSchema = EvmSignatureSchema
+/** What `solana_signMessage` answers: a 64-byte base58 signature. */
+export const SolanaSignatureResultSchema = /* @__PURE__ */ z.object({
+  signature: SolanaSignatureSchema,
+})
 export const SolanaTransactionResultSchema = /* @__PURE__ */ z.object({
-  signature: BASE58,
+  signature: SolanaSignatureSchema,
   transaction: /* @__PURE__ */ z.optional(BASE64),
 })
 
