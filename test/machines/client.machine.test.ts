@@ -1,3 +1,4 @@
+import { base58 } from '@scure/base'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   type AnyActorRef,
@@ -99,6 +100,13 @@ function scriptedWallet() {
   return { connector, pending, emit }
 }
 
+// Wallet answers are checked (issue 27): a 32-byte key and 64-byte signatures, base58.
+const LINK_ADDRESS = base58.encode(new Uint8Array(32).fill(9))
+const linkSignature = (sessionId: string) =>
+  base58.encode(
+    Uint8Array.from({ length: 64 }, (_, i) => sessionId.charCodeAt(i % sessionId.length)),
+  )
+
 function scriptedBackend(options: { openThrows?: boolean } = {}) {
   const results = new Map<string, GenericSessionResult>()
   let n = 0
@@ -107,8 +115,8 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
     status,
     connected: status === 'connected' || status === 'signed',
     signed: status === 'signed',
-    walletAddress: status === 'connected' || status === 'signed' ? 'So1anaAddre55So1ana' : null,
-    signature: status === 'signed' ? `signature-of-${sessionId}` : null,
+    walletAddress: status === 'connected' || status === 'signed' ? LINK_ADDRESS : null,
+    signature: status === 'signed' ? linkSignature(sessionId) : null,
     txSignature: null,
     errorCode: status === 'rejected' ? 'USER_REJECTED' : null,
   })
@@ -722,7 +730,7 @@ describe('client machine: a universal-link wallet', () => {
     expect(backend.opened).toEqual(['connect'])
     backend.answer('s1', 'connected')
     await until(() => view(actor).status === 'connected')
-    expect(view(actor).address).toBe('So1anaAddre55So1ana')
+    expect(view(actor).address).toBe(LINK_ADDRESS)
     expect(outcome(actor)).toMatchObject({ kind: 'connect', error: null })
   })
 
@@ -755,9 +763,9 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => view(actor).status === 'awaitingSignature')
     backend.answer('s1', 'signed')
     await until(() => outcome(actor)?.kind === 'sign')
-    expect(outcome(actor)).toMatchObject({ error: null, signature: 'signature-of-s1' })
+    expect(outcome(actor)).toMatchObject({ error: null, signature: linkSignature('s1') })
     expect(view(actor).status).toBe('connected')
-    expect(actor.getSnapshot().context.connection?.accounts).toEqual(['So1anaAddre55So1ana'])
+    expect(actor.getSnapshot().context.connection?.accounts).toEqual([LINK_ADDRESS])
     send(actor, { type: 'DISCONNECT' })
     expect(view(actor).status).toBe('disconnected')
     expect(outcome(actor)).toMatchObject({ kind: 'disconnect', error: null })

@@ -21,6 +21,8 @@ afterEach(() => {
 
 const session = { sessionId: SESSION_ID, sessionToken: TOKEN }
 
+/** The fake session is on EVM: a 32-byte transaction hash (wallet answers are checked, issue 27). */
+const TX_SIGNATURE = `0x${'5e'.repeat(32)}`
 describe('poll cadence', () => {
   it('keeps every gap between 1.5 and 2 s with the default random jitter', async () => {
     const client = scriptedClient([result('pending')])
@@ -246,12 +248,15 @@ describe('outcomes', () => {
   it('completes on a txSignature when the target is transaction', async () => {
     const client = scriptedClient([
       result('connected'),
-      result('connected', { txSignature: '5Tx' }),
+      result('connected', { txSignature: TX_SIGNATURE }),
     ])
     const actor = createSessionPollingActor(client, { session, target: 'transaction' }).start()
     await vi.advanceTimersByTimeAsync(5000)
     expect(actor.getSnapshot().value).toBe('complete')
-    expect(actor.getSnapshot().output).toMatchObject({ ok: true, result: { txSignature: '5Tx' } })
+    expect(actor.getSnapshot().output).toMatchObject({
+      ok: true,
+      result: { txSignature: TX_SIGNATURE },
+    })
   })
 
   it.each([

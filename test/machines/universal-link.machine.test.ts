@@ -1,3 +1,4 @@
+import { base58 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
 import { createActor, toPromise } from 'xstate'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
@@ -13,7 +14,11 @@ const input = {
   chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
   pollIntervalMs: 1,
 }
-const ADDRESS = 'So1anaAddre55So1anaAddre55'
+// Wallet answers are checked (issue 27): a 32-byte key and 64-byte signatures, base58.
+const ADDRESS = base58.encode(new Uint8Array(32).fill(7))
+/** A distinct 64-byte base58 signature per name. */
+const sig = (name: string) =>
+  base58.encode(Uint8Array.from({ length: 64 }, (_, i) => name.charCodeAt(i % name.length)))
 
 function result(
   sessionId: string,
@@ -27,7 +32,7 @@ function result(
     connected,
     signed: status === 'signed',
     walletAddress: connected ? ADDRESS : null,
-    signature: status === 'signed' ? `sig-of-${sessionId}` : null,
+    signature: status === 'signed' ? sig(`sig-of-${sessionId}`) : null,
     txSignature: null,
     errorCode: status === 'rejected' ? 'USER_REJECTED' : null,
     ...extra,
@@ -136,7 +141,10 @@ describe('universal-link machine (with the session-polling machine as its child)
     expect(opened[1]?.method).toBe('signMessage')
     backend.answer('sess_1', result('sess_1', 'signed'))
     await until(() => actor.getSnapshot().matches('connected'))
-    expect(actor.getSnapshot().context).toMatchObject({ signature: 'sig-of-sess_1', signatures: 1 })
+    expect(actor.getSnapshot().context).toMatchObject({
+      signature: sig('sig-of-sess_1'),
+      signatures: 1,
+    })
 
     actor.send({ type: 'SIGN_MESSAGE' })
     await until(() => actor.getSnapshot().matches('reconnecting'))
@@ -147,7 +155,10 @@ describe('universal-link machine (with the session-polling machine as its child)
     expect(opened[3]).toMatchObject({ method: 'signMessage', session: { sessionId: 'sess_2' } })
     backend.answer('sess_2', result('sess_2', 'signed'))
     await until(() => actor.getSnapshot().matches('connected'))
-    expect(actor.getSnapshot().context).toMatchObject({ signature: 'sig-of-sess_2', signatures: 2 })
+    expect(actor.getSnapshot().context).toMatchObject({
+      signature: sig('sig-of-sess_2'),
+      signatures: 2,
+    })
   })
 
   it('a transaction request carries its payload and waits for the tx signature', async () => {
@@ -158,8 +169,8 @@ describe('universal-link machine (with the session-polling machine as its child)
     await until(() => actor.getSnapshot().matches('connected'))
     actor.send({ type: 'SIGN_TRANSACTION', payload: 'AQID' })
     expect(opened[1]).toMatchObject({ method: 'signTransaction', payload: 'AQID' })
-    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: 'txsig' }))
-    await until(() => actor.getSnapshot().context.txSignature === 'txsig')
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: sig('txsig') }))
+    await until(() => actor.getSnapshot().context.txSignature === sig('txsig'))
     expect(actor.getSnapshot().value).toBe('connected')
   })
 
@@ -307,7 +318,7 @@ describe('universal-link machine (with the session-polling machine as its child)
     backend.answer('sess_1', result('sess_1', 'connected', { txSignature: null }))
     await until(() => actor.getSnapshot().matches('connected'))
     actor.send({ type: 'SIGN_TRANSACTION', payload: 'AQID' })
-    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: 'tx-one' }))
+    backend.answer('sess_1', result('sess_1', 'connected', { txSignature: sig('tx-one') }))
     await until(() => actor.getSnapshot().context.signatures === 1)
     actor.send({ type: 'SIGN_TRANSACTION', payload: 'BAUG' })
     await until(() => actor.getSnapshot().matches('reconnecting'))
