@@ -14,6 +14,7 @@ import type {
   RequestArgs,
   WalletConnection,
 } from '../../connectors/types'
+import { SolanaAddressSchema, SolanaSignatureSchema } from '../../connectors/wallet-answers'
 import { AppError, type AppErrorCode } from '../../errors/app-error'
 import { createLogger } from '../../logging'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
@@ -98,21 +99,20 @@ export type PhantomLinkResumeResult =
 type PhantomLinkActor = Actor<typeof phantomLinkMachine>
 type PhantomLinkSnapshot = SnapshotFrom<typeof phantomLinkMachine>
 
-const base58Bytes = (length: number) =>
-  /* @__PURE__ */ z.string().check(
-    /* @__PURE__ */ z.refine((value) => {
-      try {
-        return base58.decode(value).length === length
-      } catch {
-        return false
-      }
-    }),
-  )
+// The decrypted answer, checked as every wallet answer is (src/connectors/wallet-answers.ts): the
+// account a 32-byte key, a signature 64 bytes, both base58; the session Phantom's base58 token
+// (its claims and their signature: a few hundred characters), at most 1,024.
+const MAX_SESSION_CHARS = 1_024
 const connectAnswer = /* @__PURE__ */ z.object({
-  public_key: /* @__PURE__ */ base58Bytes(32),
-  session: /* @__PURE__ */ z.string(),
+  public_key: SolanaAddressSchema,
+  session: /* @__PURE__ */ z
+    .string()
+    .check(
+      /* @__PURE__ */ z.maxLength(MAX_SESSION_CHARS),
+      /* @__PURE__ */ z.regex(/^[1-9A-HJ-NP-Za-km-z]+$/),
+    ),
 })
-const signatureAnswer = /* @__PURE__ */ z.object({ signature: /* @__PURE__ */ base58Bytes(64) })
+const signatureAnswer = /* @__PURE__ */ z.object({ signature: SolanaSignatureSchema })
 
 function appError(error: ErrorData): AppError {
   return new AppError(error.code as AppErrorCode, error.message)
