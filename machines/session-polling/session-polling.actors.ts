@@ -1,7 +1,6 @@
 import { fromPromise } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import type { GenericWalletSessionClient } from '../../src/session/client'
-import { checkedSessionResult } from '../../src/session/result-answers'
 import type { GenericSessionResult } from '../../src/session/types'
 import { toErrorData } from '../shared/error-data'
 import { longPollWaitMs } from './session-polling.logic'
@@ -100,8 +99,7 @@ export function createSessionPollingActors(
           throw new AppError('INVALID_CONFIG', 'No session token is known for this session.')
         }
         if (!client.watchResult) {
-          // The wallet's answers the backend reports are checked as every wallet answer is.
-          const result = checkedSessionResult(await client.getResult(input.sessionId, token))
+          const result = await client.getResult(input.sessionId, token)
           return { result, at: now(), jitter: random() }
         }
         const known = watched.get(input.sessionId)
@@ -118,7 +116,7 @@ export function createSessionPollingActors(
           token,
           waitMs > 0 && known ? { etag: known.etag, waitMs } : {},
         )
-        const result = answer.changed ? checkedSessionResult(answer.result) : known?.result
+        const result = answer.changed ? answer.result : known?.result
         if (!result) throw new AppError('BACKEND_ERROR', 'The backend answered 304 to a lookup.')
         watched.set(input.sessionId, {
           etag: answer.etag,

@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate'
 import type { GenericWalletSessionClient } from '../../src/session/client'
+import { checkedSessionResult } from '../../src/session/result-answers'
 import type { SessionIntent } from '../../src/wire/schemas'
 import type {
   PollingEnvironment,
@@ -36,6 +37,8 @@ export function createUniversalLinkActors(
       const result = await client.getResult(sessionId, token)
       secret(result.signature)
       secret(result.txSignature)
+      // The wallet's answers the backend reports are checked as every wallet answer is.
+      checkedSessionResult(result)
       return result
     },
   }

@@ -10,6 +10,7 @@ import {
   SolanaSignatureSchema,
 } from '../connectors/wallet-answers'
 import { AppError } from '../errors/app-error'
+import type { GenericWalletSessionClient } from './client'
 import type { GenericSessionResult } from './types'
 
 /** 64 bytes in base64 (the backend takes a Solana signature in base58 or base64). */
@@ -45,4 +46,14 @@ export function checkedSessionResult<T extends GenericSessionResult>(result: T):
     if (evm !== null && hash.startsWith('0x') !== evm) throw bad('transaction hash')
   }
   return result
+}
+
+/** `watchResult` whose changed results are checked (`checkedSessionResult`). */
+export function checkedWatch(
+  watch: GenericWalletSessionClient['watchResult'],
+): GenericWalletSessionClient['watchResult'] {
+  return async (sessionId, sessionToken, options) => {
+    const answer = await watch(sessionId, sessionToken, options)
+    return answer.changed ? { ...answer, result: checkedSessionResult(answer.result) } : answer
+  }
 }

@@ -12,6 +12,8 @@ import { createWalletSimulator } from '../../examples/wallet-simulator/src/index
 import { SOLANA_DEVNET, startTestServer, type TestServer } from '../../server/test/support/server'
 import { Client } from '../../src/client'
 import { isAppError } from '../../src/errors'
+import { GenericWalletSessionClient } from '../../src/session/client'
+import { pollGenericSessionResult } from '../../src/session/face/poll'
 import type { UniversalLinkPersistedState } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
 import { API_PREFIX, ROUTES, SESSION_NONCE_HEADER } from '../../src/wire'
@@ -246,4 +248,37 @@ describe('issue 27: a transaction signature a wallet posts to the real backend i
     )
     client.actor.stop()
   }, 60_000)
+})
+
+describe('issue 27: pollGenericSessionResult checks the wallet answers it reports', () => {
+  it('a bad address (plain lookups and long-polls) rejects WALLET_ERROR; the true one resolves', async () => {
+    const wallet = createWalletSimulator({ walletSlug: WALLET_ID })
+    const broken = brokenResults()
+    const sessions = new GenericWalletSessionClient(server.baseUrl, server.appKey, {
+      fetchImpl: broken.fetchImpl,
+    })
+    const session = await sessions.createSession(SOLANA_DEVNET, { walletSlug: WALLET_ID })
+    const posted = await fetch(`${server.baseUrl}${API_PREFIX}${ROUTES.callbackConnect}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SESSION_NONCE_HEADER]: session.nonce },
+      body: JSON.stringify({
+        sessionId: session.sessionId,
+        walletSlug: WALLET_ID,
+        caip2Chain: SOLANA_DEVNET,
+        walletAddress: wallet.address,
+      }),
+    })
+    expect(posted.status).toBe(204)
+    const poll = (longPoll: boolean) =>
+      pollGenericSessionResult(sessions, session.sessionId, session.sessionToken, {
+        until: 'connected',
+        intervalMs: 10,
+        longPoll,
+      })
+    broken.state.rewrite = { walletAddress: 'not-an-address' }
+    expect(await codeOf(poll(false))).toBe('WALLET_ERROR')
+    expect(await codeOf(poll(true))).toBe('WALLET_ERROR')
+    broken.state.rewrite = null
+    expect((await poll(true)).walletAddress).toBe(wallet.address)
+  })
 })

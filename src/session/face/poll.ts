@@ -6,6 +6,7 @@ import type { InspectionOptions } from '../../../machines/shared/inspect'
 import { AppError } from '../../errors/app-error'
 import { createLogger } from '../../logging'
 import type { GenericWalletSessionClient } from '../client'
+import { checkedSessionResult, checkedWatch } from '../result-answers'
 import type { GenericSessionResult } from '../types'
 
 const log = /* @__PURE__ */ createLogger('session')
@@ -58,9 +59,10 @@ export function pollGenericSessionResult(
     }
     const actor = createSessionPollingActor(
       {
-        getResult: client.getResult.bind(client),
+        // The wallet's answers the backend reports are checked as every wallet answer is.
+        getResult: async (id, token) => checkedSessionResult(await client.getResult(id, token)),
         ...(client.watchResult && options.longPoll !== false
-          ? { watchResult: client.watchResult.bind(client) }
+          ? { watchResult: checkedWatch(client.watchResult.bind(client)) }
           : {}),
         createSession: unsupportedCreate,
       },
