@@ -26,7 +26,10 @@ export interface PairingFlow extends RelaySessionRequester {
   /** The pairing URI to show (QR code or deep link); `null` for a restored session. Secret-bearing. */
   readonly uri: string | null
   readonly actor: PairingActor
-  /** Resolves once paired; rejects with `USER_REJECTED`, `SESSION_EXPIRED`, `ABORTED`, `RELAY_ERROR`… */
+  /**
+   * Resolves once paired; rejects with `USER_REJECTED`, `SESSION_EXPIRED`, `ABORTED`, `RELAY_ERROR`,
+   * `WALLET_ERROR` (an approval whose accounts or chains are not valid)…
+   */
   readonly approval: Promise<PairedSessionData>
   /** The settled session (public facts), or `null`. */
   readonly session: PairedSessionData | null

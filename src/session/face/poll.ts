@@ -42,7 +42,9 @@ export interface PollGenericSessionOptions extends InspectionOptions, PollingEnv
  * Resolves with the result when the target is reached. Rejects with `AppError`:
  * `SESSION_EXPIRED` (session expired, 410, deadline or attempt cap reached), `USER_REJECTED` (status
  * `rejected`), `SESSION_FAILED` (status `failed`), `ABORTED` (`signal` aborted), `BACKEND_ERROR`
- * (a non-retryable backend answer such as 401 or 404). Network failures, timeouts and 5xx are retried
+ * (a non-retryable backend answer such as 401 or 404), `WALLET_ERROR` (the result reports a wallet
+ * answer that is not valid: an address, signature or transaction signature of the wrong form, see
+ * docs/connectors.md). Network failures, timeouts and 5xx are retried
  * with exponential backoff (1 s … 30 s); 429 waits for `Retry-After`.
  */
 export function pollGenericSessionResult(
