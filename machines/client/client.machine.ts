@@ -123,11 +123,11 @@ export const clientMachine = setup({
     noFlowPending: ({ context }) => context.pending === null,
     /** The connection child, still connected, reports another active account than the one kept. */
     accountChanged: ({ context, event }) =>
-      event.type === 'CONNECTION.CHANGED' &&
-      event.status === 'connected' &&
-      event.connection !== null &&
+      ((event.type === 'CONNECTION.CHANGED' && event.status === 'connected') ||
+        (event.type === 'PAIRING.CHANGED' && event.status === 'paired')) &&
+      (event.connection ?? null) !== null &&
       context.connection !== null &&
-      (event.connection.accounts[0] ?? '').toLowerCase() !==
+      (event.connection?.accounts[0] ?? '').toLowerCase() !==
         (context.connection.accounts[0] ?? '').toLowerCase(),
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: FlowKind) => context.pending === kind,
@@ -975,6 +975,11 @@ export const clientMachine = setup({
         paired: {
           tags: ['connected', 'resumable'],
           on: {
+            // The wallet's accounts changed (`scr_sessionEvent`): the connection follows.
+            'PAIRING.CHANGED': {
+              guard: { type: 'childIn', params: ['paired'] },
+              actions: 'storeConnection',
+            },
             'RELAY.REQUEST': {
               target: 'signing',
               actions: [{ type: 'startFlow', params: 'sign' }, 'storeRelayRequest'],
@@ -991,6 +996,23 @@ export const clientMachine = setup({
           exit: 'clearRelayRequest',
           on: {
             'PAIRING.CHANGED': [
+              // Which account signed is not known: the signature is not returned.
+              {
+                guard: 'accountChanged',
+                target: 'paired',
+                actions: [
+                  'storeConnection',
+                  {
+                    type: 'settle',
+                    params: {
+                      error: err(
+                        'ACCOUNT_CHANGED',
+                        "The wallet's account changed while it was asked to sign: the signature is not returned.",
+                      ),
+                    },
+                  },
+                ],
+              },
               {
                 guard: { type: 'relayRequestIs', params: 'answered' },
                 target: 'paired',

@@ -2,6 +2,7 @@ import { type EventObject, fromCallback, fromPromise, sendParent } from 'xstate'
 import {
   checkedAnswer,
   checkedConnection,
+  checkedEvent,
   checkedTransactionHash,
 } from '../../src/connectors/wallet-answers'
 import { AppError } from '../../src/errors/app-error'
@@ -20,6 +21,7 @@ import {
   ApproveResultSchema,
   DeleteParamsSchema,
   type ProposeParams,
+  SessionEventParamsSchema,
   WALLET_RESULT_SCHEMAS,
 } from '../../src/relay/protocol/schemas'
 import { RELAY_LIMITS } from '../../src/wire/relay'
@@ -151,6 +153,41 @@ function accountsValid(namespaces: ApproveResult['namespaces']): boolean {
 }
 
 /**
+ * A wallet's `scr_sessionEvent` as the pairing's `PEER.ACCOUNTS`, its accounts checked as every
+ * wallet event is (`checkedEvent`: addresses of the chain's namespace, `eip155` or `solana`); null
+ * (dropped) otherwise.
+ */
+function peerAccounts(params: unknown): PairingEvent | null {
+  const parsed = SessionEventParamsSchema.safeParse(params)
+  if (!parsed.success) return null
+  const { chainId, event } = parsed.data
+  const namespace = chainId.split(':')[0]
+  if (namespace !== 'eip155' && namespace !== 'solana') return null
+  const checked = checkedEvent({ type: 'accountsChanged', accounts: event.data }, namespace)
+  if (checked === null || !chainValid(chainId, namespace)) return null
+  return { type: 'PEER.ACCOUNTS', chainId, accounts: [...event.data] }
+}
+
+/** A chain id of the namespace, as a connection's is checked. */
+function chainValid(chainId: string, namespace: 'eip155' | 'solana'): boolean {
+  try {
+    checkedConnection({
+      connectorId: 'relay',
+      namespace,
+      chainId,
+      accounts: [
+        namespace === 'eip155'
+          ? '0x0000000000000000000000000000000000000000'
+          : '11111111111111111111111111111111',
+      ],
+    })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
  * A wallet's result over the relay, checked as every wallet answer is: signatures (EVM hex of
  * whole bytes up to 8,192, Solana 64 bytes base58), a transaction hash of 32 bytes.
  * @throws `WALLET_ERROR` otherwise.
@@ -272,8 +309,16 @@ export function createPairingActors(
       const topic = secrets.sessionTopic
       peer.listen(topic, secrets.symKeyS).catch((error) => log.debug('resubscribe failed', error))
       const stop = peer.onRequest((request) => {
-        // The dApp serves no wallet calls; only the wallet's delete matters here.
-        if (request.topic !== topic || request.method !== SESSION_METHODS.delete) return
+        if (request.topic !== topic) return
+        if (request.method === SESSION_METHODS.event) {
+          peer.respond(request, { result: true }).catch(() => undefined)
+          const changed = peerAccounts(request.params)
+          if (changed) sendBack(changed)
+          else log.warn('dropped a wallet event that is not valid')
+          return
+        }
+        // The dApp serves no wallet calls; only the wallet's delete and events matter here.
+        if (request.method !== SESSION_METHODS.delete) return
         const reason = DeleteParamsSchema.safeParse(request.params)
         peer.respond(request, { result: true }).catch(() => undefined)
         sendBack({

@@ -151,6 +151,22 @@ export const pairingMachine = setup({
             }
           : null,
     })),
+    storePeerAccounts: assign(({ context, event }) => {
+      if (event.type !== 'PEER.ACCOUNTS' || context.session === null) return {}
+      const namespace = event.chainId.split(':')[0] ?? ''
+      const settled = context.session.namespaces[namespace]
+      if (settled === undefined) return {}
+      const prefix = `${event.chainId}:`
+      const accounts = [
+        ...event.accounts.map((account) => prefix + account),
+        ...settled.accounts.filter((account) => !account.startsWith(prefix)),
+      ]
+      const session = {
+        ...context.session,
+        namespaces: { ...context.session.namespaces, [namespace]: { ...settled, accounts } },
+      }
+      return { session, connection: pairedConnection(session) }
+    }),
     assignCancelled: assign({
       error: { code: 'ABORTED' as const, message: 'Pairing was cancelled.' },
     }),
@@ -366,6 +382,8 @@ export const pairingMachine = setup({
               },
               on: {
                 'PEER.DELETED': { target: '#pairing.disconnected', actions: 'assignPeerDeleted' },
+                // The wallet's accounts changed: the session and its connection follow.
+                'PEER.ACCOUNTS': { actions: 'storePeerAccounts' },
               },
               initial: 'idle',
               states: {

@@ -131,6 +131,11 @@ export type PairingEvent =
   | { type: 'CANCEL' }
   /** From `maintainSession`: the wallet deleted the session. */
   | { type: 'PEER.DELETED'; code: number; message: string }
+  /**
+   * From `maintainSession`: the wallet's accounts on `chainId` changed (`scr_sessionEvent`, checked
+   * as every wallet answer is), the active one first.
+   */
+  | { type: 'PEER.ACCOUNTS'; chainId: string; accounts: string[] }
   /** From `maintainSession` when it (re)starts: the time now, for the `sessionExpiry` delay. */
   | { type: 'SESSION.WATCHING'; at: number }
 

@@ -65,6 +65,7 @@ const session = {
 const pairingSnapshot = (
   flow: 'awaitingApproval' | 'paired',
   lastRequest: string | null = null,
+  account: string = ACCOUNT,
 ) => ({
   type: 'xstate.snapshot.pairing',
   snapshot: {
@@ -72,6 +73,16 @@ const pairingSnapshot = (
       flow === 'paired' && JSON.stringify(value) === JSON.stringify({ active: { flow: 'paired' } }),
     context: {
       session: flow === 'paired' ? session : null,
+      connection:
+        flow === 'paired'
+          ? {
+              walletId: null,
+              connectorId: 'relay',
+              namespace: 'eip155',
+              chainId: 'eip155:1',
+              accounts: [account],
+            }
+          : null,
       lastRequest:
         lastRequest === null
           ? null
@@ -106,6 +117,8 @@ const events: AnyEventObject[] = [
   pairingSnapshot('paired'),
   pairingSnapshot('paired', 'answered'),
   pairingSnapshot('paired', 'failed'),
+  // The wallet's accounts changed (`scr_sessionEvent`), a request in flight or not.
+  pairingSnapshot('paired', null, '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'),
   {
     type: 'xstate.done.actor.pairing',
     output: { status: 'rejected', session: null, error: { code: 'USER_REJECTED', message: 'no' } },

@@ -34,6 +34,11 @@ const events: AnyEventObject[] = [
   { type: 'PING', pingId: 'p1' },
   { type: 'DISCONNECT' },
   { type: 'PEER.DELETED', code: 6000, message: 'bye' },
+  {
+    type: 'PEER.ACCOUNTS',
+    chainId: 'eip155:1',
+    accounts: ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8'],
+  },
   { type: 'SESSION.WATCHING', at: T + 3 },
   ...(['connecting', 'online', 'reconnecting', 'offline'] as const).map((status) => ({
     type: 'RELAY.STATUS',

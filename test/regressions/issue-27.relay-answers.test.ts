@@ -3,7 +3,8 @@
 // (src/connectors/wallet-answers.ts). Random bad answers (fast-check) from a wallet on the real
 // relay of the real backend (test/relay/support/answering-relay-wallet.ts: the real relay peer and
 // key agreement, without the honest wallet's own checks), real viem and ed25519 keys; after each
-// bad answer the next call works.
+// bad answer the next call works. The charts: machines/pairing/ (`PEER.ACCOUNTS`) and
+// machines/client/ (the relay `signing` state's `ACCOUNT_CHANGED`).
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
 import fc from 'fast-check'
@@ -250,4 +251,93 @@ describe('issue 27: what a wallet may answer over the relay', () => {
       ),
     ).toBe(true)
   }, 120_000)
+})
+
+describe('issue 27: the account changes while a signature is asked over the relay', () => {
+  const other = privateKeyToAccount(
+    '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  )
+  const accountsChanged = (data: unknown, chainId = CHAIN) => ({
+    chainId,
+    event: { name: 'accountsChanged', data },
+  })
+
+  it('scr_sessionEvent accountsChanged during personal_sign rejects ACCOUNT_CHANGED; the view and the next signature are the new account', async () => {
+    let release: () => void = () => {}
+    const client = dappClient()
+    const flow = await client.pair({ chains: [CHAIN], metadata: DAPP_METADATA })
+    const wallet = answeringWallet({
+      namespaces: () => evmNamespaces([`${CHAIN}:${evm.address}`, `${CHAIN}:${other.address}`]),
+      // The wallet signs with the account the request names, once the user clicks.
+      answer: async ({ params }) => {
+        await new Promise<void>((resolve) => {
+          release = resolve
+        })
+        const [raw, address] = params as [Hex, string]
+        const signer = address.toLowerCase() === other.address.toLowerCase() ? other : evm
+        return signer.signMessage({ message: { raw } })
+      },
+    })
+    await wallet.pairAndApprove(flow.uri as string)
+    await flow.approval
+    expect(client.getView().address).toBe(evm.address)
+
+    const signing = codeOf(client.signMessage('Sign in'))
+    await expect.poll(() => wallet.requests.length).toBe(1)
+    await wallet.emit(accountsChanged([other.address, evm.address]))
+    expect(await signing).toBe('ACCOUNT_CHANGED')
+    expect(client.getView()).toMatchObject({ address: other.address, isBusy: false })
+    expect(client.getConnection()?.accounts).toEqual([other.address, evm.address])
+    release() // the wallet answers late: nothing changes
+
+    const next = client.signMessage('Sign in')
+    await expect.poll(() => wallet.requests.length).toBe(2)
+    expect((wallet.requests[1]?.params as string[])[1]).toBe(other.address)
+    release()
+    expect(
+      await recoverMessageAddress({ message: 'Sign in', signature: (await next) as Hex }),
+    ).toBe(other.address)
+  }, 60_000)
+
+  it('property: an accountsChanged that is not valid is dropped; the signature resolves and the account stays', async () => {
+    let release: () => void = () => {}
+    const client = dappClient()
+    const flow = await client.pair({ chains: [CHAIN], metadata: DAPP_METADATA })
+    const wallet = answeringWallet({
+      namespaces: () => evmNamespaces([`${CHAIN}:${evm.address}`]),
+      answer: async ({ params }) => {
+        await new Promise<void>((resolve) => {
+          release = resolve
+        })
+        return evm.signMessage({ message: { raw: (params as [Hex])[0] } })
+      },
+    })
+    await wallet.pairAndApprove(flow.uri as string)
+    await flow.approval
+    const badEvent = fc.oneof(
+      fc.constant(accountsChanged(['not-an-address'])),
+      fc.constant(accountsChanged(other.address)), // a string, not a list
+      fc.constant(accountsChanged([badChecksum(other.address)])),
+      fc.constant(accountsChanged([other.address], 'eip155:0x1')),
+      fc.constant(accountsChanged([solanaAddress])),
+      fc.constant({ chainId: CHAIN, event: { name: 'chainChanged', data: 'eip155:1' } }),
+      fc.constantFrom(null, 'accountsChanged', {}),
+    )
+    let asked = 0
+    await fc.assert(
+      fc.asyncProperty(badEvent, async (event) => {
+        const signing = client.signMessage('Sign in')
+        asked += 1
+        await expect.poll(() => wallet.requests.length).toBe(asked)
+        await wallet.emit(event)
+        // The event crosses the relay before the wallet answers (nothing to observe: it is dropped).
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        release()
+        const signature = (await signing) as Hex
+        expect(await recoverMessageAddress({ message: 'Sign in', signature })).toBe(evm.address)
+        expect(client.getView().address).toBe(evm.address)
+      }),
+      { numRuns: 10 },
+    )
+  }, 60_000)
 })

@@ -10,6 +10,7 @@ export const SESSION_MESSAGE_TAGS: Record<SessionMethod, number> = {
   scr_sessionRequest: 1108,
   scr_sessionDelete: 1112,
   scr_sessionPing: 1114,
+  scr_sessionEvent: 1116,
 }
 
 /** Seconds: proposal and its answer, requests and answers 5 min; a ping 30 s; a delete 1 day. */
@@ -18,6 +19,7 @@ export const SESSION_MESSAGE_TTL_SECONDS: Record<SessionMethod, number> = {
   scr_sessionRequest: 300, // RELAY_TTL_SECONDS.request
   scr_sessionDelete: 86_400,
   scr_sessionPing: 30,
+  scr_sessionEvent: 300,
 }
 
 export function tagOf(method: string): number {

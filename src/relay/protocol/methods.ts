@@ -11,6 +11,11 @@ export const SESSION_METHODS = {
   ping: 'scr_sessionPing',
   /** Either side, session topic: the session ends. Result `true`. */
   delete: 'scr_sessionDelete',
+  /**
+   * Wallet → dApp, session topic: the wallet's accounts on a chain changed (`accountsChanged`; the
+   * session's accounts for that chain are the new list, the first the active one). Result `true`.
+   */
+  event: 'scr_sessionEvent',
 } as const
 export type SessionMethod = (typeof SESSION_METHODS)[keyof typeof SESSION_METHODS]
 

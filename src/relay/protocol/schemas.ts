@@ -185,6 +185,21 @@ export const DeleteParamsSchema = /* @__PURE__ */ z.object({
 })
 export type DeleteParams = z.infer<typeof DeleteParamsSchema>
 
+/**
+ * `scr_sessionEvent` params: the chain and the event. `accountsChanged`: the wallet's accounts on
+ * that chain now, the active one first (the dApp checks them as every wallet answer is).
+ */
+export const SessionEventParamsSchema = /* @__PURE__ */ z.object({
+  chainId: CAIP2,
+  event: /* @__PURE__ */ z.object({
+    name: /* @__PURE__ */ z.literal('accountsChanged'),
+    data: /* @__PURE__ */ z
+      .array(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128)))
+      .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(64)),
+  }),
+})
+export type SessionEventParams = z.infer<typeof SessionEventParamsSchema>
+
 /** `scr_sessionPing` params: none. */
 export const PingParamsSchema = /* @__PURE__ */ z.object({})
 

@@ -24,6 +24,8 @@ export interface AnsweringRelayWalletOptions {
 export interface AnsweringRelayWallet {
   /** Pairs from the URI and approves with `namespaces()`; resolves once the approval is sent. */
   pairAndApprove(uri: string): Promise<void>
+  /** Sends `scr_sessionEvent` with `params` (anything: it is sent as given) on the session topic. */
+  emit(params: unknown): Promise<void>
   /** The wallet calls it answered, in order. */
   readonly requests: Array<{ method: string; params: unknown; chainId: string }>
   close(): void
@@ -35,8 +37,12 @@ export function createAnsweringRelayWallet(
   const keyring = createMemoryKeyring()
   const requests: AnsweringRelayWallet['requests'] = []
   let closeAll = () => {}
+  let emit: (params: unknown) => Promise<void> = async () => {
+    throw new Error('not paired')
+  }
   return {
     requests,
+    emit: (params) => emit(params),
     async pairAndApprove(uri) {
       const parsed = parsePairingUri(uri)
       const relay = createRelayClient({
@@ -53,6 +59,7 @@ export function createAnsweringRelayWallet(
         relay.close()
       }
       let sessionTopic: string | null = null
+      emit = (params) => peer.notify(sessionTopic ?? '', SESSION_METHODS.event, params)
       const approved = new Promise<void>((resolve, reject) => {
         peer.onRequest((incoming: IncomingRequest) => {
           if (
