@@ -17,6 +17,7 @@ import {
   type ApproveResult,
   PeerMetadataSchema,
   ProposeParamsSchema,
+  SessionEventParamsSchema,
   SessionRequestParamsSchema,
   SettledNamespacesSchema,
   WALLET_RESULT_SCHEMAS,
@@ -33,7 +34,7 @@ import type {
 
 const log = /* @__PURE__ */ createLogger('wallet')
 
-/** The wallet provider's relay client (`createRelayWallet`): pair from a URI, answer requests, ping, disconnect. See docs/wallet.md. */
+/** The wallet provider's relay client (`createRelayWallet`): pair from a URI, answer requests, ping, change accounts, disconnect. See docs/wallet.md. */
 export interface RelayWallet {
   /**
    * Reads a pairing URI (QR code or deep link), connects to its relay and waits for the dApp's
@@ -53,6 +54,14 @@ export interface RelayWallet {
   sessions(): WalletSession[]
   /** Pings the dApp; resolves when it answered. */
   ping(sessionId: string): Promise<void>
+  /**
+   * Tells the dApp the wallet's accounts on `chainId` changed (`scr_sessionEvent`
+   * `accountsChanged`; the active account first): the session's accounts on that chain become
+   * `accounts`. A signature the dApp's `Client` is waiting for then rejects `ACCOUNT_CHANGED`.
+   * @throws AppError `NOT_CONNECTED` (no such session), `INVALID_CONFIG` (a chain the session does
+   * not have, or not 1 to 64 accounts that make CAIP-10 ids with it).
+   */
+  changeAccounts(sessionId: string, chainId: string, accounts: readonly string[]): Promise<void>
   /** Ends one session (or all): tells the dApp, unsubscribes, forgets the keys. */
   disconnect(sessionId?: string): Promise<void>
   /** Closes every relay connection (sessions are not deleted). */
@@ -424,6 +433,36 @@ export function createRelayWallet(options: RelayWalletOptions): RelayWallet {
     async ping(sessionId) {
       const entry = entryOf(sessionId)
       await entry.link.peer.request(entry.topic, SESSION_METHODS.ping, {}, { what: 'the ping' })
+    },
+    async changeAccounts(sessionId, chainId, accounts) {
+      const entry = entryOf(sessionId)
+      const namespace = chainId.split(':')[0] ?? ''
+      const settled = entry.session.namespaces[namespace]
+      const params = { chainId, event: { name: 'accountsChanged' as const, data: [...accounts] } }
+      const prefix = `${chainId}:`
+      const next = settled && {
+        ...settled,
+        accounts: [
+          ...accounts.map((account) => prefix + account),
+          ...settled.accounts.filter((account) => !account.startsWith(prefix)),
+        ],
+      }
+      if (
+        !next ||
+        !chainsOf(entry.session.namespaces).has(chainId) ||
+        !SessionEventParamsSchema.safeParse(params).success ||
+        !SettledNamespacesSchema.safeParse({ [namespace]: next }).success
+      ) {
+        throw new AppError(
+          'INVALID_CONFIG',
+          'changeAccounts needs a chain of the session and 1 to 64 accounts of it.',
+        )
+      }
+      entry.session = {
+        ...entry.session,
+        namespaces: { ...entry.session.namespaces, [namespace]: next },
+      }
+      await entry.link.peer.notify(entry.topic, SESSION_METHODS.event, params)
     },
     async disconnect(sessionId) {
       const entries = sessionId === undefined ? [...sessions.values()] : [entryOf(sessionId)]

@@ -18,7 +18,7 @@ import {
   type AnsweringRelayWalletOptions,
   createAnsweringRelayWallet,
 } from '../relay/support/answering-relay-wallet'
-import { DAPP_METADATA, WS } from '../relay/support/pairing-setup'
+import { DAPP_METADATA, WS, walletSimulator } from '../relay/support/pairing-setup'
 
 const CHAIN = 'eip155:31337'
 const SOLANA_CHAIN = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
@@ -339,5 +339,49 @@ describe('issue 27: the account changes while a signature is asked over the rela
       }),
       { numRuns: 10 },
     )
+  }, 60_000)
+})
+
+describe('issue 27: scope-connect/wallet tells the dApp its accounts changed', () => {
+  it('changeAccounts() while a signature is asked: the dApp rejects ACCOUNT_CHANGED and asks the new account next', async () => {
+    const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    let click: (decision: 'approve') => void = () => {}
+    const simulator = walletSimulator(server, {
+      decide: () =>
+        new Promise((resolve) => {
+          click = resolve
+        }),
+    })
+    cleanups.push(() => simulator.close())
+    const client = dappClient()
+    const flow = await client.pair({ chains: [CHAIN], metadata: DAPP_METADATA })
+    const { session } = await simulator.pairAndApprove(flow.uri as string)
+    await flow.approval
+
+    const signing = codeOf(client.signMessage('Sign in'))
+    await expect.poll(() => simulator.requests.length).toBe(1)
+    await simulator.wallet.changeAccounts(session.id, CHAIN, [other])
+    expect(await signing).toBe('ACCOUNT_CHANGED')
+    expect(client.getView().address).toBe(other)
+    expect(simulator.wallet.sessions()[0]?.namespaces.eip155?.accounts[0]).toBe(`${CHAIN}:${other}`)
+    click('approve')
+
+    const next = client.signMessage('Sign in')
+    await expect.poll(() => simulator.requests.length).toBe(2)
+    expect(simulator.requests[1]?.params).toEqual([expect.any(String), other])
+    click('approve')
+    expect(await next).toMatch(/^0x[0-9a-f]{130}$/)
+
+    // A chain the session does not have, or no account: refused before anything is sent.
+    const refused = await simulator.wallet
+      .changeAccounts(session.id, 'eip155:5', [other])
+      .catch((error: unknown) => error)
+    expect(isAppError(refused, 'INVALID_CONFIG')).toBe(true)
+    expect(
+      isAppError(
+        await simulator.wallet.changeAccounts(session.id, CHAIN, []).catch((e: unknown) => e),
+        'INVALID_CONFIG',
+      ),
+    ).toBe(true)
   }, 60_000)
 })
