@@ -79,7 +79,8 @@ export const ROOT_MACHINE = {
   // and issue 20's transaction child (spawned beside the connection, its answer and failures):
   // 3.96 KB (esbuild) / 4.11 KB (Rollup) with all three. Issues 26 and 27 (WalletConnect's pairing
   // URI, one wallet request at a time, account changes, settled requests leaving the context):
-  // 4.28 KB (esbuild) / 4.43 KB (Rollup).
+  // 4.28 KB (esbuild) / 4.43 KB (Rollup); 4.27 / 4.38 KB once the registry left the entry (the
+  // chart's own code: moving modules out of the entry cannot bring it under the 4.25 KB it had).
   budget: 4.5 * KB,
 }
 
@@ -96,8 +97,10 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     // 28 KB until issue 18 (silent reconnect, connection store, switchChain, chainSupported); 31 KB
     // until issues 26 and 27 (guarded stores and inspector, a monotonic clock, parameter checks
     // loading beside it, reads aborted with their root, resume({ url }), any announced wallet):
-    // 33.73 KB with esbuild, 30.59 KB with Rollup. Issue 27 asked that it hold: it did not.
-    budget: 34 * KB,
+    // 33.73 KB with esbuild, 30.59 KB with Rollup. Issue 27 asked that it hold: the wallet registry,
+    // connector kinds and loader now load with the first connector (src/client/lazy/route.ts) and
+    // the universal-link token vault with its flow, 28.26 KB / 26.64 KB; back to 31 KB.
+    budget: 31 * KB,
   },
   {
     // No budget: esbuild with code splitting stops honouring `"sideEffects": false` once a build has

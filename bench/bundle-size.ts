@@ -306,7 +306,9 @@ same change moved the HTTP readers out of the entry (the \`Client\` was 34.62 KB
 Rollup then, from the tarball), so the difference of the two entries mixes both. Before this
 measure was enforced (\`6a8ec14\`) the root machine added 5.46 KB esbuild / 5.05 KB Rollup to an
 entry of 28.20 KB / 25.82 KB. What keeps it small: the \`connect\` and \`sign\` machines load with
-the first desktop connector (\`src/client/lazy/wallet.ts\`), the universal-link machine, its
+the first desktop connector (\`src/client/lazy/wallet.ts\`), the wallet registry and the
+connector loader with the first connector of any kind (\`src/client/lazy/route.ts\`), the
+universal-link machine, its
 persistence and fingerprint with the universal-link connector, and the redaction only when the
 \`Client\` is inspected (\`src/client/lazy/inspector.ts\`; events wait for it in order); the chart,
 the view and the lazy-logic stand-in (\`createLazyLogic\`) stay, since the constructor creates the

@@ -14,7 +14,7 @@ import type { ConnectMachine } from '../../machines/connect/connect.machine'
 import type { PairingActor, PairingFlow } from '../../machines/pairing/pairing.facade'
 import type { PairingMachine } from '../../machines/pairing/pairing.machine'
 import type { PairingRestoreCheck, PairingStore } from '../../machines/pairing/pairing.persistence'
-import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
+import type { SessionTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { monotonicClock } from '../../machines/shared/clock'
 import { createDeferredInspector } from '../../machines/shared/deferred-inspector'
 import { toAppError } from '../../machines/shared/error-data'
@@ -39,8 +39,6 @@ import {
   type StoredConnection,
 } from '../connection/store'
 import type { CoinbaseSdkOptions } from '../connectors/coinbase-sdk'
-import { connectorKindForWallet } from '../connectors/connector-kind'
-import { loadConnectorForWallet } from '../connectors/load-connector'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
 import { typedDataJson } from '../eip3009/sign-over-relay'
@@ -48,7 +46,6 @@ import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
 import type { PhantomLinkPersistedState } from '../phantom-link/persisted'
-import { resolveWalletInfo, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
@@ -225,7 +222,8 @@ export class Client {
   readonly #now = monotonicClock()
   #config: ConnectConfigClient | null = null
   readonly #secrets = createSecretRegistry()
-  readonly #vault = createMemoryTokenVault()
+  /** The universal-link flow's session tokens, made when that flow first loads. */
+  #vault: SessionTokenVault | null = null
   readonly #link = createLazyLogic<UniversalLinkMachine>('universalLink')
   readonly #connection = createLazyLogic<ConnectMachine>('connection')
   readonly #signing = createLazyLogic<SignMachine>('sign')
@@ -1276,7 +1274,10 @@ export class Client {
   }
 
   /** The custom connector for `input`: by a reconnect's connector id, else by wallet, else the first. */
-  #customConnector(input: LoadConnectorInput): IWalletConnector | undefined {
+  #customConnector(
+    input: LoadConnectorInput,
+    { walletIdForConnectorId }: typeof import('./lazy/route'),
+  ): IWalletConnector | undefined {
     const connectors = this.#options.connectors ?? []
     if (input.connectorId !== null) return connectors.find((c) => c.id === input.connectorId)
     if (input.walletId === null) return connectors[0]
@@ -1286,17 +1287,19 @@ export class Client {
   }
 
   async #loadConnector(input: LoadConnectorInput): Promise<LoadedConnector> {
-    const custom = this.#phantomLinks.get(input.connectorId ?? '') ?? this.#customConnector(input)
+    const route = await import('./lazy/route')
+    const custom =
+      this.#phantomLinks.get(input.connectorId ?? '') ?? this.#customConnector(input, route)
     let connector: Promise<IWalletConnector>
     if (custom) connector = Promise.resolve(custom)
     else if (input.walletId === null || input.namespace === null) {
       connector = import('../connectors/injected').then((m) => new m.InjectedConnector())
     } else {
+      const { resolveWalletInfo, connectorKindForWallet, loadConnectorForWallet } = route
       const info = resolveWalletInfo(input.walletId)
       const mobile = this.#options.mobile ?? detectMobile()
       // A wallet whose provider is in the page (its in-app browser on a phone) takes that path.
-      const { isWalletInjected } = await import('../connectors/presence')
-      const injected = isWalletInjected(info, input.namespace)
+      const injected = route.isWalletInjected(info, input.namespace)
       if (connectorKindForWallet(info, input.namespace, mobile, injected) === 'universal-link') {
         await this.#loadLink()
         this.#connector = this.#linkConnector(info.id)
@@ -1324,7 +1327,7 @@ export class Client {
     return {
       kind: 'wallet',
       connectorId: loaded.id,
-      walletId: walletIdForConnectorId(loaded.id) ?? input.walletId,
+      walletId: route.walletIdForConnectorId(loaded.id) ?? input.walletId,
       chainId: null,
     }
   }
@@ -1344,7 +1347,11 @@ export class Client {
   /** Loads the universal-link part once (a dynamic import): its machine, fingerprint, persistence. */
   async #loadLink(): Promise<ClientLink> {
     if (this.#linkPart) return this.#linkPart
-    const { createClientLink } = await import('../universal-link/lazy/connector')
+    const [{ createClientLink }, { createMemoryTokenVault }] = await Promise.all([
+      import('../universal-link/lazy/connector'),
+      import('../../machines/session-polling/session-polling.actors'),
+    ])
+    this.#vault ??= createMemoryTokenVault()
     const { baseUrl, appKey, fetchImpl, universalLink: link = {} } = this.#options
     const part = createClientLink({
       baseUrl,

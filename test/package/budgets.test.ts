@@ -28,7 +28,7 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       ['`parsePairingUri`', 2560],
       ['all pure functions', 8192],
       ['`createBalanceReader`', 15872],
-      ['`Client` (before any connector loads)', 34816],
+      ['`Client` (before any connector loads)', 31744],
       ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 1024],
       ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 2560],
       [
@@ -89,16 +89,36 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
     }, 60_000)
   }
 
-  it('attributing no module adds nothing; the connector loader adds to the entry', async () => {
+  it('attributing no module adds nothing; the option guards add to the entry', async () => {
     const none = await attribute('esbuild', ROOT_MACHINE.source, consumer.dir, () => false)
     expect(none.added).toBe(0)
     expect(none.modules).toEqual([])
-    const loader = await attribute('esbuild', ROOT_MACHINE.source, consumer.dir, (name) =>
-      name.startsWith('dist/connectors/'),
+    const guards = await attribute(
+      'esbuild',
+      ROOT_MACHINE.source,
+      consumer.dir,
+      (name) => name === 'dist/client/guard-options.js',
     )
-    expect(loader.modules.map((m) => m.name)).toContain('dist/connectors/load-connector.js')
-    expect(loader.added).toBeGreaterThan(0)
+    expect(guards.modules.map((m) => m.name)).toContain('dist/client/guard-options.js')
+    expect(guards.added).toBeGreaterThan(0)
   }, 60_000)
+
+  for (const bundler of BUNDLERS) {
+    it(`the connector loader, the connector kinds and the wallet registry load with the first connector, not with the \`Client\` entry (${bundler})`, async () => {
+      // src/client/lazy/route.ts (issue 27: the Client budget); only the chain-id constants stay.
+      const routing = await attribute(
+        bundler,
+        ROOT_MACHINE.source,
+        consumer.dir,
+        (name) =>
+          name.startsWith('dist/connectors/') ||
+          (name.startsWith('dist/registry/') && name !== 'dist/registry/chain-ids.js') ||
+          name.startsWith('dist/machines/session-polling/'),
+      )
+      expect(routing.modules).toEqual([])
+      expect(routing.added).toBe(0)
+    }, 60_000)
+  }
 
   it('a scenario that pulls in more is measured as bigger (the measure is live)', async () => {
     const alone = await measure(

@@ -10,6 +10,8 @@ export function useFaultClock(): void {
     await Promise.all([
       import('../../../src/client/lazy/readers'),
       import('../../../src/client/lazy/wallet'),
+      import('../../../src/client/lazy/route'),
+      import('../../../machines/session-polling/session-polling.actors'),
       import('../../../src/client/lazy/pairing'),
       import('../../../src/client/lazy/inspector'),
       import('../../../src/universal-link/lazy/connector'),
