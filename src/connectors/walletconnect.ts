@@ -46,7 +46,10 @@ export interface WalletConnectConnectorOptions {
    * in a bundled app pass `() => import('@walletconnect/sign-client')`.
    */
   importSignClient?: () => Promise<unknown>
-  /** How long the wallet has to approve a proposal, in seconds (sign-client's `expiry`); default 300. */
+  /**
+   * How long the wallet has to approve a proposal, in seconds; default 300. When it lapses,
+   * `connect()` rejects `SESSION_EXPIRED`.
+   */
   proposalExpirySeconds?: number
   /** sign-client's log level; default `'silent'` (its logs can carry payloads). */
   logger?: string
@@ -114,11 +117,12 @@ export class WalletConnectConnector implements IWalletConnector {
       new AppError('ABORTED', 'A newer WalletConnect proposal replaced this one.'),
     )
     const chains = this.#options.chains ?? ['eip155:1']
+    const expirySeconds = this.#options.proposalExpirySeconds ?? 300
     let proposal: Awaited<ReturnType<WalletConnectSignClient['connect']>>
     try {
       proposal = await client.connect({
         optionalNamespaces: walletConnectNamespaces(chains),
-        expiry: this.#options.proposalExpirySeconds ?? 300,
+        expiry: expirySeconds,
       })
     } catch (error) {
       throw toAppError(error, 'The WalletConnect proposal could not be sent to the relay.')
@@ -129,14 +133,28 @@ export class WalletConnectConnector implements IWalletConnector {
       this.#emit({ type: 'displayUri', uri })
     }
     let session: WalletConnectSession
+    let lapse: ReturnType<typeof setTimeout> | undefined
     try {
       session = await new Promise<WalletConnectSession>((resolve, reject) => {
         this.#abortApproval = reject
+        // sign-client (2.25) proposes with its own fixed TTL (5 min) and ignores `expiry`: the
+        // connector ends the wait itself when `proposalExpirySeconds` lapses.
+        lapse = setTimeout(
+          () =>
+            reject(
+              new AppError(
+                'SESSION_EXPIRED',
+                'The wallet did not answer before the WalletConnect proposal expired.',
+              ),
+            ),
+          expirySeconds * 1000,
+        )
         approval().then(resolve, reject)
       })
     } catch (error) {
       throw toAppError(error, 'The wallet did not approve the WalletConnect session.')
     } finally {
+      clearTimeout(lapse)
       this.#abortApproval = undefined
       this.#displayUri = undefined
     }
