@@ -175,6 +175,9 @@ describe('Client + WalletConnectConnector on Solana', () => {
         ?.code,
     ).toBe('USER_REJECTED')
     expect(solana.sent.size).toBe(before)
+    // A Solana wallet's rejection phrased in the message (a generic code) is a rejection too.
+    wallet.requests = 'rejectPhrased'
+    expect((await failure(client.signMessage('no')))?.code).toBe('USER_REJECTED')
     wallet.requests = 'error'
     expect((await failure(client.signMessage('no')))?.code).toBe('WALLET_ERROR')
     wallet.requests = 'hang'

@@ -49,7 +49,11 @@ export class MemoryWalletConnectStorage {
   }
 }
 
-export type WalletMode = 'approve' | 'reject' | 'error' | 'hang'
+/**
+ * `reject`: WalletConnect's 5000; `rejectPhrased`: a generic JSON-RPC error (-32000) whose message
+ * says the user rejected, as some Solana wallets answer; `error`: -32000; `hang`: no answer.
+ */
+export type WalletMode = 'approve' | 'reject' | 'rejectPhrased' | 'error' | 'hang'
 
 export interface TestWalletConnectWallet {
   readonly client: InstanceType<typeof SignClient>
@@ -202,6 +206,17 @@ export async function startWalletConnectWallet(options: {
       await client.respond({
         topic,
         response: { id, jsonrpc: '2.0', error: { code: 5000, message: 'User rejected.' } },
+      })
+      return
+    }
+    if (wallet.requests === 'rejectPhrased') {
+      await client.respond({
+        topic,
+        response: {
+          id,
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'User rejected the request.' },
+        },
       })
       return
     }
