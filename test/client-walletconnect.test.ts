@@ -37,6 +37,7 @@ afterAll(async () => {
   await relay?.close()
 })
 afterEach(async () => {
+  relay.silence = false
   wallet.proposals = 'approve'
   wallet.requests = 'approve'
   for (const client of clients.splice(0)) await client.disconnect().catch(() => {})
@@ -45,6 +46,7 @@ afterEach(async () => {
 function newClient(
   storage = new MemoryWalletConnectStorage(),
   options: Partial<ClientOptions> = {},
+  proposalExpirySeconds?: number,
 ): { client: Client; uris: string[] } {
   const uris: string[] = []
   const client = new Client({
@@ -61,6 +63,7 @@ function newClient(
         chains: [CHAIN],
         storage,
         importSignClient: () => import('@walletconnect/sign-client'),
+        ...(proposalExpirySeconds ? { proposalExpirySeconds } : {}),
       }),
     ],
     ...options,
@@ -190,6 +193,33 @@ describe('Client + WalletConnectConnector', () => {
     expect((await client.connect()).chainId).toBe(CHAIN)
   }, 30_000)
 
+  it('a proposal that lapses unanswered ends SESSION_EXPIRED (proposalExpirySeconds); the next connect works', async () => {
+    // walletAnswerMs is longer than the proposal's expiry: the lapse, not the Client's timer, ends it.
+    const { client } = newClient(undefined, { timeouts: { walletAnswerMs: 20_000 } }, 2)
+    wallet.proposals = 'hang'
+    const started = Date.now()
+    const error = await failure(client.connect())
+    expect(error?.code).toBe('SESSION_EXPIRED')
+    expect(Date.now() - started).toBeLessThan(15_000)
+    expect(client.getView()).toMatchObject({ pairingUri: null, isConnected: false, isBusy: false })
+    wallet.proposals = 'approve'
+    expect((await client.connect()).chainId).toBe(CHAIN)
+  }, 40_000)
+
+  it('a relay that swallows the request (accepts, never forwards) ends TIMEOUT (signatureMs); the next call works', async () => {
+    const { client } = newClient(undefined, { timeouts: { signatureMs: 1_500 } })
+    await client.connect()
+    const received = wallet.received.length
+    relay.silence = true
+    expect((await failure(client.signMessage('lost')))?.code).toBe('TIMEOUT')
+    expect(wallet.received.length).toBe(received)
+    relay.silence = false
+    const signature = await client.signMessage('delivered')
+    expect(
+      await recoverMessageAddress({ message: 'delivered', signature: signature as `0x${string}` }),
+    ).toBe(wallet.account.address)
+  }, 30_000)
+
   it('cancel() while the approval is pending ends ABORTED; the next connect works', async () => {
     const { client } = newClient()
     wallet.proposals = 'hang'
@@ -227,6 +257,10 @@ describe('Client + WalletConnectConnector', () => {
     await until(() => !client.getView().isConnected)
     expect(client.getView().address).toBeNull()
     expect(isAppError(await failure(client.signMessage('gone')), 'NOT_CONNECTED')).toBe(true)
+    // The next connect proposes a new session and works.
+    const again = await client.connect()
+    expect(again.accounts).toEqual([wallet.account.address])
+    expect(await client.signMessage('back')).toMatch(/^0x/)
   }, 30_000)
 
   it('disconnect() ends the session on the wallet side too', async () => {

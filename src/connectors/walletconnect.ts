@@ -1,7 +1,8 @@
-import { AppError, isAppError, normalizeWalletError } from '../errors'
+import { AppError, isAppError, isProviderRpcError, normalizeWalletError } from '../errors'
 import { createLogger } from '../logging'
 import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import { toEip155ChainId, toHexChainId } from './chain-id'
+import { normalizeSolanaWalletError } from './solana-errors'
 import type { ConnectorEvent, IWalletConnector, RequestArgs, WalletConnection } from './types'
 import {
   namespaceOf,
@@ -23,8 +24,8 @@ const log = /* @__PURE__ */ createLogger('walletconnect')
 const USER_DISCONNECTED = { code: 6000, message: 'User disconnected.' }
 /** sign-client's message when a proposal passes its expiry. */
 const PROPOSAL_EXPIRED = /expired/i
-/** EIP-1193 4001 and WalletConnect's 5000–5003 (`USER_REJECTED`, `_CHAINS`, `_METHODS`, `_EVENTS`). */
-const REJECTION_CODES = new Set([4001, 5000, 5001, 5002, 5003])
+/** WalletConnect's 5000–5003 (`USER_REJECTED`, `_CHAINS`, `_METHODS`, `_EVENTS`); 4001 is EIP-1193's. */
+const WALLETCONNECT_REJECTION_CODES = new Set([5000, 5001, 5002, 5003])
 
 /** Options of `WalletConnectConnector`. */
 export interface WalletConnectConnectorOptions {
@@ -46,7 +47,10 @@ export interface WalletConnectConnectorOptions {
    * in a bundled app pass `() => import('@walletconnect/sign-client')`.
    */
   importSignClient?: () => Promise<unknown>
-  /** How long the wallet has to approve a proposal, in seconds (sign-client's `expiry`); default 300. */
+  /**
+   * How long the wallet has to approve a proposal, in seconds; default 300. When it lapses,
+   * `connect()` rejects `SESSION_EXPIRED`.
+   */
   proposalExpirySeconds?: number
   /** sign-client's log level; default `'silent'` (its logs can carry payloads). */
   logger?: string
@@ -114,14 +118,19 @@ export class WalletConnectConnector implements IWalletConnector {
       new AppError('ABORTED', 'A newer WalletConnect proposal replaced this one.'),
     )
     const chains = this.#options.chains ?? ['eip155:1']
+    const expirySeconds = this.#options.proposalExpirySeconds ?? 300
     let proposal: Awaited<ReturnType<WalletConnectSignClient['connect']>>
     try {
       proposal = await client.connect({
         optionalNamespaces: walletConnectNamespaces(chains),
-        expiry: this.#options.proposalExpirySeconds ?? 300,
+        expiry: expirySeconds,
       })
     } catch (error) {
-      throw toAppError(error, 'The WalletConnect proposal could not be sent to the relay.')
+      throw toAppError(
+        error,
+        'The WalletConnect proposal could not be sent to the relay.',
+        this.#namespace,
+      )
     }
     const { uri, approval } = proposal
     if (uri) {
@@ -129,14 +138,32 @@ export class WalletConnectConnector implements IWalletConnector {
       this.#emit({ type: 'displayUri', uri })
     }
     let session: WalletConnectSession
+    let lapse: ReturnType<typeof setTimeout> | undefined
     try {
       session = await new Promise<WalletConnectSession>((resolve, reject) => {
         this.#abortApproval = reject
+        // sign-client (2.25) proposes with its own fixed TTL (5 min) and ignores `expiry`: the
+        // connector ends the wait itself when `proposalExpirySeconds` lapses.
+        lapse = setTimeout(
+          () =>
+            reject(
+              new AppError(
+                'SESSION_EXPIRED',
+                'The wallet did not answer before the WalletConnect proposal expired.',
+              ),
+            ),
+          expirySeconds * 1000,
+        )
         approval().then(resolve, reject)
       })
     } catch (error) {
-      throw toAppError(error, 'The wallet did not approve the WalletConnect session.')
+      throw toAppError(
+        error,
+        'The wallet did not approve the WalletConnect session.',
+        this.#namespace,
+      )
     } finally {
+      clearTimeout(lapse)
       this.#abortApproval = undefined
       this.#displayUri = undefined
     }
@@ -227,7 +254,7 @@ export class WalletConnectConnector implements IWalletConnector {
     try {
       return await client.request({ topic, chainId, request })
     } catch (error) {
-      throw toAppError(error, `The wallet failed ${request.method}.`)
+      throw toAppError(error, `The wallet failed ${request.method}.`, this.#namespace)
     }
   }
 
@@ -382,11 +409,16 @@ function toChain(data: unknown, namespace: ChainNamespace): Caip2ChainId {
   return toEip155ChainId(data)
 }
 
-/** A sign-client or wallet failure as an `AppError` (rejection, expiry, or `WALLET_ERROR`). */
-function toAppError(error: unknown, fallback: string): AppError {
+/**
+ * A sign-client or wallet failure as an `AppError`. WalletConnect's own rejection codes and a
+ * lapsed proposal are read here; everything else goes through the same mapping as the injected
+ * connectors (`normalizeWalletError`: 4001 → `USER_REJECTED`, another code → `WALLET_ERROR` with
+ * it; on Solana also the wallets' "user rejected" phrasings, `normalizeSolanaWalletError`).
+ */
+function toAppError(error: unknown, fallback: string, namespace: ChainNamespace): AppError {
   if (isAppError(error)) return error
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-  if (typeof code === 'number' && REJECTION_CODES.has(code)) {
+  if (typeof code === 'number' && WALLETCONNECT_REJECTION_CODES.has(code)) {
     return new AppError('USER_REJECTED', 'The user rejected the request in the wallet.', {
       cause: error,
     })
@@ -400,16 +432,10 @@ function toAppError(error: unknown, fallback: string): AppError {
       },
     )
   }
-  if (typeof code === 'number') {
-    return new AppError(
-      'WALLET_ERROR',
-      `The wallet answered with error ${code}: ${String(message)}`,
-      {
-        cause: error,
-      },
-    )
+  if (isProviderRpcError(error)) {
+    return namespace === 'solana' ? normalizeSolanaWalletError(error) : normalizeWalletError(error)
   }
-  return normalizeWalletError(error, 'WALLET_ERROR').code === 'WALLET_ERROR'
-    ? new AppError('WALLET_ERROR', `${fallback} ${String(message ?? '')}`.trim(), { cause: error })
-    : normalizeWalletError(error)
+  return new AppError('WALLET_ERROR', `${fallback} ${String(message ?? '')}`.trim(), {
+    cause: error,
+  })
 }

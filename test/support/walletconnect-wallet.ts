@@ -17,10 +17,16 @@
  */
 process.env.DISABLE_GLOBAL_CORE = 'true'
 
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
 import { SignClient } from '@walletconnect/sign-client'
 import { createWalletClient, http, type LocalAccount, type WalletClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
+import {
+  type SolanaKeypair,
+  signSerializedTransaction,
+} from '../../src/testing/doubles/solana-transaction'
 
 /** An in-memory sign-client storage (its `IKeyValueStorage`). */
 export class MemoryWalletConnectStorage {
@@ -43,17 +49,26 @@ export class MemoryWalletConnectStorage {
   }
 }
 
-export type WalletMode = 'approve' | 'reject' | 'error' | 'hang'
+/**
+ * `reject`: WalletConnect's 5000; `rejectPhrased`: a generic JSON-RPC error (-32000) whose message
+ * says the user rejected, as some Solana wallets answer; `error`: -32000; `hang`: no answer.
+ */
+export type WalletMode = 'approve' | 'reject' | 'rejectPhrased' | 'error' | 'hang'
 
 export interface TestWalletConnectWallet {
   readonly client: InstanceType<typeof SignClient>
   readonly account: LocalAccount
+  /** The wallet's Solana key (a real ed25519 key), used for `solana:` chains in `chains`. */
+  readonly solanaKey: SolanaKeypair
   /** How the next proposals and requests are answered. */
   proposals: WalletMode
   requests: WalletMode
   /** Methods received, in order. */
   readonly received: string[]
-  /** The chains the wallet approves (CAIP-2); default `eip155:<anvil chain>`. */
+  /**
+   * The chains the wallet approves (CAIP-2); default `eip155:<anvil chain>`. `solana:` chains are
+   * approved with the Solana key under WalletConnect's `solana` namespace.
+   */
   chains: string[]
   /**
    * Rejects the requests left unanswered in `hang` mode (a user dismissing a stale prompt):
@@ -75,8 +90,17 @@ export async function startWalletConnectWallet(options: {
   rpcUrl?: string
   chainId?: number
   privateKey?: `0x${string}`
+  /** The Solana cluster's JSON-RPC URL `solana_signAndSendTransaction` broadcasts to. */
+  solanaRpcUrl?: string
 }): Promise<TestWalletConnectWallet> {
   const account = privateKeyToAccount(options.privateKey ?? DEFAULT_KEY)
+  const solanaSecret = ed25519.utils.randomSecretKey()
+  const solanaPublic = ed25519.getPublicKey(solanaSecret)
+  const solanaKey: SolanaKeypair = {
+    secretKey: solanaSecret,
+    publicKey: solanaPublic,
+    address: base58.encode(solanaPublic),
+  }
   const chainId = options.chainId ?? foundry.id
   const walletClient: WalletClient | undefined = options.rpcUrl
     ? createWalletClient({
@@ -97,6 +121,7 @@ export async function startWalletConnectWallet(options: {
   const wallet: TestWalletConnectWallet = {
     client,
     account,
+    solanaKey,
     proposals: 'approve',
     requests: 'approve',
     received: [],
@@ -133,20 +158,42 @@ export async function startWalletConnectWallet(options: {
       await client.reject({ id, reason: { code: 5000, message: 'User rejected.' } })
       return
     }
-    const eip155 = params.optionalNamespaces.eip155 ?? params.requiredNamespaces.eip155
-    const chains = wallet.chains
-    await client.approve({
-      id,
-      namespaces: {
-        eip155: {
-          chains,
-          accounts: chains.map((c) => `${c}:${account.address}`),
-          methods: eip155?.methods ?? [],
-          events: eip155?.events ?? [],
-        },
-      },
-    })
+    const namespaces: Record<
+      string,
+      { chains: string[]; accounts: string[]; methods: string[]; events: string[] }
+    > = {}
+    for (const name of ['eip155', 'solana'] as const) {
+      const proposed = params.optionalNamespaces[name] ?? params.requiredNamespaces[name]
+      const chains = wallet.chains.filter((c) => c.startsWith(`${name}:`))
+      if (!proposed || chains.length === 0) continue
+      const address = name === 'eip155' ? account.address : solanaKey.address
+      namespaces[name] = {
+        chains,
+        accounts: chains.map((c) => `${c}:${address}`),
+        methods: proposed.methods ?? [],
+        events: proposed.events ?? [],
+      }
+    }
+    await client.approve({ id, namespaces })
   })
+
+  /** Broadcasts a signed transaction as a wallet does: JSON-RPC `sendTransaction`, base64. */
+  const broadcast = async (signed: Uint8Array): Promise<string> => {
+    if (!options.solanaRpcUrl) throw new Error('no solanaRpcUrl for solana_signAndSendTransaction')
+    const response = await fetch(options.solanaRpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'sendTransaction',
+        params: [base64.encode(signed), { encoding: 'base64' }],
+      }),
+    })
+    const body = (await response.json()) as { result?: string; error?: { message: string } }
+    if (typeof body.result !== 'string') throw new Error(body.error?.message ?? 'send failed')
+    return body.result
+  }
 
   client.on('session_request', async ({ id, topic, params }) => {
     const { method, params: args } = params.request as { method: string; params: unknown[] }
@@ -162,6 +209,17 @@ export async function startWalletConnectWallet(options: {
       })
       return
     }
+    if (wallet.requests === 'rejectPhrased') {
+      await client.respond({
+        topic,
+        response: {
+          id,
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'User rejected the request.' },
+        },
+      })
+      return
+    }
     if (wallet.requests === 'error') {
       await client.respond({
         topic,
@@ -171,6 +229,21 @@ export async function startWalletConnectWallet(options: {
     }
     let result: unknown
     switch (method) {
+      // WalletConnect's Solana RPC: `{ message (base58), pubkey }` → `{ signature (base58) }`.
+      case 'solana_signMessage': {
+        const { message } = args as unknown as { message: string }
+        result = {
+          signature: base58.encode(ed25519.sign(base58.decode(message), solanaKey.secretKey)),
+        }
+        break
+      }
+      // `{ transaction (base64) }` → `{ signature }`, the transaction signed and broadcast.
+      case 'solana_signAndSendTransaction': {
+        const { transaction } = args as unknown as { transaction: string }
+        const signed = signSerializedTransaction(base64.decode(transaction), solanaKey)
+        result = { signature: await broadcast(signed) }
+        break
+      }
       case 'personal_sign':
         result = await account.signMessage({ message: { raw: args[0] as `0x${string}` } })
         break
