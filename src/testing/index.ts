@@ -23,6 +23,7 @@ export {
 export {
   BACKEND_FAULTS,
   type BackendFault,
+  JUNK_WALLET_ANSWER,
   WALLET_ANSWERS,
   type WalletAnswer,
 } from './doubles/answers'

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
+import { JUNK_WALLET_ANSWER } from '../../src/testing/doubles/answers'
 import { useFaultClock } from './support/clock'
 import { caseArbitrary, profile, runSequence, World } from './support/harness'
 
@@ -42,6 +43,59 @@ describe('fault sequences against the Client', () => {
       const [token] = world.backend.secrets
       world.events.push({ type: '@xstate.event', event: { type: 'LEAK', token } } as never)
       await expect(world.finish()).rejects.toThrow(/no secret in inspection events/)
+    } finally {
+      world.dispose()
+    }
+  })
+
+  it('behavior: a garbage wallet answer is refused WALLET_ERROR, and the check bites when junk is accepted', async () => {
+    const world = new World(false)
+    try {
+      await world.step({ call: 'select:metamask', answer: 'approve', fault: 'ok', think: 5 }, 0)
+      await world.step({ call: 'connect', answer: 'garbage', fault: 'ok', think: 600 }, 1)
+      await world.step({ call: 'connect', answer: 'approve', fault: 'ok', think: 600 }, 2)
+      await world.step({ call: 'signMessage', answer: 'garbage', fault: 'ok', think: 600 }, 3)
+      await world.step({ call: 'signMessage', answer: 'approve', fault: 'ok', think: 600 }, 4)
+      expect(world.tracked.map((t) => t.outcome)).toEqual([
+        'value',
+        'WALLET_ERROR',
+        'value',
+        'WALLET_ERROR',
+        'value',
+      ])
+      world.track('#5 signMessage', Promise.resolve(JUNK_WALLET_ANSWER))
+      await Promise.resolve()
+      expect(() => world.check('#5')).toThrow(/A JUNK WALLET ANSWER ACCEPTED/)
+    } finally {
+      world.dispose()
+    }
+  })
+
+  it('behavior: a wrong-typed parameter is refused INVALID_CONFIG in any state, and the next call works', async () => {
+    const world = new World(false)
+    try {
+      const bad = { method: 'sendTransaction', param: { to: '0x1', value: '1000' } } as const
+      await world.step({ call: 'badParams', answer: 'approve', fault: 'ok', think: 5, bad }, 0)
+      await world.step({ call: 'select:metamask', answer: 'approve', fault: 'ok', think: 5 }, 1)
+      await world.step({ call: 'connect', answer: 'approve', fault: 'ok', think: 600 }, 2)
+      await world.step(
+        {
+          call: 'badParams',
+          answer: 'approve',
+          fault: 'ok',
+          think: 5,
+          bad: { method: 'signMessage', param: {} },
+        },
+        3,
+      )
+      await world.step({ call: 'signMessage', answer: 'approve', fault: 'ok', think: 600 }, 4)
+      expect(world.tracked.map((t) => `${t.label}=${t.outcome}`)).toEqual([
+        '#0 badParams sendTransaction=value',
+        '#1 select:metamask=value',
+        '#2 connect=value',
+        '#3 badParams signMessage=value',
+        '#4 signMessage=value',
+      ])
     } finally {
       world.dispose()
     }

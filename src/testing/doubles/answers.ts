@@ -1,6 +1,7 @@
 /**
  * How a scripted TEST DOUBLE answers. Wallets: approve, reject (4001), error (a non-4001 failure),
- * hang (never answers), change the account or the chain after answering, lock (no accounts, 4100).
+ * hang (never answers), change the account or the chain after answering, lock (no accounts, 4100),
+ * garbage (answers `JUNK_WALLET_ANSWER` in place of the result: a broken or hostile wallet).
  * Backend and relay: ok, down, 4xx, 5xx, 429 with Retry-After, garbage body, wrong shape, slow,
  * hang, socket dropped mid-body.
  */
@@ -12,7 +13,13 @@ export const WALLET_ANSWERS = [
   'changeAccount',
   'changeChain',
   'lock',
+  'garbage',
 ] as const
+/**
+ * What a wallet double answers under `garbage`, whatever was asked: neither accounts, nor a
+ * signature, nor a hash, nor a Wallet Standard result. The library must refuse it (`WALLET_ERROR`).
+ */
+export const JUNK_WALLET_ANSWER = '0xjunk-answer-of-a-broken-wallet'
 /** How a wallet double answers a prompt (one of `WALLET_ANSWERS`). */
 export type WalletAnswer = (typeof WALLET_ANSWERS)[number]
 

@@ -1,4 +1,4 @@
-import { never, type WalletAnswer } from './answers'
+import { JUNK_WALLET_ANSWER, never, type WalletAnswer } from './answers'
 
 /** A request a wallet double received: what was asked and how it was answered. */
 export interface RecordedRequest {
@@ -56,6 +56,7 @@ export function createPromptGate(options: PromptGateOptions): PromptGate {
       options.act('lock')
       throw options.fail(4100, 'The wallet is locked.')
     }
+    if (answer === 'garbage') return JUNK_WALLET_ANSWER as T
     const result = await perform()
     if (answer === 'changeAccount' || answer === 'changeChain')
       queueMicrotask(() => options.act(answer))

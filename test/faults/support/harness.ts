@@ -17,6 +17,7 @@ import { AppError, type AppErrorCode } from '../../../src/errors/app-error'
 import {
   BACKEND_FAULTS,
   type BackendFault,
+  JUNK_WALLET_ANSWER,
   WALLET_ANSWERS,
   type WalletAnswer,
 } from '../../../src/testing/doubles/answers'
@@ -96,6 +97,7 @@ export const CALLS = [
   'resume',
   'reload',
   'walletActs',
+  'badParams',
   'wait',
 ] as const
 export type Call = (typeof CALLS)[number]
@@ -109,7 +111,69 @@ export interface Step {
   think: number
   /** A fault of the app's own code or of the page during the step (issue 27); default none. */
   app?: AppFault
+  /** For `badParams`: a public method called with a wrong-typed parameter (issue 27). */
+  bad?: BadCall
 }
+
+/** A public method and the wrong-typed parameter it gets (never a valid one). */
+export interface BadCall {
+  method: 'signMessage' | 'signTypedData' | 'sendTransaction' | 'getBalance' | 'switchChain'
+  param: unknown
+}
+
+/** Values of the wrong type for any parameter object or string. */
+const wrongTyped = fc.oneof(
+  fc.constantFrom(undefined, null, 0, -1, 1.5, Number.NaN, true, 10n, [], '', Symbol('bad')),
+  fc.string({ maxLength: 4 }).map((text) => [text]),
+)
+
+/**
+ * Wrong-typed parameters (issue 27): a bare wrong value, or an object with one field of the wrong
+ * type (`value: "1000"`, `-5n`, `to: "0x1"`, a message `{}`), never one the method accepts.
+ */
+export const badCallArbitrary: fc.Arbitrary<BadCall> = fc.oneof(
+  fc.record({
+    method: fc.constantFrom<BadCall['method']>(
+      'signMessage',
+      'signTypedData',
+      'sendTransaction',
+      'getBalance',
+      'switchChain',
+    ),
+    param: wrongTyped,
+  }),
+  fc.record({
+    method: fc.constant<BadCall['method']>('signMessage'),
+    param: fc.constantFrom<unknown>({}, { raw: 'not hex' }, { raw: 42 }, 'x'.repeat(65_537)),
+  }),
+  fc.record({
+    method: fc.constant<BadCall['method']>('sendTransaction'),
+    param: fc.constantFrom<unknown>(
+      { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '1000' },
+      { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: -5n },
+      { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: 1.5 },
+      { to: '0x1', value: 1n },
+      { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', data: 'not hex' },
+      { to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', nonce: 2 ** 60 },
+    ),
+  }),
+  fc.record({
+    method: fc.constant<BadCall['method']>('getBalance'),
+    param: fc.constantFrom<unknown>(
+      {
+        chainId: 42,
+        tokenAddress: 'native',
+        account: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      },
+      { chainId: 'eip155:1', tokenAddress: 'native', account: 'not-an-address' },
+      {
+        chainId: 'eip155:1',
+        tokenAddress: 7,
+        account: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      },
+    ),
+  }),
+)
 
 /** `FAULTS_EXCLUDE=getBalance,loadConfig` leaves calls out (to explore past a known failure). */
 const EXCLUDED = new Set((process.env.FAULTS_EXCLUDE ?? '').split(',').filter(Boolean))
@@ -154,6 +218,7 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.record({
     { weight: 20, arbitrary: fc.constant<AppFault>('none') },
     { weight: 3, arbitrary: fc.constantFrom(...APP_FAULTS) },
   ),
+  bad: badCallArbitrary,
 })
 /** A case: its steps, and whether an inspector is attached (about one case in 24: redaction makes them costly). */
 export interface FaultCase {
@@ -372,6 +437,13 @@ export class World {
           typeof signed?.signedTransaction !== 'string'
         )
           entry.outcome = `NOT A SIGNATURE: ${JSON.stringify(value)}`
+        // The junk a `garbage` wallet answers is never handed to the app as a result.
+        if (
+          JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? String(v) : v))?.includes(
+            JUNK_WALLET_ANSWER,
+          )
+        )
+          entry.outcome = `A JUNK WALLET ANSWER ACCEPTED: ${JSON.stringify(value)}`
         if (typeof value === 'string' && value.length >= 16) this.signatures.add(value)
         if (typeof signed?.signature === 'string') this.signatures.add(signed.signature)
         if (typeof signed?.signedTransaction === 'string')
@@ -384,6 +456,39 @@ export class World {
           entry.outcome = `NOT AN AppError: ${String(error)} ${(error as Error)?.stack ?? ''}`
         else if (!DOCUMENTED_CODES.has(error.code)) entry.outcome = `UNDOCUMENTED ${error.code}`
         else entry.outcome = error.code
+      },
+    )
+  }
+
+  /**
+   * A public method with a wrong-typed parameter: refused `INVALID_CONFIG` whatever the state
+   * (issue 27; that nothing reaches the wallet is test/regressions/issue-27.parameters.test.ts's).
+   */
+  #badCall(label: string, bad: BadCall | undefined) {
+    if (!bad) return
+    const c = this.client as unknown as Record<
+      BadCall['method'],
+      (param: unknown) => Promise<unknown>
+    >
+    const entry: Tracked = { label: `${label} ${bad.method}`, settled: false }
+    this.tracked.push(entry)
+    let result: Promise<unknown>
+    try {
+      result = Promise.resolve(c[bad.method](bad.param))
+    } catch (error) {
+      result = Promise.reject(error)
+    }
+    result.then(
+      (value) => {
+        entry.settled = true
+        entry.outcome = `A BAD PARAMETER ACCEPTED: ${bad.method} gave ${String(value)}`
+      },
+      (error: unknown) => {
+        entry.settled = true
+        entry.outcome =
+          error instanceof AppError && error.code === 'INVALID_CONFIG'
+            ? 'value'
+            : `A BAD PARAMETER NOT REFUSED INVALID_CONFIG: ${error instanceof AppError ? error.code : String(error)}`
       },
     )
   }
@@ -510,6 +615,9 @@ export class World {
         this.phantom.act(what)
         break
       }
+      case 'badParams':
+        this.#badCall(label, step.bad)
+        break
       case 'wait':
         break
     }
