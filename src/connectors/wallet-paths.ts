@@ -107,3 +107,13 @@ export function walletPaths(
   if (onWalletConnect) paths.push('walletconnect')
   return paths
 }
+
+/**
+ * A wallet's WalletConnect deep link for a pairing URI, by WalletConnect's convention: the wallet's
+ * registry `walletConnect.link` + `?uri=` + the percent-encoded `wc:` URI (`&uri=` when the link
+ * already carries a query). Used by the modal's phone view, one link per wallet.
+ */
+export function walletConnectDeepLink(link: string, pairingUri: string): string {
+  const separator = link.includes('?') ? '&' : '?'
+  return `${link}${separator}uri=${encodeURIComponent(pairingUri)}`
+}
