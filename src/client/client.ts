@@ -47,6 +47,7 @@ import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
 import type { PhantomLinkPersistedState } from '../phantom-link/persisted'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
+import { type PartnerWalletInput, registerPartnerWallets } from '../registry/partners'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { TransactionStore } from '../transaction/store'
@@ -110,6 +111,11 @@ export interface ClientOptions extends InspectionOptions {
   coinbaseSdk?: CoinbaseSdkOptions
   /** The relay for `pair()`; default the backend's relay route (`relayUrlForBaseUrl(baseUrl)`). */
   relayUrl?: string
+  /**
+   * Partner wallets (they integrate `scope-connect/wallet`: `sc*` universal links and/or the `scr`
+   * relay), added to the registry at construction (`registerPartnerWallets`; `INVALID_CONFIG`).
+   */
+  partnerWallets?: readonly PartnerWalletInput[]
   /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
   WebSocket?: WebSocketConstructor
   /**
@@ -262,7 +268,10 @@ export class Client {
   #transactionChild: AnyActorRef | null = null
   #transactionFollow: Subscription | null = null
 
-  /** @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, or no fetch. */
+  /**
+   * @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, no fetch, or a
+   * partner wallet is not valid.
+   */
   constructor(options: ClientOptions) {
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
     normalizeBaseUrl(options?.baseUrl) // INVALID_CONFIG, not a TypeError, for no options
@@ -270,6 +279,7 @@ export class Client {
     this.#options = guardClientOptions(options, this.#report)
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
+    if (options.partnerWallets !== undefined) registerPartnerWallets(options.partnerWallets)
     this.#inspect = this.#inspector()
     this.#actor = this.#start(undefined)
     loadParameterChecks().catch(() => undefined) // so that each method's check runs at once

@@ -1,5 +1,10 @@
 import { normalizeBaseUrl } from '../http/base-url'
 import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/client'
+import {
+  type PartnerWalletInfo,
+  type PartnerWalletInput,
+  registerPartnerWallets,
+} from '../registry/partners'
 import type { ChainNamespace } from '../registry/types'
 import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
 import { ConfigResponseSchema } from '../wire/schemas'
@@ -37,6 +42,8 @@ export interface ConnectConfig {
   name: string
   networks: ConnectConfigNetwork[]
   wallets: ConnectConfigWallet[]
+  /** Partner wallets the project declares, already registered (`registerPartnerWallets`). */
+  partnerWallets?: PartnerWalletInfo[]
 }
 
 /** Loads the project configuration (`createConnectConfigClient`). */
@@ -48,7 +55,8 @@ export interface ConnectConfigClient {
    * of its own); the next call after it settled asks again.
    *
    * Rejects with `RPC_ERROR` on a transport failure, a timeout, any non-2xx answer (401 for a bad
-   * app key, 429 with `retryAfterMs`, 5xx) or an invalid body.
+   * app key, 429 with `retryAfterMs`, 5xx) or an invalid body; with `INVALID_CONFIG` when a partner
+   * wallet of the config is not valid (`registerPartnerWallets`), which then registers none.
    */
   fetchConfig(): Promise<ConnectConfig>
 }
@@ -95,6 +103,11 @@ export function createConnectConfigClient(
         name: w.name,
         namespaces: [...w.namespaces],
       })),
+      ...(body.partnerWallets === undefined
+        ? {}
+        : {
+            partnerWallets: registerPartnerWallets(body.partnerWallets as PartnerWalletInput[]),
+          }),
     }
   }
   return {
@@ -113,5 +126,6 @@ function copyConfig(config: ConnectConfig): ConnectConfig {
     ...config,
     networks: config.networks.map((n) => ({ ...n, nativeCurrency: { ...n.nativeCurrency } })),
     wallets: config.wallets.map((w) => ({ ...w, namespaces: [...w.namespaces] })),
+    ...(config.partnerWallets === undefined ? {} : { partnerWallets: [...config.partnerWallets] }),
   }
 }

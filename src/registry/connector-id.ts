@@ -1,4 +1,5 @@
 import { walletsById, walletsByRdns } from './indexes'
+import { partnerById } from './partners'
 import type { WalletId } from './types'
 
 /**
@@ -11,14 +12,14 @@ import type { WalletId } from './types'
  */
 export function walletIdForConnectorId(connectorId: string): WalletId | undefined {
   if (typeof connectorId !== 'string') return undefined
-  if (walletsById.has(connectorId)) return connectorId
+  if (walletsById.has(connectorId) || partnerById(connectorId)) return connectorId
   const colon = connectorId.indexOf(':')
   if (colon < 0) return undefined
   const kind = connectorId.slice(0, colon)
   const rest = connectorId.slice(colon + 1)
   if (kind === 'eip6963') return walletsByRdns.get(rest)?.id
   if (kind === 'solana') {
-    const wallet = walletsById.get(rest)
+    const wallet = walletsById.get(rest) ?? partnerById(rest)
     return wallet?.namespaces.includes('solana') ? wallet.id : undefined
   }
   return undefined

@@ -1,5 +1,6 @@
 import { walletNotFound } from './errors'
 import { walletsById, walletsByRdns } from './indexes'
+import { partnerById } from './partners'
 import type { SupportWalletInfo, WalletId } from './types'
 import { supportWallets } from './wallets'
 
@@ -11,7 +12,7 @@ export const WALLET_STANDARD_WALLET_PREFIX = 'wallet-standard:'
 const MAX_NAME = 200
 
 /**
- * The entry a wallet id stands for: a built-in wallet by its slug (`metamask`); `eip6963:{rdns}`, the
+ * The entry a wallet id stands for: a built-in or partner wallet by its slug (`metamask`); `eip6963:{rdns}`, the
  * wallet that announces that rdns (EIP-6963); `wallet-standard:{name}`, the Solana wallet registered
  * under that name (Wallet Standard). A built-in wallet keeps its entry whichever form names it (its
  * WalletConnect link, SDK, …); any other announced wallet gets a generic entry that connects only
@@ -21,7 +22,7 @@ const MAX_NAME = 200
  */
 export function resolveWalletInfo(walletId: WalletId): SupportWalletInfo {
   if (typeof walletId !== 'string') throw walletNotFound(walletId)
-  const known = walletsById.get(walletId)
+  const known = walletsById.get(walletId) ?? partnerById(walletId)
   if (known) return known
   const rdns = after(walletId, EIP6963_WALLET_PREFIX)
   if (rdns !== undefined) {

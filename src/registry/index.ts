@@ -23,6 +23,12 @@ export {
   listSupportedWallets,
 } from './lookups'
 export { supportNetworks } from './networks'
+export type { PartnerWalletInfo, PartnerWalletInput } from './partners'
+export {
+  clearPartnerWallets,
+  listPartnerWallets,
+  registerPartnerWallets,
+} from './partners'
 export { listConnectableTargets } from './targets'
 export type {
   Caip2ChainId,

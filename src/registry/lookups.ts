@@ -7,6 +7,7 @@ import {
 import { unsupportedChain, walletNotFound } from './errors'
 import { networksByChainId, walletsById } from './indexes'
 import { supportNetworks } from './networks'
+import { allWallets, partnerById } from './partners'
 import type {
   Caip2ChainId,
   ChainNamespace,
@@ -15,12 +16,12 @@ import type {
   SupportWalletInfo,
   WalletId,
 } from './types'
-import { supportWallets } from './wallets'
 
 // Entries are deep-frozen registry objects; every list is a fresh array the caller may change.
 
 /**
- * The built-in wallets in registry order, optionally filtered. Filters combine with AND. `mobile` and
+ * The built-in wallets in registry order, then the partner wallets (`registerPartnerWallets`),
+ * optionally filtered. Filters combine with AND. `mobile` and
  * `relay` are judged on the namespace in scope (`namespace`, else the namespace of `chainId`), so
  * `{ namespace: 'solana', relay: true }` lists wallets that pair over the relay on Solana.
  * `mobile: false` / `relay: false` keep the wallets without that path.
@@ -31,7 +32,7 @@ export function listSupportedWallets(options: ListWalletsOptions = {}): SupportW
   const network = chainId === undefined ? undefined : getNetworkInfo(chainId)
   if (namespace !== undefined && network !== undefined && network.namespace !== namespace) return []
   const scope = namespace ?? network?.namespace
-  return supportWallets.filter(
+  return allWallets().filter(
     (wallet) =>
       (scope === undefined || walletSupportsNamespace(wallet, scope)) &&
       (network === undefined || coversNetwork(wallet, network)) &&
@@ -41,11 +42,12 @@ export function listSupportedWallets(options: ListWalletsOptions = {}): SupportW
 }
 
 /**
- * The built-in wallet with this id (a slug such as `metamask`).
+ * The built-in or partner wallet with this id (a slug such as `metamask`).
  * @throws AppError `WALLET_NOT_FOUND` for any other value.
  */
 export function getWalletInfo(walletId: WalletId): SupportWalletInfo {
-  const wallet = typeof walletId === 'string' ? walletsById.get(walletId) : undefined
+  const wallet =
+    typeof walletId === 'string' ? (walletsById.get(walletId) ?? partnerById(walletId)) : undefined
   if (wallet === undefined) throw walletNotFound(walletId)
   return wallet
 }
@@ -81,7 +83,7 @@ export function getNetworksForWallet(walletId: WalletId): NetworkInfo[] {
  */
 export function getWalletsForNetwork(chainId: Caip2ChainId): SupportWalletInfo[] {
   const network = getNetworkInfo(chainId)
-  return supportWallets.filter((wallet) => coversNetwork(wallet, network))
+  return allWallets().filter((wallet) => coversNetwork(wallet, network))
 }
 
 /**

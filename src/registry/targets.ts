@@ -3,14 +3,14 @@ import {
   walletSupportsNamespace,
   walletSupportsRelayOn,
 } from './capabilities'
+import { allWallets } from './partners'
 import type { ChainNamespace, ConnectableTarget, SupportWalletInfo } from './types'
-import { supportWallets } from './wallets'
 
 /** Wallets with an SDK-provider connector: only MetaMask ships one (`createMetaMaskSdkProviderGetter`). */
 const SDK_WALLETS: ReadonlySet<string> = /* @__PURE__ */ new Set(['metamask'])
 
 /**
- * Every way to reach every built-in wallet: one entry per (wallet, namespace, via), ordered by
+ * Every way to reach every built-in and partner wallet: one entry per (wallet, namespace, via), ordered by
  * wallet (registry order), then the wallet's namespaces, then via in the order
  * `eip6963`, `injected`, `sdk`, `universal-link`, `relay`. Fresh objects on every call.
  *
@@ -21,7 +21,7 @@ const SDK_WALLETS: ReadonlySet<string> = /* @__PURE__ */ new Set(['metamask'])
  * - `universal-link`, `relay`: the wallet's mobile and relay namespaces.
  */
 export function listConnectableTargets(): ConnectableTarget[] {
-  return supportWallets.flatMap((wallet) =>
+  return allWallets().flatMap((wallet) =>
     wallet.namespaces.flatMap((namespace) => targetsOf(wallet, namespace)),
   )
 }

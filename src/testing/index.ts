@@ -35,6 +35,7 @@ export {
 } from './doubles/backend-double'
 export { createScriptedEvmWallet, type ScriptedEvmWallet } from './doubles/evm-wallet'
 export { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './doubles/keys'
+export { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from './doubles/partner-wallet'
 export type { RecordedRequest, WalletBehaviour, WalletHandler } from './doubles/prompts'
 export { createRelayDouble, type RelayDouble } from './doubles/relay-double'
 export { createScriptedSolanaWallet, type ScriptedSolanaWallet } from './doubles/solana-wallet'

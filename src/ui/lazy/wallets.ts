@@ -9,6 +9,7 @@ import {
   walletPaths,
 } from '../../connectors/wallet-paths'
 import { EIP6963_WALLET_PREFIX, WALLET_STANDARD_WALLET_PREFIX } from '../../registry/generic'
+import { allWallets, listPartnerWallets } from '../../registry/partners'
 import type { ChainNamespace, SupportWalletInfo } from '../../registry/types'
 import { supportWallets } from '../../registry/wallets'
 
@@ -69,8 +70,9 @@ export function walletOptions(config: ConnectConfig | null, mobile: boolean): Wa
       options.push(installedRow(wallet.name, wallet.icon, walletId, 'solana', 'wallet-standard'))
     }
   }
-  for (const entry of config?.wallets ?? []) {
-    const info = supportWallets.find((wallet) => wallet.id === entry.walletId)
+  const partners = listPartnerWallets().map((partner) => ({ walletId: partner.id }))
+  for (const entry of [...(config?.wallets ?? []), ...partners]) {
+    const info = allWallets().find((wallet) => wallet.id === entry.walletId)
     if (!info || listed.has(info.id)) continue
     const namespaces = info.namespaces.filter(wants)
     const present = namespaces.find((namespace) => isWalletInjected(info, namespace))

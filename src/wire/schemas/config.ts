@@ -35,6 +35,11 @@ export const ConfigResponseSchema = /* @__PURE__ */ z.object({
   name: /* @__PURE__ */ z.string(),
   networks: /* @__PURE__ */ z.array(NetworkEntrySchema),
   wallets: /* @__PURE__ */ z.array(WalletEntrySchema),
+  /**
+   * Partner wallets the project declares (they integrate `scope-connect/wallet`): each entry is
+   * checked by `registerPartnerWallets` (`INVALID_CONFIG`), not here.
+   */
+  partnerWallets: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.unknown())),
 })
 /** The answer of GET `/config` (`ConfigResponseSchema`). */
 export type ConfigResponse = z.infer<typeof ConfigResponseSchema>
