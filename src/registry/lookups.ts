@@ -1,4 +1,5 @@
 import { CAIP2_PATTERN } from '../wire/patterns'
+import { allWallets } from './all-wallets'
 import {
   walletSupportsMobileOn,
   walletSupportsNamespace,
@@ -7,7 +8,7 @@ import {
 import { unsupportedChain, walletNotFound } from './errors'
 import { networksByChainId, walletsById } from './indexes'
 import { supportNetworks } from './networks'
-import { allWallets, partnerById } from './partners'
+import { partnerById } from './partners'
 import type {
   Caip2ChainId,
   ChainNamespace,

@@ -1,7 +1,7 @@
-import { AppError } from '../errors'
+import { AppError } from '../errors/app-error'
+import { BRAND_IDS } from './brand-ids'
 import { deepFreeze } from './freeze'
 import type { ChainNamespace, SupportWalletInfo } from './types'
-import { supportWallets } from './wallets'
 
 /**
  * A partner wallet: one that integrates `scope-connect/wallet` and so completes the scope-connect
@@ -75,7 +75,7 @@ function invalidField(entry: unknown): string | undefined {
 export type PartnerWalletInfo = SupportWalletInfo & { icon?: string; partner: true }
 
 const partners = new Map<string, PartnerWalletInfo>()
-const builtInIds: ReadonlySet<string> = /* @__PURE__ */ new Set(supportWallets.map((w) => w.id))
+const builtInIds: ReadonlySet<string> = /* @__PURE__ */ new Set(BRAND_IDS)
 
 /**
  * Adds partner wallets to the registry, after which every lookup (`getWalletInfo`,
@@ -164,11 +164,6 @@ export function listPartnerWallets(): PartnerWalletInfo[] {
 export function clearPartnerWallets(ids?: readonly string[]): void {
   if (ids === undefined) partners.clear()
   else if (Array.isArray(ids)) for (const id of ids) partners.delete(id)
-}
-
-/** Built-in wallets, then partner wallets (internal). */
-export function allWallets(): readonly SupportWalletInfo[] {
-  return partners.size === 0 ? supportWallets : [...supportWallets, ...partners.values()]
 }
 
 /** A partner wallet by id (internal). */

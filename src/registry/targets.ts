@@ -1,9 +1,9 @@
+import { allWallets } from './all-wallets'
 import {
   walletSupportsMobileOn,
   walletSupportsNamespace,
   walletSupportsRelayOn,
 } from './capabilities'
-import { allWallets } from './partners'
 import type { ChainNamespace, ConnectableTarget, SupportWalletInfo } from './types'
 
 /** Wallets with an SDK-provider connector: only MetaMask ships one (`createMetaMaskSdkProviderGetter`). */

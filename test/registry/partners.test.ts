@@ -16,6 +16,8 @@ import {
   walletSupportsMobileOn,
   walletSupportsRelayOn,
 } from '../../src/registry'
+import { BRAND_IDS } from '../../src/registry/brand-ids'
+import { supportWallets } from '../../src/registry/wallets'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../../src/testing'
 import { json, useLoopback } from '../http/support/loopback'
 
@@ -35,6 +37,10 @@ function invalidConfig(run: () => unknown): string {
 }
 
 describe('partner wallets', () => {
+  it('the brand ids a partner may not take are exactly the built-in wallets', () => {
+    expect([...BRAND_IDS].sort()).toEqual(supportWallets.map((w) => w.id).sort())
+  })
+
   it('the test kit partner answers every lookup once registered, and none before', () => {
     expect(() => getWalletInfo(TEST_PARTNER_WALLET_ID)).toThrow(/Unknown wallet/)
     expect(walletIdForConnectorId(TEST_PARTNER_WALLET_ID)).toBeUndefined()

@@ -11,13 +11,13 @@ export const TEST_PARTNER_WALLET_ID = 'scope-test-wallet'
  * `registerPartnerWallets`: "Scope Test Wallet", `sc*` universal links and the `scr` relay on
  * eip155 and solana. Its universal link is never opened in tests (`openLink` is the test's).
  */
-export const TEST_PARTNER_WALLET: PartnerWalletInput = Object.freeze({
+export const TEST_PARTNER_WALLET: PartnerWalletInput = {
   id: TEST_PARTNER_WALLET_ID,
   name: 'Scope Test Wallet',
   homepage: 'https://wallet.scope-connect.test',
-  mobile: Object.freeze({
+  mobile: {
     universalLink: 'https://wallet.scope-connect.test/ul/',
-    namespaces: Object.freeze(['eip155', 'solana'] as const),
-  }),
-  relay: Object.freeze({ namespaces: Object.freeze(['eip155', 'solana'] as const) }),
-})
+    namespaces: ['eip155', 'solana'],
+  },
+  relay: { namespaces: ['eip155', 'solana'] },
+}

@@ -8,8 +8,9 @@ import {
   type WalletPath,
   walletPaths,
 } from '../../connectors/wallet-paths'
+import { allWallets } from '../../registry/all-wallets'
 import { EIP6963_WALLET_PREFIX, WALLET_STANDARD_WALLET_PREFIX } from '../../registry/generic'
-import { allWallets, listPartnerWallets } from '../../registry/partners'
+import { listPartnerWallets } from '../../registry/partners'
 import type { ChainNamespace, SupportWalletInfo } from '../../registry/types'
 import { supportWallets } from '../../registry/wallets'
 
