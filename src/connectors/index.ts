@@ -35,6 +35,7 @@ export {
   connectorKindForWallet,
   isInjectedPath,
   isServedPath,
+  type ServedPathOptions,
   solanaInjectedOptions,
   type WalletPath,
   type WalletPlatform,
