@@ -41,6 +41,7 @@ import {
 import type { CoinbaseSdkOptions } from '../connectors/coinbase-sdk'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
+import type { ServedPathOptions } from '../connectors/wallet-paths'
 import type { WalletConnectConnectorOptions } from '../connectors/walletconnect'
 import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError, isAppError } from '../errors/app-error'
@@ -308,6 +309,14 @@ export class Client {
    */
   get pairing(): PairingFlow | null {
     return this.#relayFlow()
+  }
+
+  /**
+   * What this client serves beyond the built-in paths, for `isServedPath(path, options)`:
+   * `walletConnect` once that option is set. The connect modal offers a wallet by these.
+   */
+  servedPathOptions(): ServedPathOptions {
+    return { walletConnect: this.#options.walletConnect !== undefined }
   }
 
   /** The selected connector, if any. */
