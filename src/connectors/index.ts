@@ -94,6 +94,7 @@ export type {
   RequestArgs,
   WalletConnection,
 } from './types'
+export { walletConnectDeepLink } from './wallet-paths'
 export {
   findSolanaStandardWallet,
   type SolanaSignMessageFeature,
