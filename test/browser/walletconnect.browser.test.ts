@@ -4,6 +4,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { recoverMessageAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { bundleBrowserScript, servePage } from '../../examples/wallet-simulator/serve'
+import { useBackendWithAnvil } from '../support/backend-with-anvil'
 import {
   startWalletConnectRelayDouble,
   type WalletConnectRelayDouble,
@@ -23,6 +24,8 @@ import {
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
 const CHAIN = 'eip155:31337'
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const backend = useBackendWithAnvil()
 
 let relay: WalletConnectRelayDouble
 let wallet: TestWalletConnectWallet
@@ -33,7 +36,7 @@ const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
   relay = await startWalletConnectRelayDouble()
-  wallet = await startWalletConnectWallet({ relayUrl: relay.url })
+  wallet = await startWalletConnectWallet({ relayUrl: relay.url, rpcUrl: backend.anvil.rpcUrl })
   wallet.chains = [CHAIN]
   const script = await bundleBrowserScript(
     fileURLToPath(new URL('./support/walletconnect-page.ts', import.meta.url)),
@@ -63,6 +66,8 @@ afterEach(async () => {
 type App = {
   open(): void
   signMessage(message: string): Promise<string>
+  send(to: string): Promise<{ hash: string; status: string }>
+  disconnect(): Promise<void>
   view(): { address: string | null; connected: boolean; error: string | null }
 }
 
@@ -71,7 +76,12 @@ async function open(userAgent?: string): Promise<Page> {
   contexts.push(context)
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
   const page = await context.newPage()
-  await page.goto(new URL(`/?relay=${encodeURIComponent(relay.url)}`, origin).href)
+  const query = new URLSearchParams({
+    relay: relay.url,
+    backend: backend.server.baseUrl,
+    appKey: backend.server.appKey,
+  })
+  await page.goto(new URL(`/?${query}`, origin).href)
   await page.waitForFunction(() => document.body.dataset.ready === 'true')
   await page.evaluate(() => (window as unknown as { app: App }).app.open())
   return page
@@ -88,7 +98,7 @@ async function copiedUri(page: Page): Promise<string> {
 }
 
 describe('WalletConnect through the modal in Chromium', () => {
-  it('desktop: the WalletConnect row shows the QR code; the wallet pairs from the copied URI; the page connects and signs', async () => {
+  it('desktop: the WalletConnect row shows the QR code; the wallet pairs from the copied URI; the page connects, signs, sends on anvil (watched through the backend) and disconnects', async () => {
     const page = await open()
     await dialog(page)
       .getByRole('button', { name: /WalletConnect/ })
@@ -112,7 +122,28 @@ describe('WalletConnect through the modal in Chromium', () => {
         signature: signature as `0x${string}`,
       }),
     ).toBe(wallet.account.address)
-  }, 60_000)
+    // A transaction on anvil, sent by the wallet and watched through the real backend.
+    const sent = await page.evaluate(
+      (to) => (window as unknown as { app: App }).app.send(to),
+      RECIPIENT,
+    )
+    expect(sent.status).toBe('confirmed')
+    expect(wallet.received).toContain('eth_sendTransaction')
+    const onChain = await fetch(backend.anvil.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getTransactionReceipt',
+        params: [sent.hash],
+      }),
+    }).then((r) => r.json() as Promise<{ result: { status: string; from: string } }>)
+    expect(onChain.result.status).toBe('0x1')
+    expect(onChain.result.from.toLowerCase()).toBe(wallet.account.address.toLowerCase())
+    await page.evaluate(() => (window as unknown as { app: App }).app.disconnect())
+    expect((await view(page)).connected).toBe(false)
+  }, 90_000)
 
   it('the wallet rejects: the modal says so; "Try again" shows a new code and connects', async () => {
     const page = await open()

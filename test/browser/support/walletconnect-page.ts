@@ -29,6 +29,12 @@ modal.client = client
 ;(window as unknown as { app: object }).app = {
   open: () => modal.open(),
   signMessage: (message: string) => client.signMessage(message),
+  /** Sends 1 wei to `to` and waits for the receipt, watched through the backend. */
+  send: async (to: string) => {
+    const handle = await client.sendTransaction({ to, value: 1n })
+    const receipt = await handle.wait()
+    return { hash: handle.hash, status: receipt.status }
+  },
   disconnect: () => client.disconnect(),
   view: () => {
     const view = client.getView()
