@@ -41,6 +41,8 @@ import {
 import type { CoinbaseSdkOptions } from '../connectors/coinbase-sdk'
 import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
+import type { ServedPathOptions } from '../connectors/wallet-paths'
+import type { WalletConnectConnectorOptions } from '../connectors/walletconnect'
 import { typedDataJson } from '../eip3009/sign-over-relay'
 import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
@@ -109,6 +111,15 @@ export interface ClientOptions extends InspectionOptions {
   metaMaskSdk?: MetaMaskSdkOptions
   /** Coinbase Wallet SDK options (`CoinbaseSdkConnector`), for Coinbase Wallet without its extension. */
   coinbaseSdk?: CoinbaseSdkOptions
+  /**
+   * WalletConnect v2 (`WalletConnectConnector` options: `projectId`, `metadata`, `relayUrl`,
+   * `chains`, `importSignClient`, …). With it, `selectWallet` serves the `walletconnect` path: a
+   * wallet without its extension on a desktop, a phone wallet with no SDK or deeplinks of its own
+   * (`walletPaths` order), and `selectWallet('walletconnect')` (any WalletConnect wallet, by QR
+   * code); the modal offers them. One connector (one sign-client) per namespace serves every
+   * wallet; its code loads on first use. Checked then: `INVALID_CONFIG` naming the field.
+   */
+  walletConnect?: WalletConnectConnectorOptions
   /** The relay for `pair()`; default the backend's relay route (`relayUrlForBaseUrl(baseUrl)`). */
   relayUrl?: string
   /**
@@ -260,6 +271,8 @@ export class Client {
   readonly #transactionLogic = createLazyLogic<TransactionMachine>('transaction')
   /** The built-in Phantom-link connectors, one per wallet (`resume({ url })` hands them answers). */
   readonly #phantomLinks = new Map<string, IWalletConnector>()
+  /** The WalletConnect connectors of `options.walletConnect`, one per namespace, made on first use. */
+  readonly #walletConnects = new Map<ChainNamespace, Promise<IWalletConnector>>()
   #transactionPart: typeof import('./lazy/transaction') | null = null
   #transactionStore: TransactionStore | null = null
   /** The hash last written to the transaction store (saved once per transaction). */
@@ -306,6 +319,14 @@ export class Client {
    */
   get pairing(): PairingFlow | null {
     return this.#relayFlow()
+  }
+
+  /**
+   * What this client serves beyond the built-in paths, for `isServedPath(path, options)`:
+   * `walletConnect` once that option is set. The connect modal offers a wallet by these.
+   */
+  servedPathOptions(): ServedPathOptions {
+    return { walletConnect: this.#options.walletConnect !== undefined }
   }
 
   /** The selected connector, if any. */
@@ -1301,16 +1322,22 @@ export class Client {
     const custom =
       this.#phantomLinks.get(input.connectorId ?? '') ?? this.#customConnector(input, route)
     let connector: Promise<IWalletConnector>
+    const walletConnect = this.#options.walletConnect !== undefined
     if (custom) connector = Promise.resolve(custom)
-    else if (input.walletId === null || input.namespace === null) {
+    else if (walletConnect && input.connectorId === 'walletconnect' && input.namespace !== null) {
+      // A remembered WalletConnect session comes back over WalletConnect, extension or not.
+      connector = this.#walletConnectConnector(input.namespace)
+    } else if (input.walletId === null || input.namespace === null) {
       connector = import('../connectors/injected').then((m) => new m.InjectedConnector())
     } else {
       const { resolveWalletInfo, connectorKindForWallet, loadConnectorForWallet } = route
       const info = resolveWalletInfo(input.walletId)
+      const namespace = input.namespace
       const mobile = this.#options.mobile ?? detectMobile()
       // A wallet whose provider is in the page (its in-app browser on a phone) takes that path.
       const injected = route.isWalletInjected(info, input.namespace)
-      if (connectorKindForWallet(info, input.namespace, mobile, injected) === 'universal-link') {
+      const kind = connectorKindForWallet(info, input.namespace, mobile, injected, walletConnect)
+      if (kind === 'universal-link') {
         await this.#loadLink()
         this.#connector = this.#linkConnector(info.id)
         return {
@@ -1329,6 +1356,7 @@ export class Client {
         ...(this.#options.coinbaseSdk ? { coinbaseSdk: this.#options.coinbaseSdk } : {}),
         ...(this.#options.solanaChainId ? { solanaChainId: this.#options.solanaChainId } : {}),
         phantomLink: (wallet) => this.#phantomLinkConnector(wallet.id),
+        ...(walletConnect ? { walletConnect: () => this.#walletConnectConnector(namespace) } : {}),
       })
     }
     // The connect and sign machines load beside the connector (both are dynamic imports).
@@ -1340,6 +1368,21 @@ export class Client {
       walletId: route.walletIdForConnectorId(loaded.id) ?? input.walletId,
       chainId: null,
     }
+  }
+
+  /** The WalletConnect connector for `namespace` (one per namespace, shared by every wallet): in a chunk. */
+  #walletConnectConnector(namespace: ChainNamespace): Promise<IWalletConnector> {
+    let connector = this.#walletConnects.get(namespace)
+    if (!connector) {
+      const option = this.#options.walletConnect as WalletConnectConnectorOptions
+      connector = import('./lazy/walletconnect').then((m) =>
+        m.createClientWalletConnect(option, namespace),
+      )
+      // A malformed option is reported again at the next call, not kept.
+      connector.catch(() => this.#walletConnects.delete(namespace))
+      this.#walletConnects.set(namespace, connector)
+    }
+    return connector
   }
 
   /** Loads the `connect` and `sign` machines once (a dynamic import), bound to the current connector. */
@@ -1465,12 +1508,16 @@ export class Client {
     const view = toClientView(actor.getSnapshot())
     const connection = actor.getSnapshot().context.connection
     if (!view.isConnected || !connection || view.connectorKind !== 'wallet') return
-    if (this.#options.mobile ?? detectMobile()) return
+    // On a phone only a WalletConnect session comes back (sign-client keeps it); the other mobile
+    // paths resume their own way (universal links, Phantom's deeplinks, the relay pairing).
+    const phone = this.#options.mobile ?? detectMobile()
+    if (phone && connection.connectorId !== 'walletconnect') return
     const record: StoredConnection = {
       format: CONNECTION_STORE_FORMAT,
       formatVersion: CONNECTION_STORE_FORMAT_VERSION,
       connectorId: connection.connectorId,
-      walletId: connection.walletId,
+      // A connector that serves many wallets (WalletConnect) names none: the one selected.
+      walletId: connection.walletId ?? view.walletId,
       namespace: connection.namespace,
       chainId: connection.chainId as Caip2ChainId,
       account: connection.accounts[0] ?? '',

@@ -14,6 +14,7 @@ export {
   type ConnectorKind,
   isInjectedPath,
   isServedPath,
+  type ServedPathOptions,
   type WalletPath,
   type WalletPlatform,
   walletPaths,
@@ -25,6 +26,9 @@ export {
  * is in the page (`isWalletInjected`): on a phone it means a wallet's in-app browser, where the
  * injected path is taken; on a desktop `false` lets a wallet without its extension take its SDK
  * (Coinbase). Unknown (`undefined`): the extension on a desktop, the mobile paths on a phone.
+ * `walletConnect`: the app configured WalletConnect (`ClientOptions.walletConnect`), so the
+ * `walletconnect` path is served: a desktop without the wallet's extension, a phone browser whose
+ * wallet has no vendor SDK or deeplinks, and the generic `walletconnect` wallet take it.
  * Pure: it reads the registry entry only, so the choice costs no connector code.
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
  * `WALLET_UNAVAILABLE` when it does but has no connector on this platform (its paths are then
@@ -35,6 +39,7 @@ export function connectorKindForWallet(
   namespace: ChainNamespace,
   mobile: boolean,
   injected?: boolean,
+  walletConnect = false,
 ): ConnectorKind {
   if (!walletSupportsNamespace(info, namespace)) {
     throw new AppError('UNSUPPORTED_CHAIN', `${info.name} does not support ${namespace}.`)
@@ -42,22 +47,28 @@ export function connectorKindForWallet(
   const platform: WalletPlatform = !mobile ? 'desktop' : injected ? 'in-app' : 'phone'
   const paths = walletPaths(info, namespace, platform)
   const served = paths.flatMap((path) => {
-    const kind = servedKind(path)
+    const kind = servedKind(path, { walletConnect })
     return kind === undefined ? [] : [{ path, kind }]
   })
   if (platform === 'desktop') {
     // Without its extension a wallet takes its SDK; otherwise the extension is waited for.
-    const other = injected === false ? served.find(({ path }) => !isInjectedPath(path)) : undefined
-    if (other) return other.kind
+    // A wallet with no extension path at all (the generic `walletconnect`) takes its other path.
+    const other = served.find(({ path }) => !isInjectedPath(path))
+    const noExtension = !served.some(({ path }) => isInjectedPath(path))
+    if (other && (injected === false || noExtension)) return other.kind
     if (namespace === 'solana') return 'solana-injected'
     return info.rdns ? 'eip6963' : 'injected'
   }
   const first = served[0]
   if (first) return first.kind
   const offered = paths.length > 0 ? `: it connects through ${paths.join(', ')}` : ''
+  const hint =
+    !walletConnect && paths.includes('walletconnect')
+      ? ' (configure WalletConnect: new Client({ walletConnect: { projectId, metadata } }))'
+      : ''
   throw new AppError(
     'WALLET_UNAVAILABLE',
-    `${info.name} has no ${namespace} connector in a phone browser here${offered}.`,
+    `${info.name} has no ${namespace} connector in a phone browser here${offered}${hint}.`,
   )
 }
 

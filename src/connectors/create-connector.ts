@@ -42,6 +42,11 @@ export interface CreateConnectorOptions {
   solanaChainId?: Caip2ChainId
   /** Settings of `PhantomLinkConnector` (mobile Solana wallets with a `phantomLink` entry). */
   phantomLink?: Omit<PhantomLinkConnectorOptions, 'walletId' | 'baseUrl' | 'chainId'>
+  /**
+   * Builds the WalletConnect connector (e.g. one `WalletConnectConnector` shared by every wallet);
+   * without it the `walletconnect` path is not served.
+   */
+  walletConnect?: (info: SupportWalletInfo) => IWalletConnector
 }
 
 /**
@@ -57,6 +62,7 @@ export interface CreateConnectorOptions {
  * | phone   | solana    | `options.universalLink(info)` for a partner wallet with a Solana `sc*` universal link |
  * | phone   | solana    | `PhantomLinkConnector` when the wallet has `phantomLink` (Phantom, Solflare) |
  * | in-app  | both      | as on a desktop: the wallet's injected provider (`options.injected`) |
+ * | desktop / phone | both | `options.walletConnect(info)` when that is the wallet's first served path (no extension; no SDK or deeplinks on a phone; the generic `walletconnect` wallet) |
  *
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
  * `WALLET_UNAVAILABLE` when it does but has no connector on this platform (a phone wallet whose
@@ -68,7 +74,9 @@ export function createConnectorForWallet(
   namespace: ChainNamespace,
   options: CreateConnectorOptions = {},
 ): IWalletConnector {
-  switch (connectorKindForWallet(info, namespace, options.mobile ?? false, options.injected)) {
+  const { walletConnect } = options
+  const mobile = options.mobile ?? false
+  switch (connectorKindForWallet(info, namespace, mobile, options.injected, !!walletConnect)) {
     case 'solana-injected':
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
     case 'eip6963':
@@ -87,5 +95,8 @@ export function createConnectorForWallet(
       return options.universalLink(info)
     case 'phantom-link':
       return new PhantomLinkConnector(phantomLinkOptions(info, options))
+    case 'walletconnect':
+      // Served only with the factory (connectorKindForWallet).
+      return (walletConnect as NonNullable<typeof walletConnect>)(info)
   }
 }

@@ -35,6 +35,7 @@ export {
   connectorKindForWallet,
   isInjectedPath,
   isServedPath,
+  type ServedPathOptions,
   solanaInjectedOptions,
   type WalletPath,
   type WalletPlatform,
@@ -93,6 +94,7 @@ export type {
   RequestArgs,
   WalletConnection,
 } from './types'
+export { walletConnectDeepLink } from './wallet-paths'
 export {
   findSolanaStandardWallet,
   type SolanaSignMessageFeature,

@@ -10,19 +10,24 @@ import type { IWalletConnector } from './types'
 
 /** Options of `loadConnectorForWallet`: those of `createConnectorForWallet`, the universal link async. */
 export interface LoadConnectorOptions
-  extends Omit<CreateConnectorOptions, 'universalLink' | 'phantomLink'> {
+  extends Omit<CreateConnectorOptions, 'universalLink' | 'phantomLink' | 'walletConnect'> {
   /** Builds (and may load) the universal-link connector for a mobile Solana wallet. */
   universalLink?: (info: SupportWalletInfo) => Promise<IWalletConnector>
   /** `PhantomLinkConnector` settings, or a function that builds the connector (the `Client` keeps one per wallet). */
   phantomLink?:
     | CreateConnectorOptions['phantomLink']
     | ((info: SupportWalletInfo) => Promise<IWalletConnector>)
+  /**
+   * Builds (and may load) the WalletConnect connector (the `Client` keeps one, shared by every
+   * wallet); without it the `walletconnect` path is not served.
+   */
+  walletConnect?: (info: SupportWalletInfo) => Promise<IWalletConnector>
 }
 
 /**
  * `createConnectorForWallet` with each connector's code loaded by dynamic import: an app bundles the
  * `Client` up front and fetches only the chunk of the connector kind `selectWallet` picks (EIP-6963 /
- * injected, Wallet Standard, MetaMask SDK, Coinbase Wallet SDK, universal link). Same choice, same errors.
+ * injected, Wallet Standard, MetaMask SDK, Coinbase Wallet SDK, universal link, WalletConnect). Same choice, same errors.
  * @throws {AppError} `UNSUPPORTED_CHAIN`, `WALLET_UNAVAILABLE` as `createConnectorForWallet`.
  */
 export async function loadConnectorForWallet(
@@ -30,7 +35,9 @@ export async function loadConnectorForWallet(
   namespace: ChainNamespace,
   options: LoadConnectorOptions = {},
 ): Promise<IWalletConnector> {
-  switch (connectorKindForWallet(info, namespace, options.mobile ?? false, options.injected)) {
+  const { walletConnect } = options
+  const mobile = options.mobile ?? false
+  switch (connectorKindForWallet(info, namespace, mobile, options.injected, !!walletConnect)) {
     case 'solana-injected': {
       const { SolanaInjectedConnector } = await import('./solana-injected')
       return new SolanaInjectedConnector(solanaInjectedOptions(info, options))
@@ -62,5 +69,8 @@ export async function loadConnectorForWallet(
       const { PhantomLinkConnector } = await import('../phantom-link/face/connector')
       return new PhantomLinkConnector(phantomLinkOptions(info, { ...options, phantomLink }))
     }
+    case 'walletconnect':
+      // Served only with the factory (connectorKindForWallet).
+      return (walletConnect as NonNullable<typeof walletConnect>)(info)
   }
 }

@@ -10,6 +10,7 @@ export type ConnectorKind =
   | 'coinbase-sdk'
   | 'universal-link'
   | 'phantom-link'
+  | 'walletconnect'
 
 /**
  * Where the page runs: a desktop browser, a phone browser outside any wallet, or a wallet's in-app
@@ -44,18 +45,30 @@ const SERVED: Partial<Record<WalletPath, ConnectorKind>> = {
   'coinbase-sdk': 'coinbase-sdk',
   'universal-link': 'universal-link',
   'phantom-link': 'phantom-link',
+  walletconnect: 'walletconnect',
+}
+
+/** What the app configured that a path needs: `walletConnect` (the `Client` option of that name). */
+export interface ServedPathOptions {
+  /** WalletConnect is configured (`ClientOptions.walletConnect`): the `walletconnect` path is served. */
+  walletConnect?: boolean
 }
 
 /**
  * True for a path `selectWallet` can complete in this build: one `connectorKindForWallet` has a
  * connector for. The connect modal offers a wallet only by such a path (or `relay`, `client.pair()`).
+ * `walletconnect` is served only once the app configures WalletConnect (`options.walletConnect`).
  */
-export function isServedPath(path: WalletPath): boolean {
-  return SERVED[path] !== undefined
+export function isServedPath(path: WalletPath, options: ServedPathOptions = {}): boolean {
+  return servedKind(path, options) !== undefined
 }
 
 /** The connector kind `connectorKindForWallet` gives a served path; undefined for the others. */
-export function servedKind(path: WalletPath): ConnectorKind | undefined {
+export function servedKind(
+  path: WalletPath,
+  options: ServedPathOptions = {},
+): ConnectorKind | undefined {
+  if (path === 'walletconnect' && options?.walletConnect !== true) return undefined
   return SERVED[path]
 }
 

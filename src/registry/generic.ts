@@ -9,6 +9,24 @@ export const EIP6963_WALLET_PREFIX = 'eip6963:'
 /** Id prefix of a Solana wallet known by its Wallet Standard registration: `wallet-standard:{name}`. */
 export const WALLET_STANDARD_WALLET_PREFIX = 'wallet-standard:'
 
+/**
+ * Id of the generic WalletConnect wallet: any wallet that speaks WalletConnect v2, paired by its QR
+ * code (`selectWallet('walletconnect')`, once the `Client` has its `walletConnect` option).
+ */
+export const WALLETCONNECT_WALLET_ID = 'walletconnect'
+
+const WALLETCONNECT_WALLET: SupportWalletInfo = /* @__PURE__ */ Object.freeze({
+  id: WALLETCONNECT_WALLET_ID,
+  name: 'WalletConnect',
+  homepage: 'https://walletconnect.network',
+  namespaces: Object.freeze(['eip155', 'solana'] as const),
+  // No link of its own: the wallet scans the QR code (the modal offers no phone deep link for it).
+  walletConnect: Object.freeze({
+    link: '',
+    namespaces: Object.freeze(['eip155', 'solana'] as const),
+  }),
+})
+
 const MAX_NAME = 200
 
 /**
@@ -17,13 +35,15 @@ const MAX_NAME = 200
  * under that name (Wallet Standard). A built-in wallet keeps its entry whichever form names it (its
  * WalletConnect link, SDK, …); any other announced wallet gets a generic entry that connects only
  * through its injected provider: `{ id, name, namespaces: ['eip155'], rdns, injected }` or
- * `{ id, name, namespaces: ['solana'], injected: { walletStandardName } }`. Frozen.
+ * `{ id, name, namespaces: ['solana'], injected: { walletStandardName } }`. `walletconnect` is the
+ * generic WalletConnect wallet (any WalletConnect v2 wallet, by QR code). Frozen.
  * @throws AppError `WALLET_NOT_FOUND` for any other value (an empty rdns or name too).
  */
 export function resolveWalletInfo(walletId: WalletId): SupportWalletInfo {
   if (typeof walletId !== 'string') throw walletNotFound(walletId)
   const known = walletsById.get(walletId) ?? partnerById(walletId)
   if (known) return known
+  if (walletId === WALLETCONNECT_WALLET_ID) return WALLETCONNECT_WALLET
   const rdns = after(walletId, EIP6963_WALLET_PREFIX)
   if (rdns !== undefined) {
     return (

@@ -24,7 +24,8 @@ export type ConnectElementClient = Pick<
   | 'loadConfig'
   | 'getBalance'
   | 'switchChain'
->
+> &
+  Partial<Pick<Client, 'servedPathOptions'>>
 
 /** The properties and methods both elements have (set them from JS or as React props). */
 export interface ConnectElement extends HTMLElement {

@@ -1,4 +1,5 @@
 import type { ClientView } from '../../../machines/client/client.view'
+import { walletConnectDeepLink } from '../../connectors/wallet-paths'
 import { supportWallets } from '../../registry/wallets'
 import type { ConnectElement } from '../define'
 import { nativeBalance, networkOf, projectConfig } from './data'
@@ -14,6 +15,8 @@ type Screen = 'wallets' | 'pending' | 'qr' | 'error' | 'account'
 /** The user's last choice in the modal, to name the wallet and to retry it. */
 interface Attempt {
   name: string
+  /** The wallet chosen, when one was (its WalletConnect deep link comes first on a phone). */
+  walletId?: string
   run(): Promise<unknown>
 }
 
@@ -89,8 +92,8 @@ export function mountModal(host: ConnectElement): MountedElement {
   }
   const ignore = () => {} // a flow's failure shows through the view
 
-  function begin(name: string, run: () => Promise<unknown>) {
-    attempt = { name, run }
+  function begin(name: string, run: () => Promise<unknown>, walletId?: string) {
+    attempt = walletId === undefined ? { name, run } : { name, walletId, run }
     dismissed = null
     run().catch(ignore)
   }
@@ -98,7 +101,7 @@ export function mountModal(host: ConnectElement): MountedElement {
   /** Runs the last choice again, or (a flow restored after a reload) connects the Client's wallet. */
   function retry(name: string) {
     const current = client
-    if (attempt) begin(attempt.name, attempt.run)
+    if (attempt) begin(attempt.name, attempt.run, attempt.walletId)
     else if (current) begin(name, () => current.connect())
   }
 
@@ -107,10 +110,14 @@ export function mountModal(host: ConnectElement): MountedElement {
     if (!current) return
     const { action } = option
     if (action.kind === 'connect') {
-      begin(option.name, async () => {
-        await current.selectWallet(action.walletId, { namespace: action.namespace })
-        await current.connect()
-      })
+      begin(
+        option.name,
+        async () => {
+          await current.selectWallet(action.walletId, { namespace: action.namespace })
+          await current.connect()
+        },
+        action.walletId,
+      )
     } else if (action.kind === 'pair') {
       // Whichever wallet scans the code answers: it is not named.
       begin('The wallet', () => current.pair(host.pairOptions ?? {}).then((flow) => flow.approval))
@@ -155,7 +162,9 @@ export function mountModal(host: ConnectElement): MountedElement {
     const config = client ? await projectConfig(client) : null
     if (shown !== 'wallets') return
     list.replaceChildren(
-      ...walletOptions(config, isMobile(host)).map((o) => h('li', {}, walletRow(o))),
+      ...walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {}).map((o) =>
+        h('li', {}, walletRow(o)),
+      ),
     )
   }
 
@@ -179,8 +188,46 @@ export function mountModal(host: ConnectElement): MountedElement {
     announce(`Waiting for ${name}`)
   }
 
+  /**
+   * A WalletConnect proposal on a phone: a link per WalletConnect wallet of the registry (its
+   * `walletConnect.link` + `?uri=`), the chosen wallet's first, and the URI to copy.
+   */
+  function renderDeepLinks(uri: string) {
+    const chosen = attempt?.walletId
+    const wallets = supportWallets
+      .filter((wallet) => wallet.walletConnect?.link)
+      .sort((a, b) => Number(b.id === chosen) - Number(a.id === chosen))
+    const links = wallets.map((wallet, index) =>
+      h(
+        'li',
+        {},
+        h(
+          'a',
+          {
+            class: index === 0 && wallet.id === chosen ? 'btn primary' : 'btn',
+            href: walletConnectDeepLink(wallet.walletConnect?.link ?? '', uri),
+            'data-wallet': wallet.id,
+          },
+          `Open ${wallet.name}`,
+        ),
+      ),
+    )
+    body.replaceChildren(
+      h('p', { class: 'muted' }, 'Open your wallet app to approve the connection.'),
+      h('ul', { 'aria-label': 'Wallet apps' }, ...links),
+      h(
+        'div',
+        { class: 'row' },
+        copyButton('Copy link', uri),
+        h('button', { type: 'button', onclick: () => client?.cancel() }, 'Cancel'),
+      ),
+    )
+    announce('Open your wallet app')
+  }
+
   function renderQr(view: ClientView) {
     const uri = view.pairingUri ?? ''
+    if (uri.startsWith('wc:') && isMobile(host)) return renderDeepLinks(uri)
     const qr = h('div', { class: 'qr', role: 'img', 'aria-label': 'Pairing QR code' })
     void import('../../qr').then(({ pairingQrSvg }) => {
       qr.innerHTML = pairingQrSvg(uri) // our encoder's SVG: paths only, no text of the URI
@@ -300,7 +347,8 @@ export function mountModal(host: ConnectElement): MountedElement {
     if (key === shown) return
     const previous = shown?.split('|')[0]
     shown = key
-    title.textContent = TITLES[screen]
+    const phoneLinks = screen === 'qr' && isMobile(host) && view.pairingUri?.startsWith('wc:')
+    title.textContent = phoneLinks ? 'Open your wallet' : TITLES[screen]
     // A connection made from the modal closes it; the chip shows the account.
     if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
     if (screen === 'wallets') {

@@ -5,11 +5,16 @@ import { isWalletInjected } from '../../connectors/presence'
 import {
   isInjectedPath,
   isServedPath,
+  type ServedPathOptions,
   type WalletPath,
   walletPaths,
 } from '../../connectors/wallet-paths'
 import { allWallets } from '../../registry/all-wallets'
-import { EIP6963_WALLET_PREFIX, WALLET_STANDARD_WALLET_PREFIX } from '../../registry/generic'
+import {
+  EIP6963_WALLET_PREFIX,
+  WALLET_STANDARD_WALLET_PREFIX,
+  WALLETCONNECT_WALLET_ID,
+} from '../../registry/generic'
 import { listPartnerWallets } from '../../registry/partners'
 import type { ChainNamespace, SupportWalletInfo } from '../../registry/types'
 import { supportWallets } from '../../registry/wallets'
@@ -43,9 +48,16 @@ const SAFE_ICON = /^(data:image\/|https:\/\/)/
  * 2. the project's other wallets (its config), each by the first path of `walletPaths` it can
  *    complete here (its SDK, WalletConnect, Phantom's deeplinks, a partner's link or relay), else a
  *    link to its site;
- * 3. on a desktop, "Other wallet": the scope-connect QR code, for partner wallets.
+ *    (`walletconnect` only when the client serves it: `served.walletConnect`);
+ * 3. with WalletConnect served, "WalletConnect": any WalletConnect wallet, by its QR code (on a
+ *    phone, by the wallets' deep links);
+ * 4. on a desktop, "Other wallet": the scope-connect QR code, for partner wallets.
  */
-export function walletOptions(config: ConnectConfig | null, mobile: boolean): WalletOption[] {
+export function walletOptions(
+  config: ConnectConfig | null,
+  mobile: boolean,
+  served: ServedPathOptions = {},
+): WalletOption[] {
   const options: WalletOption[] = []
   const listed = new Set<string>()
   const projectNamespaces = new Set(config?.networks.map((network) => network.namespace))
@@ -87,7 +99,17 @@ export function walletOptions(config: ConnectConfig | null, mobile: boolean): Wa
       })
       continue
     }
-    options.push(notInstalledRow(info, namespaces, mobile))
+    options.push(notInstalledRow(info, namespaces, mobile, served))
+  }
+  const wcNamespace = (['eip155', 'solana'] as const).find(wants)
+  if (served.walletConnect && wcNamespace) {
+    options.push({
+      name: 'WalletConnect',
+      icon: null,
+      installed: false,
+      action: { kind: 'connect', walletId: WALLETCONNECT_WALLET_ID, namespace: wcNamespace },
+      path: 'walletconnect',
+    })
   }
   if (!mobile)
     options.push({ name: 'Other wallet', icon: null, installed: false, action: { kind: 'pair' } })
@@ -115,11 +137,12 @@ function notInstalledRow(
   info: SupportWalletInfo,
   namespaces: readonly ChainNamespace[],
   mobile: boolean,
+  served: ServedPathOptions,
 ): WalletOption {
   for (const namespace of namespaces) {
     const path = walletPaths(info, namespace, mobile ? 'phone' : 'desktop').find(
       (candidate) =>
-        !isInjectedPath(candidate) && (isServedPath(candidate) || candidate === 'relay'),
+        !isInjectedPath(candidate) && (isServedPath(candidate, served) || candidate === 'relay'),
     )
     if (path === 'relay')
       return { name: info.name, icon: null, installed: false, action: { kind: 'pair' }, path }
