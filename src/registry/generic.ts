@@ -15,17 +15,22 @@ export const WALLET_STANDARD_WALLET_PREFIX = 'wallet-standard:'
  */
 export const WALLETCONNECT_WALLET_ID = 'walletconnect'
 
-const WALLETCONNECT_WALLET: SupportWalletInfo = /* @__PURE__ */ Object.freeze({
-  id: WALLETCONNECT_WALLET_ID,
-  name: 'WalletConnect',
-  homepage: 'https://walletconnect.network',
-  namespaces: Object.freeze(['eip155', 'solana'] as const),
-  // No link of its own: the wallet scans the QR code (the modal offers no phone deep link for it).
-  walletConnect: Object.freeze({
-    link: '',
+/** Frozen on first use (a top-level call would stay in every bundle that imports this module). */
+let walletConnectWallet: SupportWalletInfo | undefined
+function genericWalletConnectWallet(): SupportWalletInfo {
+  walletConnectWallet ??= Object.freeze({
+    id: WALLETCONNECT_WALLET_ID,
+    name: 'WalletConnect',
+    homepage: 'https://walletconnect.network',
     namespaces: Object.freeze(['eip155', 'solana'] as const),
-  }),
-})
+    // No link of its own: the wallet scans the QR code (the modal offers no phone deep link for it).
+    walletConnect: Object.freeze({
+      link: '',
+      namespaces: Object.freeze(['eip155', 'solana'] as const),
+    }),
+  })
+  return walletConnectWallet
+}
 
 const MAX_NAME = 200
 
@@ -43,7 +48,7 @@ export function resolveWalletInfo(walletId: WalletId): SupportWalletInfo {
   if (typeof walletId !== 'string') throw walletNotFound(walletId)
   const known = walletsById.get(walletId) ?? partnerById(walletId)
   if (known) return known
-  if (walletId === WALLETCONNECT_WALLET_ID) return WALLETCONNECT_WALLET
+  if (walletId === WALLETCONNECT_WALLET_ID) return genericWalletConnectWallet()
   const rdns = after(walletId, EIP6963_WALLET_PREFIX)
   if (rdns !== undefined) {
     return (
