@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58, base64 } from '@scure/base'
+import { base58 } from '@scure/base'
 import { getWallets } from '@wallet-standard/app'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
@@ -18,6 +18,7 @@ import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { type AppError, isAppError } from '../src/errors'
 import { createMemoryTransactionStore } from '../src/transaction'
 import { createMemoryUniversalLinkStore } from '../src/universal-link/memory-store'
+import { unsignedLegacyTransaction } from './support/solana-cluster'
 import { createTestSolanaWallet, type TestSolanaWallet } from './support/wallet-standard-wallet'
 
 // `Client.sendTransaction` on Solana: a Wallet Standard wallet with a real ed25519 key signs and
@@ -70,20 +71,6 @@ async function connected(
   return { client, wallet }
 }
 
-/** A legacy transaction with one instruction and the wallet's key as its only signer, unsigned. */
-function unsignedTransaction(signer: Uint8Array): { transaction: string; message: Uint8Array } {
-  const message = Uint8Array.from([
-    ...[1, 0, 1],
-    2,
-    ...signer,
-    ...new Uint8Array(32),
-    ...crypto.getRandomValues(new Uint8Array(32)),
-    ...[1, 1, 1, 0, 0],
-  ])
-  const transaction = base64.encode(Uint8Array.from([1, ...new Uint8Array(64), ...message]))
-  return { transaction, message }
-}
-
 /** The cluster double confirms `signature` at `slot`, which becomes its head. */
 function confirmAt(signature: string, slot: number) {
   solana.setSignatureStatus(signature, { slot, confirmationStatus: 'confirmed', err: null })
@@ -106,7 +93,7 @@ const until = async (condition: () => boolean, ms = 5_000) => {
 describe('Client.sendTransaction on Solana (Wallet Standard, test double cluster)', () => {
   it('default: the wallet signs and sends; wait() settles through the backend once the signature is confirmed', async () => {
     const { client, wallet } = await connected()
-    const { transaction, message } = unsignedTransaction(wallet.key.publicKey)
+    const { transaction, message } = unsignedLegacyTransaction(wallet.key.publicKey)
     dappFetches.length = 0
     const handle = await client.sendTransaction({ transaction })
     // The hash is the transaction's signature: the wallet's real ed25519 signature of the message.
@@ -141,16 +128,18 @@ describe('Client.sendTransaction on Solana (Wallet Standard, test double cluster
     const { client, wallet } = await connected()
     const before = solana.sent.size
     wallet.rejectNext()
-    const error = await failure(client.sendTransaction(unsignedTransaction(wallet.key.publicKey)))
+    const error = await failure(
+      client.sendTransaction(unsignedLegacyTransaction(wallet.key.publicKey)),
+    )
     expect(error?.code).toBe('USER_REJECTED')
     expect(solana.sent.size).toBe(before)
-    const handle = await client.sendTransaction(unsignedTransaction(wallet.key.publicKey))
+    const handle = await client.sendTransaction(unsignedLegacyTransaction(wallet.key.publicKey))
     expect(solana.sent.has(handle.hash)).toBe(true)
   })
 
   it('failure: the transaction fails on chain (err in its status) → TRANSACTION_REVERTED with the error', async () => {
     const { client, wallet } = await connected()
-    const handle = await client.sendTransaction(unsignedTransaction(wallet.key.publicKey))
+    const handle = await client.sendTransaction(unsignedLegacyTransaction(wallet.key.publicKey))
     solana.setSignatureStatus(handle.hash, {
       slot: 5_001,
       confirmationStatus: 'confirmed',
@@ -163,7 +152,9 @@ describe('Client.sendTransaction on Solana (Wallet Standard, test double cluster
 
   it('failure: a wallet without solana:signAndSendTransaction → WALLET_UNAVAILABLE; the connection stays', async () => {
     const { client, wallet } = await connected({ without: ['solana:signAndSendTransaction'] })
-    const error = await failure(client.sendTransaction(unsignedTransaction(wallet.key.publicKey)))
+    const error = await failure(
+      client.sendTransaction(unsignedLegacyTransaction(wallet.key.publicKey)),
+    )
     expect(isAppError(error, 'WALLET_UNAVAILABLE')).toBe(true)
     expect(client.getView().isConnected).toBe(true)
   })
@@ -194,7 +185,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
   it('the link carries the transaction; the wallet answers /callback/transaction; the machine watches its signature to confirmed', async () => {
     const { wallet, client, links, transactionStore } = await connectedOverLink()
 
-    const { transaction } = unsignedTransaction(base58.decode(wallet.address))
+    const { transaction } = unsignedLegacyTransaction(base58.decode(wallet.address))
     const sending = client.sendTransaction({ transaction })
     await until(() => links.length === 2)
     const link = new URL(links[1] ?? '')
@@ -239,7 +230,9 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
     const stores = [createMemoryTransactionStore(), createMemoryUniversalLinkStore()] as const
     const links: string[] = []
     const { wallet, client: before } = await connectedOverLink(...stores, links)
-    void before.sendTransaction(unsignedTransaction(base58.decode(wallet.address))).catch(() => {})
+    void before
+      .sendTransaction(unsignedLegacyTransaction(base58.decode(wallet.address)))
+      .catch(() => {})
     await until(() => links.length === 2)
     before.actor.stop() // the page goes away; only storage survives
     const reload = () => mobileClient(...stores, links).client
@@ -293,7 +286,7 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
   it('failure: the wallet rejects the transaction → USER_REJECTED and nothing is watched', async () => {
     const { wallet, client, links } = await connectedOverLink()
     const sending = failure(
-      client.sendTransaction(unsignedTransaction(base58.decode(wallet.address))),
+      client.sendTransaction(unsignedLegacyTransaction(base58.decode(wallet.address))),
     )
     await until(() => links.length === 2)
     await wallet.handle(links[1] ?? '', 'reject')

@@ -12,9 +12,10 @@ import {
   type WalletConnectRelayDouble,
 } from './support/walletconnect-relay-double'
 import {
-  MemoryWalletConnectStorage,
+  pairFromView,
   startWalletConnectWallet,
   type TestWalletConnectWallet,
+  testWalletConnectOptions,
 } from './support/walletconnect-wallet'
 
 // A fault sequence over the WalletConnect connector through the Client: connect / sign / send /
@@ -26,7 +27,6 @@ import {
 const CHAIN = 'eip155:31337'
 const OTHER = 'eip155:1'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-const metadata = { name: 'Test dApp', description: 'test', url: 'https://dapp.test', icons: [] }
 const backend = useBackendWithAnvil()
 let relay: WalletConnectRelayDouble
 let wallet: TestWalletConnectWallet
@@ -49,7 +49,6 @@ afterEach(async () => {
 })
 
 function newClient(): Client {
-  const seen: string[] = []
   const client = new Client({
     baseUrl: backend.server.baseUrl,
     appKey: backend.server.appKey,
@@ -57,24 +56,9 @@ function newClient(): Client {
     connectionStore: createMemoryConnectionStore(),
     transactions: { store: createMemoryTransactionStore() },
     timeouts: { signatureMs: 3_000, walletAnswerMs: 8_000 },
-    connectors: [
-      new WalletConnectConnector({
-        projectId: 'test-project',
-        metadata,
-        relayUrl: relay.url,
-        chains: [CHAIN],
-        storage: new MemoryWalletConnectStorage(),
-        importSignClient: () => import('@walletconnect/sign-client'),
-      }),
-    ],
+    connectors: [new WalletConnectConnector(testWalletConnectOptions(relay.url, [CHAIN]))],
   })
-  client.subscribe((view) => {
-    const uri = view.pairingUri
-    if (uri && !seen.includes(uri)) {
-      seen.push(uri)
-      void wallet.pair(uri)
-    }
-  })
+  pairFromView(client, wallet)
   clients.push(client)
   return client
 }

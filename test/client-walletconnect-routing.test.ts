@@ -11,8 +11,10 @@ import {
 } from './support/walletconnect-relay-double'
 import {
   MemoryWalletConnectStorage,
+  pairFromView,
   startWalletConnectWallet,
   type TestWalletConnectWallet,
+  testWalletConnectOptions,
 } from './support/walletconnect-wallet'
 
 // Issue 26 item 1, the Client side: with the `walletConnect` option, `selectWallet` routes a wallet
@@ -22,7 +24,6 @@ import {
 // backend and anvil. No connector is registered by the app in these tests.
 
 const CHAIN = 'eip155:31337'
-const metadata = { name: 'Test dApp', description: 'test', url: 'https://dapp.test', icons: [] }
 const backend = useBackendWithAnvil()
 let relay: WalletConnectRelayDouble
 let wallet: TestWalletConnectWallet
@@ -54,7 +55,6 @@ function newClient({ mobile, storage, walletConnect = {}, options = {} }: Setup)
   client: Client
   uris: string[]
 } {
-  const uris: string[] = []
   const client = new Client({
     baseUrl: backend.server.baseUrl,
     appKey: backend.server.appKey,
@@ -64,26 +64,14 @@ function newClient({ mobile, storage, walletConnect = {}, options = {} }: Setup)
     ...(walletConnect === null
       ? {}
       : {
-          walletConnect: {
-            projectId: 'test-project',
-            metadata,
-            relayUrl: relay.url,
-            chains: [CHAIN],
-            storage: storage ?? new MemoryWalletConnectStorage(),
-            importSignClient: () => import('@walletconnect/sign-client'),
+          walletConnect: testWalletConnectOptions(relay.url, [CHAIN], {
+            ...(storage ? { storage } : {}),
             ...walletConnect,
-          },
+          }),
         }),
     ...options,
   })
-  // The wallet "scans" the QR (or opens the deep link): it pairs from the view's pairingUri.
-  client.subscribe((view) => {
-    const uri = view.pairingUri
-    if (uri && !uris.includes(uri)) {
-      uris.push(uri)
-      void wallet.pair(uri)
-    }
-  })
+  const uris = pairFromView(client, wallet)
   clients.push(client)
   return { client, uris }
 }

@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58, base64 } from '@scure/base'
+import { base58 } from '@scure/base'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   SOLANA_DEVNET,
@@ -16,14 +16,16 @@ import { createMemoryConnectionStore } from '../src/connection'
 import { WalletConnectConnector } from '../src/connectors'
 import type { AppError } from '../src/errors'
 import { createMemoryTransactionStore } from '../src/transaction'
+import { unsignedLegacyTransaction } from './support/solana-cluster'
 import {
   startWalletConnectRelayDouble,
   type WalletConnectRelayDouble,
 } from './support/walletconnect-relay-double'
 import {
-  MemoryWalletConnectStorage,
+  pairFromView,
   startWalletConnectWallet,
   type TestWalletConnectWallet,
+  testWalletConnectOptions,
 } from './support/walletconnect-wallet'
 
 // The Client on Solana over WalletConnect: the real sign-client on both sides, the wallet's a real
@@ -32,7 +34,6 @@ import {
 // the Solana JSON-RPC TEST DOUBLE, no validator runs here), the relay double between them, and the
 // real backend watching the signature's status on the same cluster double.
 
-const metadata = { name: 'Test dApp', description: 'test', url: 'https://dapp.test', icons: [] }
 let solana: SolanaRpcDouble
 let server: TestServer
 let relay: WalletConnectRelayDouble
@@ -65,48 +66,18 @@ afterEach(async () => {
 })
 
 function newClient(timeouts?: { signatureMs?: number }): Client {
-  const seen: string[] = []
   const client = new Client({
     baseUrl: server.baseUrl,
     appKey: server.appKey,
     mobile: false,
     connectionStore: createMemoryConnectionStore(),
     transactions: { store: createMemoryTransactionStore(), timeouts: { retryMs: 50 } },
-    connectors: [
-      new WalletConnectConnector({
-        projectId: 'test-project',
-        metadata,
-        relayUrl: relay.url,
-        chains: [SOLANA_DEVNET],
-        storage: new MemoryWalletConnectStorage(),
-        importSignClient: () => import('@walletconnect/sign-client'),
-      }),
-    ],
+    connectors: [new WalletConnectConnector(testWalletConnectOptions(relay.url, [SOLANA_DEVNET]))],
     ...(timeouts ? { timeouts } : {}),
   })
-  client.subscribe((view) => {
-    const uri = view.pairingUri
-    if (uri && !seen.includes(uri)) {
-      seen.push(uri)
-      void wallet.pair(uri)
-    }
-  })
+  pairFromView(client, wallet)
   clients.push(client)
   return client
-}
-
-/** A legacy transaction with one instruction and the wallet's key as its only signer, unsigned. */
-function unsignedTransaction(signer: Uint8Array): { transaction: string; message: Uint8Array } {
-  const message = Uint8Array.from([
-    ...[1, 0, 1],
-    2,
-    ...signer,
-    ...new Uint8Array(32),
-    ...crypto.getRandomValues(new Uint8Array(32)),
-    ...[1, 1, 1, 0, 0],
-  ])
-  const transaction = base64.encode(Uint8Array.from([1, ...new Uint8Array(64), ...message]))
-  return { transaction, message }
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -146,7 +117,7 @@ describe('Client + WalletConnectConnector on Solana', () => {
   it('sendTransaction: solana_signAndSendTransaction, then watched through the backend to confirmed', async () => {
     const client = newClient()
     await client.connect()
-    const { transaction, message } = unsignedTransaction(wallet.solanaKey.publicKey)
+    const { transaction, message } = unsignedLegacyTransaction(wallet.solanaKey.publicKey)
     const handle = await client.sendTransaction({ transaction })
     expect(wallet.received.at(-1)).toBe('solana_signAndSendTransaction')
     expect(handle.chainId).toBe(SOLANA_DEVNET)
@@ -171,7 +142,7 @@ describe('Client + WalletConnectConnector on Solana', () => {
     expect((await failure(client.signMessage('no')))?.code).toBe('USER_REJECTED')
     const before = solana.sent.size
     expect(
-      (await failure(client.sendTransaction(unsignedTransaction(wallet.solanaKey.publicKey))))
+      (await failure(client.sendTransaction(unsignedLegacyTransaction(wallet.solanaKey.publicKey))))
         ?.code,
     ).toBe('USER_REJECTED')
     expect(solana.sent.size).toBe(before)

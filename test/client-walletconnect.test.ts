@@ -12,8 +12,10 @@ import {
 } from './support/walletconnect-relay-double'
 import {
   MemoryWalletConnectStorage,
+  pairFromView,
   startWalletConnectWallet,
   type TestWalletConnectWallet,
+  testWalletConnectOptions,
 } from './support/walletconnect-wallet'
 
 // The Client through its charts with a WalletConnect wallet: the real sign-client on both sides (a
@@ -21,7 +23,6 @@ import {
 
 const CHAIN = 'eip155:31337'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-const metadata = { name: 'Test dApp', description: 'test', url: 'https://dapp.test', icons: [] }
 const backend = useBackendWithAnvil()
 let relay: WalletConnectRelayDouble
 let wallet: TestWalletConnectWallet
@@ -48,7 +49,6 @@ function newClient(
   options: Partial<ClientOptions> = {},
   proposalExpirySeconds?: number,
 ): { client: Client; uris: string[] } {
-  const uris: string[] = []
   const client = new Client({
     baseUrl: backend.server.baseUrl,
     appKey: backend.server.appKey,
@@ -56,26 +56,16 @@ function newClient(
     connectionStore: createMemoryConnectionStore(),
     transactions: { store: createMemoryTransactionStore() },
     connectors: [
-      new WalletConnectConnector({
-        projectId: 'test-project',
-        metadata,
-        relayUrl: relay.url,
-        chains: [CHAIN],
-        storage,
-        importSignClient: () => import('@walletconnect/sign-client'),
-        ...(proposalExpirySeconds ? { proposalExpirySeconds } : {}),
-      }),
+      new WalletConnectConnector(
+        testWalletConnectOptions(relay.url, [CHAIN], {
+          storage,
+          ...(proposalExpirySeconds ? { proposalExpirySeconds } : {}),
+        }),
+      ),
     ],
     ...options,
   })
-  // The wallet "scans" the QR: it pairs from the view's pairingUri.
-  client.subscribe((view) => {
-    const uri = view.pairingUri
-    if (uri && !uris.includes(uri)) {
-      uris.push(uri)
-      void wallet.pair(uri)
-    }
-  })
+  const uris = pairFromView(client, wallet)
   clients.push(client)
   return { client, uris }
 }

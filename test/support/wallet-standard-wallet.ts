@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
-import { base58, base64 } from '@scure/base'
+import { base58 } from '@scure/base'
 import type { Wallet, WalletAccount, WalletIcon } from '@wallet-standard/base'
 import type {
   SolanaSignAndSendTransactionFeature,
@@ -10,6 +10,7 @@ import type {
   StandardEventsFeature,
 } from '../../src/connectors/wallet-standard-solana'
 import { signSerializedTransaction } from '../../src/testing/doubles/solana-transaction'
+import { broadcastSolanaTransaction } from './solana-cluster'
 
 const ICON: WalletIcon =
   'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4='
@@ -139,22 +140,9 @@ export function createTestSolanaWallet(options: TestSolanaWalletOptions = {}): T
       })
     },
   }
-  /** Broadcasts a signed transaction as a wallet does: JSON-RPC `sendTransaction`, base64. */
   const broadcast = async (signed: Uint8Array): Promise<Uint8Array> => {
     if (!options.rpcUrl) throw new Error('test wallet: no cluster to send to')
-    const response = await fetch(options.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'sendTransaction',
-        params: [base64.encode(signed), { encoding: 'base64' }],
-      }),
-    })
-    const body = (await response.json()) as { result?: string; error?: { message: string } }
-    if (typeof body.result !== 'string') throw new Error(body.error?.message ?? 'send failed')
-    return base58.decode(body.result)
+    return base58.decode(await broadcastSolanaTransaction(options.rpcUrl, signed))
   }
   const signAndSendTransaction: SolanaSignAndSendTransactionFeature = {
     version: '1.0.0',

@@ -23,10 +23,14 @@ import { SignClient } from '@walletconnect/sign-client'
 import { createWalletClient, http, type LocalAccount, type WalletClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
+import type { Client } from '../../src/client'
+import type { WalletConnectConnectorOptions } from '../../src/connectors/walletconnect'
+import type { Caip2ChainId } from '../../src/registry/types'
 import {
   type SolanaKeypair,
   signSerializedTransaction,
 } from '../../src/testing/doubles/solana-transaction'
+import { broadcastSolanaTransaction } from './solana-cluster'
 
 /** An in-memory sign-client storage (its `IKeyValueStorage`). */
 export class MemoryWalletConnectStorage {
@@ -177,22 +181,9 @@ export async function startWalletConnectWallet(options: {
     await client.approve({ id, namespaces })
   })
 
-  /** Broadcasts a signed transaction as a wallet does: JSON-RPC `sendTransaction`, base64. */
-  const broadcast = async (signed: Uint8Array): Promise<string> => {
+  const broadcast = (signed: Uint8Array): Promise<string> => {
     if (!options.solanaRpcUrl) throw new Error('no solanaRpcUrl for solana_signAndSendTransaction')
-    const response = await fetch(options.solanaRpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'sendTransaction',
-        params: [base64.encode(signed), { encoding: 'base64' }],
-      }),
-    })
-    const body = (await response.json()) as { result?: string; error?: { message: string } }
-    if (typeof body.result !== 'string') throw new Error(body.error?.message ?? 'send failed')
-    return body.result
+    return broadcastSolanaTransaction(options.solanaRpcUrl, signed)
   }
 
   client.on('session_request', async ({ id, topic, params }) => {
@@ -289,4 +280,45 @@ export async function startWalletConnectWallet(options: {
     await client.respond({ topic, response: { id, jsonrpc: '2.0', result } })
   })
   return wallet
+}
+
+/** The dApp metadata of the tests' WalletConnect connectors. */
+export const TEST_DAPP_METADATA = {
+  name: 'Test dApp',
+  description: 'test',
+  url: 'https://dapp.test',
+  icons: [],
+}
+
+/** A test dApp's WalletConnect options on `relayUrl`: the real sign-client, a fresh storage unless given. */
+export function testWalletConnectOptions(
+  relayUrl: string,
+  chains: Caip2ChainId[],
+  extra: Partial<WalletConnectConnectorOptions> = {},
+): WalletConnectConnectorOptions {
+  return {
+    projectId: 'test-project',
+    metadata: TEST_DAPP_METADATA,
+    relayUrl,
+    chains,
+    storage: new MemoryWalletConnectStorage(),
+    importSignClient: () => import('@walletconnect/sign-client'),
+    ...extra,
+  }
+}
+
+/**
+ * The wallet "scans" the QR code (or opens the deep link): it pairs from each new `pairingUri` the
+ * client's view shows. The URIs seen, in order.
+ */
+export function pairFromView(client: Client, wallet: TestWalletConnectWallet): string[] {
+  const uris: string[] = []
+  client.subscribe((view) => {
+    const uri = view.pairingUri
+    if (uri && !uris.includes(uri)) {
+      uris.push(uri)
+      void wallet.pair(uri)
+    }
+  })
+  return uris
 }
