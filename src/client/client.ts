@@ -1335,8 +1335,8 @@ export class Client {
       const namespace = input.namespace
       const mobile = this.#options.mobile ?? detectMobile()
       // A wallet whose provider is in the page (its in-app browser on a phone) takes that path.
-      const injected = route.isWalletInjected(info, input.namespace)
-      const kind = connectorKindForWallet(info, input.namespace, mobile, injected, walletConnect)
+      const injected = route.isWalletInjected(info, namespace)
+      const kind = connectorKindForWallet(info, namespace, mobile, injected, walletConnect)
       if (kind === 'universal-link') {
         await this.#loadLink()
         this.#connector = this.#linkConnector(info.id)
@@ -1348,7 +1348,7 @@ export class Client {
           pollIntervalMs: this.#options.universalLink?.pollIntervalMs ?? null,
         }
       }
-      connector = loadConnectorForWallet(info, input.namespace, {
+      connector = loadConnectorForWallet(info, namespace, {
         mobile,
         injected,
         eip6963TimeoutMs: input.discoveryMs,

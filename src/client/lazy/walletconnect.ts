@@ -3,6 +3,7 @@
 import * as z from 'zod/mini'
 import type { WalletConnectConnectorOptions } from '../../connectors/walletconnect'
 import { WalletConnectConnector } from '../../connectors/walletconnect'
+import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace } from '../../registry/types'
 import { parseParameters } from '../../wire/parse-parameters'
 import { Caip2Schema } from '../../wire/primitives'
@@ -33,7 +34,7 @@ const WalletConnectOptionSchema = /* @__PURE__ */ z.looseObject({
 
 const DEFAULT_CHAIN: Record<ChainNamespace, Caip2ChainId> = {
   eip155: 'eip155:1',
-  solana: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+  solana: SOLANA_MAINNET_CHAIN_ID,
 }
 
 /**
