@@ -111,10 +111,17 @@ export function toWalletConnectSolanaRequest(
       }
     }
     case 'solana_signTransaction': {
+      // WalletConnect's Solana RPC: `{ transaction (base64), pubkey }` → `{ signature (base58),
+      // transaction? (the signed transaction, base64) }`; older wallets answer the signature alone.
       const transaction = stringParam(params, 'transaction')
       return {
-        request: { method: 'solana_signTransaction', params: { transaction } },
-        read: (answer) => ({ signedTransaction: answerField(answer, 'transaction') }),
+        request: { method: 'solana_signTransaction', params: { transaction, pubkey: address } },
+        read: (answer) => {
+          const signed = (answer as Record<string, unknown> | null)?.transaction
+          return typeof signed === 'string'
+            ? { signedTransaction: signed }
+            : { signature: answerField(answer, 'signature') }
+        },
       }
     }
     case 'solana_signAndSendTransaction': {

@@ -210,7 +210,8 @@ export class WalletConnectConnector implements IWalletConnector {
    * `eth_requestAccounts` and `eth_chainId` are answered locally; `wallet_switchEthereumChain` is
    * sent and, once the wallet accepts, the chain changes (subscribers get `chainChanged`). Solana:
    * `solana_signMessage` `{ message }` (UTF-8) → `{ signature, publicKey }`,
-   * `solana_signTransaction` `{ transaction }` → `{ signedTransaction }`,
+   * `solana_signTransaction` `{ transaction }` → `{ signedTransaction }` (`{ signature }` from a
+   * wallet that answers only that),
    * `solana_signAndSendTransaction` `{ transaction }` → `{ signature }`.
    * @throws {AppError} `NOT_CONNECTED` without a session; `USER_REJECTED`; `WALLET_ERROR` for any
    * other wallet error or a request that lapses (sign-client's expiry).

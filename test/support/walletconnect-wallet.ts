@@ -67,8 +67,12 @@ export interface TestWalletConnectWallet {
   /** How the next proposals and requests are answered. */
   proposals: WalletMode
   requests: WalletMode
+  /** How `solana_signTransaction` answers: the signed transaction and its signature (default), or the signature alone. */
+  signTransactionAnswer: 'transaction' | 'signature'
   /** Methods received, in order. */
   readonly received: string[]
+  /** The params of each request received, in order (beside `received`). */
+  readonly receivedParams: unknown[]
   /**
    * The chains the wallet approves (CAIP-2); default `eip155:<anvil chain>`. `solana:` chains are
    * approved with the Solana key under WalletConnect's `solana` namespace.
@@ -128,7 +132,9 @@ export async function startWalletConnectWallet(options: {
     solanaKey,
     proposals: 'approve',
     requests: 'approve',
+    signTransactionAnswer: 'transaction',
     received: [],
+    receivedParams: [],
     chains: [`eip155:${chainId}`],
     rejectHung: async () => {
       for (const { id, topic } of hung.splice(0)) {
@@ -189,6 +195,7 @@ export async function startWalletConnectWallet(options: {
   client.on('session_request', async ({ id, topic, params }) => {
     const { method, params: args } = params.request as { method: string; params: unknown[] }
     wallet.received.push(method)
+    wallet.receivedParams.push(args)
     if (wallet.requests === 'hang') {
       hung.push({ id, topic })
       return
@@ -226,6 +233,19 @@ export async function startWalletConnectWallet(options: {
         result = {
           signature: base58.encode(ed25519.sign(base58.decode(message), solanaKey.secretKey)),
         }
+        break
+      }
+      // `{ transaction (base64), pubkey }` → `{ signature, transaction }` (the signed transaction,
+      // base64), as WalletConnect's Solana RPC reference answers; `{ signature }` alone in
+      // `signTransactionAnswer: 'signature'` (the older answer some wallets still give).
+      case 'solana_signTransaction': {
+        const { transaction } = args as unknown as { transaction: string }
+        const signed = signSerializedTransaction(base64.decode(transaction), solanaKey)
+        const signature = base58.encode(signed.slice(1, 65))
+        result =
+          wallet.signTransactionAnswer === 'signature'
+            ? { signature }
+            : { signature, transaction: base64.encode(signed) }
         break
       }
       // `{ transaction (base64) }` → `{ signature }`, the transaction signed and broadcast.
