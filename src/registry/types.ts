@@ -56,7 +56,8 @@ export interface SupportWalletInfo {
   relay?: { namespaces: readonly ChainNamespace[] }
   /**
    * WalletConnect v2: the wallet's own link that opens it with a pairing URI (`{link}?uri={wc:…}`),
-   * and the namespaces it serves over WalletConnect.
+   * and the namespaces it serves over WalletConnect. `link` is empty for a wallet that documents no
+   * such link (it pairs by scanning the QR code); each built-in link's source is in docs/connectors.md.
    */
   walletConnect?: { link: string; namespaces: readonly ChainNamespace[] }
   /**

@@ -61,7 +61,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     rdns: 'com.coinbase.wallet',
     mobile: { universalLink: 'https://go.cb-w.com/dapp', namespaces: ['eip155', 'solana'] },
     relay: { namespaces: ['eip155'] },
-    walletConnect: { link: 'https://go.cb-w.com/wc', namespaces: ['eip155'] },
+    walletConnect: { link: '', namespaces: ['eip155'] },
     sdk: 'coinbase',
     injected: {
       namespaces: ['eip155', 'solana'],
