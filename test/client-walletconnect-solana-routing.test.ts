@@ -143,6 +143,19 @@ describe('selectWallet on solana routes to WalletConnect (ClientOptions.walletCo
     await signsMessage(client, 'any wallet on solana')
   }, 30_000)
 
+  it('one sign-client (one relay socket) serves both namespaces of a Client', async () => {
+    const client = newClient(false)
+    await client.selectWallet('walletconnect', { namespace: 'eip155' })
+    expect((await client.connect()).namespace).toBe('eip155')
+    // The wallet's socket and this client's one are open now; a second sign-client would add one.
+    const afterFirst = relay.connections()
+    await client.disconnect()
+    await client.selectWallet('trust', { namespace: 'solana' })
+    expect((await client.connect()).namespace).toBe('solana')
+    expect(relay.connections()).toBe(afterFirst)
+    await signsMessage(client, 'the second namespace on the same sign-client')
+  }, 30_000)
+
   it('the eip155 and solana connectors are separate; each keeps its own namespace', async () => {
     const client = newClient(false)
     const onSolana = await client.selectWallet('walletconnect', { namespace: 'solana' })

@@ -1,4 +1,4 @@
-import { AppError } from '../errors'
+import { AppError, isAppError } from '../errors'
 
 /** The optional peer dependency; held in a variable so bundlers leave it out of the library. */
 const SIGN_CLIENT_MODULE = '@walletconnect/sign-client'
@@ -97,6 +97,7 @@ export async function startSignClient(
   try {
     return await SignClient.init(options)
   } catch (error) {
+    if (isAppError(error)) throw error
     throw new AppError('WALLET_UNAVAILABLE', 'WalletConnect sign-client failed to start.', {
       cause: error,
     })

@@ -3,6 +3,10 @@
 import * as z from 'zod/mini'
 import type { WalletConnectConnectorOptions } from '../../connectors/walletconnect'
 import { WalletConnectConnector } from '../../connectors/walletconnect'
+import {
+  startSignClient,
+  type WalletConnectSignClient,
+} from '../../connectors/walletconnect-sign-client'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
 import type { Caip2ChainId, ChainNamespace } from '../../registry/types'
 import { parseParameters } from '../../wire/parse-parameters'
@@ -52,8 +56,39 @@ export function walletConnectChains(
   return [...(own.length > 0 ? own : [DEFAULT_CHAIN[namespace]]), ...others]
 }
 
+/** The sign-client loader of each `walletConnect` option: one sign-client for all its connectors. */
+const sharedLoaders = /* @__PURE__ */ new WeakMap<object, () => Promise<unknown>>()
+
 /**
- * The `WalletConnectConnector` of the client's `walletConnect` option for `namespace`.
+ * An `importSignClient` whose `SignClient.init` starts the option's sign-client once and hands the
+ * same one to every later caller, so the connectors of both namespaces share one client (one Core,
+ * one relay socket) rather than starting one each. A failed start is not kept.
+ */
+function sharedSignClientImport(option: WalletConnectConnectorOptions): () => Promise<unknown> {
+  let loader = sharedLoaders.get(option)
+  if (!loader) {
+    let started: Promise<WalletConnectSignClient> | undefined
+    const SignClient = {
+      init(options: Record<string, unknown>): Promise<WalletConnectSignClient> {
+        if (!started) {
+          const attempt = startSignClient(option.importSignClient, options)
+          attempt.catch(() => {
+            if (started === attempt) started = undefined
+          })
+          started = attempt
+        }
+        return started
+      },
+    }
+    loader = async () => ({ SignClient })
+    sharedLoaders.set(option, loader)
+  }
+  return loader
+}
+
+/**
+ * The `WalletConnectConnector` of the client's `walletConnect` option for `namespace`; the
+ * connectors of one option share one sign-client.
  * @throws {AppError} `INVALID_CONFIG` naming the field when the option is malformed.
  */
 export function createClientWalletConnect(
@@ -64,5 +99,6 @@ export function createClientWalletConnect(
   return new WalletConnectConnector({
     ...option,
     chains: walletConnectChains(option.chains, namespace),
+    importSignClient: sharedSignClientImport(option),
   })
 }
