@@ -204,6 +204,24 @@ describe('signTransaction: solana_signTransaction over WalletConnect', () => {
     ).toBe(true)
   }, 30_000)
 
+  it('a garbage or empty answer is WALLET_ERROR, never a raw TypeError; the next call works', async () => {
+    const client = newClient(false)
+    await client.selectWallet('trust', { namespace: 'solana' })
+    await client.connect()
+    const { transaction, message } = unsignedLegacyTransaction(wallet.solanaKey.publicKey)
+    for (const answer of ['garbage', 'empty'] as const) {
+      wallet.signTransactionAnswer = answer
+      const error = await failure(client.signTransaction(transaction))
+      expect(error?.code).toBe('WALLET_ERROR')
+      expect(client.getView()).toMatchObject({ isConnected: true, isBusy: false })
+    }
+    wallet.signTransactionAnswer = 'transaction'
+    const signed = base64.decode(
+      (await client.signTransaction(transaction)).signedTransaction ?? '',
+    )
+    expect(ed25519.verify(signed.slice(1, 65), message, wallet.solanaKey.publicKey)).toBe(true)
+  }, 30_000)
+
   it('sendTransaction still goes through solana_signAndSendTransaction, watched to confirmed', async () => {
     const client = newClient(false)
     await client.selectWallet('trust', { namespace: 'solana' })

@@ -67,8 +67,12 @@ export interface TestWalletConnectWallet {
   /** How the next proposals and requests are answered. */
   proposals: WalletMode
   requests: WalletMode
-  /** How `solana_signTransaction` answers: the signed transaction and its signature (default), or the signature alone. */
-  signTransactionAnswer: 'transaction' | 'signature'
+  /**
+   * How `solana_signTransaction` answers: the signed transaction and its signature (default), the
+   * signature alone, or garbage of the right field names (`garbage`: a transaction that is not
+   * base64 and a signature that is not 64 base58 bytes; `empty`: `{}`).
+   */
+  signTransactionAnswer: 'transaction' | 'signature' | 'garbage' | 'empty'
   /** Methods received, in order. */
   readonly received: string[]
   /** The params of each request received, in order (beside `received`). */
@@ -242,10 +246,12 @@ export async function startWalletConnectWallet(options: {
         const { transaction } = args as unknown as { transaction: string }
         const signed = signSerializedTransaction(base64.decode(transaction), solanaKey)
         const signature = base58.encode(signed.slice(1, 65))
-        result =
-          wallet.signTransactionAnswer === 'signature'
-            ? { signature }
-            : { signature, transaction: base64.encode(signed) }
+        result = {
+          transaction: { signature, transaction: base64.encode(signed) },
+          signature: { signature },
+          garbage: { signature: 'not-a-signature', transaction: '%%% not base64 %%%' },
+          empty: {},
+        }[wallet.signTransactionAnswer]
         break
       }
       // `{ transaction (base64) }` → `{ signature }`, the transaction signed and broadcast.
