@@ -21,6 +21,7 @@ import {
   type WalletConnectRelayDouble,
 } from './support/walletconnect-relay-double'
 import {
+  MemoryWalletConnectStorage,
   pairFromView,
   startWalletConnectWallet,
   type TestWalletConnectWallet,
@@ -154,6 +155,32 @@ describe('selectWallet on solana routes to WalletConnect (ClientOptions.walletCo
     expect((await client.connect()).namespace).toBe('solana')
     expect(relay.connections()).toBe(afterFirst)
     await signsMessage(client, 'the second namespace on the same sign-client')
+  }, 30_000)
+
+  it('a Solana WalletConnect session resumes silently after a reload (same stores); no new proposal', async () => {
+    const storage = new MemoryWalletConnectStorage()
+    const connectionStore = createMemoryConnectionStore()
+    const first = newClient(true, {
+      connectionStore,
+      walletConnect: testWalletConnectOptions(relay.url, [SOLANA_DEVNET], { storage }),
+    })
+    await first.selectWallet('walletconnect', { namespace: 'solana' })
+    await first.connect()
+    const proposals = relay.requests.filter((m) => m === 'wc_proposeSession').length
+    // A reload: a new Client (so a new sign-client) on the same stores.
+    const second = newClient(true, {
+      connectionStore,
+      walletConnect: testWalletConnectOptions(relay.url, [SOLANA_DEVNET], { storage }),
+    })
+    const resumed = await second.resume()
+    expect(resumed.status).toBe('connected')
+    expect(second.getView()).toMatchObject({
+      isConnected: true,
+      address: wallet.solanaKey.address,
+      walletId: 'walletconnect',
+    })
+    expect(relay.requests.filter((m) => m === 'wc_proposeSession').length).toBe(proposals)
+    await signsMessage(second, 'after a reload')
   }, 30_000)
 
   it('the eip155 and solana connectors are separate; each keeps its own namespace', async () => {
