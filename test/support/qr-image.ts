@@ -3,7 +3,7 @@
  * what the modal paints are checked against a decoder we did not write:
  *
  * - `rasterizeQrSvg`: our encoder's SVG (a background `<rect>` and one `<path>` of `M x,y h v h z`
- *   squares, uqr's output) painted into an RGBA bitmap. The parser is strict: any other shape of
+ *   squares, uqr's output, as a string or as a DOM serialises it back) painted into an RGBA bitmap. The parser is strict: any other shape of
  *   SVG throws, so a change of the encoder's output shows here instead of passing unread.
  * - `decodePng`: an 8-bit RGB/RGBA PNG (Chromium's screenshots) into RGBA pixels (node:zlib; no
  *   image package needed).
@@ -35,7 +35,7 @@ const SQUARE = /^M(\d+),(\d+)h(\d+)v(\d+)h-(\d+)z/
  */
 export function rasterizeQrSvg(svg: string, scale = 1): RgbaImage {
   const shape =
-    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) (\d+)"><rect fill="[^"]+" width="(\d+)" height="(\d+)"\/><path fill="[^"]+" d="([^"]*)"\/><\/svg>$/.exec(
+    /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) (\d+)"><rect fill="[^"]+" width="(\d+)" height="(\d+)"(?:\/>|><\/rect>)<path fill="[^"]+" d="([^"]*)"(?:\/>|><\/path>)<\/svg>$/.exec(
       svg,
     )
   if (!shape) throw new Error(`not the encoder's SVG shape: ${svg.slice(0, 200)}`)
