@@ -18,19 +18,26 @@ export interface PairingQrOptions {
   background?: string
 }
 
+const ECC: readonly unknown[] = ['L', 'M', 'Q', 'H']
 const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,32})$/
 
 /**
  * The QR code of `uri` (a pairing URI) as an SVG document string. The URI holds the pairing key:
  * render the SVG in the page, never send it to a server or a log.
  *
- * @throws AppError `INVALID_CONFIG` for an empty URI, a URI over 4096 characters, or an option
- * that is not a plain colour or a positive size.
+ * @throws AppError `INVALID_CONFIG` for an empty URI, a URI over 4096 characters or longer than a
+ * QR code holds at the chosen error correction (2953 UTF-8 bytes at `L`, 1273 at `H`), or an option
+ * that is not a plain colour, a positive size or one of the four error corrections.
  */
 export function pairingQrSvg(uri: string, options: PairingQrOptions = {}): string {
   if (typeof uri !== 'string' || uri === '' || uri.length > 4096) {
     throw new AppError('INVALID_CONFIG', 'A QR code needs a URI of 1..4096 characters.')
   }
+  if (typeof options !== 'object' || options === null) {
+    throw new AppError('INVALID_CONFIG', 'QR options must be an object.')
+  }
+  const ecc = options.ecc ?? 'L'
+  if (!ECC.includes(ecc)) throw new AppError('INVALID_CONFIG', 'QR ecc must be L, M, Q or H.')
   const foreground = options.foreground ?? 'black'
   const background = options.background ?? 'white'
   // uqr writes colours into attributes as given: only plain colour values pass.
@@ -42,11 +49,17 @@ export function pairingQrSvg(uri: string, options: PairingQrOptions = {}): strin
   if (!Number.isInteger(pixelSize) || pixelSize < 1 || !Number.isInteger(border) || border < 0) {
     throw new AppError('INVALID_CONFIG', 'QR pixelSize must be a positive integer, border ≥ 0.')
   }
-  return renderSVG(uri, {
-    ecc: options.ecc ?? 'L',
-    pixelSize,
-    border,
-    blackColor: foreground,
-    whiteColor: background,
-  })
+  try {
+    return renderSVG(uri, {
+      ecc,
+      pixelSize,
+      border,
+      blackColor: foreground,
+      whiteColor: background,
+    })
+  } catch (cause) {
+    // uqr throws a RangeError ("Data too long") past a version-40 code's capacity.
+    const message = `The URI is too long for a QR code at error correction ${ecc}.`
+    throw new AppError('INVALID_CONFIG', message, { cause })
+  }
 }

@@ -38,6 +38,11 @@ describe('pairingQrSvg', () => {
       () => pairingQrSvg(uri, { border: -1 }),
       () => pairingQrSvg(''),
       () => pairingQrSvg('x'.repeat(4097)),
+      // Past a version-40 code's capacity (2953 bytes at L, 1273 at H): uqr's RangeError before.
+      () => pairingQrSvg('x'.repeat(2954)),
+      () => pairingQrSvg('x'.repeat(1274), { ecc: 'H' }),
+      () => pairingQrSvg(uri, { ecc: 'X' as 'L' }),
+      () => pairingQrSvg(uri, null as never),
     ]) {
       try {
         bad()

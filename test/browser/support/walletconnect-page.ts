@@ -29,6 +29,18 @@ modal.client = client
 ;(window as unknown as { app: object }).app = {
   open: () => modal.open(),
   signMessage: (message: string) => client.signMessage(message),
+  /** The signature, or the AppError code the call rejected with (for the failure twins). */
+  trySign: (message: string) =>
+    client.signMessage(message).then(
+      (signature) => ({ signature, error: null }),
+      (error: { code?: string }) => ({ signature: null, error: error.code ?? String(error) }),
+    ),
+  /** `send`, or the AppError code it rejected with. */
+  trySend: (to: string) =>
+    client.sendTransaction({ to, value: 1n }).then(
+      (handle) => ({ hash: handle.hash, error: null }),
+      (error: { code?: string }) => ({ hash: null, error: error.code ?? String(error) }),
+    ),
   /** Sends 1 wei to `to` and waits for the receipt, watched through the backend. */
   send: async (to: string) => {
     const handle = await client.sendTransaction({ to, value: 1n })
@@ -38,7 +50,12 @@ modal.client = client
   disconnect: () => client.disconnect(),
   view: () => {
     const view = client.getView()
-    return { address: view.address, connected: view.isConnected, error: view.error?.code ?? null }
+    return {
+      address: view.address,
+      connected: view.isConnected,
+      error: view.error?.code ?? null,
+      pairingUri: view.pairingUri,
+    }
   },
 }
 document.body.dataset.ready = 'true'
