@@ -22,6 +22,7 @@ import { notProvidedLogic } from '../shared/not-provided'
 import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
+import { linkPollTrouble, linkTimeoutError } from './client.link-polls'
 import {
   type ClientContext,
   type ClientEvent,
@@ -257,6 +258,11 @@ export const clientMachine = setup({
     /** Raises a child's state as its `*.CHANGED` event, which the chart's transitions read. */
     forward: raise((_, change: ChildChange) => change),
     clearConnection: assign({ connection: null }),
+    /** Whether the universal-link child's result polls are failing (for its timeout's message). */
+    storeLinkPolls: assign({
+      linkPolls: ({ event }) => (event.type === 'LINK.CHANGED' ? (event.polls ?? null) : null),
+    }),
+    clearLinkPolls: assign({ linkPolls: null }),
     /** The pairing URI the connect child reports (WalletConnect), for the view and the QR modal. */
     storePairingUri: assign({
       walletPairingUri: ({ event }) =>
@@ -338,6 +344,7 @@ export const clientMachine = setup({
     walletPairingUri: null,
     deadline: null,
     projectChains: null,
+    linkPolls: null,
   }),
   initial: 'idle',
   on: {
@@ -790,6 +797,8 @@ export const clientMachine = setup({
           },
         },
         flow: {
+          // A flow starts with no poll trouble (cleared here, not on exit: a timeout's message reads it).
+          entry: 'clearLinkPolls',
           // Every way out of the flow leaves it without a connection.
           exit: 'clearConnection',
           invoke: {
@@ -811,6 +820,7 @@ export const clientMachine = setup({
                   status: String(event.snapshot.value),
                   connection: event.snapshot.context.connection,
                   signature: event.snapshot.context.txSignature ?? event.snapshot.context.signature,
+                  polls: linkPollTrouble(event.snapshot),
                 }),
               },
             },
@@ -844,7 +854,13 @@ export const clientMachine = setup({
                   target: '#client.link.disconnected',
                   actions: {
                     type: 'settle',
-                    params: { error: err('TIMEOUT', 'The wallet did not answer in time.') },
+                    params: ({ context }) => ({
+                      error: linkTimeoutError(
+                        context.linkPolls,
+                        'answer',
+                        'The wallet did not answer in time.',
+                      ),
+                    }),
                   },
                 },
               },
@@ -888,13 +904,21 @@ export const clientMachine = setup({
                   target: '#client.link.disconnected',
                   actions: {
                     type: 'settle',
-                    params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+                    params: ({ context }) => ({
+                      error: linkTimeoutError(
+                        context.linkPolls,
+                        'signature',
+                        'The wallet did not sign in time.',
+                      ),
+                    }),
                   },
                 },
               },
             },
           },
           on: {
+            // The child's polls, whichever state waits on them (a state's own handler goes first).
+            'LINK.CHANGED': { actions: 'storeLinkPolls' },
             CANCEL: {
               target: 'disconnected',
               actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },

@@ -95,6 +95,7 @@ const rootContext = z.object({
   relay: z.nullable(z.object({})),
   deadline: z.nullable(z.object({ flow: count, at: time })),
   projectChains: z.nullable(z.array(id)),
+  linkPolls: z.nullable(z.object({ failed: count, last: text })),
 })
 
 const linkContext = z.object({

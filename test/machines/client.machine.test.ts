@@ -109,6 +109,8 @@ const linkSignature = (sessionId: string) =>
 
 function scriptedBackend(options: { openThrows?: boolean } = {}) {
   const results = new Map<string, GenericSessionResult>()
+  /** While set, every result poll fails with this HTTP status (a backend down behind its proxy). */
+  const polls: { failWith: number | null } = { failWith: null }
   let n = 0
   const result = (sessionId: string, status: GenericSessionResult['status']) => ({
     sessionId,
@@ -132,6 +134,10 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
       }
     },
     async getResult(sessionId: string) {
+      if (polls.failWith !== null)
+        throw new AppError('BACKEND_ERROR', 'GET /sessions/{id}/result failed', {
+          status: polls.failWith,
+        })
       return results.get(sessionId) as GenericSessionResult
     },
   }
@@ -152,6 +158,7 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
   return {
     machine,
     opened,
+    polls,
     answer: (id: string, s: GenericSessionResult['status']) => results.set(id, result(id, s)),
   }
 }
@@ -819,6 +826,51 @@ describe('client machine: a universal-link wallet', () => {
     await tick()
     expect(b.backend.opened).toEqual(['connect', 'sign'])
     expect(b.actor.getSnapshot().children.universalLink).toBeUndefined()
+  })
+
+  it("error: result polls failing at the deadline — the TIMEOUT says the backend did not return the wallet's answer", async () => {
+    // Issue 27: only polls that succeeded ("pending") say the wallet did not answer.
+    const a = start({ link: true, timeouts: { walletAnswerMs: 200 } })
+    a.backend.polls.failWith = 503
+    send(a.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => outcome(a.actor)?.kind === 'connect')
+    expect(outcome(a.actor)?.error).toEqual({
+      code: 'TIMEOUT',
+      message:
+        "The backend did not return the wallet's answer in time (1 poll failed; last: HTTP 503).",
+    })
+    expect(view(a.actor)).toMatchObject({ status: 'disconnected', error: outcome(a.actor)?.error })
+    // The next flow starts with no poll trouble: its timeout, with polls answering, is the wallet's.
+    a.backend.polls.failWith = null
+    const first = outcome(a.actor)?.flow ?? 0
+    send(a.actor, { type: 'CONNECT' })
+    await until(() => (outcome(a.actor)?.flow ?? 0) > first)
+    expect(outcome(a.actor)?.kind).toBe('connect')
+    expect(outcome(a.actor)?.error?.message).toBe('The wallet did not answer in time.')
+
+    const b = start({ link: true, timeouts: { signatureMs: 200 } })
+    send(b.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => view(b.actor).status === 'awaitingWallet')
+    b.backend.answer('s1', 'connected')
+    await until(() => view(b.actor).status === 'connected')
+    b.backend.polls.failWith = 502
+    send(b.actor, SIGN)
+    await until(() => outcome(b.actor)?.kind === 'sign')
+    expect(outcome(b.actor)?.error).toEqual({
+      code: 'TIMEOUT',
+      message:
+        "The backend did not return the wallet's signature in time (1 poll failed; last: HTTP 502).",
+    })
   })
 })
 
