@@ -42,6 +42,35 @@ export function linkPollTrouble(linkSnapshot: {
 }
 
 /**
+ * The pairing's relay connection is down (its `relayError`, cleared when online): what the last
+ * attempt met (`HTTP 503` from the relay token's backend, or `the relay did not answer`); null while
+ * it is not known to fail.
+ */
+export function relayDownReason(pairingContext: {
+  relayError?: Partial<ErrorData> | null
+}): string | null {
+  const error = pairingContext.relayError
+  if (!error) return null
+  return typeof error.status === 'number' ? describeFailure(error) : 'the relay did not answer'
+}
+
+/**
+ * The `TIMEOUT` of a relay wait: `walletMessage` while the relay connection is up, else that the
+ * relay did not deliver the wallet's `what` (`answer to the pairing`, `signature`).
+ */
+export function relayTimeoutError(
+  down: string | null | undefined,
+  what: string,
+  walletMessage: string,
+): ErrorData {
+  if (!down) return { code: 'TIMEOUT', message: walletMessage }
+  return {
+    code: 'TIMEOUT',
+    message: `The relay did not deliver the wallet's ${what} in time (the connection to the relay is down; last: ${down}).`,
+  }
+}
+
+/**
  * The `TIMEOUT` of a universal-link wait: `walletMessage` when the polls succeeded ("pending")
  * up to the deadline, else what did not answer: the backend, with the polls that failed.
  */

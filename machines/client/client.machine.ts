@@ -22,7 +22,12 @@ import { notProvidedLogic } from '../shared/not-provided'
 import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
-import { linkPollTrouble, linkTimeoutError } from './client.link-polls'
+import {
+  linkPollTrouble,
+  linkTimeoutError,
+  relayDownReason,
+  relayTimeoutError,
+} from './client.link-polls'
 import {
   type ClientContext,
   type ClientEvent,
@@ -263,6 +268,12 @@ export const clientMachine = setup({
       linkPolls: ({ event }) => (event.type === 'LINK.CHANGED' ? (event.polls ?? null) : null),
     }),
     clearLinkPolls: assign({ linkPolls: null }),
+    /** Whether the pairing's relay connection is down (for a relay timeout's message). */
+    storeRelayDown: assign({
+      relayDown: ({ event }) =>
+        event.type === 'PAIRING.CHANGED' ? (event.relayDown ?? null) : null,
+    }),
+    clearRelayDown: assign({ relayDown: null }),
     /** The pairing URI the connect child reports (WalletConnect), for the view and the QR modal. */
     storePairingUri: assign({
       walletPairingUri: ({ event }) =>
@@ -345,6 +356,7 @@ export const clientMachine = setup({
     deadline: null,
     projectChains: null,
     linkPolls: null,
+    relayDown: null,
   }),
   initial: 'idle',
   on: {
@@ -932,8 +944,12 @@ export const clientMachine = setup({
       },
     },
     relay: {
+      // A pairing starts with its relay connection not known to fail.
+      entry: 'clearRelayDown',
       // Every way out of the relay states ends the pairing's bookkeeping.
       exit: 'endRelay',
+      // The relay connection's state, whichever state waits on it (a state's own handler goes first).
+      on: { 'PAIRING.CHANGED': { actions: 'storeRelayDown' } },
       invoke: {
         id: 'pairing',
         systemId: 'pairing',
@@ -949,6 +965,7 @@ export const clientMachine = setup({
               connection: event.snapshot.context.connection,
               // The record of the last request: its id and outcome, never its result.
               lastRequest: event.snapshot.context.lastRequest,
+              relayDown: relayDownReason(event.snapshot.context),
             }),
           },
         },
@@ -976,7 +993,13 @@ export const clientMachine = setup({
               target: '#client.idle',
               actions: {
                 type: 'settle',
-                params: { error: err('TIMEOUT', 'The wallet did not answer the pairing in time.') },
+                params: ({ context }) => ({
+                  error: relayTimeoutError(
+                    context.relayDown,
+                    'answer to the pairing',
+                    'The wallet did not answer the pairing in time.',
+                  ),
+                }),
               },
             },
           },
@@ -1068,7 +1091,13 @@ export const clientMachine = setup({
               target: 'paired',
               actions: {
                 type: 'settle',
-                params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+                params: ({ context }) => ({
+                  error: relayTimeoutError(
+                    context.relayDown,
+                    'signature',
+                    'The wallet did not sign in time.',
+                  ),
+                }),
               },
             },
           },

@@ -156,6 +156,11 @@ export interface ClientContext {
    * then says the backend did not return the wallet's answer, not that the wallet did not answer.
    */
   linkPolls: LinkPollTrouble | null
+  /**
+   * The relay connection of a pairing is down (what its last attempt met; null: online or not
+   * known to fail): a timeout then says the relay did not deliver the wallet's answer.
+   */
+  relayDown: string | null
 }
 
 /** Tags of the root chart: the view is derived from them, not from state names. */
@@ -238,4 +243,6 @@ export type ClientEvent =
       connection: ConnectionData | null
       /** The pairing's record of its last request: id, method, outcome; never the result. */
       lastRequest: PairingRequestRecord | null
+      /** The relay connection is down: what its last attempt met (absent or null: it is not). */
+      relayDown?: string | null
     }
