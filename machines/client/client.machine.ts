@@ -23,6 +23,12 @@ import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import {
+  linkPollTrouble,
+  linkTimeoutError,
+  relayDownReason,
+  relayTimeoutError,
+} from './client.link-polls'
+import {
   type ClientContext,
   type ClientEvent,
   type ClientInput,
@@ -257,6 +263,17 @@ export const clientMachine = setup({
     /** Raises a child's state as its `*.CHANGED` event, which the chart's transitions read. */
     forward: raise((_, change: ChildChange) => change),
     clearConnection: assign({ connection: null }),
+    /** Whether the universal-link child's result polls are failing (for its timeout's message). */
+    storeLinkPolls: assign({
+      linkPolls: ({ event }) => (event.type === 'LINK.CHANGED' ? (event.polls ?? null) : null),
+    }),
+    clearLinkPolls: assign({ linkPolls: null }),
+    /** Whether the pairing's relay connection is down (for a relay timeout's message). */
+    storeRelayDown: assign({
+      relayDown: ({ event }) =>
+        event.type === 'PAIRING.CHANGED' ? (event.relayDown ?? null) : null,
+    }),
+    clearRelayDown: assign({ relayDown: null }),
     /** The pairing URI the connect child reports (WalletConnect), for the view and the QR modal. */
     storePairingUri: assign({
       walletPairingUri: ({ event }) =>
@@ -338,6 +355,8 @@ export const clientMachine = setup({
     walletPairingUri: null,
     deadline: null,
     projectChains: null,
+    linkPolls: null,
+    relayDown: null,
   }),
   initial: 'idle',
   on: {
@@ -790,6 +809,8 @@ export const clientMachine = setup({
           },
         },
         flow: {
+          // A flow starts with no poll trouble (cleared here, not on exit: a timeout's message reads it).
+          entry: 'clearLinkPolls',
           // Every way out of the flow leaves it without a connection.
           exit: 'clearConnection',
           invoke: {
@@ -811,6 +832,7 @@ export const clientMachine = setup({
                   status: String(event.snapshot.value),
                   connection: event.snapshot.context.connection,
                   signature: event.snapshot.context.txSignature ?? event.snapshot.context.signature,
+                  polls: linkPollTrouble(event.snapshot),
                 }),
               },
             },
@@ -844,7 +866,13 @@ export const clientMachine = setup({
                   target: '#client.link.disconnected',
                   actions: {
                     type: 'settle',
-                    params: { error: err('TIMEOUT', 'The wallet did not answer in time.') },
+                    params: ({ context }) => ({
+                      error: linkTimeoutError(
+                        context.linkPolls,
+                        'answer',
+                        'The wallet did not answer in time.',
+                      ),
+                    }),
                   },
                 },
               },
@@ -888,13 +916,21 @@ export const clientMachine = setup({
                   target: '#client.link.disconnected',
                   actions: {
                     type: 'settle',
-                    params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+                    params: ({ context }) => ({
+                      error: linkTimeoutError(
+                        context.linkPolls,
+                        'signature',
+                        'The wallet did not sign in time.',
+                      ),
+                    }),
                   },
                 },
               },
             },
           },
           on: {
+            // The child's polls, whichever state waits on them (a state's own handler goes first).
+            'LINK.CHANGED': { actions: 'storeLinkPolls' },
             CANCEL: {
               target: 'disconnected',
               actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
@@ -908,8 +944,12 @@ export const clientMachine = setup({
       },
     },
     relay: {
+      // A pairing starts with its relay connection not known to fail.
+      entry: 'clearRelayDown',
       // Every way out of the relay states ends the pairing's bookkeeping.
       exit: 'endRelay',
+      // The relay connection's state, whichever state waits on it (a state's own handler goes first).
+      on: { 'PAIRING.CHANGED': { actions: 'storeRelayDown' } },
       invoke: {
         id: 'pairing',
         systemId: 'pairing',
@@ -925,6 +965,7 @@ export const clientMachine = setup({
               connection: event.snapshot.context.connection,
               // The record of the last request: its id and outcome, never its result.
               lastRequest: event.snapshot.context.lastRequest,
+              relayDown: relayDownReason(event.snapshot.context),
             }),
           },
         },
@@ -952,7 +993,13 @@ export const clientMachine = setup({
               target: '#client.idle',
               actions: {
                 type: 'settle',
-                params: { error: err('TIMEOUT', 'The wallet did not answer the pairing in time.') },
+                params: ({ context }) => ({
+                  error: relayTimeoutError(
+                    context.relayDown,
+                    'answer to the pairing',
+                    'The wallet did not answer the pairing in time.',
+                  ),
+                }),
               },
             },
           },
@@ -1044,7 +1091,13 @@ export const clientMachine = setup({
               target: 'paired',
               actions: {
                 type: 'settle',
-                params: { error: err('TIMEOUT', 'The wallet did not sign in time.') },
+                params: ({ context }) => ({
+                  error: relayTimeoutError(
+                    context.relayDown,
+                    'signature',
+                    'The wallet did not sign in time.',
+                  ),
+                }),
               },
             },
           },

@@ -95,6 +95,8 @@ const rootContext = z.object({
   relay: z.nullable(z.object({})),
   deadline: z.nullable(z.object({ flow: count, at: time })),
   projectChains: z.nullable(z.array(id)),
+  linkPolls: z.nullable(z.object({ failed: count, last: text })),
+  relayDown: z.nullable(text),
 })
 
 const linkContext = z.object({

@@ -114,6 +114,16 @@ export interface FlowDeadline {
   at: number
 }
 
+/**
+ * The result polls of a universal-link wait are failing: how many in a row, and what the last one
+ * met (`HTTP 503`, `no answer from the backend`, `an invalid answer (HTTP 200)`); never the
+ * backend's own words.
+ */
+export interface LinkPollTrouble {
+  failed: number
+  last: string
+}
+
 /** The root machine's context: JSON-safe, no connector object, no token. */
 export interface ClientContext {
   timeouts: ClientTimeouts
@@ -141,6 +151,16 @@ export interface ClientContext {
   deadline: FlowDeadline | null
   /** The chains the project enables (its config, read once after a connection); null: not known. */
   projectChains: string[] | null
+  /**
+   * The universal-link flow's result polls are failing (null: the last one succeeded): a timeout
+   * then says the backend did not return the wallet's answer, not that the wallet did not answer.
+   */
+  linkPolls: LinkPollTrouble | null
+  /**
+   * The relay connection of a pairing is down (what its last attempt met; null: online or not
+   * known to fail): a timeout then says the relay did not deliver the wallet's answer.
+   */
+  relayDown: string | null
 }
 
 /** Tags of the root chart: the view is derived from them, not from state names. */
@@ -213,6 +233,8 @@ export type ClientEvent =
       status: string
       connection: ConnectionData | null
       signature: string | null
+      /** The child's result polls are failing (absent or null: they are not). */
+      polls?: LinkPollTrouble | null
     }
   /** Internal: the `pairing` child changed (raised from its snapshot; public facts only). */
   | {
@@ -221,4 +243,6 @@ export type ClientEvent =
       connection: ConnectionData | null
       /** The pairing's record of its last request: id, method, outcome; never the result. */
       lastRequest: PairingRequestRecord | null
+      /** The relay connection is down: what its last attempt met (absent or null: it is not). */
+      relayDown?: string | null
     }

@@ -109,6 +109,8 @@ const linkSignature = (sessionId: string) =>
 
 function scriptedBackend(options: { openThrows?: boolean } = {}) {
   const results = new Map<string, GenericSessionResult>()
+  /** While set, every result poll fails with this HTTP status (a backend down behind its proxy). */
+  const polls: { failWith: number | null } = { failWith: null }
   let n = 0
   const result = (sessionId: string, status: GenericSessionResult['status']) => ({
     sessionId,
@@ -132,6 +134,10 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
       }
     },
     async getResult(sessionId: string) {
+      if (polls.failWith !== null)
+        throw new AppError('BACKEND_ERROR', 'GET /sessions/{id}/result failed', {
+          status: polls.failWith,
+        })
       return results.get(sessionId) as GenericSessionResult
     },
   }
@@ -152,6 +158,7 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
   return {
     machine,
     opened,
+    polls,
     answer: (id: string, s: GenericSessionResult['status']) => results.set(id, result(id, s)),
   }
 }
@@ -166,6 +173,17 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
     delete: [] as ReturnType<typeof deferred<ActorTime>>[],
   }
   const wallet: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
+  /** The relay connection's status reports (its socket dropping, reconnecting, back online). */
+  const connection: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
+  const relayStatus = (
+    status: string,
+    error?: { code: string; message: string; status?: number },
+  ) =>
+    connection.sendBack?.({
+      type: 'RELAY.STATUS',
+      status,
+      ...(error ? { error } : {}),
+    } as EventObject)
   const at = async () => ({ at: Date.now() })
   const waitFor = <T>(list: ReturnType<typeof deferred<T>>[]) =>
     fromPromise<T, unknown>(() => {
@@ -177,6 +195,7 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
     actors: {
       relayConnection: fromCallback(({ sendBack }) => {
         if (options.relayThrows) throw new Error('the relay cannot be reached')
+        connection.sendBack = sendBack
         sendBack({ type: 'RELAY.STATUS', status: 'online' })
         return () => {}
       }),
@@ -207,7 +226,7 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
       },
       at: Date.now(),
     })
-  return { machine, pending, wallet, approve }
+  return { machine, pending, wallet, approve, relayStatus }
 }
 
 const PAIRING_URI = `scope:${'cd'.repeat(32)}@1?relay-url=ws://relay&symKey=${'ef'.repeat(32)}`
@@ -820,6 +839,51 @@ describe('client machine: a universal-link wallet', () => {
     expect(b.backend.opened).toEqual(['connect', 'sign'])
     expect(b.actor.getSnapshot().children.universalLink).toBeUndefined()
   })
+
+  it("error: result polls failing at the deadline — the TIMEOUT says the backend did not return the wallet's answer", async () => {
+    // Issue 27: only polls that succeeded ("pending") say the wallet did not answer.
+    const a = start({ link: true, timeouts: { walletAnswerMs: 200 } })
+    a.backend.polls.failWith = 503
+    send(a.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => outcome(a.actor)?.kind === 'connect')
+    expect(outcome(a.actor)?.error).toEqual({
+      code: 'TIMEOUT',
+      message:
+        "The backend did not return the wallet's answer in time (1 poll failed; last: HTTP 503).",
+    })
+    expect(view(a.actor)).toMatchObject({ status: 'disconnected', error: outcome(a.actor)?.error })
+    // The next flow starts with no poll trouble: its timeout, with polls answering, is the wallet's.
+    a.backend.polls.failWith = null
+    const first = outcome(a.actor)?.flow ?? 0
+    send(a.actor, { type: 'CONNECT' })
+    await until(() => (outcome(a.actor)?.flow ?? 0) > first)
+    expect(outcome(a.actor)?.kind).toBe('connect')
+    expect(outcome(a.actor)?.error?.message).toBe('The wallet did not answer in time.')
+
+    const b = start({ link: true, timeouts: { signatureMs: 200 } })
+    send(b.actor, {
+      type: 'SELECT_WALLET',
+      walletId: 'phantom',
+      namespace: 'solana',
+      connect: true,
+    })
+    await until(() => view(b.actor).status === 'awaitingWallet')
+    b.backend.answer('s1', 'connected')
+    await until(() => view(b.actor).status === 'connected')
+    b.backend.polls.failWith = 502
+    send(b.actor, SIGN)
+    await until(() => outcome(b.actor)?.kind === 'sign')
+    expect(outcome(b.actor)?.error).toEqual({
+      code: 'TIMEOUT',
+      message:
+        "The backend did not return the wallet's signature in time (1 poll failed; last: HTTP 502).",
+    })
+  })
 })
 
 describe('client machine: a wallet paired over the relay', () => {
@@ -938,6 +1002,39 @@ describe('client machine: a wallet paired over the relay', () => {
       )
       expect(view(actor)).toMatchObject({ status: 'connected', isConnected: true })
     }
+  })
+
+  it("error: the relay connection down at the deadline — the TIMEOUT says the relay did not deliver the wallet's answer", async () => {
+    // Issue 27: only a wait on a connection that was up says the wallet did not answer.
+    const a = await paired()
+    a.actor.getSnapshot().context.timeouts.signatureMs = 100
+    send(a.actor, REQUEST)
+    await until(() => a.relay.pending.request.length === 1)
+    a.relay.relayStatus('reconnecting', { code: 'RELAY_ERROR', message: 'token', status: 503 })
+    await until(() => outcome(a.actor)?.kind === 'sign')
+    expect(outcome(a.actor)?.error).toEqual({
+      code: 'TIMEOUT',
+      message:
+        "The relay did not deliver the wallet's signature in time (the connection to the relay is down; last: HTTP 503).",
+    })
+    expect(view(a.actor)).toMatchObject({ status: 'connected', error: outcome(a.actor)?.error })
+    // Back online: the next wait that times out is the wallet's.
+    a.relay.relayStatus('online')
+    const first = outcome(a.actor)?.flow ?? 0
+    send(a.actor, { ...REQUEST, requestId: 'r2' } as ClientEvent)
+    await until(() => (outcome(a.actor)?.flow ?? 0) > first)
+    expect(outcome(a.actor)?.error?.message).toBe('The wallet did not sign in time.')
+
+    const b = start({ timeouts: { walletAnswerMs: 100 } })
+    send(b.actor, PAIR())
+    await until(() => b.relay.pending.approval.length === 1)
+    b.relay.relayStatus('reconnecting', { code: 'RELAY_ERROR', message: 'socket closed' })
+    await until(() => outcome(b.actor)?.kind === 'pair')
+    expect(outcome(b.actor)?.error).toEqual({
+      code: 'TIMEOUT',
+      message:
+        "The relay did not deliver the wallet's answer to the pairing in time (the connection to the relay is down; last: the relay did not answer).",
+    })
   })
 
   it('DISCONNECT (paired or signing): disconnecting, then idle once the delete is sent', async () => {

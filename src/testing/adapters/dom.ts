@@ -1,5 +1,6 @@
 import type { ClientView } from '../../../machines/client/client.view'
 import type { Client } from '../../client/client'
+import { checkArgument } from '../arguments'
 import type { ClientPathStep, UserAction, UserActionType } from '../paths/types'
 import type { ClientPathDriver } from '../run/run-path'
 
@@ -32,8 +33,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * A `runClientPath` driver for a DOM: happy-dom or jsdom under vitest with Testing Library, or a
  * real page (the Playwright fixture runs the same driver in Chromium). It renders the UI once per
  * Client, performs actions with `act`, and retries `expect` until the UI shows the view.
+ *
+ * @throws AppError `INVALID_CONFIG` when `options` lacks `render` / `expect` functions or an `act`
+ * table of functions (the field is named).
  */
 export function createDomDriver(options: DomDriverOptions): ClientPathDriver {
+  checkArgument('domDriverOptions', options, 'createDomDriver options')
   let rendered: RenderedUi | null = null
   const ui = (): HTMLElement => {
     if (!rendered) throw new Error('createDomDriver: the UI is not mounted')
@@ -68,8 +73,14 @@ export function createDomDriver(options: DomDriverOptions): ClientPathDriver {
   }
 }
 
-/** Clicks the enabled button named `name` in `ui` (its text or `aria-label`); throws when there is none. */
+/**
+ * Clicks the enabled button named `name` in `ui` (its text or `aria-label`); throws when there is none.
+ *
+ * @throws AppError `INVALID_CONFIG` when `ui` is not an element or `name` not a string.
+ */
 export function clickButton(ui: HTMLElement, name: string): void {
+  checkArgument('element', ui, 'clickButton ui')
+  checkArgument('string', name, 'clickButton name')
   const button = [...ui.querySelectorAll('button')].find(
     (b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name,
   )

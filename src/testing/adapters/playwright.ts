@@ -1,3 +1,4 @@
+import { checkArgument } from '../arguments'
 import { type ClientPathOptions, exploreClient } from '../paths/generate'
 import type { ClientPath, UserAction } from '../paths/types'
 import { createClientCoverage } from '../run/coverage'
@@ -39,8 +40,12 @@ export interface ExposeClientPathsOptions {
  * exposes them to the test (`window.__scopeConnectPaths`). Each run replays a path on a Client in
  * the page with `driver`, except that user actions go to the test when it performs them
  * (`openClientPaths` with `act`: real clicks from Playwright).
+ *
+ * @throws AppError `INVALID_CONFIG` when `options` has no `driver` of functions, or `paths` / `run`
+ * options of the wrong shape (the field is named).
  */
 export function exposeClientPaths(options: ExposeClientPathsOptions): ClientPath[] {
+  checkArgument('exposeOptions', options, 'exposeClientPaths options')
   const { paths } = exploreClient(options.paths)
   const coverage = createClientCoverage(options.paths)
   const driver: ClientPathDriver = {
@@ -94,12 +99,18 @@ export interface PagePathsHandle {
  * through Playwright (`page.getByRole('button', { name: 'Connect' }).click()`) — else by the
  * page's driver. Wrap it in a fixture: `test.extend({ clientPaths: async ({ page }, use) =>
  * use(await openClientPaths(page, url, { act })) })`.
+ *
+ * Rejects with AppError `INVALID_CONFIG` when `page` is not a Playwright page, `url` not a string,
+ * or `options.act` not a function.
  */
 export async function openClientPaths(
   page: PlaywrightPage,
   url: string,
   options: { act?: (action: RemoteAction) => Promise<void> } = {},
 ): Promise<PagePathsHandle> {
+  checkArgument('page', page, 'openClientPaths page')
+  checkArgument('string', url, 'openClientPaths url')
+  checkArgument('openOptions', options, 'openClientPaths options')
   if (options.act) await page.exposeFunction('__scopeConnectAct', options.act as never)
   await page.goto(url)
   await page.waitForFunction('globalThis.__scopeConnectPaths !== undefined')

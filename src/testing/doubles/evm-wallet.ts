@@ -1,6 +1,7 @@
 import { type Hex, isAddressEqual, isHex, keccak256, numberToHex } from 'viem'
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import type { Eip1193Provider } from '../../connectors/types'
+import { checkArgument } from '../arguments'
 import type { WalletAnswer } from './answers'
 import {
   createPromptGate,
@@ -66,11 +67,18 @@ const accountOf = (key: Hex): PrivateKeyAccount => {
   return account
 }
 
-/** A scripted EIP-1193 wallet double on `keys` (the first account active); see `createTestWallet`. */
+/**
+ * A scripted EIP-1193 wallet double on `keys` (the first account active); see `createTestWallet`.
+ *
+ * @throws AppError `INVALID_CONFIG` when `keys` are not 32-byte 0x-hex private keys, or
+ * `options.chains` not a non-empty list of positive integers.
+ */
 export function createScriptedEvmWallet(
   keys: readonly Hex[],
   options: ScriptedEvmWalletOptions = {},
 ): ScriptedEvmWallet {
+  checkArgument('evmKeys', keys, 'createScriptedEvmWallet keys')
+  checkArgument('evmOptions', options, 'createScriptedEvmWallet options')
   const chains = options.chains ?? [1, 10, 8453]
   /** Chains the dApp added (`wallet_addEthereumChain`): known, outside the rotation of `changeChain`. */
   const added = new Set<number>()

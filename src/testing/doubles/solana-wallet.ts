@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
+import { checkArgument } from '../arguments'
 import type { WalletAnswer } from './answers'
 import {
   createPromptGate,
@@ -44,12 +45,20 @@ export interface ScriptedSolanaWalletOptions {
   chains?: readonly `${string}:${string}`[]
 }
 
-/** A scripted Wallet Standard Solana wallet double named `name` on `secretKeys`; see `createTestWallet`. */
+/**
+ * A scripted Wallet Standard Solana wallet double named `name` on `secretKeys`; see `createTestWallet`.
+ *
+ * @throws AppError `INVALID_CONFIG` when `name` is not a string, `secretKeys` not 32-byte
+ * `Uint8Array`s, or `options.chains` not a non-empty list of CAIP-2 ids.
+ */
 export function createScriptedSolanaWallet(
   name: string,
   secretKeys: readonly Uint8Array[],
   options: ScriptedSolanaWalletOptions = {},
 ): ScriptedSolanaWallet {
+  checkArgument('string', name, 'createScriptedSolanaWallet name')
+  checkArgument('solanaKeys', secretKeys, 'createScriptedSolanaWallet secretKeys')
+  checkArgument('solanaOptions', options, 'createScriptedSolanaWallet options')
   const chains = options.chains ?? SOLANA_CHAINS
   const keys = secretKeys.map(keypair)
   const signatures: string[] = []

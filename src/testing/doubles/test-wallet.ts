@@ -6,6 +6,7 @@ import { SolanaInjectedConnector } from '../../connectors/solana-injected'
 import type { IWalletConnector } from '../../connectors/types'
 import type { WebSocketConstructor } from '../../relay/client/websocket'
 import { createRelayWallet, type RelayWallet } from '../../wallet/relay-wallet'
+import { checkArgument } from '../arguments'
 import type { WalletAnswer } from './answers'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './evm-wallet'
 import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './keys'
@@ -90,8 +91,14 @@ export interface TestWalletRelay {
 
 const isHexKey = (key: Hex | Uint8Array | undefined): key is Hex => typeof key === 'string'
 
-/** A wallet with real keys whose every prompt is scripted (see `TestWallet`). */
+/**
+ * A wallet with real keys whose every prompt is scripted (see `TestWallet`).
+ *
+ * @throws AppError `INVALID_CONFIG` when `options.namespace` is neither `eip155` nor `solana`, or
+ * `privateKey`, `chains`, `walletId` or `name` is of the wrong type (the field is named).
+ */
 export function createTestWallet(options: TestWalletOptions): TestWallet {
+  checkArgument('testWalletOptions', options, 'createTestWallet options')
   if (options.namespace === 'eip155') {
     const keys = [
       isHexKey(options.privateKey) ? options.privateKey : TEST_EVM_KEYS[0],

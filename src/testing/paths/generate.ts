@@ -14,6 +14,7 @@ import {
   type ClientStatus,
   toClientView,
 } from '../../../machines/client/client.view'
+import { checkArgument } from '../arguments'
 import { pendingTimeouts, type RuleOutcome, STEP_RULES, type StepRule } from './steps'
 import type { ClientFlow, ClientPath, ClientPathStep, ClientStep } from './types'
 import { type ClientPathWorld, defaultWorld } from './world'
@@ -122,8 +123,12 @@ export function statusChanges(statuses: readonly ClientStatus[]): string[] {
  * one path per change the chart allows — every edge of the map, reached by its shortest path —
  * leaving out paths that are the start of a longer one; and the statuses and status changes the
  * chart reaches (the coverage's denominator).
+ *
+ * @throws AppError `INVALID_CONFIG` when an option is of the wrong type (an unknown flow, a
+ * `maxSteps` that is not an integer ≥ 0).
  */
 export function exploreClient(options: ClientPathOptions = {}): ClientExploration {
+  checkArgument('pathOptions', options, 'exploreClient options')
   const paths: ClientPath[] = []
   const statuses = new Set<ClientStatus>()
   const changes = new Set<string>()
@@ -296,7 +301,10 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
  * steps — a user action, a wallet behaviour, a backend or relay fault, a named timeout passing, a
  * reload — with the `ClientView` the UI must show after each. Together they reach every status and
  * every status change the chart allows (for the flows chosen). Replay them with `runClientPath`.
+ *
+ * @throws AppError `INVALID_CONFIG` when an option is of the wrong type (see `exploreClient`).
  */
 export function getClientPaths(options: ClientPathOptions = {}): ClientPath[] {
+  checkArgument('pathOptions', options, 'getClientPaths options')
   return exploreClient(options).paths
 }

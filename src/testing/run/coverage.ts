@@ -1,4 +1,5 @@
 import type { ClientStatus, ClientView } from '../../../machines/client/client.view'
+import { checkArgument } from '../arguments'
 import {
   CLIENT_FLOWS,
   type ClientPathOptions,
@@ -53,8 +54,13 @@ export interface ClientCoverage {
   line(): string
 }
 
-/** Records what replayed paths covered against what the chart allows (see `ClientCoverage`). */
+/**
+ * Records what replayed paths covered against what the chart allows (see `ClientCoverage`).
+ *
+ * @throws AppError `INVALID_CONFIG` when an option is of the wrong type (see `exploreClient`).
+ */
 export function createClientCoverage(options: ClientPathOptions = {}): ClientCoverage {
+  checkArgument('pathOptions', options, 'createClientCoverage options')
   const { graph } = exploreClient(options)
   const everyFlow = exploreClient({ ...options, flows: GENERATED_FLOWS }).graph.statuses
   // Statuses the view has and no generated flow reaches: the denominator keeps them (missing).

@@ -7,6 +7,7 @@ import type { Caip2ChainId } from '../../registry/types'
 import { relayUrlForBaseUrl } from '../../relay/client/token-source'
 import { createMemoryUniversalLinkStore } from '../../universal-link/memory-store'
 import { API_PREFIX, ROUTES } from '../../wire/routes'
+import { checkArgument } from '../arguments'
 import type { BackendFault } from '../doubles/answers'
 import {
   type BackendDouble,
@@ -69,13 +70,21 @@ export interface ClientPathRun {
   views: ClientView[]
 }
 
-/** A replay that went wrong: the path, the step, and why. */
+/**
+ * A replay that went wrong: the path, the step, and why.
+ *
+ * @throws AppError `INVALID_CONFIG` (from the constructor) when `path` is not a path, `stepIndex`
+ * not an integer ≥ -1, or `reason` not a string.
+ */
 export class ClientPathError extends Error {
   constructor(
     readonly path: ClientPath,
     readonly stepIndex: number,
     reason: string,
   ) {
+    checkArgument('path', path, 'ClientPathError path')
+    checkArgument('stepIndex', stepIndex, 'ClientPathError stepIndex')
+    checkArgument('string', reason, 'ClientPathError reason')
     const where =
       stepIndex < 0
         ? 'before the first step'
@@ -98,12 +107,18 @@ const STEADY_MS = 15
  * here, a reload builds a new Client and mounts it again. After each step it waits until the
  * Client shows the step's view (else throws `ClientPathError`: the Client and the chart disagree),
  * then calls `driver.expect(view)`, where the app asserts its UI.
+ *
+ * Rejects with AppError `INVALID_CONFIG` when `path` is not a path (`getClientPaths`), `driver`
+ * lacks `mount` / `act` / `expect` functions, or `options` has a field of the wrong type.
  */
 export async function runClientPath(
   path: ClientPath,
   driver: ClientPathDriver,
   options: RunClientPathOptions = {},
 ): Promise<ClientPathRun> {
+  checkArgument('path', path, 'runClientPath path')
+  checkArgument('driver', driver, 'runClientPath driver')
+  checkArgument('runOptions', options, 'runClientPath options')
   const world = defaultWorld()
   const wallet = createTestWallet({ namespace: world.namespace, walletId: world.walletId })
   wallet.answer = 'hold'

@@ -1,4 +1,5 @@
 import type { ClientView } from '../../../machines/client/client.view'
+import { checkArgument } from '../arguments'
 
 /** The fields compared as they are; the error by its code; links by whether there is one. */
 const EXACT = [
@@ -21,8 +22,12 @@ const EXACT = [
  * status, the wallet and the account as they are; the error by its `code` (messages are the
  * wallet's words); `accounts` item by item; `walletUrl` and `pairingUri` by whether there is one
  * (their values are fresh per flow).
+ *
+ * @throws AppError `INVALID_CONFIG` when either is not a view (a compared field of the wrong type).
  */
 export function viewDifferences(actual: ClientView, expected: ClientView): string[] {
+  checkArgument('view', actual, 'viewDifferences actual')
+  checkArgument('view', expected, 'viewDifferences expected')
   const differences: string[] = []
   const show = (value: unknown) => JSON.stringify(value)
   for (const key of EXACT)
@@ -42,7 +47,13 @@ export function viewDifferences(actual: ClientView, expected: ClientView): strin
   return differences
 }
 
-/** True when `actual` shows what `expected` does (see `viewDifferences`). */
+/**
+ * True when `actual` shows what `expected` does (see `viewDifferences`).
+ *
+ * @throws AppError `INVALID_CONFIG` when either is not a view.
+ */
 export function sameClientView(actual: ClientView, expected: ClientView): boolean {
+  checkArgument('view', actual, 'sameClientView actual')
+  checkArgument('view', expected, 'sameClientView expected')
   return viewDifferences(actual, expected).length === 0
 }
