@@ -78,8 +78,22 @@ export function parseProjectsConfig(value: unknown, source?: string): ProjectsCo
       if (chains.has(network.chainId)) problems.push(`${at}.networks[${n}].chainId: duplicate`)
       chains.add(network.chainId)
     })
+    const partnerIds = new Set<string>()
+    project.partnerWallets?.forEach((partner, i) => {
+      const field = `${at}.partnerWallets[${i}]`
+      if (known(() => getWalletInfo(partner.id))) {
+        problems.push(
+          `${field}.id: ${partner.id} is a built-in wallet's id (a partner needs its own)`,
+        )
+      }
+      if (partnerIds.has(partner.id)) problems.push(`${field}.id: duplicate partner wallet id`)
+      partnerIds.add(partner.id)
+      if (partner.mobile === undefined && partner.relay === undefined) {
+        problems.push(`${field}: declares neither mobile nor relay`)
+      }
+    })
     project.wallets.forEach((wallet, w) => {
-      if (!known(() => getWalletInfo(wallet))) {
+      if (!partnerIds.has(wallet) && !known(() => getWalletInfo(wallet))) {
         problems.push(`${at}.wallets[${w}]: unknown wallet ${wallet}`)
       }
     })
