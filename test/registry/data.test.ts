@@ -157,13 +157,15 @@ describe('built-in wallets', () => {
     expect(new Set(names).size).toBe(names.length)
   })
 
-  it('carries the known mobile universal links', () => {
-    const links = Object.fromEntries(supportWallets.map((w) => [w.id, w.mobile?.universalLink]))
-    expect(links).toMatchObject({
-      metamask: 'https://metamask.app.link',
-      phantom: 'https://phantom.app/ul/',
-      solflare: 'https://solflare.com/ul/',
-    })
+  it('tells the truth: no built-in brand declares the scope-connect protocols (relay, sc* mobile links)', () => {
+    // Issue 26 item 5 / SPEC 6.1: `sc*` links and the `scr` relay are for partner wallets that
+    // integrate scope-connect/wallet; none of the built-in brands does today.
+    const declaring = supportWallets.filter((w) => 'relay' in w || 'mobile' in w).map((w) => w.id)
+    expect(declaring).toEqual([])
+    // Phantom and Solflare reach a phone through Phantom's deeplink protocol instead.
+    expect(supportWallets.filter((w) => w.phantomLink).map((w) => w.id)).toEqual(
+      expect.arrayContaining(['phantom', 'solflare']),
+    )
   })
 })
 
