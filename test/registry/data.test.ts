@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { walletPaths } from '../../src/connectors/wallet-paths'
 import type { ChainNamespace } from '../../src/registry'
-import { supportNetworks, supportWallets } from '../../src/registry'
+import { getWalletInfo, supportNetworks, supportWallets } from '../../src/registry'
 import { Caip2Schema, WalletSlugSchema } from '../../src/wire/primitives'
 
 const NAMESPACES: readonly ChainNamespace[] = ['eip155', 'solana']
@@ -166,6 +167,11 @@ describe('built-in wallets', () => {
     expect(supportWallets.filter((w) => w.phantomLink).map((w) => w.id)).toEqual(
       expect.arrayContaining(['phantom', 'solflare']),
     )
+    for (const id of ['phantom', 'solflare']) {
+      const phone = walletPaths(getWalletInfo(id), 'solana', 'phone')
+      expect(phone[0], id).toBe('phantom-link')
+      expect(phone, id).not.toContain('universal-link')
+    }
   })
 })
 

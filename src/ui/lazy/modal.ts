@@ -31,7 +31,7 @@ function isMobile(host: HTMLElement): boolean {
  * WalletConnect wallets, the scope-connect relay for partner wallets), "App" for a path that opens
  * the wallet app or its SDK.
  */
-function badgeOf(option: WalletOption, mobile: boolean): string {
+export function badgeOf(option: WalletOption, mobile: boolean): string {
   if (option.action.kind === 'pair') return 'QR code'
   return option.path === 'walletconnect' && !mobile ? 'QR code' : 'App'
 }
