@@ -40,6 +40,15 @@ describe('partner wallets in the projects file', () => {
     expect(config.projects[0]?.partnerWallets?.[0]?.id).toBe(TEST_PARTNER_WALLET_ID)
   })
 
+  it('regression: a partner registered in this process (a Client loaded a config) is not taken for a built-in', () => {
+    registerPartnerWallets([TEST_PARTNER_WALLET])
+    const config = withPartners([partner()], [TEST_PARTNER_WALLET_ID])
+    expect(parseProjectsConfig(config).projects[0]?.wallets).toEqual([TEST_PARTNER_WALLET_ID])
+    expect(problemsOf(withPartners([], [TEST_PARTNER_WALLET_ID]))).toEqual([
+      `projects[0].wallets[0]: unknown wallet ${TEST_PARTNER_WALLET_ID}`,
+    ])
+  })
+
   it('a bad partner entry is a load error naming the field, never a crash', async () => {
     const bad = (patch: object) => problemsOf(withPartners([{ ...partner(), ...patch }]))
     expect(
