@@ -22,6 +22,9 @@ import {
 } from 'scope-connect'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 
+/** The sample project's partner wallet (`partnerWallets` in server/projects.sample.json). */
+const PARTNER_WALLET = 'scope-test-wallet'
+
 /** The local chain `npm start` runs (anvil) and its first funded dev account. */
 const LOCAL_CHAIN_ID = 'eip155:31337'
 const DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -62,7 +65,9 @@ export async function runQuickstart(options: QuickstartOptions): Promise<Generic
   }
 
   const sessions = new GenericWalletSessionClient(baseUrl, appKey)
-  const session = await sessions.createSession(evm.networkId, { walletSlug: 'metamask' })
+  // The wallet answering: a partner wallet (it integrates scope-connect/wallet), the one the
+  // sample project declares; no built-in brand speaks the sc* callbacks.
+  const session = await sessions.createSession(evm.networkId, { walletSlug: PARTNER_WALLET })
   log(`session ${session.sessionId} created`)
   const polled = pollGenericSessionResult(sessions, session.sessionId, session.sessionToken, {
     onUpdate: (result) => log(`status: ${result.status}`),
@@ -76,7 +81,7 @@ export async function runQuickstart(options: QuickstartOptions): Promise<Generic
   await sessions.postConnect(
     {
       sessionId: session.sessionId,
-      walletSlug: 'metamask',
+      walletSlug: PARTNER_WALLET,
       caip2Chain: evm.networkId,
       walletAddress: wallet.address,
     },

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { relayUrlForBaseUrl } from 'scope-connect'
+import { TEST_PARTNER_WALLET } from 'scope-connect/testing'
+import type { PartnerWalletEntry } from 'scope-connect/wire'
 import { type RunningAnvil, startAnvil } from './anvil'
 import type { AppOptions } from './app'
 import type { ProjectsConfig } from './config/projects-schema'
@@ -21,7 +23,10 @@ export interface TestBackendOptions {
    * project with its RPC URL: balance reads then read a real chain. Default false.
    */
   anvil?: boolean
-  /** The projects file; default one project (`TEST_BACKEND_APP_KEY`) with common chains and wallets. */
+  /**
+   * The projects file; default one project (`TEST_BACKEND_APP_KEY`) with common chains and wallets,
+   * and the test kit's partner wallet (`TEST_PARTNER_WALLET` of `scope-connect/testing`).
+   */
   projects?: ProjectsConfig
   /** More app options (a clock, the session lifetime, rate limits…). */
   app?: Omit<Partial<AppOptions>, 'projects'>
@@ -55,7 +60,8 @@ function testProjects(anvil: RunningAnvil | null): ProjectsConfig {
           { chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp' },
           { chainId: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1' },
         ],
-        wallets: ['metamask', 'coinbase', 'rabby', 'phantom', 'solflare'],
+        wallets: ['metamask', 'coinbase', 'rabby', 'phantom', 'solflare', TEST_PARTNER_WALLET.id],
+        partnerWallets: [structuredClone(TEST_PARTNER_WALLET) as PartnerWalletEntry],
       },
     ],
   }

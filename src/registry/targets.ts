@@ -18,7 +18,7 @@ const SDK_WALLETS: ReadonlySet<string> = /* @__PURE__ */ new Set(['metamask'])
  * - `injected`: an EVM extension without an rdns (window provider), or a Solana extension found by
  *   its Wallet Standard name.
  * - `sdk`: the SDK-provider connector, for MetaMask on EVM mobile.
- * - `universal-link`, `relay`: the wallet's mobile and relay namespaces.
+ * - `universal-link`, `relay`: the wallet's mobile and relay namespaces (partner wallets only).
  */
 export function listConnectableTargets(): ConnectableTarget[] {
   return allWallets().flatMap((wallet) =>
@@ -35,9 +35,11 @@ function targetsOf(wallet: SupportWalletInfo, namespace: ChainNamespace): Connec
     if (namespace === 'eip155') vias.push(wallet.rdns === undefined ? 'injected' : 'eip6963')
     else if (wallet.injected.walletStandardName !== undefined) vias.push('injected')
   }
-  const mobile = walletSupportsMobileOn(wallet, namespace)
-  if (mobile && namespace === 'eip155' && SDK_WALLETS.has(wallet.id)) vias.push('sdk')
-  if (mobile) vias.push('universal-link')
+  // The vendor SDK is the wallet's own path (no `sc*` link needed): MetaMask's on EVM.
+  if (namespace === 'eip155' && SDK_WALLETS.has(wallet.id) && wallet.sdk !== undefined) {
+    vias.push('sdk')
+  }
+  if (walletSupportsMobileOn(wallet, namespace)) vias.push('universal-link')
   if (walletSupportsRelayOn(wallet, namespace)) vias.push('relay')
   return vias.map((via) => ({ walletId: wallet.id, namespace, via }))
 }

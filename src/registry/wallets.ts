@@ -22,8 +22,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     // EVM only in 0.1.0: the SDK-provider connector and EIP-6963 cover MetaMask's EVM side.
     namespaces: ['eip155'],
     rdns: 'io.metamask',
-    mobile: { universalLink: 'https://metamask.app.link', namespaces: ['eip155'] },
-    relay: { namespaces: ['eip155'] },
     walletConnect: { link: 'https://metamask.app.link/wc', namespaces: ['eip155'] },
     sdk: 'metamask',
     injected: { namespaces: ['eip155'], providerFlag: 'isMetaMask' },
@@ -45,7 +43,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
       'eip155:84532',
     ],
     rdns: 'app.phantom',
-    mobile: { universalLink: 'https://phantom.app/ul/', namespaces: ['solana', 'eip155'] },
     phantomLink: { baseUrl: 'https://phantom.app/ul/v1/' },
     injected: {
       namespaces: ['solana', 'eip155'],
@@ -59,8 +56,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://www.coinbase.com/wallet',
     namespaces: ['eip155', 'solana'],
     rdns: 'com.coinbase.wallet',
-    mobile: { universalLink: 'https://go.cb-w.com/dapp', namespaces: ['eip155', 'solana'] },
-    relay: { namespaces: ['eip155'] },
     walletConnect: { link: '', namespaces: ['eip155'] },
     sdk: 'coinbase',
     injected: {
@@ -83,8 +78,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://trustwallet.com',
     namespaces: ['eip155', 'solana'],
     rdns: 'com.trustwallet.app',
-    mobile: { universalLink: 'https://link.trustwallet.com', namespaces: ['eip155', 'solana'] },
-    relay: { namespaces: ['eip155', 'solana'] },
     walletConnect: { link: 'https://link.trustwallet.com/wc', namespaces: ['eip155', 'solana'] },
     injected: {
       namespaces: ['eip155', 'solana'],
@@ -98,7 +91,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://web3.okx.com',
     namespaces: ['eip155', 'solana'],
     rdns: 'com.okex.wallet',
-    relay: { namespaces: ['eip155', 'solana'] },
     injected: {
       namespaces: ['eip155', 'solana'],
       walletStandardName: 'OKX Wallet',
@@ -111,8 +103,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://rainbow.me',
     namespaces: ['eip155'],
     rdns: 'me.rainbow',
-    mobile: { universalLink: 'https://rnbwapp.com', namespaces: ['eip155'] },
-    relay: { namespaces: ['eip155'] },
     walletConnect: { link: 'https://rnbwapp.com/wc', namespaces: ['eip155'] },
     injected: { namespaces: ['eip155'], providerFlag: 'isRainbow' },
   },
@@ -132,7 +122,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
       'eip155:137',
     ],
     rdns: 'app.backpack',
-    mobile: { universalLink: 'https://backpack.app/ul/', namespaces: ['solana'] },
     injected: {
       namespaces: ['solana', 'eip155'],
       walletStandardName: 'Backpack',
@@ -144,9 +133,7 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     name: 'Solflare',
     homepage: 'https://solflare.com',
     namespaces: ['solana'],
-    mobile: { universalLink: 'https://solflare.com/ul/', namespaces: ['solana'] },
     phantomLink: { baseUrl: 'https://solflare.com/ul/v1/' },
-    relay: { namespaces: ['solana'] },
     injected: { namespaces: ['solana'], walletStandardName: 'Solflare' },
   },
   {
@@ -155,8 +142,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://zerion.io',
     namespaces: ['eip155'],
     rdns: 'io.zerion.wallet',
-    mobile: { universalLink: 'https://wallet.zerion.io', namespaces: ['eip155'] },
-    relay: { namespaces: ['eip155'] },
     walletConnect: { link: 'https://wallet.zerion.io/wc', namespaces: ['eip155'] },
     injected: { namespaces: ['eip155'], providerFlag: 'isZerion' },
   },
@@ -179,8 +164,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://wallet.uniswap.org',
     namespaces: ['eip155'],
     rdns: 'org.uniswap.app',
-    mobile: { universalLink: 'https://uniswap.org/app', namespaces: ['eip155'] },
-    relay: { namespaces: ['eip155'] },
     walletConnect: { link: 'https://uniswap.org/app/wc', namespaces: ['eip155'] },
     injected: { namespaces: ['eip155'] },
   },
@@ -190,7 +173,6 @@ export const supportWallets: readonly SupportWalletInfo[] = /* @__PURE__ */ deep
     homepage: 'https://www.exodus.com',
     namespaces: ['eip155', 'solana'],
     rdns: 'com.exodus.web3-wallet',
-    relay: { namespaces: ['eip155'] },
     injected: {
       namespaces: ['eip155', 'solana'],
       walletStandardName: 'Exodus',

@@ -81,6 +81,8 @@ export {
   NamespaceSchema,
   type NetworkEntry,
   NetworkEntrySchema,
+  type PartnerWalletEntry,
+  PartnerWalletSchema,
   type RejectCallback,
   RejectCallbackSchema,
   type RelayTokenResponse,

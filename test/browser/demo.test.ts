@@ -187,7 +187,7 @@ describe('npm run demo in Chromium', () => {
     })
 
     // Connect: to the wallet page with the sc* parameters, approve, back to the reloaded dApp.
-    await choose(page, /Phantom/)
+    await choose(page, /Scope Test Wallet/)
     await page.waitForURL((url) => url.href.startsWith(urls.wallet), { timeout: 20_000 })
     expect(await textOf(page, 'link-method', 'connect')).toBe('connect')
     const walletAddress = await textOf(page, 'solana-address', /^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
@@ -304,13 +304,13 @@ describe('npm run demo in Chromium', () => {
 describe('npm run demo in Chromium: the user says no', () => {
   it('a universal link rejected on the wallet page: back on the dApp, the modal says so and offers to retry', async () => {
     const page = await openDapp('?mobile=1')
-    await choose(page, /Phantom/)
+    await choose(page, /Scope Test Wallet/)
     await page.waitForURL((url) => url.href.startsWith(urls.wallet), { timeout: 20_000 })
     await page.click('#link-reject')
     await page.waitForURL((url) => url.href.startsWith(urls.dapp), { timeout: 20_000 })
     await expect
       .poll(() => modalStatus(page).textContent(), { timeout: 20_000 })
-      .toBe('Phantom rejected the request')
+      .toBe('Scope Test Wallet rejected the request')
     expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1)
     expect((await viewOf(page, 'true')).isConnected).toBe(false)
     await page.close()

@@ -5,12 +5,14 @@ import {
   Eip6963Connector,
   InjectedConnector,
   MetaMaskSdkConnector,
+  PhantomLinkConnector,
   SolanaInjectedConnector,
 } from '../../src/connectors'
 import type { IWalletConnector } from '../../src/connectors/types'
 import { isAppError } from '../../src/errors'
-import { getWalletInfo } from '../../src/registry'
+import { clearPartnerWallets, getWalletInfo, registerPartnerWallets } from '../../src/registry'
 import type { SupportWalletInfo } from '../../src/registry/types'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../../src/testing'
 import { createTestSolanaWallet } from '../support/wallet-standard-wallet'
 import { installBrowserWindow } from './browser-window'
 
@@ -90,23 +92,45 @@ describe('createConnectorForWallet', () => {
     expect(connector.id).toBe('metamask')
   })
 
-  it.each(['phantom', 'solflare', 'backpack'])(
-    'mobile %s on solana → the universal-link factory',
+  it('mobile partner wallet on solana → the universal-link factory', () => {
+    const [partner] = registerPartnerWallets([TEST_PARTNER_WALLET])
+    try {
+      const built: string[] = []
+      const connector = createConnectorForWallet(partner!, 'solana', {
+        mobile: true,
+        universalLink: universalLinkFactory(built),
+      })
+      expect(built).toEqual([TEST_PARTNER_WALLET_ID])
+      expect(connector).toBeInstanceOf(InjectedConnector)
+      let error: unknown
+      try {
+        createConnectorForWallet(partner!, 'solana', { mobile: true })
+      } catch (caught) {
+        error = caught
+      }
+      expect(isAppError(error, 'WALLET_UNAVAILABLE')).toBe(true)
+    } finally {
+      clearPartnerWallets()
+    }
+  })
+
+  it.each(['phantom', 'solflare'])(
+    'mobile %s on solana → its Phantom deeplinks, never the sc* universal link',
     (walletId) => {
       const built: string[] = []
       const connector = createConnectorForWallet(getWalletInfo(walletId), 'solana', {
         mobile: true,
         universalLink: universalLinkFactory(built),
       })
-      expect(built).toEqual([walletId])
-      expect(connector).toBeInstanceOf(InjectedConnector)
+      expect(built).toEqual([])
+      expect(connector).toBeInstanceOf(PhantomLinkConnector)
     },
   )
 
   it.each([
     [
-      'mobile solana without a universalLink factory',
-      'phantom',
+      'mobile solana wallet with neither an sc* link nor Phantom deeplinks',
+      'backpack',
       'solana',
       true,
       'WALLET_UNAVAILABLE',

@@ -1,3 +1,4 @@
+import type { PartnerWalletEntry } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runQuickstart } from '../../examples/quickstart'
 import {
@@ -6,6 +7,7 @@ import {
   TEST_PROJECT,
   type TestServer,
 } from '../../server/test/support/server'
+import { TEST_PARTNER_WALLET } from '../../src/testing'
 import { freePort, type RunningAnvil, startAnvil } from '../support/anvil'
 
 /** A server whose project reads `eip155:31337` from `rpcUrl`, as after `npm start`. */
@@ -20,6 +22,8 @@ const serverReading = (rpcUrl: string) =>
             { chainId: 'eip155:31337', rpcUrl },
             { chainId: SOLANA_DEVNET },
           ],
+          // As the sample project: the partner wallet the quickstart answers as.
+          partnerWallets: [structuredClone(TEST_PARTNER_WALLET) as PartnerWalletEntry],
         },
       ],
     },

@@ -4,9 +4,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { PartnerWalletEntry } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SOLANA_DEVNET, startTestServer, type TestServer } from '../../server/test/support/server'
+import {
+  SOLANA_DEVNET,
+  startTestServer,
+  TEST_PROJECT,
+  type TestServer,
+} from '../../server/test/support/server'
 import { GenericWalletSessionClient } from '../../src/session/client'
+import { TEST_PARTNER_WALLET } from '../../src/testing'
 import { buildUniversalLinkUrl, type UniversalLinkMethod } from '../../src/universal-link'
 
 // The wallet simulator run by hand: a real process, a real key file, the real server verifying
@@ -22,7 +29,9 @@ const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-'))
 const keyFile = join(dir, 'wallet.key')
 
 beforeAll(async () => {
-  server = await startTestServer()
+  // The project declares the test kit's partner wallet: the simulator answers sc* links as it.
+  const partnerWallets = [structuredClone(TEST_PARTNER_WALLET) as PartnerWalletEntry]
+  server = await startTestServer({ projects: { projects: [{ ...TEST_PROJECT, partnerWallets }] } })
   sessions = new GenericWalletSessionClient(server.baseUrl, server.appKey)
 })
 afterAll(async () => {
@@ -31,7 +40,7 @@ afterAll(async () => {
 })
 
 function link(session: { sessionId: string; nonce: string }, method: UniversalLinkMethod) {
-  return buildUniversalLinkUrl('https://phantom.app/ul/', {
+  return buildUniversalLinkUrl('https://wallet.scope-connect.test/ul/', {
     sessionId: session.sessionId,
     nonce: session.nonce,
     chainId: SOLANA_DEVNET,
@@ -54,7 +63,7 @@ async function wallet(...args: string[]) {
 describe('wallet simulator CLI', () => {
   it('connects, then signs with the same key; the server verifies the signature', async () => {
     const session = await sessions.createSession(SOLANA_DEVNET, {
-      walletSlug: 'phantom',
+      walletSlug: 'scope-test-wallet',
       intent: 'sign',
     })
     const connected = await wallet(link(session, 'connect'))
@@ -74,14 +83,14 @@ describe('wallet simulator CLI', () => {
   }, 60_000)
 
   it('--reject posts the user rejection', async () => {
-    const session = await sessions.createSession(SOLANA_DEVNET, { walletSlug: 'phantom' })
+    const session = await sessions.createSession(SOLANA_DEVNET, { walletSlug: 'scope-test-wallet' })
     expect((await wallet(link(session, 'connect'), '--reject')).code).toBe(0)
     const result = await sessions.getResult(session.sessionId, session.sessionToken)
     expect(result).toMatchObject({ status: 'rejected', errorCode: 'USER_REJECTED' })
   }, 60_000)
 
   it('a link without sc* parameters is refused with a message', async () => {
-    const refused = await wallet('https://phantom.app/ul/?nothing=here')
+    const refused = await wallet('https://wallet.scope-connect.test/ul/?nothing=here')
     expect(refused.code).toBe(2)
     expect(refused.stdout).toMatch(/wallet simulator: unsupported scVersion/)
   }, 60_000)

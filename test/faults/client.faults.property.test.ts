@@ -38,7 +38,7 @@ describe('fault sequences against the Client', () => {
   it('behavior: the secret check bites — a session token planted in an inspection event is seen', async () => {
     const world = new World(true)
     try {
-      await world.step({ call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 }, 0)
+      await world.step({ call: 'select:partner', answer: 'approve', fault: 'ok', think: 5 }, 0)
       await world.step({ call: 'connect', answer: 'approve', fault: 'ok', think: 600 }, 1)
       const [token] = world.backend.secrets
       world.events.push({ type: '@xstate.event', event: { type: 'LEAK', token } } as never)

@@ -49,7 +49,7 @@ describe('regressions found by the fault sequences', () => {
   // Built from the known bug (issue 15), not shrunk: the read child above hides it from the run.
   it('error: a bigint balance lands in the persisted universal-link record (JSON.stringify throws)', async () => {
     await runSequence([
-      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'select:partner', answer: 'approve', fault: 'ok', think: 5 },
       { call: 'connect', answer: 'approve', fault: 'ok', think: 600 },
       { call: 'getBalance', answer: 'approve', fault: 'ok', think: 5 },
     ])
@@ -92,7 +92,7 @@ describe('regressions found by the fault sequences', () => {
       [
         { call: 'pair:eip155', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'pair:solana', answer: 'approve', fault: 'status404', think: 0 },
-        { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'select:partner', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'connect', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'reload', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'connect', answer: 'approve', fault: 'ok', think: 0 },
@@ -126,7 +126,7 @@ describe('regressions found by the fault sequences', () => {
       [
         { call: 'pair:eip155', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'pair:solana', answer: 'approve', fault: 'status429', think: 0 },
-        { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 0 },
+        { call: 'select:partner', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'connect', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'resume', answer: 'approve', fault: 'ok', think: 0 },
         { call: 'signTransaction', answer: 'approve', fault: 'ok', think: 0 },
@@ -185,7 +185,7 @@ describe('regressions found by the fault sequences', () => {
   // an invariant — the root stops, a rejection goes unhandled, a stored flow does not come back.
   it('error: the app inspector throws while a universal-link flow connects — the root stops', async () => {
     await runSequence([
-      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5, app: 'inspectorThrows' },
+      { call: 'select:partner', answer: 'approve', fault: 'ok', think: 5, app: 'inspectorThrows' },
       { call: 'connect', answer: 'approve', fault: 'ok', think: 600, app: 'inspectorThrows' },
       { call: 'signMessage', answer: 'approve', fault: 'ok', think: 600 },
     ])
@@ -200,7 +200,7 @@ describe('regressions found by the fault sequences', () => {
 
   it('error: the app link store rejects while the flow is saved, then throws on the reload', async () => {
     await runSequence([
-      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5, app: 'storeRejects' },
+      { call: 'select:partner', answer: 'approve', fault: 'ok', think: 5, app: 'storeRejects' },
       { call: 'connect', answer: 'hang', fault: 'ok', think: 600, app: 'storeRejects' },
       { call: 'reload', answer: 'approve', fault: 'ok', think: 5, app: 'storeThrows' },
       { call: 'disconnect', answer: 'approve', fault: 'ok', think: 5, app: 'storeThrows' },
@@ -209,17 +209,17 @@ describe('regressions found by the fault sequences', () => {
 
   it('error: a corrupted universal-link record on reload — discarded, the next flow works', async () => {
     await runSequence([
-      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'select:partner', answer: 'approve', fault: 'ok', think: 5 },
       { call: 'connect', answer: 'hang', fault: 'ok', think: 600 },
       { call: 'reload', answer: 'approve', fault: 'ok', think: 5, app: 'corruptRecord' },
-      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'select:partner', answer: 'approve', fault: 'ok', think: 5 },
       { call: 'connect', answer: 'approve', fault: 'ok', think: 600 },
     ])
   })
 
   it('error: the wall clock jumps an hour ahead, then back, while a restored link flow waits', async () => {
     await runSequence([
-      { call: 'select:solflare', answer: 'approve', fault: 'ok', think: 5 },
+      { call: 'select:partner', answer: 'approve', fault: 'ok', think: 5 },
       { call: 'connect', answer: 'hang', fault: 'ok', think: 600, app: 'clockAhead' },
       { call: 'reload', answer: 'hang', fault: 'ok', think: 600, app: 'clockBack' },
       { call: 'wait', answer: 'approve', fault: 'ok', think: 5_000, app: 'clockAhead' },

@@ -48,12 +48,18 @@ describe('walletSupportsNamespace', () => {
 })
 
 describe('walletSupportsMobile / walletSupportsMobileOn', () => {
-  it('is true for wallets with a universal link, per namespace', () => {
-    const backpack = getWalletInfo('backpack')
-    expect(walletSupportsMobile(backpack)).toBe(true)
-    expect(walletSupportsMobileOn(backpack, 'solana')).toBe(true)
-    expect(walletSupportsMobileOn(backpack, 'eip155')).toBe(false)
-    expect(walletSupportsMobileOn(getWalletInfo('metamask'), 'eip155')).toBe(true)
+  it('is true for wallets with a universal link (partners), per namespace', () => {
+    const partner: SupportWalletInfo = {
+      ...bare,
+      namespaces: ['eip155', 'solana'],
+      mobile: { universalLink: 'https://example.com/ul', namespaces: ['solana'] },
+    }
+    expect(walletSupportsMobile(partner)).toBe(true)
+    expect(walletSupportsMobileOn(partner, 'solana')).toBe(true)
+    expect(walletSupportsMobileOn(partner, 'eip155')).toBe(false)
+    // No built-in brand integrates scope-connect/wallet, so none has an `sc*` universal link.
+    expect(walletSupportsMobileOn(getWalletInfo('metamask'), 'eip155')).toBe(false)
+    expect(walletSupportsMobileOn(getWalletInfo('phantom'), 'solana')).toBe(false)
   })
 
   it('is false without a mobile section', () => {
@@ -90,12 +96,17 @@ describe('walletSupportsMobile / walletSupportsMobileOn', () => {
 })
 
 describe('walletSupportsRelay / walletSupportsRelayOn', () => {
-  it('is true for relay wallets, per namespace', () => {
-    const coinbase = getWalletInfo('coinbase')
-    expect(walletSupportsRelay(coinbase)).toBe(true)
-    expect(walletSupportsRelayOn(coinbase, 'eip155')).toBe(true)
-    expect(walletSupportsRelayOn(coinbase, 'solana')).toBe(false)
-    expect(walletSupportsRelayOn(getWalletInfo('solflare'), 'solana')).toBe(true)
+  it('is true for relay wallets (partners), per namespace', () => {
+    const partner: SupportWalletInfo = {
+      ...bare,
+      namespaces: ['eip155', 'solana'],
+      relay: { namespaces: ['eip155'] },
+    }
+    expect(walletSupportsRelay(partner)).toBe(true)
+    expect(walletSupportsRelayOn(partner, 'eip155')).toBe(true)
+    expect(walletSupportsRelayOn(partner, 'solana')).toBe(false)
+    expect(walletSupportsRelayOn(getWalletInfo('coinbase'), 'eip155')).toBe(false)
+    expect(walletSupportsRelayOn(getWalletInfo('solflare'), 'solana')).toBe(false)
   })
 
   it('is false without a relay section or with an empty one', () => {

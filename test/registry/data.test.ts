@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { walletPaths } from '../../src/connectors/wallet-paths'
 import type { ChainNamespace } from '../../src/registry'
-import { supportNetworks, supportWallets } from '../../src/registry'
+import { getWalletInfo, supportNetworks, supportWallets } from '../../src/registry'
 import { Caip2Schema, WalletSlugSchema } from '../../src/wire/primitives'
 
 const NAMESPACES: readonly ChainNamespace[] = ['eip155', 'solana']
@@ -157,13 +158,20 @@ describe('built-in wallets', () => {
     expect(new Set(names).size).toBe(names.length)
   })
 
-  it('carries the known mobile universal links', () => {
-    const links = Object.fromEntries(supportWallets.map((w) => [w.id, w.mobile?.universalLink]))
-    expect(links).toMatchObject({
-      metamask: 'https://metamask.app.link',
-      phantom: 'https://phantom.app/ul/',
-      solflare: 'https://solflare.com/ul/',
-    })
+  it('tells the truth: no built-in brand declares the scope-connect protocols (relay, sc* mobile links)', () => {
+    // Issue 26 item 5 / SPEC 6.1: `sc*` links and the `scr` relay are for partner wallets that
+    // integrate scope-connect/wallet; none of the built-in brands does today.
+    const declaring = supportWallets.filter((w) => 'relay' in w || 'mobile' in w).map((w) => w.id)
+    expect(declaring).toEqual([])
+    // Phantom and Solflare reach a phone through Phantom's deeplink protocol instead.
+    expect(supportWallets.filter((w) => w.phantomLink).map((w) => w.id)).toEqual(
+      expect.arrayContaining(['phantom', 'solflare']),
+    )
+    for (const id of ['phantom', 'solflare']) {
+      const phone = walletPaths(getWalletInfo(id), 'solana', 'phone')
+      expect(phone[0], id).toBe('phantom-link')
+      expect(phone, id).not.toContain('universal-link')
+    }
   })
 })
 

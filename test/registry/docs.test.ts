@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { isAppError } from '../../src/errors'
 import * as registry from '../../src/registry'
 
@@ -31,6 +31,8 @@ function tableRows(firstHeader: string): string[][] {
 
 const list = (items: readonly string[] | undefined) => (items?.length ? items.join(', ') : '—')
 
+afterEach(() => registry.clearPartnerWallets())
+
 describe('docs/registry.md', () => {
   it('runs its example and prints what the comments say', () => {
     const source = exampleSource()
@@ -41,12 +43,13 @@ describe('docs/registry.md', () => {
     const scope = { ...registry, isAppError, console }
     new Function(...Object.keys(scope), body)(...Object.values(scope))
     expect(printed).toEqual([
-      'Phantom, Coinbase Wallet, Trust Wallet, Backpack, Solflare',
+      '0',
+      'Acme Wallet',
       'ETH',
       'false',
       'metamask',
       'undefined',
-      'eip6963 sdk universal-link relay',
+      'eip6963 sdk',
       'Unknown wallet "no-such-wallet"',
     ])
   })
@@ -55,9 +58,6 @@ describe('docs/registry.md', () => {
     const rows = tableRows('id')
     expect(rows.map((row) => row[0])).toEqual(registry.supportWallets.map((w) => `\`${w.id}\``))
     for (const [i, wallet] of registry.supportWallets.entries()) {
-      const mobile = wallet.mobile
-        ? `${wallet.mobile.universalLink} (${list(wallet.mobile.namespaces)})`
-        : '—'
       const standard = wallet.injected?.walletStandardName
       const injected = wallet.injected
         ? list(wallet.injected.namespaces) + (standard ? ` ("${standard}")` : '')
@@ -67,9 +67,9 @@ describe('docs/registry.md', () => {
         wallet.name,
         list(wallet.namespaces),
         wallet.rdns ? `\`${wallet.rdns}\`` : '—',
-        mobile,
-        list(wallet.relay?.namespaces),
         injected,
+        wallet.sdk ?? '—',
+        wallet.phantomLink?.baseUrl ?? '—',
       ])
     }
   })

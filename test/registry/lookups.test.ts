@@ -1,13 +1,17 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import {
   type Caip2ChainId,
+  clearPartnerWallets,
   getNetworkInfo,
   getNetworksForWallet,
   getWalletInfo,
   getWalletsForNetwork,
   isWalletNetworkSupported,
+  listPartnerWallets,
   listSupportedNetworks,
   listSupportedWallets,
+  type PartnerWalletInput,
+  registerPartnerWallets,
   supportNetworks,
   supportWallets,
 } from '../../src/registry'
@@ -17,6 +21,23 @@ const ETHEREUM = 'eip155:1'
 const ANVIL = 'eip155:31337'
 const SOLANA = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp'
 const SOLANA_DEVNET = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
+
+/** Partner wallets (the only ones that declare `mobile` / `relay`): one per combination. */
+const PARTNERS: PartnerWalletInput[] = [
+  { id: 'evm-relay', name: 'EVM relay', relay: { namespaces: ['eip155'] } },
+  {
+    id: 'sol-link',
+    name: 'Solana link',
+    mobile: { universalLink: 'https://sol-link.example/ul/', namespaces: ['solana'] },
+  },
+  {
+    id: 'both-ways',
+    name: 'Both ways',
+    mobile: { universalLink: 'https://both.example/ul/', namespaces: ['eip155', 'solana'] },
+    relay: { namespaces: ['eip155', 'solana'] },
+  },
+]
+afterEach(() => clearPartnerWallets())
 
 const ids = (list: readonly { id: string }[]) => list.map((entry) => entry.id)
 const chains = (list: readonly { chainId: string }[]) => list.map((entry) => entry.chainId)
@@ -126,28 +147,34 @@ describe('listSupportedWallets', () => {
     expect(ids(listSupportedWallets({ chainId: ETHEREUM }))).toContain('phantom')
   })
 
-  it('filters by mobile and relay, both ways', () => {
+  it('filters by mobile and relay, both ways: only partner wallets declare them', () => {
+    expect(ids(listSupportedWallets({ mobile: true }))).toEqual([])
+    expect(ids(listSupportedWallets({ relay: true }))).toEqual([])
+    registerPartnerWallets(PARTNERS)
+    const everyId = [...ids(supportWallets), ...PARTNERS.map((p) => p.id)].sort()
     const mobile = ids(listSupportedWallets({ mobile: true }))
     const notMobile = ids(listSupportedWallets({ mobile: false }))
-    expect(mobile).toContain('metamask')
-    expect(notMobile).toEqual(expect.arrayContaining(['rabby', 'brave']))
-    expect([...mobile, ...notMobile].sort()).toEqual(ids(supportWallets).sort())
+    expect(mobile).toEqual(['sol-link', 'both-ways'])
+    expect(notMobile).toEqual(expect.arrayContaining(['rabby', 'brave', 'evm-relay']))
+    expect([...mobile, ...notMobile].sort()).toEqual(everyId)
     const relay = ids(listSupportedWallets({ relay: true }))
     const noRelay = ids(listSupportedWallets({ relay: false }))
-    expect(relay).toContain('solflare')
-    expect(noRelay).toEqual(expect.arrayContaining(['phantom', 'brave']))
-    expect([...relay, ...noRelay].sort()).toEqual(ids(supportWallets).sort())
+    expect(relay).toEqual(['evm-relay', 'both-ways'])
+    expect(noRelay).toEqual(expect.arrayContaining(['phantom', 'brave', 'sol-link']))
+    expect([...relay, ...noRelay].sort()).toEqual(everyId)
   })
 
   it('combines filters with AND and judges mobile/relay on the namespace in scope', () => {
-    // Coinbase relays on EVM only, so it is not a Solana relay wallet.
+    registerPartnerWallets(PARTNERS)
+    // evm-relay relays on EVM only, so it is not a Solana relay wallet.
     const solanaRelay = ids(listSupportedWallets({ namespace: 'solana', relay: true }))
-    expect(solanaRelay).toEqual(expect.arrayContaining(['trust', 'okx', 'solflare']))
-    expect(solanaRelay).not.toContain('coinbase')
-    expect(solanaRelay).not.toContain('metamask')
-    // Backpack's universal link reaches Solana only.
-    expect(ids(listSupportedWallets({ chainId: ETHEREUM, mobile: true }))).not.toContain('backpack')
-    expect(ids(listSupportedWallets({ chainId: SOLANA, mobile: true }))).toContain('backpack')
+    expect(solanaRelay).toEqual(['both-ways'])
+    // sol-link's universal link reaches Solana only.
+    expect(ids(listSupportedWallets({ chainId: ETHEREUM, mobile: true }))).toEqual(['both-ways'])
+    expect(ids(listSupportedWallets({ chainId: SOLANA, mobile: true }))).toEqual([
+      'sol-link',
+      'both-ways',
+    ])
     const all = listSupportedWallets({
       namespace: 'eip155',
       chainId: ETHEREUM,
@@ -155,7 +182,7 @@ describe('listSupportedWallets', () => {
       relay: true,
     })
     expect(ids(all)).toEqual(
-      supportWallets
+      [...supportWallets, ...listPartnerWallets()]
         .filter(
           (w) =>
             w.mobile?.namespaces.includes('eip155') &&

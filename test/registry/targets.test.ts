@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import {
   type ConnectableTarget,
+  clearPartnerWallets,
   listConnectableTargets,
+  registerPartnerWallets,
   supportWallets,
   walletSupportsMobileOn,
   walletSupportsRelayOn,
 } from '../../src/registry'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../../src/testing'
 
 const VIA_ORDER: ConnectableTarget['via'][] = [
   'eip6963',
@@ -25,19 +28,34 @@ describe('listConnectableTargets', () => {
     expect(targets.length).toBeGreaterThan(supportWallets.length)
   })
 
-  it('derives the paths of MetaMask and Phantom', () => {
+  it('derives the paths of MetaMask and Phantom (no sc* link, no relay: they are not partners)', () => {
     expect(targets.filter((t) => t.walletId === 'metamask').map(key)).toEqual([
       'metamask/eip155/eip6963',
       'metamask/eip155/sdk',
-      'metamask/eip155/universal-link',
-      'metamask/eip155/relay',
     ])
     expect(targets.filter((t) => t.walletId === 'phantom').map(key)).toEqual([
       'phantom/solana/injected',
-      'phantom/solana/universal-link',
       'phantom/eip155/eip6963',
-      'phantom/eip155/universal-link',
     ])
+    expect(targets.filter((t) => t.via === 'universal-link' || t.via === 'relay')).toEqual([])
+  })
+
+  it('gives a partner wallet its universal-link and relay targets', () => {
+    try {
+      registerPartnerWallets([TEST_PARTNER_WALLET])
+      expect(
+        listConnectableTargets()
+          .filter((t) => t.walletId === TEST_PARTNER_WALLET_ID)
+          .map(key),
+      ).toEqual([
+        'scope-test-wallet/eip155/universal-link',
+        'scope-test-wallet/eip155/relay',
+        'scope-test-wallet/solana/universal-link',
+        'scope-test-wallet/solana/relay',
+      ])
+    } finally {
+      clearPartnerWallets()
+    }
   })
 
   it('offers sdk only for MetaMask on EVM', () => {

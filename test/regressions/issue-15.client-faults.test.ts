@@ -1,6 +1,7 @@
 // Issue 15: one failed read stopped the root actor for good; reads left their actors (and a bigint
 // output) behind, so the mobile flow's record could not be saved. Every case goes through the
 // public API against the real server and anvil, and ends with the next call succeeding.
+import type { PartnerWalletEntry } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createWalletSimulator } from '../../examples/wallet-simulator/src/index'
 import {
@@ -12,6 +13,7 @@ import {
 import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { isAppError } from '../../src/errors'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../../src/testing'
 import { createMemoryUniversalLinkStore } from '../../src/universal-link'
 import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
@@ -28,6 +30,7 @@ beforeAll(async () => {
         {
           ...TEST_PROJECT,
           networks: [{ chainId: 'eip155:31337', rpcUrl: anvil.rpcUrl }, { chainId: SOLANA_DEVNET }],
+          partnerWallets: [structuredClone(TEST_PARTNER_WALLET) as PartnerWalletEntry],
         },
       ],
     },
@@ -163,7 +166,7 @@ describe('issue 15: a root that stops anyway is no wedge', () => {
 })
 
 /**
- * A page that opens the universal link of Phantom (the wallet not yet answered) and goes away:
+ * A page that opens the universal link of the test kit's partner wallet (not yet answered) and goes away:
  * only its store survives. `readFirst` reads a balance before selecting the wallet.
  */
 async function leaveMobileFlow(options: { readFirst?: boolean } = {}) {
@@ -174,6 +177,7 @@ async function leaveMobileFlow(options: { readFirst?: boolean } = {}) {
     appKey: server.appKey,
     mobile: true,
     solanaChainId: SOLANA_DEVNET,
+    partnerWallets: [TEST_PARTNER_WALLET],
     universalLink: {
       store,
       openLink: (url: string) => links.push(url),
@@ -184,7 +188,7 @@ async function leaveMobileFlow(options: { readFirst?: boolean } = {}) {
   const before = new Client(clientOptions)
   if (options.readFirst)
     await before.getBalance({ chainId: 'eip155:31337', tokenAddress: 'native', account })
-  await before.selectWallet('phantom', { namespace: 'solana' })
+  await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
   void before.connect().catch(() => {})
   for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
   before.actor.stop()
@@ -195,7 +199,7 @@ async function leaveMobileFlow(options: { readFirst?: boolean } = {}) {
 
 describe('issue 15: the mobile flow survives a balance read made before it', () => {
   it('behavior: read a balance, start the universal link, reload: resume is awaitingWallet', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const { options, links, record } = await leaveMobileFlow({ readFirst: true })
     // JSON-safe, and only what the flow needs: the universal-link child, no read.
     expect(JSON.parse(JSON.stringify(record))).toEqual(record)

@@ -25,7 +25,8 @@ export async function createClient(config: DappConfig): Promise<Client> {
     universalLink: {
       store: createBrowserUniversalLinkStore(LINK_STORE_KEY),
       dappName: 'Scope Demo',
-      // The real link is https://phantom.app/ul/?sc…; the demo opens the simulator with its query.
+      // The partner wallet's link (the sample project's `scope-test-wallet`, from GET /config) is
+      // https://wallet.scope-connect.test/ul/?sc…; the demo opens the simulator with its query.
       ...(walletUrl
         ? { openLink: (url: string) => location.assign(new URL(new URL(url).search, walletUrl)) }
         : {}),

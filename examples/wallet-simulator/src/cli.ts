@@ -10,7 +10,7 @@
  *   --fail              the wallet fails (posts WALLET_INTERNAL_ERROR)
  *   --key-file <path>   the wallet's key, created on first use
  *                       (default examples/wallet-simulator/.wallet-key)
- *   --wallet <slug>     the wallet slug it reports (default phantom)
+ *   --wallet <slug>     the wallet slug it reports (default scope-test-wallet, the partner wallet)
  *
  * The same key file across runs is the same wallet: connect with one link, sign with the next.
  */
@@ -61,7 +61,7 @@ export async function runWalletCli(argv: string[]): Promise<CliResult> {
   const decision: WalletDecision = values.reject ? 'reject' : values.fail ? 'fail' : 'approve'
   const wallet = createWalletSimulator({
     secretKey: loadOrCreateKey(values['key-file'] ?? DEFAULT_KEY_FILE),
-    walletSlug: values.wallet ?? 'phantom',
+    walletSlug: values.wallet ?? 'scope-test-wallet',
   })
   const handled = await wallet.handle(link, decision)
   return { address: wallet.address, ...handled }

@@ -64,7 +64,8 @@ async function answerLink(link: string) {
   $('link-status').textContent = 'posting the callback…'
   const wallet = createWalletSimulator({
     secretKey,
-    walletSlug: 'phantom',
+    // The partner wallet the sample project declares: only a partner answers sc* links.
+    walletSlug: 'scope-test-wallet',
     // The callbacks are bound to the session by the nonce only the link carries.
     fetchImpl: (url, init) => {
       const headers = new Headers(init?.headers)

@@ -24,8 +24,10 @@ export function createProjectIndex(config: ProjectsConfig): ProjectIndex {
 export const hasChain = (project: ProjectConfig, chainId: string): boolean =>
   project.networks.some((n) => n.chainId === chainId)
 
+/** A wallet the project enabled: one of its `wallets`, or one of its `partnerWallets`. */
 export const hasWallet = (project: ProjectConfig, walletSlug: string): boolean =>
-  project.wallets.includes(walletSlug)
+  project.wallets.includes(walletSlug) ||
+  (project.partnerWallets?.some((partner) => partner.id === walletSlug) ?? false)
 
 /**
  * A project without `allowedOrigins` accepts every origin but `null`; the opaque origin `null`

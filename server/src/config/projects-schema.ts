@@ -1,4 +1,4 @@
-import { Caip2Schema, WalletSlugSchema } from 'scope-connect/wire'
+import { Caip2Schema, PartnerWalletSchema, WalletSlugSchema } from 'scope-connect/wire'
 import * as z from 'zod/mini'
 
 /** Server-only shape of the projects file (the wire schemas never see it). */
@@ -24,7 +24,13 @@ export const ProjectSchema = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(200)),
   appKeys: z.array(z.string().check(z.regex(/^[A-Za-z0-9_-]{8,128}$/))).check(z.minLength(1)),
   networks: z.array(ProjectNetworkSchema).check(z.minLength(1)),
+  /** Built-in wallet ids and ids of this project's `partnerWallets`. */
   wallets: z.array(WalletSlugSchema),
+  /**
+   * Wallets that integrate `scope-connect/wallet` (`sc*` universal links, `scr` relay), the fields of
+   * the library's `PartnerWalletInput`. Each is enabled for the project and sent in GET /config.
+   */
+  partnerWallets: z.optional(z.array(PartnerWalletSchema)),
   /** Absent: every origin may call. Present: only these exact origins (`https://app.example`). */
   allowedOrigins: z.optional(z.array(z.string())),
   /**

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { type Caip2ChainId, getNetworkInfo, getWalletInfo } from 'scope-connect'
+import { type Caip2ChainId, getNetworkInfo, supportWallets } from 'scope-connect'
 import { describeIssue } from 'scope-connect/wire'
 import { type ProjectsConfig, ProjectsFileSchema } from './projects-schema'
 
@@ -41,6 +41,12 @@ const known = (lookup: () => unknown): boolean => {
   }
 }
 
+/**
+ * A built-in wallet of the library's registry. Not `getWalletInfo`: it also answers for the partner
+ * wallets registered in this process (a Client in the same process that loaded a config).
+ */
+const builtIn = (id: string): boolean => supportWallets.some((wallet) => wallet.id === id)
+
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value)
@@ -78,8 +84,22 @@ export function parseProjectsConfig(value: unknown, source?: string): ProjectsCo
       if (chains.has(network.chainId)) problems.push(`${at}.networks[${n}].chainId: duplicate`)
       chains.add(network.chainId)
     })
+    const partnerIds = new Set<string>()
+    project.partnerWallets?.forEach((partner, i) => {
+      const field = `${at}.partnerWallets[${i}]`
+      if (builtIn(partner.id)) {
+        problems.push(
+          `${field}.id: ${partner.id} is a built-in wallet's id (a partner needs its own)`,
+        )
+      }
+      if (partnerIds.has(partner.id)) problems.push(`${field}.id: duplicate partner wallet id`)
+      partnerIds.add(partner.id)
+      if (partner.mobile === undefined && partner.relay === undefined) {
+        problems.push(`${field}: declares neither mobile nor relay`)
+      }
+    })
     project.wallets.forEach((wallet, w) => {
-      if (!known(() => getWalletInfo(wallet))) {
+      if (!partnerIds.has(wallet) && !builtIn(wallet)) {
         problems.push(`${at}.wallets[${w}]: unknown wallet ${wallet}`)
       }
     })

@@ -6,6 +6,7 @@ import { buildSignedMessageEnvelope } from '../../wire/envelope'
 import { API_PREFIX, APP_KEY_HEADER, SESSION_NONCE_HEADER } from '../../wire/routes'
 import type { SessionResultResponse } from '../../wire/schemas'
 import { type BackendFault, delay, never } from './answers'
+import { TEST_PARTNER_WALLET } from './partner-wallet'
 
 /** The app key the backend double accepts. */
 export const TEST_APP_KEY = 'pk_test_kit'
@@ -140,6 +141,8 @@ export function createBackendDouble(): BackendDouble {
           },
         ],
         wallets: [{ walletId: 'metamask', name: 'MetaMask', namespaces: ['eip155'] }],
+        // As the real test backend: the test kit's partner wallet (the `sc*` / `scr` flows' wallet).
+        partnerWallets: [TEST_PARTNER_WALLET],
       })
     }
     if (method === 'GET' && path === '/balances') {

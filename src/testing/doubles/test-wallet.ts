@@ -4,12 +4,14 @@ import type { Hex } from 'viem'
 import { Eip1193Connector } from '../../connectors/eip1193'
 import { SolanaInjectedConnector } from '../../connectors/solana-injected'
 import type { IWalletConnector } from '../../connectors/types'
+import { BRAND_IDS } from '../../registry/brand-ids'
 import type { WebSocketConstructor } from '../../relay/client/websocket'
 import { createRelayWallet, type RelayWallet } from '../../wallet/relay-wallet'
 import { checkArgument } from '../arguments'
 import type { WalletAnswer } from './answers'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './evm-wallet'
 import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './keys'
+import { TEST_PARTNER_WALLET_ID } from './partner-wallet'
 import { createPhoneWallet } from './phone-wallet'
 import type { RecordedRequest, WalletBehaviour } from './prompts'
 import { createScriptedSolanaWallet } from './solana-wallet'
@@ -69,7 +71,8 @@ export interface TestWallet {
   unpair(): void
   /**
    * Solana (the mobile flow's wallets): answers a universal link the dApp opened as the phone wallet would (`createPhoneWallet`
-   * with this wallet's key): the connect callback with its address (a `signMessage` link: the
+   * with this wallet's key; its slug this wallet's id, or the test kit's partner wallet
+   * `TEST_PARTNER_WALLET_ID` for a built-in brand's id: only a partner answers `sc*` links): the connect callback with its address (a `signMessage` link: the
    * sign callback, the session envelope signed), a rejection or a failure of the wallet app,
    * posted to the link's callback with its nonce. Resolves with the backend's
    * status code (204 when taken).
@@ -88,6 +91,8 @@ export interface TestWalletRelay {
   WebSocket?: WebSocketConstructor
   fetchImpl?: typeof fetch
 }
+
+const builtInIds: ReadonlySet<string> = new Set(BRAND_IDS)
 
 const isHexKey = (key: Hex | Uint8Array | undefined): key is Hex => typeof key === 'string'
 
@@ -206,7 +211,7 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
     answerLink: (link, behaviour, fetchImpl) =>
       createPhoneWallet({
         secretKey: secret as Uint8Array,
-        walletSlug: walletId,
+        walletSlug: builtInIds.has(walletId) ? TEST_PARTNER_WALLET_ID : walletId,
         ...(fetchImpl ? { fetchImpl } : {}),
       }).answer(link, behaviour),
   }

@@ -331,7 +331,7 @@ const reconnectEvents = (world: ClientPathWorld): AnyEventObject[] => [
 ]
 
 /** A stand-in for the link the Client opens (its value is fresh per flow; the view shows one). */
-const PHONE_LINK = 'https://phantom.app/ul/v1/connect'
+const PHONE_LINK = 'https://wallet.scope-connect.test/ul/v1/connect'
 
 /** The dApp as `pair()` presents it in the paths. */
 const PAIR_METADATA = { name: 'Generated paths', url: 'https://dapp.test' }

@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import type { ClientTimeouts } from '../../../machines/client/client.types'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
 import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from '../doubles/keys'
+import { TEST_PARTNER_WALLET_ID } from '../doubles/partner-wallet'
 
 /** What the paths are generated for: the wallet a path selects and what it reports. */
 export interface ClientPathWorld {
@@ -27,7 +28,8 @@ export interface ClientPathWorld {
 
 /**
  * The desktop test wallet: MetaMask's id, anvil's first two dev accounts, chains 1, 10, 8453; the
- * phone wallet: Phantom, the first Solana test key, Solana mainnet.
+ * phone wallet: the test kit's partner wallet (`TEST_PARTNER_WALLET_ID`: only a partner answers the
+ * `sc*` universal links), the first Solana test key, Solana mainnet.
  */
 export function defaultWorld(): ClientPathWorld {
   return {
@@ -37,7 +39,7 @@ export function defaultWorld(): ClientPathWorld {
     chains: ['eip155:1', 'eip155:10', 'eip155:8453'],
     addableChain: 'eip155:42161',
     phone: {
-      walletId: 'phantom',
+      walletId: TEST_PARTNER_WALLET_ID,
       namespace: 'solana',
       address: base58.encode(ed25519.getPublicKey(TEST_SOLANA_KEYS[0] as Uint8Array)),
       chainId: SOLANA_MAINNET_CHAIN_ID,

@@ -17,6 +17,7 @@ import {
   TEST_BASE_URL,
 } from '../doubles/backend-double'
 import { TEST_SOLANA_KEYS } from '../doubles/keys'
+import { TEST_PARTNER_WALLET } from '../doubles/partner-wallet'
 import { createPhoneWallet, type PhoneAnswer } from '../doubles/phone-wallet'
 import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
@@ -161,6 +162,8 @@ export async function runClientPath(
       appKey,
       fetchImpl: clientFetch,
       connectors: [wallet.connector()],
+      // The phone flow's wallet: the test kit's partner (`sc*` links), as a project's config lists it.
+      partnerWallets: [TEST_PARTNER_WALLET],
       ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
       mobile,
       universalLink: {

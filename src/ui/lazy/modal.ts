@@ -1,5 +1,6 @@
 import type { ClientView } from '../../../machines/client/client.view'
 import { walletConnectDeepLink } from '../../connectors/wallet-paths'
+import { allWallets } from '../../registry/all-wallets'
 import { supportWallets } from '../../registry/wallets'
 import type { ConnectElement } from '../define'
 import { nativeBalance, networkOf, projectConfig } from './data'
@@ -31,7 +32,7 @@ function isMobile(host: HTMLElement): boolean {
  * WalletConnect wallets, the scope-connect relay for partner wallets), "App" for a path that opens
  * the wallet app or its SDK.
  */
-function badgeOf(option: WalletOption, mobile: boolean): string {
+export function badgeOf(option: WalletOption, mobile: boolean): string {
   if (option.action.kind === 'pair') return 'QR code'
   return option.path === 'walletconnect' && !mobile ? 'QR code' : 'App'
 }
@@ -44,9 +45,12 @@ function screenOf(view: ClientView, dismissed: unknown): Screen {
   return 'wallets'
 }
 
-/** The wallet's name: the one chosen in the modal, else the registry's for the view's wallet. */
+/**
+ * The wallet's name: the one chosen in the modal, else the registry's for the view's wallet (a
+ * built-in or a registered partner wallet).
+ */
 function walletName(attempt: Attempt | null, view: ClientView, fallback: string): string {
-  return attempt?.name ?? supportWallets.find((w) => w.id === view.walletId)?.name ?? fallback
+  return attempt?.name ?? allWallets().find((w) => w.id === view.walletId)?.name ?? fallback
 }
 
 const TITLES: Record<Screen, string> = {
@@ -278,6 +282,13 @@ export function mountModal(host: ConnectElement): MountedElement {
       ),
     )
     announce(text)
+    // A partner wallet after a reload: the project's config registers it, and so names it.
+    if (client && name === 'The wallet' && view.walletId) {
+      const key = shown
+      void projectConfig(client).then(() => {
+        if (shown === key && walletName(attempt, view, name) !== name) renderError(view)
+      })
+    }
   }
 
   function renderAccount(view: ClientView) {

@@ -29,6 +29,47 @@ export const WalletEntrySchema = /* @__PURE__ */ z.object({
 /** A wallet of a project's config (`WalletEntrySchema`). */
 export type WalletEntry = z.infer<typeof WalletEntrySchema>
 
+const NamespaceListSchema = /* @__PURE__ */ z
+  .array(NamespaceSchema)
+  .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(8))
+const HttpsUrlSchema = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.maxLength(2048), /* @__PURE__ */ z.regex(/^https:\/\/[^\s/?#]+\S*$/))
+
+/**
+ * A partner wallet as a project's config declares it (the server's projects file): the fields of
+ * `PartnerWalletInput`, no other. Every entry it accepts is one `registerPartnerWallets` accepts,
+ * but for the two rules it leaves to its caller: the id is no built-in wallet's, and the entry
+ * declares `mobile` or `relay`.
+ */
+export const PartnerWalletSchema = /* @__PURE__ */ z.strictObject({
+  id: WalletSlugSchema,
+  name: /* @__PURE__ */ z
+    .string()
+    .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(200)),
+  icon: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z
+      .string()
+      .check(
+        /* @__PURE__ */ z.maxLength(100_000),
+        /* @__PURE__ */ z.regex(/^(https:\/\/|data:image\/)/),
+      ),
+  ),
+  homepage: /* @__PURE__ */ z.optional(HttpsUrlSchema),
+  namespaces: /* @__PURE__ */ z.optional(NamespaceListSchema),
+  mobile: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z.strictObject({
+      universalLink: HttpsUrlSchema,
+      namespaces: NamespaceListSchema,
+    }),
+  ),
+  relay: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z.strictObject({ namespaces: NamespaceListSchema }),
+  ),
+})
+/** A partner wallet of a project's config (`PartnerWalletSchema`). */
+export type PartnerWalletEntry = z.infer<typeof PartnerWalletSchema>
+
 /** The answer of GET `/config`: the project's id, name, networks and wallets. */
 export const ConfigResponseSchema = /* @__PURE__ */ z.object({
   projectId: /* @__PURE__ */ z.string(),

@@ -32,6 +32,10 @@ import {
   type ScriptedEvmWallet,
 } from '../../../src/testing/doubles/evm-wallet'
 import {
+  TEST_PARTNER_WALLET,
+  TEST_PARTNER_WALLET_ID,
+} from '../../../src/testing/doubles/partner-wallet'
+import {
   createScriptedSolanaWallet,
   type ScriptedSolanaWallet,
 } from '../../../src/testing/doubles/solana-wallet'
@@ -83,7 +87,7 @@ export const CALLS = [
   'select:metamask',
   'select:rabby',
   'select:phantom',
-  'select:solflare',
+  'select:partner',
   'connect',
   'signMessage',
   'signTypedData',
@@ -306,7 +310,7 @@ export class World {
   readonly rabby: ScriptedEvmWallet = createScriptedEvmWallet(EVM_KEYS.slice(2, 4))
   readonly phantom: ScriptedSolanaWallet = createScriptedSolanaWallet('Phantom', SOLANA_KEYS)
   readonly linkWallet = createWalletSimulator({
-    walletSlug: 'solflare',
+    walletSlug: TEST_PARTNER_WALLET_ID,
     secretKey: SOLANA_KEYS[0],
     fetchImpl: this.backend.fetch,
   })
@@ -349,6 +353,7 @@ export class World {
       fetchImpl: this.backend.fetch,
       mobile: true,
       solanaChainId: 'solana:devnet',
+      partnerWallets: [TEST_PARTNER_WALLET],
       connectors: [
         new Eip1193Connector('metamask', () => this.metamask),
         new Eip6963Connector('io.rabby', { timeoutMs: 300 }),
@@ -538,10 +543,11 @@ export class World {
         )
         break
       case 'select:phantom':
-      case 'select:solflare':
-        this.#call(label, () =>
-          c.selectWallet(step.call.slice(7) as 'phantom', { namespace: 'solana' }),
-        )
+        this.#call(label, () => c.selectWallet('phantom', { namespace: 'solana' }))
+        break
+      case 'select:partner':
+        // The phone's sc* universal-link flow: only a partner wallet declares it.
+        this.#call(label, () => c.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' }))
         break
       case 'connect':
         this.#call(label, () => c.connect())
