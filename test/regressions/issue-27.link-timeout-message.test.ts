@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { SOLANA_DEVNET } from '../../server/test/support/server'
 import { Client } from '../../src/client'
 import { type AppError, isAppError } from '../../src/errors'
-import { getWalletInfo, walletSupportsMobileOn } from '../../src/registry'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID, TEST_SOLANA_KEYS } from '../../src/testing'
 import { createPhoneWallet } from '../../src/testing/doubles/phone-wallet'
 import { createMemoryUniversalLinkStore } from '../../src/universal-link/memory-store'
@@ -49,14 +48,8 @@ function failingPolls() {
 }
 
 const WAIT_MS = 20_000
-/**
- * The wallet of the `sc*` links: the test kit's partner wallet, or, while a built-in brand still
- * declares the universal links (before issue 26 item 5 lands), that brand (the test backend's
- * project enables both).
- */
-const WALLET_ID = walletSupportsMobileOn(getWalletInfo('phantom'), 'solana')
-  ? 'phantom'
-  : TEST_PARTNER_WALLET_ID
+/** The wallet of the `sc*` links: the test kit's partner wallet (no built-in brand declares them). */
+const WALLET_ID = TEST_PARTNER_WALLET_ID
 let backend: Awaited<ReturnType<typeof startTestBackend>>
 
 beforeAll(async () => {
