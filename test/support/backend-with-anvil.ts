@@ -6,6 +6,8 @@ import {
   TEST_PROJECT,
   type TestServer,
 } from '../../server/test/support/server'
+import { TEST_PARTNER_WALLET } from '../../src/testing/doubles/partner-wallet'
+import type { PartnerWalletEntry } from '../../src/wire'
 import { type RunningAnvil, startAnvil } from './anvil'
 
 export interface BackendWithAnvilOptions {
@@ -17,7 +19,8 @@ export interface BackendWithAnvilOptions {
 
 /**
  * The Client's usual real parts, started once for a test file: anvil and the real server serving
- * the test project on anvil's chain (`eip155:31337`) and Solana devnet. Read the parts inside
+ * the test project on anvil's chain (`eip155:31337`) and Solana devnet, its wallets including the
+ * test kit's partner wallet (`TEST_PARTNER_WALLET`, the `sc*` links and the `scr` relay). Read the parts inside
  * tests (they exist once `beforeAll` ran).
  */
 export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
@@ -33,6 +36,9 @@ export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
         projects: [
           {
             ...TEST_PROJECT,
+            // The test kit's partner wallet: the one wallet with the sc* links and the scr relay.
+            wallets: [...TEST_PROJECT.wallets, TEST_PARTNER_WALLET.id],
+            partnerWallets: [structuredClone(TEST_PARTNER_WALLET) as PartnerWalletEntry],
             networks: [
               { chainId: 'eip155:31337', rpcUrl: parts.anvil.rpcUrl },
               { chainId: SOLANA_DEVNET },
