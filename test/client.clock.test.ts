@@ -7,6 +7,7 @@ import { isAppError } from '../src/errors'
 import { createMemoryTransactionStore } from '../src/transaction'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from './src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 import { ANVIL_KEY_0, rpc } from './support/evm-transactions'
@@ -107,6 +108,7 @@ describe('a wall clock that went back between two pages', () => {
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       connectionStore: null,
       timeouts: { walletAnswerMs: 3_000 },
@@ -118,7 +120,7 @@ describe('a wall clock that went back between two pages', () => {
       },
     } as const
     const before = new Client(options)
-    await before.selectWallet('phantom', { namespace: 'solana' })
+    await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.connect().catch(() => {})
     for (let i = 0; i < 200 && (links.length === 0 || store.value === null); i++)
       await new Promise((r) => setTimeout(r, 5))

@@ -6,6 +6,7 @@ import { Eip1193Connector } from '../src/connectors/eip1193'
 import { AppError } from '../src/errors/app-error'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from './src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 
@@ -58,6 +59,7 @@ const mobileOptions = (
   baseUrl: backend.server.baseUrl,
   appKey: backend.server.appKey,
   mobile: true,
+  partnerWallets: [TEST_PARTNER_WALLET],
   solanaChainId: SOLANA_DEVNET,
   connectionStore: null,
   universalLink: {
@@ -73,7 +75,7 @@ const mobileOptions = (
 async function storedLinkFlow() {
   const store = textStore()
   const before = new Client(mobileOptions(store))
-  await before.selectWallet('phantom', { namespace: 'solana' })
+  await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
   void before.connect().catch(() => {})
   for (let i = 0; i < 200 && store.value === null; i++) await new Promise((r) => setTimeout(r, 5))
   before.actor.stop()
