@@ -41,6 +41,18 @@ const known = (lookup: () => unknown): boolean => {
   }
 }
 
+/**
+ * A built-in wallet's id. Not "any id `getWalletInfo` knows": that also answers the partner wallets
+ * registered in this process (a Client in the same process, a test), which are no built-ins.
+ */
+const isBuiltInWallet = (id: string): boolean => {
+  try {
+    return !('partner' in getWalletInfo(id))
+  } catch {
+    return false
+  }
+}
+
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value)
@@ -81,7 +93,7 @@ export function parseProjectsConfig(value: unknown, source?: string): ProjectsCo
     const partnerIds = new Set<string>()
     project.partnerWallets?.forEach((partner, i) => {
       const field = `${at}.partnerWallets[${i}]`
-      if (known(() => getWalletInfo(partner.id))) {
+      if (isBuiltInWallet(partner.id)) {
         problems.push(
           `${field}.id: ${partner.id} is a built-in wallet's id (a partner needs its own)`,
         )
@@ -93,7 +105,7 @@ export function parseProjectsConfig(value: unknown, source?: string): ProjectsCo
       }
     })
     project.wallets.forEach((wallet, w) => {
-      if (!partnerIds.has(wallet) && !known(() => getWalletInfo(wallet))) {
+      if (!partnerIds.has(wallet) && !isBuiltInWallet(wallet)) {
         problems.push(`${at}.wallets[${w}]: unknown wallet ${wallet}`)
       }
     })
