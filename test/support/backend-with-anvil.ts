@@ -9,6 +9,7 @@ import {
 import { TEST_PARTNER_WALLET } from '../../src/testing/doubles/partner-wallet'
 import type { PartnerWalletEntry } from '../../src/wire'
 import { type RunningAnvil, startAnvil } from './anvil'
+import { withTestPartnerWallet } from './partner-project'
 
 export interface BackendWithAnvilOptions {
   /** More anvil flags, e.g. `['--no-mining']` for a chain the test mines by hand. */
@@ -34,16 +35,13 @@ export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
       ...(options.transactions ? { transactions: options.transactions } : {}),
       projects: {
         projects: [
-          {
+          withTestPartnerWallet({
             ...TEST_PROJECT,
-            // The test kit's partner wallet: the one wallet with the sc* links and the scr relay.
-            wallets: [...TEST_PROJECT.wallets, TEST_PARTNER_WALLET.id],
-            partnerWallets: [structuredClone(TEST_PARTNER_WALLET) as PartnerWalletEntry],
             networks: [
               { chainId: 'eip155:31337', rpcUrl: parts.anvil.rpcUrl },
               { chainId: SOLANA_DEVNET },
             ],
-          },
+          }),
         ],
       },
     })
