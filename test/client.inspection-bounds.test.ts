@@ -11,7 +11,7 @@ import { createSecretRegistry } from '../machines/shared/secret-registry'
 import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, SIGN_MESSAGE_MAX_LENGTH } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
-import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from './src/testing'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 

@@ -7,7 +7,7 @@ import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
-import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from './src/testing'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 

@@ -4,6 +4,7 @@ import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client } from '../src/client'
 import { createMemoryConnectionStore } from '../src/connection/memory-store'
 import { isAppError } from '../src/errors'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import {
   createMemoryTransactionStore,
   parseTransactionRecord,
@@ -12,7 +13,6 @@ import {
 import { createBrowserUniversalLinkStore } from '../src/universal-link/browser-store'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
-import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from './src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 
 // Issue 27, finding 5 and "What to build" 5: a restore checks the values of a stored record, not
