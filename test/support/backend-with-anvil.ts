@@ -6,8 +6,6 @@ import {
   TEST_PROJECT,
   type TestServer,
 } from '../../server/test/support/server'
-import { TEST_PARTNER_WALLET } from '../../src/testing/doubles/partner-wallet'
-import type { PartnerWalletEntry } from '../../src/wire'
 import { type RunningAnvil, startAnvil } from './anvil'
 import { withTestPartnerWallet } from './partner-project'
 
