@@ -16,8 +16,10 @@ import {
 import { Client } from '../src/client'
 import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { type AppError, isAppError } from '../src/errors'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { createMemoryTransactionStore } from '../src/transaction'
 import { createMemoryUniversalLinkStore } from '../src/universal-link/memory-store'
+import { withTestPartnerWallet } from './support/partner-project'
 import { unsignedLegacyTransaction } from './support/solana-cluster'
 import { createTestSolanaWallet, type TestSolanaWallet } from './support/wallet-standard-wallet'
 
@@ -35,7 +37,12 @@ beforeAll(async () => {
   solana = await startSolanaRpcDouble({ slot: 5_000 })
   server = await startTestServer({
     projects: {
-      projects: [{ ...TEST_PROJECT, networks: [{ chainId: SOLANA_DEVNET, rpcUrl: solana.url }] }],
+      projects: [
+        withTestPartnerWallet({
+          ...TEST_PROJECT,
+          networks: [{ chainId: SOLANA_DEVNET, rpcUrl: solana.url }],
+        }),
+      ],
     },
     transactions: { blockPollMs: 50 },
   })
@@ -170,6 +177,8 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
       baseUrl: server.baseUrl,
       appKey: server.appKey,
       mobile: true,
+      // The sc* universal links are a partner wallet's protocol; no built-in brand declares them.
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       universalLink: {
         store: linkStore,
@@ -213,11 +222,11 @@ describe('Client.sendTransaction over a universal link (mobile, wallet simulator
     expect(transactionStore.load()).toBeNull()
   })
 
-  /** A mobile Client connected to a simulated Phantom over the universal link. */
+  /** A mobile Client connected to the simulated partner wallet over the universal link. */
   async function connectedOverLink(...args: Parameters<typeof mobileClient>) {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const made = mobileClient(...args)
-    await made.client.selectWallet('phantom', { namespace: 'solana' })
+    await made.client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = made.client.connect()
     await until(() => made.links.length === 1)
     await wallet.handle(made.links[0] ?? '')

@@ -4,6 +4,7 @@ import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { createMemoryTransactionStore } from '../src/transaction'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
@@ -107,6 +108,7 @@ describe('a wall clock that went back between two pages', () => {
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       connectionStore: null,
       timeouts: { walletAnswerMs: 3_000 },
@@ -118,7 +120,7 @@ describe('a wall clock that went back between two pages', () => {
       },
     } as const
     const before = new Client(options)
-    await before.selectWallet('phantom', { namespace: 'solana' })
+    await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.connect().catch(() => {})
     for (let i = 0; i < 200 && (links.length === 0 || store.value === null); i++)
       await new Promise((r) => setTimeout(r, 5))

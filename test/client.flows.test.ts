@@ -11,6 +11,7 @@ import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { isAppError } from '../src/errors'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
@@ -83,6 +84,8 @@ function mobileClient(store = memoryStore(), extra: Partial<ClientOptions> = {})
     baseUrl: backend.server.baseUrl,
     appKey: backend.server.appKey,
     mobile: true,
+    // The sc* universal links are a partner wallet's protocol (no built-in brand declares them).
+    partnerWallets: [TEST_PARTNER_WALLET],
     solanaChainId: SOLANA_DEVNET,
     fetchImpl: (input, init) => {
       requests.push(String(input instanceof Request ? input.url : input))
@@ -180,9 +183,9 @@ describe('cancel() ends every pending flow with ABORTED', () => {
   })
 
   it('universal link awaiting the wallet: cancel rejects, clears the store, and nothing is sent after', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const { client, links, requests, store } = mobileClient()
-    await client.selectWallet('phantom', { namespace: 'solana' })
+    await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = settle(client.connect())
     await until(() => links.length === 1 && store.value !== null)
     await until(() => client.getView().status === 'awaitingWallet')
@@ -202,9 +205,9 @@ describe('cancel() ends every pending flow with ABORTED', () => {
   })
 
   it('universal link awaiting a signature: disconnect() rejects it with ABORTED and clears the store', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const { client, links, requests, store } = mobileClient()
-    await client.selectWallet('phantom', { namespace: 'solana' })
+    await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = client.connect()
     await until(() => links.length === 1)
     await wallet.handle(links[0] ?? '')
@@ -263,9 +266,9 @@ describe('signTransaction through the sign machine', () => {
 
 describe('universal link through the Client', () => {
   it('two signatures in a row against the real server: the flow returns to connected', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const { client, links } = mobileClient()
-    await client.selectWallet('phantom', { namespace: 'solana' })
+    await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = client.connect()
     await until(() => links.length === 1)
     await wallet.handle(links[0] ?? '')
@@ -291,9 +294,9 @@ describe('universal link through the Client', () => {
   })
 
   it('resume() returns at once while the wallet has not answered; wait() settles when it does', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const before = mobileClient()
-    await before.client.selectWallet('phantom', { namespace: 'solana' })
+    await before.client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.client.connect().catch(() => {})
     await until(() => before.links.length === 1 && before.store.value !== null)
     before.client.actor.stop() // the page goes away
@@ -315,7 +318,7 @@ describe('universal link through the Client', () => {
 
   it('the deep-restored poller keeps its attempts and deadline', async () => {
     const before = mobileClient()
-    await before.client.selectWallet('phantom', { namespace: 'solana' })
+    await before.client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.client.connect().catch(() => {})
     type Poll = { context: { attempts: number; deadline: number } }
     const pollOf = (state: UniversalLinkPersistedState | null) =>
@@ -341,7 +344,7 @@ describe('universal link through the Client', () => {
 describe('restore never hangs and never throws', () => {
   async function savedRecord() {
     const before = mobileClient()
-    await before.client.selectWallet('phantom', { namespace: 'solana' })
+    await before.client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.client.connect().catch(() => {})
     await until(() => before.store.value !== null)
     before.client.actor.stop()
@@ -425,7 +428,7 @@ describe('restore never hangs and never throws', () => {
 
 describe('inspection: one observer sees the whole system, and no secret', () => {
   it('sees the root, connect/sign or universal-link and polling actors; no session token or signature', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const events: InspectionEvent[] = []
     const seen: string[] = []
     const { client, links, store } = mobileClient(memoryStore(), {
@@ -452,7 +455,7 @@ describe('inspection: one observer sees the whole system, and no secret', () => 
       ['@xstate.event', client.actor.sessionId, 'xstate.init'],
       ['@xstate.snapshot', client.actor.sessionId, 'xstate.init'],
     ])
-    await client.selectWallet('phantom', { namespace: 'solana' })
+    await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = client.connect()
     await until(() => links.length === 1)
     const token = Object.values(JSON.parse(store.value ?? '{}').tokens ?? {})[0] as string

@@ -11,6 +11,7 @@ import { createSecretRegistry } from '../machines/shared/secret-registry'
 import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, SIGN_MESSAGE_MAX_LENGTH } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 
@@ -130,13 +131,14 @@ describe('inspection bounded whatever the message size (finding 6)', () => {
 
 describe('the universal-link nonce is a credential (finding 9)', () => {
   it('error: the session nonce never reaches the inspector (connect and sign over a universal link)', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const { inspector, sent } = capturingInspector()
     const links: string[] = []
     const client = new Client({
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       connectionStore: null,
       inspect: inspector.inspect,
@@ -147,7 +149,7 @@ describe('the universal-link nonce is a credential (finding 9)', () => {
         pollIntervalMs: 20,
       },
     })
-    await client.selectWallet('phantom', { namespace: 'solana' })
+    await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = client.connect()
     await vi.waitFor(() => expect(links).toHaveLength(1))
     await wallet.handle(links[0] ?? '')

@@ -7,6 +7,7 @@ import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 
@@ -136,7 +137,7 @@ describe('inspection through @statelyai/inspect: small events, secrets by value'
   })
 
   it('universal link: the session token and the signature are hidden, the signature count is not', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const { inspector, sent } = capturingInspector()
     const links: string[] = []
     let saved: string | null = null
@@ -144,6 +145,7 @@ describe('inspection through @statelyai/inspect: small events, secrets by value'
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       inspect: inspector.inspect,
       universalLink: {
@@ -159,7 +161,7 @@ describe('inspection through @statelyai/inspect: small events, secrets by value'
         pollIntervalMs: 20,
       },
     })
-    await client.selectWallet('phantom', { namespace: 'solana' })
+    await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     const connecting = client.connect()
     await vi.waitFor(() => expect(links).toHaveLength(1))
     await wallet.handle(links[0] ?? '')

@@ -4,6 +4,7 @@ import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { AppError } from '../src/errors/app-error'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
@@ -58,6 +59,7 @@ const mobileOptions = (
   baseUrl: backend.server.baseUrl,
   appKey: backend.server.appKey,
   mobile: true,
+  partnerWallets: [TEST_PARTNER_WALLET],
   solanaChainId: SOLANA_DEVNET,
   connectionStore: null,
   universalLink: {
@@ -73,7 +75,7 @@ const mobileOptions = (
 async function storedLinkFlow() {
   const store = textStore()
   const before = new Client(mobileOptions(store))
-  await before.selectWallet('phantom', { namespace: 'solana' })
+  await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
   void before.connect().catch(() => {})
   for (let i = 0; i < 200 && store.value === null; i++) await new Promise((r) => setTimeout(r, 5))
   before.actor.stop()

@@ -4,6 +4,7 @@ import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client } from '../src/client'
 import { createMemoryConnectionStore } from '../src/connection/memory-store'
 import { isAppError } from '../src/errors'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import {
   createMemoryTransactionStore,
   parseTransactionRecord,
@@ -43,6 +44,7 @@ const optionsWith = (store: UniversalLinkStore, links: string[] = []) =>
     baseUrl: backend.server.baseUrl,
     appKey: backend.server.appKey,
     mobile: true,
+    partnerWallets: [TEST_PARTNER_WALLET],
     solanaChainId: SOLANA_DEVNET,
     connectionStore: null,
     universalLink: {
@@ -58,7 +60,7 @@ async function liveRecord(): Promise<Record<string, unknown>> {
   const store = textStore()
   const links: string[] = []
   const before = new Client(optionsWith(store, links))
-  await before.selectWallet('phantom', { namespace: 'solana' })
+  await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
   void before.connect().catch(() => {})
   for (let i = 0; i < 200 && (links.length === 0 || store.value === null); i++)
     await new Promise((r) => setTimeout(r, 5))
@@ -94,7 +96,9 @@ describe('restore checks the values of a universal-link record (finding 5)', () 
     )
     expect(result).toMatchObject({ status: 'discarded', reason: expect.stringMatching(/timeouts/) })
     expect(store.value).toBeNull()
-    await expect(client.selectWallet('phantom', { namespace: 'solana' })).resolves.toBeDefined()
+    await expect(
+      client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' }),
+    ).resolves.toBeDefined()
     expect(client.actor.getSnapshot().status).toBe('active')
   })
 
@@ -178,10 +182,12 @@ describe('restore checks the values of a universal-link record (finding 5)', () 
         expect(client.actor.getSnapshot().status).toBe('active')
         if (view.walletUrl !== null) expect(new URL(view.walletUrl).protocol).toBe('https:')
         client.cancel()
-        await client.selectWallet('phantom', { namespace: 'solana' }).catch((error) => {
-          expect(isAppError(error)).toBe(true)
-          expect(error.code).not.toBe('NOT_CONNECTED')
-        })
+        await client
+          .selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
+          .catch((error) => {
+            expect(isAppError(error)).toBe(true)
+            expect(error.code).not.toBe('NOT_CONNECTED')
+          })
         expect(client.actor.getSnapshot().status).toBe('active')
       }),
       { numRuns: 40, seed: 27 },

@@ -9,6 +9,7 @@ import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
 import { GenericWalletSessionClient } from '../src/session/client'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
@@ -170,14 +171,16 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     return store
   }
 
-  it('connects Phantom by universal link, reloads, resumes connected and signs', async () => {
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+  it('connects the partner wallet by universal link, reloads, resumes connected and signs', async () => {
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const store = memoryStore()
     const links: string[] = []
     const options = {
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
+      // The sc* universal links are a partner wallet's protocol; no built-in brand declares them.
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       universalLink: {
         store,
@@ -188,10 +191,10 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     } as const
 
     const before = new Client(options)
-    await before.selectWallet('phantom', { namespace: 'solana' })
+    await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.connect().catch(() => {})
     for (let i = 0; i < 200 && links.length === 0; i++) await new Promise((r) => setTimeout(r, 5))
-    expect(new URL(links[0] ?? '').origin).toBe('https://phantom.app')
+    expect(links[0]).toMatch(/^https:\/\/wallet\.scope-connect\.test\/ul\/.*scNonce=/)
     before.actor.stop() // the page goes away; only storage survives
 
     await wallet.handle(links[0] ?? '')
@@ -200,7 +203,7 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
     expect(resumed.status).toBe('awaitingWallet')
     expect(await resumed.wait()).toMatchObject({ accounts: [wallet.address] })
     expect(after.getConnection()).toMatchObject({
-      walletId: 'phantom',
+      walletId: TEST_PARTNER_WALLET_ID,
       namespace: 'solana',
       accounts: [wallet.address],
     })

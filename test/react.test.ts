@@ -7,6 +7,7 @@ import { Client, type ClientActor, toClientView } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
 import { useClientActor, useClientSelector, useClientView, useConnection } from '../src/react'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { DAPP_METADATA, WS, walletSimulator } from './relay/support/pairing-setup'
@@ -224,6 +225,7 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
+      partnerWallets: [TEST_PARTNER_WALLET],
       solanaChainId: SOLANA_DEVNET,
       universalLink: {
         store,
@@ -233,7 +235,7 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
       },
     } as const
     const before = new Client(options)
-    await before.selectWallet('phantom', { namespace: 'solana' })
+    await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
     void before.connect().catch(() => {})
     await until(() => links.length === 1 && store.value !== null)
     before.actor.stop() // the page goes away
@@ -249,19 +251,19 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     })
     expect(client.actor).not.toBe(firstRoot)
     expect(renders.actors).toEqual([firstRoot, client.actor])
-    expect(text('view')).toBe('awaitingWallet phantom -')
+    expect(text('view')).toBe(`awaitingWallet ${TEST_PARTNER_WALLET_ID} -`)
     expect(text('root')).toBe('awaitingWallet')
     expect(text('address')).toBe('-')
     expect(text('connection')).toBe('none')
 
-    const wallet = createWalletSimulator({ walletSlug: 'phantom' })
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     await act(async () => {
       await wallet.handle(links[0] ?? '')
     })
     await until(() => text('address') === wallet.address)
     expect(text('root')).toBe('connected')
-    expect(text('view')).toBe('connected phantom -')
-    expect(text('connection')).toBe(`phantom ${wallet.address}`)
+    expect(text('view')).toBe(`connected ${TEST_PARTNER_WALLET_ID} -`)
+    expect(text('connection')).toBe(`${TEST_PARTNER_WALLET_ID} ${wallet.address}`)
 
     await act(async () => {
       await client.disconnect()

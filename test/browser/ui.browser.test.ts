@@ -163,13 +163,21 @@ describe('scope-connect/ui in Chromium (desktop)', () => {
   it('lists the announced wallets with their icons and an "Installed" badge, and the project wallets', async () => {
     expect(await seriousViolations(page)).toEqual([])
     await openModal(page)
-    const row = page.getByRole('button', { name: /Test Wallet/ })
+    const row = page.getByRole('button', { name: /^Test Wallet/ })
     await expect.poll(() => row.textContent()).toContain('Installed')
     expect(await row.locator('img').getAttribute('src')).toBe(WALLET_ICON)
-    // The sample project's wallets: MetaMask pairs by QR code, Rabby is linked to its site.
-    expect(await page.getByRole('button', { name: /MetaMask/ }).textContent()).toContain('QR code')
+    // The sample project's wallets, each by a path it completes: the demo serves no WalletConnect,
+    // so MetaMask and Rabby (no extension here) link to their sites, never to the scope QR code;
+    // the project's partner wallet (the sc* links and the scr relay) pairs by that QR code.
+    expect(await page.getByRole('button', { name: /MetaMask/ }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: /MetaMask/ }).getAttribute('href')).toBe(
+      'https://metamask.io',
+    )
     expect(await page.getByRole('link', { name: /Rabby/ }).getAttribute('href')).toBe(
       'https://rabby.io',
+    )
+    expect(await page.getByRole('button', { name: /^Scope Test Wallet/ }).textContent()).toContain(
+      'QR code',
     )
     expect(await seriousViolations(page)).toEqual([])
     await shoot(page, 'ui-wallets-desktop')
@@ -203,14 +211,14 @@ describe('scope-connect/ui in Chromium (desktop)', () => {
   it('a held request shows the pending screen; Cancel ends it and the list comes back', async () => {
     await setMode(page, 'hold')
     await openModal(page)
-    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await page.getByRole('button', { name: /^Test Wallet/ }).click()
     await expect.poll(() => status(page).textContent()).toBe('Waiting for Test Wallet')
     expect(await dialog(page).textContent()).toContain('Confirm in Test Wallet')
     expect(await page.getByRole('button', { name: 'Connecting…' }).count()).toBe(1)
     expect(await seriousViolations(page)).toEqual([])
     await shoot(page, 'ui-pending', 'dialog')
     await page.getByRole('button', { name: 'Cancel' }).click()
-    await expect.poll(() => page.getByRole('button', { name: /Test Wallet/ }).count()).toBe(1)
+    await expect.poll(() => page.getByRole('button', { name: /^Test Wallet/ }).count()).toBe(1)
     expect(await page.evaluate(() => window.scopeConnectExample.client.getView().status)).not.toBe(
       'connecting',
     )
@@ -218,7 +226,7 @@ describe('scope-connect/ui in Chromium (desktop)', () => {
 
   it('a rejected request shows the rejected screen; Try again connects', async () => {
     await setMode(page, 'reject')
-    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await page.getByRole('button', { name: /^Test Wallet/ }).click()
     await expect.poll(() => status(page).textContent()).toBe('Test Wallet rejected the request')
     expect(await dialog(page).getAttribute('open')).toBe('')
     expect(await seriousViolations(page)).toEqual([])
@@ -305,7 +313,7 @@ describe('scope-connect/ui in Chromium (phone)', () => {
     const page = await openPage(context)
     expect(await seriousViolations(page)).toEqual([])
     await openModal(page)
-    // Phantom opens by universal link (the sample project has Solana), no QR code on a phone.
+    // Phantom opens its own deeplinks (phantom-link; the sample project has Solana), no QR code.
     await expect
       .poll(() => page.getByRole('button', { name: /Phantom/ }).textContent())
       .toContain('App')
@@ -323,7 +331,7 @@ describe('scope-connect/ui in Chromium (phone)', () => {
     expect(await seriousViolations(page)).toEqual([])
     await shoot(page, 'ui-wallets-phone')
     // An installed wallet connects on a phone too; the chip fits beside the brand.
-    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await page.getByRole('button', { name: /^Test Wallet/ }).click()
     const chip = page.getByRole('button', { name: /^Account 0x3C44…93BC/ })
     await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toMatch(/ETH/)
     expect(await seriousViolations(page)).toEqual([])
@@ -337,7 +345,7 @@ describe('scope-connect/ui in Chromium: the network switcher', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await openPage(context)
     await openModal(page)
-    await page.getByRole('button', { name: /Test Wallet/ }).click()
+    await page.getByRole('button', { name: /^Test Wallet/ }).click()
     const network = page.getByRole('combobox', { name: 'Network' })
     await expect.poll(() => network.inputValue(), { timeout: 10_000 }).toBe('eip155:31337')
     // The sample project's EVM networks, by name.

@@ -8,6 +8,7 @@ import { createMemoryPhantomLinkStore } from '../../src/phantom-link/browser-sto
 import { PhantomLinkConnector } from '../../src/phantom-link/face/connector'
 import { getWalletInfo } from '../../src/registry'
 import type { SupportWalletInfo } from '../../src/registry/types'
+import { TEST_PARTNER_WALLET } from '../../src/testing'
 import { createPhantomPhoneDouble } from '../support/phantom-phone-double'
 
 // The Client over Phantom's deeplinks: a page opens the wallet's link and "navigates away" (the
@@ -125,23 +126,29 @@ describe('Client.resume({ url }) over Phantom’s deeplinks', () => {
 })
 
 describe('routing: a phone, the solana namespace, a wallet with phantomLink', () => {
-  const phantomOnly: SupportWalletInfo = {
+  // A wallet with Phantom's deeplinks that also ships the sc* universal links (a partner's entry).
+  const withPartnerLink: SupportWalletInfo = {
     ...getWalletInfo('phantom'),
-    mobile: undefined,
+    mobile: TEST_PARTNER_WALLET.mobile,
   } as unknown as SupportWalletInfo
 
   it('goes to phantom-link; desktop stays on the Wallet Standard; a partner universal link is kept', async () => {
-    expect(getWalletInfo('phantom').phantomLink?.baseUrl).toBe('https://phantom.app/ul/v1/')
-    expect(getWalletInfo('solflare').phantomLink?.baseUrl).toBe('https://solflare.com/ul/v1/')
-    expect(connectorKindForWallet(phantomOnly, 'solana', true)).toBe('phantom-link')
-    expect(connectorKindForWallet(phantomOnly, 'solana', false)).toBe('solana-injected')
-    expect(connectorKindForWallet(getWalletInfo('phantom'), 'solana', true)).toBe('universal-link')
-    const built = createConnectorForWallet(phantomOnly, 'solana', {
+    const phantom = getWalletInfo('phantom')
+    const solflare = getWalletInfo('solflare')
+    expect(phantom.phantomLink?.baseUrl).toBe('https://phantom.app/ul/v1/')
+    expect(solflare.phantomLink?.baseUrl).toBe('https://solflare.com/ul/v1/')
+    // The built-in brands declare no sc* link: on a phone they take their own deeplinks.
+    expect(phantom.mobile).toBeUndefined()
+    expect(connectorKindForWallet(phantom, 'solana', true)).toBe('phantom-link')
+    expect(connectorKindForWallet(solflare, 'solana', true)).toBe('phantom-link')
+    expect(connectorKindForWallet(phantom, 'solana', false)).toBe('solana-injected')
+    expect(connectorKindForWallet(withPartnerLink, 'solana', true)).toBe('universal-link')
+    const built = createConnectorForWallet(phantom, 'solana', {
       mobile: true,
       phantomLink: { redirectLink: PAGE },
     })
     expect(built).toBeInstanceOf(PhantomLinkConnector)
-    const loaded = await loadConnectorForWallet(phantomOnly, 'solana', { mobile: true })
+    const loaded = await loadConnectorForWallet(phantom, 'solana', { mobile: true })
     expect(loaded).toBeInstanceOf(PhantomLinkConnector)
     expect(loaded.id).toBe('phantom')
   })

@@ -9,23 +9,30 @@ import { base58 } from '@scure/base'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createWalletSimulator } from '../../examples/wallet-simulator/src/index'
-import { SOLANA_DEVNET, startTestServer, type TestServer } from '../../server/test/support/server'
+import {
+  SOLANA_DEVNET,
+  startTestServer,
+  TEST_PROJECT,
+  type TestServer,
+} from '../../server/test/support/server'
 import { Client } from '../../src/client'
 import { isAppError } from '../../src/errors'
 import { GenericWalletSessionClient } from '../../src/session/client'
 import { pollGenericSessionResult } from '../../src/session/face/poll'
+import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../../src/testing'
 import type { UniversalLinkPersistedState } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
 import { API_PREFIX, ROUTES, SESSION_NONCE_HEADER } from '../../src/wire'
+import { withTestPartnerWallet } from '../support/partner-project'
 
-/** The wallet the link flows go to (the one the other universal-link tests use). */
-const WALLET_ID = 'phantom'
+/** The wallet the link flows go to: the test kit's partner wallet, the one that speaks sc* links. */
+const WALLET_ID = TEST_PARTNER_WALLET_ID
 
 // A server per test: each property posts dozens of callbacks, and the backend limits them per
 // IP (60 a minute).
 let server: TestServer
 beforeEach(async () => {
-  server = await startTestServer()
+  server = await startTestServer({ projects: { projects: [withTestPartnerWallet(TEST_PROJECT)] } })
 })
 afterEach(() => server.close())
 
@@ -74,6 +81,7 @@ function mobileClient(fetchImpl: typeof fetch = fetch) {
     baseUrl: server.baseUrl,
     appKey: server.appKey,
     mobile: true,
+    partnerWallets: [TEST_PARTNER_WALLET],
     solanaChainId: SOLANA_DEVNET,
     fetchImpl,
     connectionStore: null,

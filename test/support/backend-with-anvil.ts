@@ -7,6 +7,7 @@ import {
   type TestServer,
 } from '../../server/test/support/server'
 import { type RunningAnvil, startAnvil } from './anvil'
+import { withTestPartnerWallet } from './partner-project'
 
 export interface BackendWithAnvilOptions {
   /** More anvil flags, e.g. `['--no-mining']` for a chain the test mines by hand. */
@@ -17,7 +18,8 @@ export interface BackendWithAnvilOptions {
 
 /**
  * The Client's usual real parts, started once for a test file: anvil and the real server serving
- * the test project on anvil's chain (`eip155:31337`) and Solana devnet. Read the parts inside
+ * the test project on anvil's chain (`eip155:31337`) and Solana devnet, its wallets including the
+ * test kit's partner wallet (`TEST_PARTNER_WALLET`, the `sc*` links and the `scr` relay). Read the parts inside
  * tests (they exist once `beforeAll` ran).
  */
 export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
@@ -31,13 +33,13 @@ export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
       ...(options.transactions ? { transactions: options.transactions } : {}),
       projects: {
         projects: [
-          {
+          withTestPartnerWallet({
             ...TEST_PROJECT,
             networks: [
               { chainId: 'eip155:31337', rpcUrl: parts.anvil.rpcUrl },
               { chainId: SOLANA_DEVNET },
             ],
-          },
+          }),
         ],
       },
     })
