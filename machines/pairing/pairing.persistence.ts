@@ -11,6 +11,7 @@ import {
   type SnapshotMigrations,
 } from '../client/client.persistence'
 import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
+import { requireActor, requireFunction, requireObject } from '../shared/arguments'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -279,6 +280,8 @@ export function persistPairedRoot(
 /**
  * Saves the actor's persisted snapshot (and the session's keys from the vault) on every change in
  * a `resumable` state, and clears the store when the actor stops (final state, error).
+ * @throws `INVALID_CONFIG` when `actor` is not an actor, `store` / `vault` lack their methods, or
+ * `now` is not a function.
  */
 export function persistWhilePaired(
   actor: AnyActorRef,
@@ -286,6 +289,13 @@ export function persistWhilePaired(
   vault: PairingVault,
   now: () => number = Date.now,
 ): () => void {
+  requireActor(actor, 'persistWhilePaired', 'actor')
+  requireObject(store, 'persistWhilePaired', 'store')
+  requireFunction(store.save, 'persistWhilePaired', 'store.save')
+  requireFunction(store.clear, 'persistWhilePaired', 'store.clear')
+  requireObject(vault, 'persistWhilePaired', 'vault')
+  requireFunction(vault.get, 'persistWhilePaired', 'vault.get')
+  requireFunction(now, 'persistWhilePaired', 'now')
   const subscription = actor.subscribe({
     next(snapshot) {
       if (snapshot.status !== 'active') return store.clear()
