@@ -12,7 +12,7 @@ import {
   type UniversalLinkPersistedState,
 } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
-import { isObject, requireActor, requireFunction, requireObject } from '../shared/arguments'
+import { isObject, requireFunction, requireMethods } from '../shared/arguments'
 import { contextKeys } from './client.fingerprint'
 
 /**
@@ -147,10 +147,13 @@ export function checkRestorableRecord(
     !isObject(state.tokens)
   )
     return { ok: false, reason: 'the stored record is not a valid envelope' }
-  if (!isObject(options) || typeof options.fingerprint !== 'string' || !isObject(options.machine))
-    return { ok: false, reason: 'the restore options are not valid (machine, fingerprint)' }
-  if (options.now !== undefined && typeof options.now !== 'number')
-    return { ok: false, reason: 'the restore options are not valid (now)' }
+  if (
+    !isObject(options) ||
+    typeof options.fingerprint !== 'string' ||
+    !isObject(options.machine) ||
+    (options.now !== undefined && typeof options.now !== 'number')
+  )
+    return { ok: false, reason: 'the restore options are not valid (machine, fingerprint, now)' }
   if (state.expiresAt <= (options.now ?? Date.now()))
     return { ok: false, reason: 'the stored flow has expired' }
   let record = { snapshot: state.snapshot, tokens: state.tokens }
@@ -239,14 +242,11 @@ export function persistWhileResumable(
   store: UniversalLinkStore,
   options: PersistOptions,
 ): () => void {
-  requireActor(actor, 'persistWhileResumable', 'actor')
-  requireObject(store, 'persistWhileResumable', 'store')
-  requireFunction(store.save, 'persistWhileResumable', 'store.save')
-  requireFunction(store.clear, 'persistWhileResumable', 'store.clear')
-  requireObject(options, 'persistWhileResumable', 'options')
-  requireFunction(options.tokens, 'persistWhileResumable', 'options.tokens')
-  requireFunction(options.expiresAt, 'persistWhileResumable', 'options.expiresAt')
-  requireFunction(options.now, 'persistWhileResumable', 'options.now', true)
+  const fn = 'persistWhileResumable'
+  requireMethods(actor, fn, 'actor', 'subscribe getPersistedSnapshot')
+  requireMethods(store, fn, 'store', 'save clear')
+  requireMethods(options, fn, 'options', 'tokens expiresAt')
+  requireFunction(options.now, fn, 'options.now', true)
   const now = options.now ?? Date.now
   let saved = false
   const subscription = actor.subscribe({

@@ -1,6 +1,6 @@
 import { createActor } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
-import { requireFunction, requireInspectionOptions, requireObject } from '../shared/arguments'
+import { requireFunction, requireInspectionOptions, requireMethods } from '../shared/arguments'
 import { inspectorOptions } from '../shared/inspect'
 import { createPairingActors } from './pairing.actors'
 import { buildFlow, type PairingActor, type PairingFlow } from './pairing.flow'
@@ -76,9 +76,7 @@ export function resumePairing(
 ): PairingResumeResult {
   requireInspectionOptions(options, 'resumePairing')
   if (!options.store) throw new AppError('INVALID_CONFIG', 'resumePairing needs a store.')
-  requireObject(options.store, 'resumePairing', 'options.store')
-  requireFunction(options.store.load, 'resumePairing', 'options.store.load')
-  requireFunction(options.store.clear, 'resumePairing', 'options.store.clear')
+  requireMethods(options.store, 'resumePairing', 'options.store', 'load clear')
   requireFunction(options.now, 'resumePairing', 'options.now', true)
   const stored = options.store.load()
   if (stored === null) return { status: 'none' }

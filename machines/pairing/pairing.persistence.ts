@@ -11,7 +11,7 @@ import {
   type SnapshotMigrations,
 } from '../client/client.persistence'
 import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
-import { requireActor, requireFunction, requireObject } from '../shared/arguments'
+import { requireFunction, requireMethods } from '../shared/arguments'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -289,13 +289,11 @@ export function persistWhilePaired(
   vault: PairingVault,
   now: () => number = Date.now,
 ): () => void {
-  requireActor(actor, 'persistWhilePaired', 'actor')
-  requireObject(store, 'persistWhilePaired', 'store')
-  requireFunction(store.save, 'persistWhilePaired', 'store.save')
-  requireFunction(store.clear, 'persistWhilePaired', 'store.clear')
-  requireObject(vault, 'persistWhilePaired', 'vault')
-  requireFunction(vault.get, 'persistWhilePaired', 'vault.get')
-  requireFunction(now, 'persistWhilePaired', 'now')
+  const fn = 'persistWhilePaired'
+  requireMethods(actor, fn, 'actor', 'subscribe getPersistedSnapshot')
+  requireMethods(store, fn, 'store', 'save clear')
+  requireMethods(vault, fn, 'vault', 'get')
+  requireFunction(now, fn, 'now')
   const subscription = actor.subscribe({
     next(snapshot) {
       if (snapshot.status !== 'active') return store.clear()

@@ -5,6 +5,7 @@ import {
   isObject,
   requireFunction,
   requireInspectionOptions,
+  requireMethods,
   requireObject,
   requireSnapshotLike,
 } from '../shared/arguments'
@@ -111,8 +112,7 @@ function requirePollingArguments(
   requireInspectionOptions(options, fn)
   const o = options as Record<string, unknown>
   if (needsVault || o.vault !== undefined) {
-    requireObject(o.vault, fn, 'options.vault')
-    requireFunction(o.vault.get, fn, 'options.vault.get')
+    requireMethods(o.vault, fn, 'options.vault', 'get')
   }
   requireFunction(o.now, fn, 'options.now', true)
   requireFunction(o.random, fn, 'options.random', true)

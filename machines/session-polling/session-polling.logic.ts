@@ -1,4 +1,4 @@
-import { invalidArgument, isObject, requireNumber } from '../shared/arguments'
+import { AppError } from '../../src/errors/app-error'
 import type { ErrorData } from '../shared/error-data'
 import { toErrorData } from '../shared/error-data'
 import {
@@ -14,6 +14,11 @@ import {
 
 /** Pure helpers of the polling chart (exported for tests and docs). */
 
+// The argument checks are inline (not machines/shared/arguments): the `Client` entry loads this
+// module up front, and the shared helpers belong to the lazily loaded machines.
+const invalid = (fn: string, what: string) =>
+  new AppError('INVALID_CONFIG', `${fn}: ${what} must be numbers.`)
+
 const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0.5)
 
 /**
@@ -26,8 +31,8 @@ export function intervalDelay(interval: readonly [number, number], jitter: numbe
     typeof interval[0] !== 'number' ||
     typeof interval[1] !== 'number'
   )
-    throw invalidArgument('intervalDelay', 'interval', 'a [min, max] pair of numbers')
-  requireNumber(jitter, 'intervalDelay', 'jitter')
+    throw invalid('intervalDelay', '`interval` ([min, max])')
+  if (typeof jitter !== 'number') throw invalid('intervalDelay', '`jitter`')
   const [min, max] = interval
   return Math.round(min + (max - min) * clamp01(jitter))
 }
@@ -67,8 +72,8 @@ export function longPollWaitMs(
  * @throws `INVALID_CONFIG` when `failures` or `jitter` is not a number.
  */
 export function backoffDelay(failures: number, jitter: number): number {
-  requireNumber(failures, 'backoffDelay', 'failures')
-  requireNumber(jitter, 'backoffDelay', 'jitter')
+  if (typeof failures !== 'number' || typeof jitter !== 'number')
+    throw invalid('backoffDelay', '`failures` and `jitter`')
   const base = BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1)
   return Math.round(Math.min(BACKOFF_MAX_MS, base * (0.75 + 0.5 * clamp01(jitter))))
 }
@@ -78,8 +83,11 @@ export function backoffDelay(failures: number, jitter: number): number {
  * @throws `INVALID_CONFIG` when `failure` is not an object (an `ErrorData`).
  */
 export function isTransientFailure(failure: ErrorData): boolean {
-  if (!isObject(failure))
-    throw invalidArgument('isTransientFailure', 'failure', 'an ErrorData object')
+  if (typeof failure !== 'object' || failure === null)
+    throw new AppError(
+      'INVALID_CONFIG',
+      'isTransientFailure: `failure` must be an ErrorData object.',
+    )
   if (failure.code !== 'BACKEND_ERROR' && failure.code !== 'RPC_ERROR') return false
   if (failure.status === undefined) return true
   if (failure.status === 408 || failure.status >= 500) return true

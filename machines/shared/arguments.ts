@@ -73,16 +73,6 @@ export function requireMachine(value: unknown, fn: string, name: string): void {
     throw invalidArgument(fn, name, 'a state machine')
 }
 
-/** Throws `INVALID_CONFIG` unless `value` is an actor ref (`subscribe`, `getSnapshot`). */
-export function requireActor(value: unknown, fn: string, name: string): void {
-  if (
-    !isObject(value) ||
-    typeof value.subscribe !== 'function' ||
-    typeof value.getSnapshot !== 'function'
-  )
-    throw invalidArgument(fn, name, 'an actor (from `createActor`)')
-}
-
 /**
  * Throws `INVALID_CONFIG` unless `options` is an object whose `inspect` (when given) is a function
  * or an observer object.
@@ -108,4 +98,13 @@ export function requireSnapshotLike(value: unknown, fn: string, name = 'snapshot
     (value.children !== undefined && !isObject(value.children))
   )
     throw invalidArgument(fn, name, 'a persisted snapshot (from `getPersistedSnapshot()`)')
+}
+
+/**
+ * Throws `INVALID_CONFIG` unless `value` is an object whose `methods` (space-separated names) are
+ * functions.
+ */
+export function requireMethods(value: unknown, fn: string, name: string, methods: string): void {
+  if (!isObject(value) || methods.split(' ').some((key) => typeof value[key] !== 'function'))
+    throw invalidArgument(fn, name, `an object with ${methods}`)
 }

@@ -7,7 +7,7 @@ import type {
   SessionTokenVault,
 } from '../session-polling/session-polling.actors'
 import { provideSessionPolling } from '../session-polling/session-polling.facade'
-import { requireFunction, requireObject } from '../shared/arguments'
+import { requireFunction, requireMethods, requireObject } from '../shared/arguments'
 import type { CreateUniversalLinkSessionInput, UniversalLinkSession } from './universal-link.types'
 
 /** Options of `createUniversalLinkActors`. */
@@ -32,9 +32,7 @@ export function createUniversalLinkActors(
   options: UniversalLinkActorOptions,
 ) {
   const fn = 'createUniversalLinkActors'
-  requireObject(client, fn, 'client')
-  requireFunction(client.createSession, fn, 'client.createSession')
-  requireFunction(client.getResult, fn, 'client.getResult')
+  requireMethods(client, fn, 'client', 'createSession getResult')
   requireObject(options, fn, 'options')
   requireObject(options.vault, fn, 'options.vault')
   requireFunction(options.now, fn, 'options.now', true)
