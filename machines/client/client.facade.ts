@@ -1,11 +1,6 @@
 import { type Actor, createActor } from 'xstate'
-import {
-  invalidArgument,
-  isObject,
-  requireLogic,
-  requireObject,
-  requireSnapshotLike,
-} from '../shared/arguments'
+import { requireLogic, requireSnapshotLike } from '../shared/argument-shapes'
+import { invalidArgument, isObject, requireObject } from '../shared/arguments'
 import type { InspectOption } from '../shared/inspect'
 import type { SecretRegistry } from '../shared/secret-registry'
 import type { provideClient } from './client.actors'

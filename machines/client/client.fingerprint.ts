@@ -1,6 +1,6 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
-import { requireMachine } from '../shared/arguments'
+import { requireMachine } from '../shared/argument-shapes'
 
 /** FNV-1a, 32 bits, as 8 hex digits (not a secret: a change detector). */
 function fnv1a(text: string, seed: number): string {

@@ -12,7 +12,8 @@ import {
   type UniversalLinkPersistedState,
 } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
-import { isObject, requireFunction, requireMethods } from '../shared/arguments'
+import { requireMethods } from '../shared/argument-shapes'
+import { isObject, requireFunction } from '../shared/arguments'
 import { contextKeys } from './client.fingerprint'
 
 /**

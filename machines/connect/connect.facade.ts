@@ -1,6 +1,7 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
-import { requireInspectionOptions, requireObject } from '../shared/arguments'
+import { requireInspectionOptions } from '../shared/argument-shapes'
+import { requireObject } from '../shared/arguments'
 import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createConnectActors } from './connect.actors'
 import { connectMachine } from './connect.machine'

@@ -1,6 +1,7 @@
 import { createActor } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
-import { requireFunction, requireInspectionOptions, requireMethods } from '../shared/arguments'
+import { requireInspectionOptions, requireMethods } from '../shared/argument-shapes'
+import { requireFunction } from '../shared/arguments'
 import { inspectorOptions } from '../shared/inspect'
 import { createPairingActors } from './pairing.actors'
 import { buildFlow, type PairingActor, type PairingFlow } from './pairing.flow'

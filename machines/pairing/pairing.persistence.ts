@@ -11,7 +11,8 @@ import {
   type SnapshotMigrations,
 } from '../client/client.persistence'
 import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
-import { requireFunction, requireMethods } from '../shared/arguments'
+import { requireMethods } from '../shared/argument-shapes'
+import { requireFunction } from '../shared/arguments'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'

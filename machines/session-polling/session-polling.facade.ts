@@ -2,13 +2,11 @@ import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import type { GenericSession } from '../../src/session/types'
 import {
-  isObject,
-  requireFunction,
   requireInspectionOptions,
   requireMethods,
-  requireObject,
   requireSnapshotLike,
-} from '../shared/arguments'
+} from '../shared/argument-shapes'
+import { isObject, requireFunction, requireObject } from '../shared/arguments'
 import { type InspectOption, inspectorOptions } from '../shared/inspect'
 import {
   createMemoryTokenVault,

@@ -7,7 +7,8 @@ import type {
   SessionTokenVault,
 } from '../session-polling/session-polling.actors'
 import { provideSessionPolling } from '../session-polling/session-polling.facade'
-import { requireFunction, requireMethods, requireObject } from '../shared/arguments'
+import { requireMethods } from '../shared/argument-shapes'
+import { requireFunction, requireObject } from '../shared/arguments'
 import type { CreateUniversalLinkSessionInput, UniversalLinkSession } from './universal-link.types'
 
 /** Options of `createUniversalLinkActors`. */
