@@ -47,7 +47,10 @@ export type SessionPollingActor = Actor<typeof sessionPollingMachine>
 /** A snapshot of the session-polling machine. */
 export type SessionPollingSnapshot = SnapshotFrom<typeof sessionPollingMachine>
 
-/** The machine with its actors bound to `client` (and the vault); for `createActor` by hand. */
+/**
+ * The machine with its actors bound to `client` (and the vault); for `createActor` by hand.
+ * @throws `INVALID_CONFIG` as `createSessionPollingActors`.
+ */
 export function provideSessionPolling(
   client: SessionPollingClient,
   vault: SessionTokenVault,

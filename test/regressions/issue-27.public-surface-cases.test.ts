@@ -233,6 +233,14 @@ describe('machines entry', () => {
       'INVALID_CONFIG',
     )
     expect(codeOf(() => machines.sanitizeInspectionEvent(null as never))).toBe('INVALID_CONFIG')
+    // SURFACE_SEED=9: createSessionPollingActors({…}, false, null) read `now` of null.
+    expect(
+      codeOf(() => machines.createSessionPollingActors({} as never, false as never, null as never)),
+    ).toBe('INVALID_CONFIG')
+    expect(
+      codeOf(() => machines.provideSessionPolling({} as never, vault, { now: 5 } as never)),
+    ).toBe('INVALID_CONFIG')
+    expect(machines.provideSessionPolling({} as never, vault).id).toBe('sessionPolling')
     // The valid calls still build their actors.
     expect(machines.createSignActor({} as never).getSnapshot().value).toBe('idle')
     expect(
