@@ -3,6 +3,7 @@ import type { TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../../
 import type { ConnectConfig } from '../../src/config'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
+import { requireFunction, requireObject } from '../shared/arguments'
 import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
@@ -44,8 +45,10 @@ export interface ClientEnvironment {
  * The root machine's actors by name: `loadConnector`; `connection` and `sign` (the `connect` and
  * `sign` machines of `createWalletMachines`, or stand-ins for them); `universalLink`; `pairing`;
  * `readConfig`, `readBalance`, `readBalances` and `switchChain`.
+ * @throws `INVALID_CONFIG` when `env` is not an object.
  */
 export function createClientActors(env: ClientEnvironment) {
+  requireObject(env, 'createClientActors', 'env')
   return {
     loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(({ input }) =>
       env.loadConnector(input),
@@ -103,8 +106,13 @@ export function clientTimekeeping(
   }
 }
 
-/** The root machine with its actors bound to `env`, its waits timed by `env.now` (default `Date.now`). */
+/**
+ * The root machine with its actors bound to `env`, its waits timed by `env.now` (default `Date.now`).
+ * @throws `INVALID_CONFIG` when `env` is not an object or `env.now` is given and not a function.
+ */
 export function provideClient(env: ClientEnvironment) {
+  requireObject(env, 'provideClient', 'env')
+  requireFunction(env.now, 'provideClient', 'env.now', true)
   return clientMachine.provide({
     actors: createClientActors(env),
     ...clientTimekeeping(env.now ?? (() => Date.now())),

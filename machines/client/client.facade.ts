@@ -1,4 +1,6 @@
 import { type Actor, createActor } from 'xstate'
+import { requireLogic, requireSnapshotLike } from '../shared/argument-shapes'
+import { invalidArgument, isObject, requireObject } from '../shared/arguments'
 import type { InspectOption } from '../shared/inspect'
 import type { SecretRegistry } from '../shared/secret-registry'
 import type { provideClient } from './client.actors'
@@ -23,11 +25,21 @@ export interface ClientActorOptions {
  * Creates (does not start) the root actor. Every child — connector loading, `connection`, `sign`,
  * `universalLink` and its `sessionPolling` child, config and balance reads — runs in its system,
  * so the one `inspect` observer sees every actor.
+ * @throws `INVALID_CONFIG` when `machine` is not an actor logic, or `options` (its `timeouts`, `snapshot`,
+ * `secrets` beside `inspect`) are not of their types. Whether a snapshot fits is `checkRestorable`'s.
  */
 export function createClientActor(
   machine: ReturnType<typeof provideClient>,
   options: ClientActorOptions,
 ): ClientActor {
+  requireLogic(machine, 'createClientActor', 'machine')
+  requireObject(options, 'createClientActor', 'options')
+  if (options.timeouts !== undefined && !isObject(options.timeouts))
+    throw invalidArgument('createClientActor', 'options.timeouts', 'an object')
+  if (options.snapshot !== undefined)
+    requireSnapshotLike(options.snapshot, 'createClientActor', 'options.snapshot')
+  if (options.inspect !== undefined && !isObject(options.secrets))
+    throw invalidArgument('createClientActor', 'options.secrets', 'a secret registry')
   return createActor(machine, {
     input: options.timeouts ? { timeouts: options.timeouts } : {},
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot as never }),

@@ -1,4 +1,6 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate'
+import { AppError } from '../../src/errors/app-error'
+import { requireMachine } from '../shared/argument-shapes'
 
 /** FNV-1a, 32 bits, as 8 hex digits (not a secret: a change detector). */
 function fnv1a(text: string, seed: number): string {
@@ -67,15 +69,26 @@ function describeMachine(machine: AnyStateMachine, seen: Set<AnyStateMachine>): 
  * What the fingerprint covers: the context's keys, then one line per state node: its id, type, tags, own event types and
  * delays, and each invoke's id, actor source and system id — recursively for invoked machines
  * (the provided implementation is followed). Exported for tests and for writing migrations.
+ * @throws `INVALID_CONFIG` when `machine` is not a state machine.
  */
 export function describeMachineDefinition(machine: AnyStateMachine): string {
-  return describeMachine(machine, new Set([machine])).join('\n')
+  requireMachine(machine, 'describeMachineDefinition', 'machine')
+  try {
+    return describeMachine(machine, new Set([machine])).join('\n')
+  } catch (error) {
+    throw new AppError(
+      'INVALID_CONFIG',
+      'describeMachineDefinition: `machine` is not a state machine.',
+      { cause: error },
+    )
+  }
 }
 
 /**
  * A hash of a machine's definition (see `describeMachineDefinition`): a persisted snapshot written
  * by a definition of another fingerprint is not restored as is. Renaming a state, an invoke id or an
  * actor source, adding or removing an event or a tag changes it; changing an action's code does not.
+ * @throws `INVALID_CONFIG` when `machine` is not a state machine.
  */
 export function machineFingerprint(machine: AnyStateMachine): string {
   const text = describeMachineDefinition(machine)

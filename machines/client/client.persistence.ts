@@ -12,6 +12,8 @@ import {
   type UniversalLinkPersistedState,
 } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
+import { requireMethods } from '../shared/argument-shapes'
+import { isObject, requireFunction } from '../shared/arguments'
 import { contextKeys } from './client.fingerprint'
 
 /**
@@ -138,13 +140,28 @@ export function checkRestorableRecord(
   },
   options: RestoreOptions,
 ): RestoreCheck {
+  // Never throws, also for arguments of the wrong shape: they are a reason like any other.
+  if (
+    !isObject(state) ||
+    typeof state.fingerprint !== 'string' ||
+    typeof state.expiresAt !== 'number' ||
+    !isObject(state.tokens)
+  )
+    return { ok: false, reason: 'the stored record is not a valid envelope' }
+  if (
+    !isObject(options) ||
+    typeof options.fingerprint !== 'string' ||
+    !isObject(options.machine) ||
+    (options.now !== undefined && typeof options.now !== 'number')
+  )
+    return { ok: false, reason: 'the restore options are not valid (machine, fingerprint, now)' }
   if (state.expiresAt <= (options.now ?? Date.now()))
     return { ok: false, reason: 'the stored flow has expired' }
   let record = { snapshot: state.snapshot, tokens: state.tokens }
   let migrated = false
   if (state.fingerprint !== options.fingerprint) {
     const migrate = options.migrations?.[state.fingerprint]
-    if (!migrate)
+    if (typeof migrate !== 'function')
       return {
         ok: false,
         reason: `the record was written by machine ${state.fingerprint}, this is ${options.fingerprint}, and no migration is registered`,
@@ -153,6 +170,8 @@ export function checkRestorableRecord(
       const next = migrate(record)
       if (next === null)
         return { ok: false, reason: `the migration from ${state.fingerprint} discarded it` }
+      if (!isObject(next) || !isObject(next.tokens))
+        return { ok: false, reason: `the migration from ${state.fingerprint} returned no record` }
       record = next
       migrated = true
     } catch (error) {
@@ -162,9 +181,9 @@ export function checkRestorableRecord(
       }
     }
   }
-  const problem = options.values?.(record.snapshot) ?? null
-  if (problem !== null) return { ok: false, reason: problem }
   try {
+    const problem = options.values?.(record.snapshot) ?? null
+    if (problem !== null) return { ok: false, reason: String(problem) }
     const trial = createActor(options.machine, { snapshot: record.snapshot as never })
     const restored = trial.getSnapshot() as TaggedSnapshot & { matches(state: string): boolean }
     if (options.state !== undefined && !restored.matches(options.state))
@@ -216,12 +235,19 @@ export interface PersistOptions {
  * Saves the actor's deep persisted snapshot (children included) whenever the tree is resumable, and
  * clears the store as soon as it is not (flow ended, cancelled, disconnected, another wallet) — so
  * the store never outlives the flow. Returns the unsubscribe function.
+ * @throws `INVALID_CONFIG` when `actor` is not an actor, `store` lacks `save` / `clear`, or `options`
+ * lacks `tokens` / `expiresAt` (or `now` is not a function).
  */
 export function persistWhileResumable(
   actor: AnyActorRef,
   store: UniversalLinkStore,
   options: PersistOptions,
 ): () => void {
+  const fn = 'persistWhileResumable'
+  requireMethods(actor, fn, 'actor', 'subscribe getPersistedSnapshot')
+  requireMethods(store, fn, 'store', 'save clear')
+  requireMethods(options, fn, 'options', 'tokens expiresAt')
+  requireFunction(options.now, fn, 'options.now', true)
   const now = options.now ?? Date.now
   let saved = false
   const subscription = actor.subscribe({

@@ -1,3 +1,4 @@
+import { requireSnapshot } from '../shared/arguments'
 import type { ClientSnapshot } from './client.view'
 
 /**
@@ -5,8 +6,10 @@ import type { ClientSnapshot } from './client.view'
  * compares two snapshots by: the state and what the view shows, never the numbers that only count
  * flows (`flow`, the outcome's and the deadline's flow, deadline times), so the state space is
  * finite and every run of a traversal finds the same paths. Pass it as `serializeState`.
+ * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot.
  */
 export function serializeClientSnapshot(snapshot: ClientSnapshot): string {
+  requireSnapshot(snapshot, 'serializeClientSnapshot')
   const { context } = snapshot
   return JSON.stringify({
     value: snapshot.value,

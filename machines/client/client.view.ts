@@ -1,4 +1,5 @@
 import type { AnyActorRef, SnapshotFrom } from 'xstate'
+import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
 import {
   type TransactionSnapshot,
@@ -78,7 +79,8 @@ export interface ClientView {
 
 function transactionOf(snapshot: ClientSnapshot): TransactionView | null {
   const child = (snapshot.children as Record<string, AnyActorRef | undefined>).transaction
-  const childSnapshot = child?.getSnapshot() as TransactionSnapshot | undefined
+  if (typeof child?.getSnapshot !== 'function') return null
+  const childSnapshot = child.getSnapshot() as TransactionSnapshot | undefined
   return childSnapshot?.context ? toTransactionView(childSnapshot) : null
 }
 
@@ -111,8 +113,10 @@ function statusOf(snapshot: ClientSnapshot): ClientStatus {
 /**
  * The view of a root snapshot: a pure function (the same snapshot gives an equal view), in the
  * spirit of zag's `connect`. UIs render from it and never match state names.
+ * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toClientView(snapshot: ClientSnapshot): ClientView {
+  requireSnapshot(snapshot, 'toClientView')
   const { context } = snapshot
   // A stopped root keeps the tags of its last state: it shows none of them (no connection, nothing
   // busy or pending); the Client starts a fresh root with the next call.

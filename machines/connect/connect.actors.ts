@@ -1,5 +1,7 @@
 import { fromCallback, fromPromise } from 'xstate'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
+import { AppError } from '../../src/errors/app-error'
+import { isObject } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import type {
@@ -15,8 +17,17 @@ const NOT_AUTHORIZED: ErrorData = {
   message: 'The wallet does not authorize this site without a prompt (locked, or access revoked).',
 }
 
-/** A `WalletConnection` as plain data. */
+/**
+ * A `WalletConnection` as plain data.
+ * @throws `WALLET_ERROR` when `connection` is not an object with an `accounts` array (a connector's
+ * malformed answer).
+ */
 export function toConnectionData(connection: WalletConnection): ConnectionData {
+  if (!isObject(connection) || !Array.isArray(connection.accounts))
+    throw new AppError(
+      'WALLET_ERROR',
+      'toConnectionData: the connection must be an object with an `accounts` array.',
+    )
   return {
     walletId: connection.walletId ?? null,
     connectorId: connection.connectorId,
@@ -26,8 +37,13 @@ export function toConnectionData(connection: WalletConnection): ConnectionData {
   }
 }
 
-/** Maps a connector event to the machine's `WALLET.*` event; `displayUri` is none of them. */
+/**
+ * Maps a connector event to the machine's `WALLET.*` event; `displayUri` is none of them. Never
+ * throws: a malformed event (not an object, `accounts` not an array) gives null, as ignored.
+ */
 export function toWalletWatchEvent(event: ConnectorEvent): WalletWatchEvent | null {
+  if (!isObject(event)) return null
+  if (event.type === 'accountsChanged' && !Array.isArray(event.accounts)) return null
   switch (event.type) {
     case 'accountsChanged':
       return { type: 'WALLET.ACCOUNTS_CHANGED', accounts: [...event.accounts] }

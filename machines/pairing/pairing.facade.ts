@@ -1,5 +1,7 @@
 import { createActor } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
+import { requireInspectionOptions, requireMethods } from '../shared/argument-shapes'
+import { requireFunction } from '../shared/arguments'
 import { inspectorOptions } from '../shared/inspect'
 import { createPairingActors } from './pairing.actors'
 import { buildFlow, type PairingActor, type PairingFlow } from './pairing.flow'
@@ -27,9 +29,11 @@ export type { PairingConnectionOptions, PairingOptions } from './pairing.setup'
  * token, relay, proposal, the wallet's answer, settled keys — with the approval as a promise.
  *
  * @throws AppError `INVALID_CONFIG` for missing connection options (relay URL, token source, no
- * WebSocket), metadata or namespaces that do not validate.
+ * WebSocket), metadata or namespaces that do not validate, `options` that is not an object or an
+ * `inspect` that is neither a function nor an observer.
  */
 export function startPairing(options: PairingOptions): PairingFlow {
+  requireInspectionOptions(options, 'startPairing')
   let actor: PairingActor | undefined
   const { relayUrl, relay, peer, now, connection } = resolveConnection(options, () =>
     actor?.system.get('relayConnection'),
@@ -65,12 +69,16 @@ export type PairingResumeResult =
  * actors reconnect the relay and resubscribe the session topic; the session's expiry counts only
  * what is left of it.
  *
- * @throws AppError `INVALID_CONFIG` without a store or connection options.
+ * @throws AppError `INVALID_CONFIG` without a store (with `load` / `clear`) or connection options,
+ * or with `options` of the wrong types.
  */
 export function resumePairing(
   options: PairingConnectionOptions & { store: PairingStore },
 ): PairingResumeResult {
+  requireInspectionOptions(options, 'resumePairing')
   if (!options.store) throw new AppError('INVALID_CONFIG', 'resumePairing needs a store.')
+  requireMethods(options.store, 'resumePairing', 'options.store', 'load clear')
+  requireFunction(options.now, 'resumePairing', 'options.now', true)
   const stored = options.store.load()
   if (stored === null) return { status: 'none' }
   const now = options.now ?? Date.now

@@ -11,6 +11,8 @@ import {
   type SnapshotMigrations,
 } from '../client/client.persistence'
 import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
+import { requireMethods } from '../shared/argument-shapes'
+import { requireFunction } from '../shared/arguments'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -279,6 +281,8 @@ export function persistPairedRoot(
 /**
  * Saves the actor's persisted snapshot (and the session's keys from the vault) on every change in
  * a `resumable` state, and clears the store when the actor stops (final state, error).
+ * @throws `INVALID_CONFIG` when `actor` is not an actor, `store` / `vault` lack their methods, or
+ * `now` is not a function.
  */
 export function persistWhilePaired(
   actor: AnyActorRef,
@@ -286,6 +290,11 @@ export function persistWhilePaired(
   vault: PairingVault,
   now: () => number = Date.now,
 ): () => void {
+  const fn = 'persistWhilePaired'
+  requireMethods(actor, fn, 'actor', 'subscribe getPersistedSnapshot')
+  requireMethods(store, fn, 'store', 'save clear')
+  requireMethods(vault, fn, 'vault', 'get')
+  requireFunction(now, fn, 'now')
   const subscription = actor.subscribe({
     next(snapshot) {
       if (snapshot.status !== 'active') return store.clear()

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate'
+import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
 import type { PairingMachine } from './pairing.machine'
 import type { PairedSessionData, PairingFinalStatus, RelayConnectivity } from './pairing.types'
@@ -26,8 +27,10 @@ export interface PairingView {
 /**
  * What a UI reads of a pairing snapshot: its phase, session, connectivity, whether busy, outcome
  * and error (no state names to match).
+ * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toPairingView(snapshot: PairingMachineSnapshot): PairingView {
+  requireSnapshot(snapshot, 'toPairingView')
   const { context } = snapshot
   // A stopped actor (a page unload) keeps its last state: still paired, not ended.
   const active = snapshot.status === 'active' || snapshot.status === 'stopped'

@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate'
 import type { RelayStatus } from '../../src/relay/client/status'
+import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
 import type { RelayConnectionMachine } from './relay-connection.machine'
 
@@ -20,8 +21,10 @@ export interface RelayConnectionView {
 /**
  * What a UI or the relay client reads of a relay-connection snapshot: its status, the reconnect
  * attempt, the error and whether it is closed for good (no state names to match).
+ * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toRelayConnectionView(snapshot: RelayConnectionSnapshot): RelayConnectionView {
+  requireSnapshot(snapshot, 'toRelayConnectionView')
   // Stopped by its host (the pairing ended) is as closed as `close()`.
   const closed = snapshot.matches('closed') || snapshot.status === 'stopped'
   const status: RelayStatus = closed

@@ -2,6 +2,7 @@ import { fromPromise } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import type { GenericWalletSessionClient } from '../../src/session/client'
 import type { GenericSessionResult } from '../../src/session/types'
+import { requireFunction, requireObject } from '../shared/arguments'
 import { toErrorData } from '../shared/error-data'
 import { longPollWaitMs } from './session-polling.logic'
 import type {
@@ -65,12 +66,21 @@ export interface PollingEnvironment {
  * or a new state; the machine looks again at once) and how long it was held (`heldMs`; the
  * interval is shortened by it), see `nextPollDelay`. Otherwise (an older backend, a client
  * without `watchResult`) it is one plain lookup at the interval.
+ * @throws `INVALID_CONFIG` when `client`, `vault` or `env` is not an object, or `env.now` /
+ * `env.random` is given and not a function.
  */
 export function createSessionPollingActors(
   client: SessionPollingClient,
   vault: SessionTokenVault,
   env: PollingEnvironment = {},
 ) {
+  const fn = 'createSessionPollingActors'
+  // (checked as unknown: the parameters keep their types)
+  requireObject(client as unknown, fn, 'client')
+  requireObject(vault as unknown, fn, 'vault')
+  requireObject(env as unknown, fn, 'env')
+  requireFunction(env.now, fn, 'env.now', true)
+  requireFunction(env.random, fn, 'env.random', true)
   const now = env.now ?? Date.now
   const random = env.random ?? Math.random
   const fail = (error: unknown): PollFailure => ({

@@ -1,6 +1,12 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
 import type { GenericSession } from '../../src/session/types'
+import {
+  requireInspectionOptions,
+  requireMethods,
+  requireSnapshotLike,
+} from '../shared/argument-shapes'
+import { isObject, requireFunction, requireObject } from '../shared/arguments'
 import { type InspectOption, inspectorOptions } from '../shared/inspect'
 import {
   createMemoryTokenVault,
@@ -41,7 +47,10 @@ export type SessionPollingActor = Actor<typeof sessionPollingMachine>
 /** A snapshot of the session-polling machine. */
 export type SessionPollingSnapshot = SnapshotFrom<typeof sessionPollingMachine>
 
-/** The machine with its actors bound to `client` (and the vault); for `createActor` by hand. */
+/**
+ * The machine with its actors bound to `client` (and the vault); for `createActor` by hand.
+ * @throws `INVALID_CONFIG` as `createSessionPollingActors`.
+ */
 export function provideSessionPolling(
   client: SessionPollingClient,
   vault: SessionTokenVault,
@@ -54,17 +63,25 @@ export function provideSessionPolling(
  * Creates (does not start) a polling actor bound to `client`. Subscribe to it from a UI:
  * `actor.subscribe((s) => render(s.value, s.context.result))`, then `actor.start()`.
  *
- * Throws `INVALID_CONFIG` when neither `session` nor `create` is given. Failures of the flow are not
+ * Throws `INVALID_CONFIG` when neither `session` nor `create` is given, or when `client` or
+ * `options` (its vault, clocks, inspector) are not of their types. Failures of the flow are not
  * thrown: they end in a final state whose output is `{ ok: false, error }`.
  */
 export function createSessionPollingActor(
   client: SessionPollingClient,
   options: SessionPollingActorOptions,
 ): SessionPollingActor {
+  requirePollingArguments('createSessionPollingActor', client, options, false)
+  if (options.session !== undefined && !isObject(options.session))
+    throw new AppError(
+      'INVALID_CONFIG',
+      'createSessionPollingActor: `options.session` must be an object.',
+    )
   const vault = options.vault ?? createMemoryTokenVault()
   const now = options.now ?? Date.now
   let session: SessionRef | undefined
   if (options.session) {
+    requireFunction(vault.set, 'createSessionPollingActor', 'options.vault.set')
     const { sessionToken, ...ref } = options.session
     vault.set(ref.sessionId, sessionToken)
     session = ref
@@ -85,6 +102,23 @@ export function createSessionPollingActor(
   })
 }
 
+/** The shapes both factories read before building the actor. */
+function requirePollingArguments(
+  fn: string,
+  client: unknown,
+  options: unknown,
+  needsVault: boolean,
+): void {
+  requireObject(client, fn, 'client')
+  requireInspectionOptions(options, fn)
+  const o = options as Record<string, unknown>
+  if (needsVault || o.vault !== undefined) {
+    requireMethods(o.vault, fn, 'options.vault', 'get')
+  }
+  requireFunction(o.now, fn, 'options.now', true)
+  requireFunction(o.random, fn, 'options.random', true)
+}
+
 function pickRandom(env: PollingEnvironment): PollingEnvironment {
   return env.random ? { random: env.random } : {}
 }
@@ -93,6 +127,7 @@ function pickRandom(env: PollingEnvironment): PollingEnvironment {
  * Restores a persisted polling snapshot (`actor.getPersistedSnapshot()`), starts it and, because
  * XState does not restore pending `after` timers, sends `POLL_NOW` when it was sleeping. The absolute
  * deadline in the snapshot still applies. The vault must still hold the session's token.
+ * @throws `INVALID_CONFIG` when `client`, `snapshot` or `options` (its vault) are not of their types.
  */
 export function resumeSessionPollingActor(
   client: SessionPollingClient,
@@ -104,6 +139,8 @@ export function resumeSessionPollingActor(
     vault: SessionTokenVault
   },
 ): SessionPollingActor {
+  requirePollingArguments('resumeSessionPollingActor', client, options, true)
+  requireSnapshotLike(snapshot, 'resumeSessionPollingActor')
   const machine = provideSessionPolling(client, options.vault, options)
   const actor = createActor(machine, {
     snapshot: snapshot as never,

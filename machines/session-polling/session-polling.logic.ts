@@ -1,3 +1,4 @@
+import { AppError } from '../../src/errors/app-error'
 import type { ErrorData } from '../shared/error-data'
 import { toErrorData } from '../shared/error-data'
 import {
@@ -13,10 +14,26 @@ import {
 
 /** Pure helpers of the polling chart (exported for tests and docs). */
 
+// The argument checks are inline (not machines/shared/arguments): the `Client` entry loads this
+// module up front, and the shared helpers belong to the lazily loaded machines.
+const invalid = (fn: string, what: string) =>
+  new AppError('INVALID_CONFIG', `${fn}: ${what} must be numbers.`)
+
 const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0.5)
 
-/** A delay in `[min, max]` for the jitter draw `jitter` ∈ [0, 1). */
-export function intervalDelay([min, max]: readonly [number, number], jitter: number): number {
+/**
+ * A delay in `[min, max]` for the jitter draw `jitter` ∈ [0, 1).
+ * @throws `INVALID_CONFIG` when `interval` is not a `[min, max]` pair of numbers or `jitter` not a number.
+ */
+export function intervalDelay(interval: readonly [number, number], jitter: number): number {
+  if (
+    !Array.isArray(interval) ||
+    typeof interval[0] !== 'number' ||
+    typeof interval[1] !== 'number'
+  )
+    throw invalid('intervalDelay', '`interval` ([min, max])')
+  if (typeof jitter !== 'number') throw invalid('intervalDelay', '`jitter`')
+  const [min, max] = interval
   return Math.round(min + (max - min) * clamp01(jitter))
 }
 
@@ -50,14 +67,27 @@ export function longPollWaitMs(
   return left >= 1000 ? Math.floor(left) : 0
 }
 
-/** Backoff after the n-th consecutive transient failure: 1 s × 2^(n-1), ±25 % jitter, ≤ 30 s. */
+/**
+ * Backoff after the n-th consecutive transient failure: 1 s × 2^(n-1), ±25 % jitter, ≤ 30 s.
+ * @throws `INVALID_CONFIG` when `failures` or `jitter` is not a number.
+ */
 export function backoffDelay(failures: number, jitter: number): number {
+  if (typeof failures !== 'number' || typeof jitter !== 'number')
+    throw invalid('backoffDelay', '`failures` and `jitter`')
   const base = BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1)
   return Math.round(Math.min(BACKOFF_MAX_MS, base * (0.75 + 0.5 * clamp01(jitter))))
 }
 
-/** Network failures, timeouts, 408, 5xx and invalid bodies are worth retrying; 4xx are not. */
+/**
+ * Network failures, timeouts, 408, 5xx and invalid bodies are worth retrying; 4xx are not.
+ * @throws `INVALID_CONFIG` when `failure` is not an object (an `ErrorData`).
+ */
 export function isTransientFailure(failure: ErrorData): boolean {
+  if (typeof failure !== 'object' || failure === null)
+    throw new AppError(
+      'INVALID_CONFIG',
+      'isTransientFailure: `failure` must be an ErrorData object.',
+    )
   if (failure.code !== 'BACKEND_ERROR' && failure.code !== 'RPC_ERROR') return false
   if (failure.status === undefined) return true
   if (failure.status === 408 || failure.status >= 500) return true

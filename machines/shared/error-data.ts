@@ -60,8 +60,26 @@ export function toErrorData(error: unknown, fallback: AppErrorCode): ErrorData {
   return { code: fallback, message: String(error) }
 }
 
-/** Turns `ErrorData` back into an `AppError` (for promise facades). */
+/**
+ * Turns `ErrorData` back into an `AppError` (for promise facades). Never throws: anything that is
+ * not `ErrorData` (a foreign error, a primitive) becomes an `AppError` too, its code kept when it is
+ * one of the list, `INVALID_CONFIG` otherwise.
+ */
 export function toAppError(data: ErrorData): AppError {
+  try {
+    const valid =
+      typeof data === 'object' &&
+      data !== null &&
+      typeof data.code === 'string' &&
+      ERROR_CODES.has(data.code) &&
+      typeof data.message === 'string'
+    return fromErrorData(valid ? data : toErrorData(data, 'INVALID_CONFIG'))
+  } catch {
+    return new AppError('INVALID_CONFIG', 'toAppError was given something that is not ErrorData.')
+  }
+}
+
+function fromErrorData(data: ErrorData): AppError {
   return new AppError(data.code, data.message, {
     ...(data.status === undefined ? {} : { status: data.status }),
     ...(data.backendCode === undefined ? {} : { backendCode: data.backendCode }),

@@ -1,5 +1,6 @@
 import type { InspectionEvent, Observer } from 'xstate'
 import { REDACTED, redact } from '../../src/logging'
+import { invalidArgument, isObject } from './arguments'
 import { createGuardReport, guarded } from './guard'
 import { type InspectionRedaction, inspectionView } from './inspection-view'
 
@@ -26,8 +27,15 @@ const byKey: InspectionRedaction = {
  * key is replaced by `[redacted]`, wherever it sits (the event, snapshots, outputs, action params,
  * the snapshot read through `actorRef.getSnapshot()`); actor refs show as `{ id, sessionId,
  * systemId? }`, never their internals.
+ * @throws `INVALID_CONFIG` when `inspectionEvent` is not an object.
  */
 export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): InspectionEvent {
+  if (!isObject(inspectionEvent))
+    throw invalidArgument(
+      'sanitizeInspectionEvent',
+      'inspectionEvent',
+      'an inspection event object',
+    )
   return inspectionView(inspectionEvent, byKey)
 }
 

@@ -4,6 +4,7 @@ import { AppError } from '../../src/errors/app-error'
 import type { GenericWalletSessionClient } from '../../src/session/client'
 import type { GenericSessionResult } from '../../src/session/types'
 import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
+import { invalidArgument, isObject, requireString } from '../shared/arguments'
 import { toErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import { personalSignRequest } from './sign.requests'
@@ -19,12 +20,27 @@ export interface SignVerifier {
 /**
  * Input for signing a backend session: `personal_sign` of
  * `buildSignedMessageEnvelope(sessionId, nonce, address, timestamp)`, verified by the backend.
+ * @throws `INVALID_CONFIG` when `session`, `address` or `timestamp` are not of their types (or the
+ * envelope refuses them).
  */
 export function sessionSignInput(
   session: { sessionId: string; nonce: string },
   address: string,
   timestamp: number = Date.now(),
 ): Required<SignInput> {
+  if (
+    !isObject(session) ||
+    typeof session.sessionId !== 'string' ||
+    typeof session.nonce !== 'string'
+  )
+    throw invalidArgument(
+      'sessionSignInput',
+      'session',
+      'an object with `sessionId` and `nonce` strings',
+    )
+  requireString(address, 'sessionSignInput', 'address')
+  if (typeof timestamp !== 'number' || !Number.isFinite(timestamp))
+    throw invalidArgument('sessionSignInput', 'timestamp', 'a finite number')
   const message = buildSignedMessageEnvelope(session.sessionId, session.nonce, address, timestamp)
   return {
     request: personalSignRequest(message, address),

@@ -1,5 +1,7 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
+import { requireInspectionOptions } from '../shared/argument-shapes'
+import { requireObject } from '../shared/arguments'
 import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createSignActors, type SignVerifier } from './sign.actors'
 import { signMachine } from './sign.machine'
@@ -28,12 +30,16 @@ export function provideSign(connector: IWalletConnector, verifier?: SignVerifier
 /**
  * Creates (does not start) a sign actor. Send `SIGN`; the actor ends in `signed` (output
  * `{ signature, verification }`), or waits in `rejected` (`USER_REJECTED`) / `failed`
- * (`WALLET_ERROR`, `BACKEND_ERROR` from verification) for `RETRY` or `RESET`. Never throws.
+ * (`WALLET_ERROR`, `BACKEND_ERROR` from verification) for `RETRY` or `RESET`. Never throws for
+ * wallet or backend errors.
+ * @throws `INVALID_CONFIG` when `connector` is not an object, or `options` (its `inspect`) is malformed.
  */
 export function createSignActor(
   connector: IWalletConnector,
   options: SignActorOptions = {},
 ): SignActor {
+  requireObject(connector, 'createSignActor', 'connector')
+  requireInspectionOptions(options, 'createSignActor')
   return createActor(provideSign(connector, options.verifier), {
     input: options.input ?? {},
     ...inspectorOptions(options),

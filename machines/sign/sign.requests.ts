@@ -1,10 +1,15 @@
+import { invalidArgument, isObject, requireString } from '../shared/arguments'
 import type { SignRequest } from './sign.types'
 
 // Apart from the sign actors: the `Client` builds its requests up front, while the actors load
 // with the first desktop connector.
 
-/** UTF-8 text as `0x…` hex, the form `personal_sign` expects. */
+/**
+ * UTF-8 text as `0x…` hex, the form `personal_sign` expects.
+ * @throws `INVALID_CONFIG` when `text` is not a string.
+ */
 export function utf8ToHex(text: string): `0x${string}` {
+  requireString(text, 'utf8ToHex', 'text')
   let hex = '0x'
   for (const byte of new TextEncoder().encode(text)) hex += byte.toString(16).padStart(2, '0')
   return hex as `0x${string}`
@@ -22,8 +27,15 @@ export const SIGN_MESSAGE_MAX_LENGTH = 65_536
  */
 export type SignableMessage = string | { raw: `0x${string}` }
 
-/** `personal_sign` of `message` (text as UTF-8, or `{ raw }` bytes) by `address`. */
+/**
+ * `personal_sign` of `message` (text as UTF-8, or `{ raw }` bytes) by `address`.
+ * @throws `INVALID_CONFIG` when `message` is neither a string nor `{ raw: string }`, or `address`
+ * is not a string.
+ */
 export function personalSignRequest(message: SignableMessage, address: string): SignRequest {
+  if (typeof message !== 'string' && !(isObject(message) && typeof message.raw === 'string'))
+    throw invalidArgument('personalSignRequest', 'message', 'a string or { raw: `0x…` }')
+  requireString(address, 'personalSignRequest', 'address')
   const data = typeof message === 'string' ? utf8ToHex(message) : message.raw
   return { method: 'personal_sign', params: [data, address] }
 }

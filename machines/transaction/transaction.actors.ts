@@ -1,4 +1,5 @@
 import { assign, fromPromise } from 'xstate'
+import { requireFunction, requireObject } from '../shared/arguments'
 import { toErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import { transactionMachine } from './transaction.machine'
@@ -86,8 +87,13 @@ export function transactionTimekeeping(
   }
 }
 
-/** The transaction machine with its actors bound to `env`, its waits timed by `env.now`. */
+/**
+ * The transaction machine with its actors bound to `env`, its waits timed by `env.now`.
+ * @throws `INVALID_CONFIG` when `env` is not an object or `env.now` is given and not a function.
+ */
 export function provideTransaction(env: TransactionEnvironment) {
+  requireObject(env, 'provideTransaction', 'env')
+  requireFunction(env.now, 'provideTransaction', 'env.now', true)
   return transactionMachine.provide({
     actors: createTransactionActors(env),
     ...transactionTimekeeping(env.now ?? (() => Date.now())),

@@ -1,4 +1,5 @@
 import type { SnapshotFrom } from 'xstate'
+import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
 import type { TransactionMachine } from './transaction.machine'
 import type { TransactionOutcome } from './transaction.types'
@@ -41,8 +42,10 @@ function stageOf(snapshot: TransactionSnapshot): TransactionStage {
   return 'submitted'
 }
 
-/** The view of a transaction snapshot: a pure function of it. */
+/** The view of a transaction snapshot: a pure function of it. * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
+ */
 export function toTransactionView(snapshot: TransactionSnapshot): TransactionView {
+  requireSnapshot(snapshot, 'toTransactionView')
   const { context } = snapshot
   return {
     stage: stageOf(snapshot),

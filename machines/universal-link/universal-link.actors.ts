@@ -7,6 +7,8 @@ import type {
   SessionTokenVault,
 } from '../session-polling/session-polling.actors'
 import { provideSessionPolling } from '../session-polling/session-polling.facade'
+import { requireMethods } from '../shared/argument-shapes'
+import { requireFunction, requireObject } from '../shared/arguments'
 import type { CreateUniversalLinkSessionInput, UniversalLinkSession } from './universal-link.types'
 
 /** Options of `createUniversalLinkActors`. */
@@ -23,11 +25,20 @@ export interface UniversalLinkActorOptions extends PollingEnvironment {
  * The universal-link machine's I/O: `createSession` (POST /sessions; the token goes to the vault)
  * and `poll`, the `sessionPolling` machine bound to the same client and vault. Polling is a child
  * machine, so it is inspected and persisted with the flow, and restored as a machine.
+ * @throws `INVALID_CONFIG` when `client` lacks `createSession` / `getResult`, or `options` (its
+ * vault, clocks, `onSecret`) are not of their types.
  */
 export function createUniversalLinkActors(
   client: Pick<GenericWalletSessionClient, 'createSession' | 'getResult'>,
   options: UniversalLinkActorOptions,
 ) {
+  const fn = 'createUniversalLinkActors'
+  requireMethods(client, fn, 'client', 'createSession getResult')
+  requireObject(options, fn, 'options')
+  requireObject(options.vault, fn, 'options.vault')
+  requireFunction(options.now, fn, 'options.now', true)
+  requireFunction(options.random, fn, 'options.random', true)
+  requireFunction(options.onSecret, fn, 'options.onSecret', true)
   const secret = (value: string | null | undefined) => {
     if (value) options.onSecret?.(value)
   }
