@@ -1,3 +1,4 @@
+import { invalidArgument, optionsObject } from '../errors/arguments'
 import { walletIdForConnectorId } from '../registry'
 import type { WalletId } from '../registry/types'
 import { Eip1193Connector } from './eip1193'
@@ -24,9 +25,20 @@ export interface InjectedConnectorOptions {
 export class InjectedConnector extends Eip1193Connector {
   readonly #walletId: WalletId | undefined
 
+  /**
+   * @throws {AppError} `INVALID_CONFIG` when `provider` is given and has no `request()`, `options`
+   * is not an object or `options.walletId` not a string.
+   */
   constructor(provider?: Eip1193Provider, options: InjectedConnectorOptions = {}) {
     super('injected', () => provider ?? getWindowEthereum())
-    this.#walletId = options.walletId
+    if (provider !== undefined && provider !== null && !isEip1193Provider(provider)) {
+      throw invalidArgument('provider', 'must be an EIP-1193 provider (with request())')
+    }
+    const { walletId } = optionsObject<InjectedConnectorOptions>(options, 'options')
+    if (walletId !== undefined && typeof walletId !== 'string') {
+      throw invalidArgument('options.walletId', 'must be a string')
+    }
+    this.#walletId = walletId
   }
 
   protected override walletIdFor(provider: Eip1193Provider): WalletId | undefined {

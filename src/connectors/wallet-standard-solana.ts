@@ -1,6 +1,7 @@
 import { getWallets } from '@wallet-standard/app'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { AppError } from '../errors'
+import { invalidArgument } from '../errors/arguments'
 import type { SolanaWalletHandle } from './solana-wallet-handle'
 
 /*
@@ -79,8 +80,12 @@ export function toWalletStandardSolanaChain(chainId: string): string {
 /**
  * The first registered Wallet Standard wallet that can connect on Solana, optionally by its name
  * (case-insensitive). Safe during SSR: the registry is then simply empty.
+ * @throws AppError `INVALID_CONFIG` when `name` is given and not a string.
  */
 export function findSolanaStandardWallet(name?: string): Wallet | undefined {
+  if (name !== undefined && typeof name !== 'string') {
+    throw invalidArgument('name', 'must be a string')
+  }
   const wanted = name?.toLowerCase()
   return getWallets()
     .get()
