@@ -1,4 +1,4 @@
-import { AppError, safeText } from '../errors/app-error'
+import { AppError } from '../errors/app-error'
 import type { Caip2ChainId } from '../registry/types'
 
 /**
@@ -10,10 +10,7 @@ import type { Caip2ChainId } from '../registry/types'
 export function toEip155ChainId(value: unknown): Caip2ChainId {
   const text = typeof value === 'number' ? String(value) : value
   if (typeof text !== 'string' || !/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(text) || BigInt(text) === 0n) {
-    throw new AppError(
-      'WALLET_ERROR',
-      `The wallet reported an invalid chain id: ${safeText(value)}`,
-    )
+    throw new AppError('WALLET_ERROR', `The wallet reported an invalid chain id: ${String(value)}`)
   }
   return `eip155:${BigInt(text).toString(10)}`
 }
@@ -29,7 +26,7 @@ export function toHexChainId(chainId: Caip2ChainId): `0x${string}` {
   if (!match) {
     throw new AppError(
       'UNSUPPORTED_CHAIN',
-      `Not an EVM chain id (eip155:<decimal>): ${safeText(chainId)}`,
+      `Not an EVM chain id (eip155:<decimal>): ${String(chainId)}`,
     )
   }
   return `0x${BigInt(match[1]!).toString(16)}`

@@ -1,4 +1,4 @@
-import { invalidArgument, optionsObject } from '../errors/arguments'
+import { AppError } from '../errors/app-error'
 import { walletIdForConnectorId } from '../registry'
 import type { WalletId } from '../registry/types'
 import { Eip1193Connector } from './eip1193'
@@ -31,14 +31,19 @@ export class InjectedConnector extends Eip1193Connector {
    */
   constructor(provider?: Eip1193Provider, options: InjectedConnectorOptions = {}) {
     super('injected', () => provider ?? getWindowEthereum())
+    // Checked here without the shared argument helpers: this module is in the modal's chunk.
+    const invalid = (field: string) =>
+      new AppError('INVALID_CONFIG', `Invalid argument: ${field}.`, {
+        details: [{ field, reason: 'is not of the documented type' }],
+      })
     if (provider !== undefined && provider !== null && !isEip1193Provider(provider)) {
-      throw invalidArgument('provider', 'must be an EIP-1193 provider (with request())')
+      throw invalid('provider')
     }
-    const { walletId } = optionsObject<InjectedConnectorOptions>(options, 'options')
-    if (walletId !== undefined && typeof walletId !== 'string') {
-      throw invalidArgument('options.walletId', 'must be a string')
+    if (typeof options !== 'object' || options === null) throw invalid('options')
+    if (options.walletId !== undefined && typeof options.walletId !== 'string') {
+      throw invalid('options.walletId')
     }
-    this.#walletId = walletId
+    this.#walletId = options.walletId
   }
 
   protected override walletIdFor(provider: Eip1193Provider): WalletId | undefined {

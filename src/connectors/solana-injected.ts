@@ -1,7 +1,6 @@
 import { base58, base64 } from '@scure/base'
 import { AppError } from '../errors'
-import { safeText } from '../errors/app-error'
-import { invalidArgument, optionsObject } from '../errors/arguments'
+import { invalidArgument, optionsObject, safeText } from '../errors/arguments'
 import { createLogger } from '../logging'
 import { getWalletInfo, WALLET_STANDARD_WALLET_PREFIX, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'

@@ -1,4 +1,3 @@
-import { invalidArgument } from '../errors/arguments'
 import { walletSupportsMobileOn, walletSupportsNamespace } from '../registry/capabilities'
 import type { ChainNamespace, SupportWalletInfo } from '../registry/types'
 
@@ -126,11 +125,8 @@ export function walletPaths(
  * A wallet's WalletConnect deep link for a pairing URI, by WalletConnect's convention: the wallet's
  * registry `walletConnect.link` + `?uri=` + the percent-encoded `wc:` URI (`&uri=` when the link
  * already carries a query). Used by the modal's phone view, one link per wallet.
- * @throws AppError `INVALID_CONFIG` when `link` or `pairingUri` is not a string.
  */
 export function walletConnectDeepLink(link: string, pairingUri: string): string {
-  if (typeof link !== 'string') throw invalidArgument('link', 'must be a string')
-  if (typeof pairingUri !== 'string') throw invalidArgument('pairingUri', 'must be a string')
   const separator = link.includes('?') ? '&' : '?'
   return `${link}${separator}uri=${encodeURIComponent(pairingUri)}`
 }

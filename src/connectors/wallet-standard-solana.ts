@@ -1,7 +1,6 @@
 import { getWallets } from '@wallet-standard/app'
 import type { Wallet, WalletAccount } from '@wallet-standard/base'
 import { AppError } from '../errors'
-import { invalidArgument } from '../errors/arguments'
 import type { SolanaWalletHandle } from './solana-wallet-handle'
 
 /*
@@ -84,7 +83,9 @@ export function toWalletStandardSolanaChain(chainId: string): string {
  */
 export function findSolanaStandardWallet(name?: string): Wallet | undefined {
   if (name !== undefined && typeof name !== 'string') {
-    throw invalidArgument('name', 'must be a string')
+    throw new AppError('INVALID_CONFIG', 'Invalid argument: name must be a string.', {
+      details: [{ field: 'name', reason: 'must be a string' }],
+    })
   }
   const wanted = name?.toLowerCase()
   return getWallets()

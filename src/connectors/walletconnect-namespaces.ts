@@ -1,6 +1,6 @@
 import { base58 } from '@scure/base'
-import { AppError, safeText } from '../errors/app-error'
-import { invalidArgument } from '../errors/arguments'
+import { AppError } from '../errors/app-error'
+import { invalidArgument, safeText } from '../errors/arguments'
 import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import type { RequestArgs } from './types'
 import type {

@@ -78,56 +78,32 @@ export class AppError extends Error {
   declare readonly details?: readonly FieldIssue[]
 
   /**
-   * Never throws: a message that is not a string is turned into text, options that are not an
-   * object are ignored, and details that are not an array of `{ field, reason }` are dropped.
+   * Never throws: a message or details that cannot be text (a Symbol, a null-prototype object,
+   * details that are not an array of `{ field, reason }`) give the message as text and no options.
    */
   constructor(code: AppErrorCode, shortMessage: string, options: AppErrorOptions = {}) {
-    const text = safeText(shortMessage)
-    const opts: AppErrorOptions = typeof options === 'object' && options !== null ? options : {}
-    const given: unknown = opts.details
-    const details = Array.isArray(given)
-      ? given.every(isFieldIssue)
-        ? (given as readonly FieldIssue[])
-        : given.map(fieldIssue)
-      : undefined
-    const lines = details?.map((d) => `- ${d.field}: ${d.reason}`) ?? []
-    super([text, ...lines].join('\n'), opts.cause === undefined ? undefined : { cause: opts.cause })
+    let message: string
+    try {
+      message = [
+        shortMessage,
+        ...(options.details?.map((d) => `- ${d.field}: ${d.reason}`) ?? []),
+      ].join('\n')
+    } catch {
+      options = {}
+      try {
+        message = shortMessage = String(shortMessage)
+      } catch {
+        message = shortMessage = ''
+      }
+    }
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
-    this.shortMessage = text
-    if (opts.status !== undefined) this.status = opts.status
-    if (opts.backendCode !== undefined) this.backendCode = opts.backendCode
-    if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs
-    if (details !== undefined) this.details = details
+    this.shortMessage = shortMessage
+    if (options.status !== undefined) this.status = options.status
+    if (options.backendCode !== undefined) this.backendCode = options.backendCode
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs
+    if (options.details !== undefined) this.details = options.details
   }
-}
-
-/** Text for any value, never throwing (a Symbol, a null-prototype object, a throwing `toString`). */
-export function safeText(value: unknown): string {
-  if (typeof value === 'string') return value
-  try {
-    return String(value)
-  } catch {
-    return Object.prototype.toString.call(value)
-  }
-}
-
-function isFieldIssue(detail: unknown): detail is FieldIssue {
-  return (
-    typeof detail === 'object' &&
-    detail !== null &&
-    typeof (detail as FieldIssue).field === 'string' &&
-    typeof (detail as FieldIssue).reason === 'string'
-  )
-}
-
-/** A detail as given when it is one, else its text fields coerced (never throws). */
-function fieldIssue(detail: unknown): FieldIssue {
-  if (isFieldIssue(detail)) return detail
-  const { field, reason } = (typeof detail === 'object' && detail !== null ? detail : {}) as {
-    field?: unknown
-    reason?: unknown
-  }
-  return { field: safeText(field), reason: safeText(reason) }
 }
 
 /** True for an `AppError`, optionally of one code. Works across bundle copies (checks the name). */

@@ -1,7 +1,5 @@
 import { AppError } from './app-error'
 
-export { safeText } from './app-error'
-
 // Cheap boundary checks for public functions (issue 27, "no raw TypeError from any public method"):
 // a typeof test here costs less than a schema, and the error names the argument that was wrong.
 
@@ -34,4 +32,13 @@ export function optionsObject<T extends object>(value: unknown, field: string): 
 export function requireObject<T extends object>(value: unknown, field: string): T {
   if (!isObjectLike(value)) throw invalidArgument(field, 'must be an object')
   return value as T
+}
+
+/** Text for any value, never throwing (a Symbol, a null-prototype object, a throwing `toString`). */
+export function safeText(value: unknown): string {
+  try {
+    return String(value)
+  } catch {
+    return Object.prototype.toString.call(value)
+  }
 }

@@ -1,4 +1,4 @@
-import { AppError, type AppErrorCode, isAppError, safeText } from './app-error'
+import { AppError, type AppErrorCode, isAppError } from './app-error'
 
 /** EIP-1193 `4001 User Rejected Request`. */
 export const USER_REJECTED_CODE = 4001
@@ -11,7 +11,7 @@ export class ProviderRpcError extends Error {
 
   /** Never throws: a message that is not a string is turned into text. */
   constructor(code: number, message: string, data?: unknown) {
-    super(safeText(message))
+    super(String(message))
     this.code = code
     if (data !== undefined) this.data = data
   }
@@ -48,6 +48,6 @@ export function normalizeWalletError(
       { cause: error },
     )
   }
-  const message = error instanceof Error ? error.message : safeText(error)
+  const message = error instanceof Error ? error.message : String(error)
   return new AppError(fallback, `The wallet request failed: ${message}`, { cause: error })
 }

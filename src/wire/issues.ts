@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini'
-import { type FieldIssue, safeText } from '../errors/app-error'
+import type { FieldIssue } from '../errors/app-error'
+import { safeText } from '../errors/arguments'
 
 type Issue = z.core.$ZodIssue
 
