@@ -1,4 +1,4 @@
-import { AppError } from '../errors'
+import { AppError } from '../errors/app-error'
 import type { Caip2ChainId } from '../registry/types'
 
 /**
@@ -18,12 +18,16 @@ export function toEip155ChainId(value: unknown): Caip2ChainId {
 /**
  * The hex quantity `wallet_switchEthereumChain` expects for a CAIP-2 `eip155:<decimal>` id.
  *
- * @throws {AppError} `UNSUPPORTED_CHAIN` when the id is not an `eip155` chain with a decimal reference.
+ * @throws {AppError} `UNSUPPORTED_CHAIN` when the id is not an `eip155` chain with a decimal
+ * reference (a value that is not a string included).
  */
 export function toHexChainId(chainId: Caip2ChainId): `0x${string}` {
-  const match = /^eip155:([1-9][0-9]*)$/.exec(chainId)
+  const match = typeof chainId === 'string' ? /^eip155:([1-9][0-9]*)$/.exec(chainId) : null
   if (!match) {
-    throw new AppError('UNSUPPORTED_CHAIN', `Not an EVM chain id (eip155:<decimal>): ${chainId}`)
+    throw new AppError(
+      'UNSUPPORTED_CHAIN',
+      `Not an EVM chain id (eip155:<decimal>): ${String(chainId)}`,
+    )
   }
   return `0x${BigInt(match[1]!).toString(16)}`
 }

@@ -1,7 +1,9 @@
 import { AppError } from '../errors/app-error'
+import { optionsObject } from '../errors/arguments'
 import { walletSupportsNamespace } from '../registry/capabilities'
 import type { Caip2ChainId, ChainNamespace, SupportWalletInfo } from '../registry/types'
 import type { SolanaInjectedConnectorOptions } from './solana-injected'
+import { checkNamespace, checkWalletInfo } from './wallet-arguments'
 import {
   type ConnectorKind,
   isInjectedPath,
@@ -32,7 +34,8 @@ export {
  * Pure: it reads the registry entry only, so the choice costs no connector code.
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
  * `WALLET_UNAVAILABLE` when it does but has no connector on this platform (its paths are then
- * WalletConnect, Phantom's deeplinks or the relay, which have connectors of their own).
+ * WalletConnect, Phantom's deeplinks or the relay, which have connectors of their own);
+ * `INVALID_CONFIG` when `info` is not a registry wallet or `namespace` not `eip155`/`solana`.
  */
 export function connectorKindForWallet(
   info: SupportWalletInfo,
@@ -41,6 +44,8 @@ export function connectorKindForWallet(
   injected?: boolean,
   walletConnect = false,
 ): ConnectorKind {
+  checkWalletInfo(info)
+  checkNamespace(namespace)
   if (!walletSupportsNamespace(info, namespace)) {
     throw new AppError('UNSUPPORTED_CHAIN', `${info.name} does not support ${namespace}.`)
   }
@@ -80,11 +85,16 @@ export function missingUniversalLinkFactory(info: SupportWalletInfo): AppError {
   )
 }
 
-/** `SolanaInjectedConnector` options for a registry wallet. */
+/**
+ * `SolanaInjectedConnector` options for a registry wallet.
+ * @throws AppError `INVALID_CONFIG` when `info` is not a registry wallet or `options` not an object.
+ */
 export function solanaInjectedOptions(
   info: SupportWalletInfo,
   options: { solanaChainId?: Caip2ChainId | undefined },
 ): SolanaInjectedConnectorOptions {
+  checkWalletInfo(info)
+  options = optionsObject(options, 'options')
   return {
     walletId: info.id,
     walletName: info.injected?.walletStandardName ?? info.name,

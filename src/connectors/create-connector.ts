@@ -1,3 +1,4 @@
+import { invalidArgument, optionsObject } from '../errors/arguments'
 import {
   PhantomLinkConnector,
   type PhantomLinkConnectorOptions,
@@ -67,13 +68,20 @@ export interface CreateConnectorOptions {
  * @throws {AppError} `UNSUPPORTED_CHAIN` when the wallet does not support `namespace` at all;
  * `WALLET_UNAVAILABLE` when it does but has no connector on this platform (a phone wallet whose
  * paths are WalletConnect or Phantom's deeplinks only, see `walletPaths`; or
- * `options.universalLink` missing).
+ * `options.universalLink` missing); `INVALID_CONFIG` when `info` is not a registry wallet,
+ * `namespace` not `eip155`/`solana`, or `options` (its factories) not of the documented type.
  */
 export function createConnectorForWallet(
   info: SupportWalletInfo,
   namespace: ChainNamespace,
   options: CreateConnectorOptions = {},
 ): IWalletConnector {
+  options = optionsObject<CreateConnectorOptions>(options, 'options')
+  for (const name of ['walletConnect', 'universalLink'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw invalidArgument(`options.${name}`, 'must be a function')
+    }
+  }
   const { walletConnect } = options
   const mobile = options.mobile ?? false
   switch (connectorKindForWallet(info, namespace, mobile, options.injected, !!walletConnect)) {

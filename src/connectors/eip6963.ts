@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '../errors'
+import { invalidArgument, optionsObject } from '../errors/arguments'
 import { walletIdForConnectorId } from '../registry/connector-id'
 import type { WalletId } from '../registry/types'
 import { Eip1193Connector } from './eip1193'
@@ -8,6 +9,12 @@ import {
   getAnnouncedEip6963Provider,
 } from './eip6963-discovery'
 import type { Eip1193Provider } from './types'
+
+/** `rdns` when it is a string. @throws AppError `INVALID_CONFIG` otherwise. */
+function checkedRdns(rdns: unknown): string {
+  if (typeof rdns !== 'string') throw invalidArgument('rdns', 'must be a string')
+  return rdns
+}
 
 /** Options of `new Eip6963Connector(rdns, options)`. */
 export interface Eip6963ConnectorOptions {
@@ -23,10 +30,18 @@ export class Eip6963Connector extends Eip1193Connector {
   readonly rdns: string
   readonly #timeoutMs: number
 
+  /**
+   * @throws {AppError} `INVALID_CONFIG` when `rdns` is not a string, `options` not an object or
+   * `options.timeoutMs` not a non-negative number.
+   */
   constructor(rdns: string, options: Eip6963ConnectorOptions = {}) {
-    super(`eip6963:${rdns}`, () => getAnnouncedEip6963Provider(rdns))
+    super(`eip6963:${checkedRdns(rdns)}`, () => getAnnouncedEip6963Provider(rdns))
+    const { timeoutMs } = optionsObject<Eip6963ConnectorOptions>(options, 'options')
+    if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
+      throw invalidArgument('options.timeoutMs', 'must be a non-negative number of milliseconds')
+    }
     this.rdns = rdns
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_EIP6963_TIMEOUT_MS
+    this.#timeoutMs = timeoutMs ?? DEFAULT_EIP6963_TIMEOUT_MS
   }
 
   /**

@@ -94,7 +94,7 @@ export type {
   RequestArgs,
   WalletConnection,
 } from './types'
-export { walletConnectDeepLink } from './wallet-paths'
+export { walletConnectDeepLink } from './wallet-connect-deep-link'
 export {
   findSolanaStandardWallet,
   type SolanaSignMessageFeature,

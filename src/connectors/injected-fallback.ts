@@ -1,6 +1,7 @@
 import type { SupportWalletInfo } from '../registry/types'
 import { listEip6963Providers } from './eip6963-discovery'
 import { InjectedConnector, isEip1193Provider } from './injected'
+import { checkWalletInfo } from './wallet-arguments'
 
 /**
  * The connector for `info` when its extension is on `window.ethereum` without announcing itself
@@ -9,10 +10,14 @@ import { InjectedConnector, isEip1193Provider } from './injected'
  * not announce itself, and no other wallet announced that provider (Rabby sets `isMetaMask` too,
  * but announces itself). Undefined otherwise, and during server-side rendering. Installed EIP-6963
  * wallets answer the discovery request synchronously, so the check waits for nothing.
+ * @throws AppError `INVALID_CONFIG` when `info` is not a registry wallet.
  */
 export function injectedFallbackFor(info: SupportWalletInfo): InjectedConnector | undefined {
-  const flag = info.injected?.providerFlag
-  if (flag === undefined || typeof window === 'undefined') return undefined
+  checkWalletInfo(info)
+  const injected: unknown = info.injected
+  const flag =
+    typeof injected === 'object' && injected !== null ? info.injected?.providerFlag : undefined
+  if (typeof flag !== 'string' || typeof window === 'undefined') return undefined
   const provider = (window as { ethereum?: unknown }).ethereum
   if (
     !isEip1193Provider(provider) ||

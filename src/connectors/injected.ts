@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error'
 import { walletIdForConnectorId } from '../registry'
 import type { WalletId } from '../registry/types'
 import { Eip1193Connector } from './eip1193'
@@ -24,8 +25,24 @@ export interface InjectedConnectorOptions {
 export class InjectedConnector extends Eip1193Connector {
   readonly #walletId: WalletId | undefined
 
+  /**
+   * @throws {AppError} `INVALID_CONFIG` when `provider` is given and has no `request()`, `options`
+   * is not an object or `options.walletId` not a string.
+   */
   constructor(provider?: Eip1193Provider, options: InjectedConnectorOptions = {}) {
     super('injected', () => provider ?? getWindowEthereum())
+    // Checked here without the shared argument helpers: this module is in the modal's chunk.
+    const invalid = (field: string) =>
+      new AppError('INVALID_CONFIG', `Invalid argument: ${field}.`, {
+        details: [{ field, reason: 'is not of the documented type' }],
+      })
+    if (provider !== undefined && provider !== null && !isEip1193Provider(provider)) {
+      throw invalid('provider')
+    }
+    if (typeof options !== 'object' || options === null) throw invalid('options')
+    if (options.walletId !== undefined && typeof options.walletId !== 'string') {
+      throw invalid('options.walletId')
+    }
     this.#walletId = options.walletId
   }
 

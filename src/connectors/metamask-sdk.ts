@@ -1,4 +1,5 @@
 import { AppError, isAppError } from '../errors'
+import { invalidArgument, isObjectLike, optionsObject } from '../errors/arguments'
 import { createLogger } from '../logging'
 import { Eip1193Connector } from './eip1193'
 import { isEip1193Provider } from './injected'
@@ -48,11 +49,21 @@ type MetaMaskSdkConstructor = new (options: Record<string, unknown>) => MetaMask
  *
  * The getter rejects with `AppError` `WALLET_UNAVAILABLE` when `@metamask/sdk` is not installed
  * (or cannot be loaded), when it does not export `MetaMaskSDK`, or when the SDK gives no provider.
+ *
+ * @throws AppError `INVALID_CONFIG` when `options` is not an object, `importSdk` not a function or
+ * `dappMetadata` not an object.
  */
 export function createMetaMaskSdkProviderGetter(
   options: MetaMaskSdkOptions = {},
 ): MetaMaskSdkProviderGetter {
-  const { importSdk = importMetaMaskSdk, dappMetadata, ...sdkOptions } = options
+  const checked = optionsObject<MetaMaskSdkOptions>(options, 'options')
+  if (checked.importSdk !== undefined && typeof checked.importSdk !== 'function') {
+    throw invalidArgument('options.importSdk', 'must be a function')
+  }
+  if (checked.dappMetadata !== undefined && !isObjectLike(checked.dappMetadata)) {
+    throw invalidArgument('options.dappMetadata', 'must be an object')
+  }
+  const { importSdk = importMetaMaskSdk, dappMetadata, ...sdkOptions } = checked
   let pending: Promise<Eip1193Provider> | undefined
   return () => {
     if (!pending) {
@@ -75,6 +86,7 @@ export class MetaMaskSdkConnector extends Eip1193Connector {
   readonly #loaded: { provider?: Eip1193Provider; missing?: boolean }
   readonly #getSdkProvider: MetaMaskSdkProviderGetter
 
+  /** @throws {AppError} `INVALID_CONFIG` as `createMetaMaskSdkProviderGetter`. */
   constructor(options: MetaMaskSdkOptions = {}) {
     const loaded: { provider?: Eip1193Provider; missing?: boolean } = {}
     super('metamask', () => loaded.provider)

@@ -1,5 +1,6 @@
 import { base58, base64 } from '@scure/base'
 import { AppError } from '../errors'
+import { invalidArgument, optionsObject, safeText } from '../errors/arguments'
 import { createLogger } from '../logging'
 import { getWalletInfo, WALLET_STANDARD_WALLET_PREFIX, walletIdForConnectorId } from '../registry'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
@@ -77,11 +78,20 @@ export class SolanaInjectedConnector implements IWalletConnector {
   #stopWatching: (() => void) | undefined
   readonly #subscribers = new Set<(event: ConnectorEvent) => void>()
 
-  /** @throws {AppError} `UNSUPPORTED_CHAIN` when `chainId` is not a `solana:` CAIP-2 id. */
+  /**
+   * @throws {AppError} `UNSUPPORTED_CHAIN` when `chainId` is not a `solana:` CAIP-2 id;
+   * `INVALID_CONFIG` when `options` is not an object or `walletId`/`walletName` not strings.
+   */
   constructor(options: SolanaInjectedConnectorOptions = {}) {
+    options = optionsObject<SolanaInjectedConnectorOptions>(options, 'options')
+    for (const name of ['walletId', 'walletName'] as const) {
+      if (options[name] !== undefined && typeof options[name] !== 'string') {
+        throw invalidArgument(`options.${name}`, 'must be a string')
+      }
+    }
     const chainId = options.chainId ?? SOLANA_MAINNET_CHAIN_ID
-    if (!/^solana:[-_a-zA-Z0-9]{1,32}$/.test(chainId)) {
-      throw new AppError('UNSUPPORTED_CHAIN', `Not a Solana chain id: ${chainId}`)
+    if (typeof chainId !== 'string' || !/^solana:[-_a-zA-Z0-9]{1,32}$/.test(chainId)) {
+      throw new AppError('UNSUPPORTED_CHAIN', `Not a Solana chain id: ${safeText(chainId)}`)
     }
     this.id = `solana:${options.walletId ?? 'injected'}`
     this.chainId = chainId

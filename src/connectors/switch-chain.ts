@@ -1,4 +1,5 @@
 import { AppError, isProviderRpcError, normalizeWalletError } from '../errors'
+import { invalidArgument } from '../errors/arguments'
 import { getNetworkInfo } from '../registry/lookups'
 import type { Caip2ChainId } from '../registry/types'
 import { toHexChainId } from './chain-id'
@@ -66,12 +67,14 @@ function isUnrecognizedChain(error: unknown): boolean {
  * `request` is the connected wallet's (a connector's `request`).
  * @throws {AppError} `USER_REJECTED` when the user declines the switch or the addition;
  * `UNSUPPORTED_CHAIN` when `chainId` is not `eip155:<decimal>` or the wallet does not know it and
- * the registry cannot add it; `WALLET_ERROR` for any other wallet failure.
+ * the registry cannot add it; `WALLET_ERROR` for any other wallet failure; `INVALID_CONFIG` when
+ * `request` is not a function.
  */
 export async function switchEthereumChain(
   request: (args: RequestArgs) => Promise<unknown>,
   chainId: Caip2ChainId,
 ): Promise<void> {
+  if (typeof request !== 'function') throw invalidArgument('request', 'must be a function')
   const switchTo: RequestArgs = {
     method: 'wallet_switchEthereumChain',
     params: [{ chainId: toHexChainId(chainId) }],

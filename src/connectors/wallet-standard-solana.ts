@@ -79,8 +79,14 @@ export function toWalletStandardSolanaChain(chainId: string): string {
 /**
  * The first registered Wallet Standard wallet that can connect on Solana, optionally by its name
  * (case-insensitive). Safe during SSR: the registry is then simply empty.
+ * @throws AppError `INVALID_CONFIG` when `name` is given and not a string.
  */
 export function findSolanaStandardWallet(name?: string): Wallet | undefined {
+  if (name !== undefined && typeof name !== 'string') {
+    throw new AppError('INVALID_CONFIG', 'Invalid argument: name must be a string.', {
+      details: [{ field: 'name', reason: 'must be a string' }],
+    })
+  }
   const wanted = name?.toLowerCase()
   return getWallets()
     .get()

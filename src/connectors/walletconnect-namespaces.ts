@@ -1,5 +1,6 @@
 import { base58 } from '@scure/base'
-import { AppError } from '../errors'
+import { AppError } from '../errors/app-error'
+import { invalidArgument, safeText } from '../errors/arguments'
 import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import type { RequestArgs } from './types'
 import type {
@@ -29,11 +30,13 @@ export const WALLETCONNECT_SOLANA_METHODS = [
 /**
  * `optionalNamespaces` for `chains` (CAIP-2, grouped by namespace): eip155 and solana with the
  * methods and events above.
- * @throws {AppError} `UNSUPPORTED_CHAIN` for a chain outside eip155 and solana, or none at all.
+ * @throws {AppError} `UNSUPPORTED_CHAIN` for a chain outside eip155 and solana (or not a string),
+ * or none at all; `INVALID_CONFIG` when `chains` is not an array.
  */
 export function walletConnectNamespaces(
   chains: readonly Caip2ChainId[],
 ): Record<string, WalletConnectNamespaceProposal> {
+  if (!Array.isArray(chains)) throw invalidArgument('chains', 'must be an array of CAIP-2 ids')
   if (chains.length === 0) throw new AppError('UNSUPPORTED_CHAIN', 'WalletConnect needs a chain.')
   const namespaces: Record<string, WalletConnectNamespaceProposal> = {}
   for (const chain of chains) {
@@ -57,9 +60,9 @@ function proposalFor(namespace: ChainNamespace): WalletConnectNamespaceProposal 
 
 /** `eip155` or `solana` of a CAIP-2 id. @throws {AppError} `UNSUPPORTED_CHAIN` otherwise. */
 export function namespaceOf(chain: string): ChainNamespace {
-  const namespace = chain.split(':')[0]
+  const namespace = typeof chain === 'string' ? chain.split(':')[0] : undefined
   if (namespace === 'eip155' || namespace === 'solana') return namespace
-  throw new AppError('UNSUPPORTED_CHAIN', `WalletConnect: unsupported chain ${chain}.`)
+  throw new AppError('UNSUPPORTED_CHAIN', `WalletConnect: unsupported chain ${safeText(chain)}.`)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AppError, isAppError, isProviderRpcError, normalizeWalletError } from '../errors'
+import { invalidArgument, requireObject } from '../errors/arguments'
 import { createLogger } from '../logging'
 import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import { toEip155ChainId, toHexChainId } from './chain-id'
@@ -86,8 +87,16 @@ export class WalletConnectConnector implements IWalletConnector {
   #abortApproval: ((error: AppError) => void) | undefined
   readonly #subscribers = new Set<(event: ConnectorEvent) => void>()
 
-  /** @throws {AppError} `UNSUPPORTED_CHAIN` when a chain is outside eip155 and solana. */
+  /**
+   * @throws {AppError} `UNSUPPORTED_CHAIN` when a chain is outside eip155 and solana;
+   * `INVALID_CONFIG` when `options` is not an object, `chains` not an array or `importSignClient`
+   * not a function.
+   */
   constructor(options: WalletConnectConnectorOptions) {
+    requireObject(options, 'options')
+    if (options.importSignClient !== undefined && typeof options.importSignClient !== 'function') {
+      throw invalidArgument('options.importSignClient', 'must be a function')
+    }
     this.#options = options
     const chains = options.chains ?? ['eip155:1']
     walletConnectNamespaces(chains)

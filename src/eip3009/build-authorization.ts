@@ -1,5 +1,6 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { AppError } from '../errors/app-error'
+import { invalidArgument, isObjectLike, requireObject } from '../errors/arguments'
 import { decodeAbiString, NAME_SELECTOR, VERSION_SELECTOR } from './abi'
 import { type ContractReader, readContract } from './contract-reader'
 import type { Eip3009Authorization, Eip3009TypedData } from './types'
@@ -52,6 +53,9 @@ function uint(value: unknown, field: string): bigint {
 }
 
 function evmChainId(chainId: number | string): number {
+  if (typeof chainId !== 'number' && typeof chainId !== 'string') {
+    throw invalid('chainId', 'must be a positive EVM chain id')
+  }
   const n =
     typeof chainId === 'string' && chainId.startsWith('eip155:')
       ? Number(chainId.slice(7))
@@ -85,12 +89,14 @@ export const EIP3009_TYPES: Eip3009TypedData['types'] = {
  * with a fresh 32-byte nonce. uint256 values are decimal strings, so the result is plain JSON.
  * An internal building block of `signTransferAuthorization`, for custom connection paths.
  *
- * @throws AppError `INVALID_CONFIG` for a bad address, amount, time or nonce (`details[0].field`
- * names it), or `validBefore <= validAfter`; `RPC_ERROR` when `name()`/`version()` cannot be read.
+ * @throws AppError `INVALID_CONFIG` for parameters that are not an object, a bad address, amount,
+ * time or nonce (`details[0].field` names it), or `validBefore <= validAfter`; `RPC_ERROR` when
+ * `name()`/`version()` cannot be read.
  */
 export async function buildEip3009Authorization(
   params: BuildEip3009AuthorizationParams,
 ): Promise<Eip3009TypedData> {
+  requireObject(params, 'params')
   for (const field of ['token', 'from', 'to'] as const) {
     if (typeof params[field] !== 'string' || !ADDRESS.test(params[field])) {
       throw invalid(field, 'must be a 0x-prefixed 20-byte address')
@@ -98,6 +104,9 @@ export async function buildEip3009Authorization(
   }
   const chainId = evmChainId(params.chainId)
   const value = uint(params.value, 'value')
+  if (params.now !== undefined && typeof params.now !== 'function') {
+    throw invalid('now', 'must be a function returning milliseconds')
+  }
   const nowSeconds = Math.floor((params.now ?? Date.now)() / 1000)
   const validAfter = uint(params.validAfter ?? 0, 'validAfter')
   const validBefore = uint(
@@ -106,7 +115,15 @@ export async function buildEip3009Authorization(
   )
   if (validBefore <= validAfter) throw invalid('validBefore', 'must be after validAfter')
   const nonce = params.nonce ?? `0x${bytesToHex(randomBytes(32))}`
-  if (!/^0x[0-9a-fA-F]{64}$/.test(nonce)) throw invalid('nonce', 'must be 0x + 64 hex digits')
+  if (typeof nonce !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(nonce))
+    throw invalid('nonce', 'must be 0x + 64 hex digits')
+  const reader: unknown = params.reader
+  if (
+    !isObjectLike(reader) ||
+    (typeof reader.call !== 'function' && typeof reader.request !== 'function')
+  ) {
+    throw invalid('reader', 'must be an EIP-1193 provider or { call }')
+  }
   const [name, version] = await Promise.all([
     readContract(params.reader, params.token, NAME_SELECTOR).then((d) =>
       decodeAbiString(d, 'name'),
@@ -130,15 +147,25 @@ export async function buildEip3009Authorization(
   }
 }
 
-/** The authorization of typed data built by `buildEip3009Authorization`, with bigints. */
+/**
+ * The authorization of typed data built by `buildEip3009Authorization`, with bigints.
+ * @throws AppError `INVALID_CONFIG` when `typedData.message` is not such a message (the field named).
+ */
 export function authorizationOf(typedData: Eip3009TypedData): Eip3009Authorization {
-  const { message } = typedData
+  const message: unknown = requireObject<Eip3009TypedData>(typedData, 'typedData').message
+  if (!isObjectLike(message)) throw invalidArgument('typedData.message', 'must be an object')
+  const text = (field: 'from' | 'to' | 'nonce') => {
+    const value = message[field]
+    if (typeof value !== 'string')
+      throw invalidArgument(`typedData.message.${field}`, 'must be a string')
+    return value
+  }
   return {
-    from: message.from,
-    to: message.to,
-    value: BigInt(message.value),
-    validAfter: BigInt(message.validAfter),
-    validBefore: BigInt(message.validBefore),
-    nonce: message.nonce,
+    from: text('from'),
+    to: text('to'),
+    value: uint(message.value, 'typedData.message.value'),
+    validAfter: uint(message.validAfter, 'typedData.message.validAfter'),
+    validBefore: uint(message.validBefore, 'typedData.message.validBefore'),
+    nonce: text('nonce'),
   }
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error'
+import { invalidArgument, isObjectLike, optionsObject, requireObject } from '../errors/arguments'
 import type { SettledNamespaces } from '../relay/types'
 
 /** A settled relay session that can carry wallet requests (the pairing facade's session is one). */
@@ -15,9 +16,28 @@ export function typedDataJson(typedData: unknown): string {
   )
 }
 
+/**
+ * Checks that `session` can carry requests (an object with `request()`).
+ * @throws AppError `INVALID_CONFIG` naming `session` otherwise.
+ */
+export function requireSession(session: unknown): RelaySessionRequester {
+  if (!isObjectLike(session) || typeof session.request !== 'function') {
+    throw invalidArgument('session', 'must be a settled relay session (with request())')
+  }
+  return session as unknown as RelaySessionRequester
+}
+
+/** The session's EVM accounts (`eip155:<chain>:<address>` strings); none when it declares none. */
+function evmAccounts(session: RelaySessionRequester): string[] {
+  const namespaces: unknown = session.namespaces
+  const accounts =
+    isObjectLike(namespaces) && isObjectLike(namespaces.eip155) ? namespaces.eip155.accounts : []
+  return Array.isArray(accounts) ? accounts.filter((a): a is string => typeof a === 'string') : []
+}
+
 /** The first EVM account of the session on `chainId` (or any EVM chain), as a 0x address. */
 export function sessionEvmAccount(session: RelaySessionRequester, chainId?: string): string {
-  const accounts = session.namespaces.eip155?.accounts ?? []
+  const accounts = evmAccounts(session)
   const match = accounts.find((a) => chainId === undefined || a.startsWith(`${chainId}:`))
   if (match === undefined) {
     throw new AppError('NOT_CONNECTED', 'The session has no EVM account for this chain.')
@@ -33,23 +53,50 @@ export function sessionEvmAccount(session: RelaySessionRequester, chainId?: stri
  *
  * @throws AppError `USER_REJECTED` when the user declines, `WALLET_ERROR` for another refusal,
  * `TIMEOUT` without an answer, `RELAY_ERROR` when the relay cannot carry it, `NOT_CONNECTED` when
- * the session has no EVM account.
+ * the session has no EVM account; `INVALID_CONFIG` when `session` has no `request()`, `typedData`
+ * is not an object (or holds no JSON), its `domain.chainId` is not a number or decimal string, or
+ * `options.address` is not a string.
  */
 export async function signTypedDataOverRelay(
   session: RelaySessionRequester,
   typedData: { domain?: { chainId?: unknown }; message?: { from?: unknown } } & object,
   options: { address?: string } = {},
 ): Promise<string> {
-  const domainChain = typedData.domain?.chainId
+  requireSession(session)
+  requireObject(typedData, 'typedData')
+  const { address: given } = optionsObject<{ address?: string }>(options, 'options')
+  if (given !== undefined && typeof given !== 'string') {
+    throw invalidArgument('options.address', 'must be a string')
+  }
+  const domain: unknown = typedData.domain
+  const domainChain = isObjectLike(domain) ? domain.chainId : undefined
+  if (
+    domainChain !== undefined &&
+    domainChain !== null &&
+    typeof domainChain !== 'number' &&
+    typeof domainChain !== 'string' &&
+    typeof domainChain !== 'bigint'
+  ) {
+    throw invalidArgument('typedData.domain.chainId', 'must be a number or a decimal string')
+  }
   const chainId =
     domainChain === undefined || domainChain === null ? undefined : `eip155:${String(domainChain)}`
-  const from = typeof typedData.message?.from === 'string' ? typedData.message.from : undefined
-  const address = options.address ?? from ?? sessionEvmAccount(session, chainId)
+  const message: unknown = typedData.message
+  const from = isObjectLike(message) && typeof message.from === 'string' ? message.from : undefined
+  const address = given ?? from ?? sessionEvmAccount(session, chainId)
+  let json: string | undefined
+  try {
+    json = typedDataJson(typedData)
+  } catch (error) {
+    throw new AppError('INVALID_CONFIG', 'Invalid argument: typedData cannot be sent as JSON.', {
+      cause: error,
+      details: [{ field: 'typedData', reason: 'must be JSON (bigints allowed)' }],
+    })
+  }
+  if (json === undefined) throw invalidArgument('typedData', 'must be JSON (bigints allowed)')
   return session.request<string>({
     method: 'eth_signTypedData_v4',
-    params: [address, typedDataJson(typedData)],
-    chainId:
-      chainId ??
-      (session.namespaces.eip155?.accounts[0]?.split(':').slice(0, 2).join(':') as string),
+    params: [address, json],
+    chainId: chainId ?? (evmAccounts(session)[0]?.split(':').slice(0, 2).join(':') as string),
   })
 }

@@ -1,3 +1,4 @@
+import { requireObject } from '../errors/arguments'
 import {
   authorizationOf,
   type BuildEip3009AuthorizationParams,
@@ -5,6 +6,7 @@ import {
 } from './build-authorization'
 import {
   type RelaySessionRequester,
+  requireSession,
   sessionEvmAccount,
   signTypedDataOverRelay,
 } from './sign-over-relay'
@@ -31,13 +33,19 @@ export interface SignedTransferAuthorization extends SplitSignature {
  * sign it over the relay session (`eth_signTypedData_v4`) and returns the signature (packed and as
  * v, r, s) with its authorization, ready for `transferWithAuthorization` — which anyone may submit.
  *
- * @throws AppError as `buildEip3009Authorization` and `signTypedDataOverRelay` do.
+ * @throws AppError as `buildEip3009Authorization` and `signTypedDataOverRelay` do;
+ * `INVALID_CONFIG` when `session` has no `request()` or `params` is not an object.
  */
 export async function signTransferAuthorization(
   session: RelaySessionRequester,
   params: SignTransferAuthorizationParams,
 ): Promise<SignedTransferAuthorization> {
-  const chain = typeof params.chainId === 'number' ? `eip155:${params.chainId}` : params.chainId
+  requireSession(session)
+  requireObject(params, 'params')
+  const given: unknown = params.chainId
+  // A chain id of another type is refused by buildEip3009Authorization, naming the field.
+  const chain =
+    typeof given === 'number' ? `eip155:${given}` : typeof given === 'string' ? given : undefined
   const from = params.from ?? sessionEvmAccount(session, chain)
   const typedData = await buildEip3009Authorization({ ...params, from })
   const signature = await signTypedDataOverRelay(session, typedData, { address: from })

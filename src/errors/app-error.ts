@@ -77,12 +77,26 @@ export class AppError extends Error {
   declare readonly retryAfterMs?: number
   declare readonly details?: readonly FieldIssue[]
 
+  /**
+   * Never throws: a message or details that cannot be text (a Symbol, a null-prototype object,
+   * details that are not an array of `{ field, reason }`) give the message as text and no options.
+   */
   constructor(code: AppErrorCode, shortMessage: string, options: AppErrorOptions = {}) {
-    const lines = options.details?.map((d) => `- ${d.field}: ${d.reason}`) ?? []
-    super(
-      [shortMessage, ...lines].join('\n'),
-      options.cause === undefined ? undefined : { cause: options.cause },
-    )
+    let message: string
+    try {
+      message = [
+        shortMessage,
+        ...(options.details?.map((d) => `- ${d.field}: ${d.reason}`) ?? []),
+      ].join('\n')
+    } catch {
+      options = {}
+      try {
+        message = shortMessage = String(shortMessage)
+      } catch {
+        message = shortMessage = ''
+      }
+    }
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.shortMessage = shortMessage
     if (options.status !== undefined) this.status = options.status

@@ -9,8 +9,9 @@ export class ProviderRpcError extends Error {
   readonly code: number
   declare readonly data?: unknown
 
+  /** Never throws: a message that is not a string is turned into text. */
   constructor(code: number, message: string, data?: unknown) {
-    super(message)
+    super(String(message))
     this.code = code
     if (data !== undefined) this.data = data
   }

@@ -1,5 +1,6 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { AppError } from '../errors/app-error'
+import { invalidArgument, requireObject } from '../errors/arguments'
 import { createLogger } from '../logging'
 import { baseUrlForRelayUrl, createRelayTokenSource } from '../relay/client/token-source'
 import { deriveSessionKey, generateKeyPair } from '../relay/crypto/session-key'
@@ -128,9 +129,16 @@ function accountOfRequest(request: WalletSessionRequest): string | null {
  * proposal, approve it with namespaces or reject it, answer requests, disconnect. One relay
  * connection per relay URL; keys stay inside this client. See docs/wallet.md.
  *
- * @throws AppError `INVALID_CONFIG` for metadata that does not validate.
+ * @throws AppError `INVALID_CONFIG` for options that are not an object, metadata that does not
+ * validate, or `getToken`/`now`/`fetchImpl` that are not functions.
  */
 export function createRelayWallet(options: RelayWalletOptions): RelayWallet {
+  requireObject(options, 'options')
+  for (const name of ['getToken', 'now', 'fetchImpl'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw invalidArgument(`options.${name}`, 'must be a function')
+    }
+  }
   if (!PeerMetadataSchema.safeParse(options.metadata).success) {
     throw new AppError('INVALID_CONFIG', 'metadata needs a name (1..100 characters) and a url.')
   }

@@ -1,6 +1,11 @@
+import { invalidArgument as invalid } from '../errors/arguments'
+
 /**
  * The message a wallet signs for a session: JSON with the keys in the fixed order session, nonce,
  * walletAddress, timestamp (milliseconds). The backend rebuilds it with this same function.
+ *
+ * @throws AppError `INVALID_CONFIG` naming the argument when `session`, `nonce` or `walletAddress`
+ * is not a string, or `timestamp` is not a finite number.
  */
 export function buildSignedMessageEnvelope(
   session: string,
@@ -8,6 +13,13 @@ export function buildSignedMessageEnvelope(
   walletAddress: string,
   timestamp: number,
 ): string {
+  const texts = { session, nonce, walletAddress }
+  for (const field of ['session', 'nonce', 'walletAddress'] as const) {
+    if (typeof texts[field] !== 'string') throw invalid(field, 'must be a string')
+  }
+  if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+    throw invalid('timestamp', 'must be a finite number (milliseconds)')
+  }
   return JSON.stringify({ session, nonce, walletAddress, timestamp })
 }
 

@@ -1,13 +1,24 @@
 import type * as z from 'zod/mini'
 import type { FieldIssue } from '../errors/app-error'
+import { safeText } from '../errors/arguments'
 
 type Issue = z.core.$ZodIssue
 
 /**
  * A readable reason for one zod issue (zod/mini ships no messages, by design, to stay small).
  * `missing` says whether the value at the issue's path was absent (zod omits inputs from issues).
+ * Never throws: anything that is not an issue is `'is invalid'`.
  */
 export function describeIssue(issue: Issue, missing = false): string {
+  if (typeof issue !== 'object' || issue === null) return 'is invalid'
+  try {
+    return describeKnownIssue(issue, missing === true)
+  } catch {
+    return 'is invalid' // an object shaped like no issue (a Symbol bound, values that are no array)
+  }
+}
+
+function describeKnownIssue(issue: Issue, missing: boolean): string {
   switch (issue.code) {
     case 'invalid_type':
       return missing ? 'is required' : `must be ${issue.expected}`
@@ -30,7 +41,9 @@ export function describeIssue(issue: Issue, missing = false): string {
     case 'invalid_union':
       return 'matches none of the allowed shapes'
     default:
-      return issue.message && issue.message !== 'Invalid input' ? issue.message : 'is invalid'
+      return typeof issue.message === 'string' && issue.message && issue.message !== 'Invalid input'
+        ? issue.message
+        : 'is invalid'
   }
 }
 
@@ -45,11 +58,17 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 /**
  * Field-level reasons for a failed parse of `input`; the field is the dotted path (`(root)` for the
- * whole value).
+ * whole value). Never throws: `issues` that is not an array gives none, an entry that is not an
+ * issue gives `(root)` `is invalid`.
  */
 export function issuesToFieldIssues(issues: readonly Issue[], input?: unknown): FieldIssue[] {
-  return issues.map((issue) => ({
-    field: issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.'),
-    reason: describeIssue(issue, valueAt(input, issue.path) === undefined),
-  }))
+  if (!Array.isArray(issues)) return []
+  return issues.map((issue: unknown) => {
+    const path: unknown = typeof issue === 'object' && issue !== null ? (issue as Issue).path : []
+    const keys = Array.isArray(path) ? (path as PropertyKey[]) : []
+    return {
+      field: keys.length === 0 ? '(root)' : keys.map(safeText).join('.'),
+      reason: describeIssue(issue as Issue, valueAt(input, keys) === undefined),
+    }
+  })
 }

@@ -1,3 +1,4 @@
+import { requireObject } from '../../errors/arguments'
 import { normalizeBaseUrl } from '../../http/base-url'
 import { createHttpClient, type FetchLike, requireNonEmpty } from '../../http/client'
 import { API_PREFIX, APP_KEY_HEADER, ROUTES } from '../../wire/routes'
@@ -17,12 +18,14 @@ export interface RelayTokenSourceOptions {
  * A token source on the backend's `POST /api/v1/connect/relay/token` route (`X-App-Key`). Each call
  * fetches a new grant `{ token, expiresAt }`.
  *
- * @throws AppError `INVALID_CONFIG` for a missing `baseUrl`/`appKey` or no fetch. The returned
- * function rejects with `BACKEND_ERROR` (with `status` and `backendCode` when the backend answered).
+ * @throws AppError `INVALID_CONFIG` for options that are not an object, a missing `baseUrl`/`appKey`
+ * or no fetch. The returned function rejects with `BACKEND_ERROR` (with `status` and `backendCode`
+ * when the backend answered).
  */
 export function createRelayTokenSource(
   options: RelayTokenSourceOptions,
 ): () => Promise<RelayTokenGrant> {
+  requireObject(options, 'options')
   const appKey = requireNonEmpty(options.appKey, 'appKey')
   const http = createHttpClient({
     baseUrl: normalizeBaseUrl(options.baseUrl),

@@ -14,6 +14,7 @@ import {
 } from '../../../machines/relay-connection/relay-connection.view'
 import { toAppError } from '../../../machines/shared/error-data'
 import { AppError } from '../../errors/app-error'
+import { invalidArgument, requireObject } from '../../errors/arguments'
 import { createLogger } from '../../logging'
 import { RELAY_TOPIC_PATTERN, type RelayMessage } from '../../wire/relay'
 import { jitteredBackoff, type RelayBackoff } from '../client/backoff'
@@ -155,6 +156,12 @@ function hostedPort(locate: () => RelayConnectionRef | undefined): ConnectionPor
 
 /** The parts of a relay client around its connection: requests, topics, publishes, tokens. */
 function relayParts(options: RelayClientOptions) {
+  requireObject(options, 'options')
+  for (const name of ['now', 'random'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw invalidArgument(`options.${name}`, 'must be a function')
+    }
+  }
   const urlProblem = relayUrlProblem(options.relayUrl)
   if (urlProblem !== null) {
     throw new AppError('INVALID_CONFIG', `Invalid relay URL: it ${urlProblem}.`)
@@ -194,7 +201,8 @@ function relayParts(options: RelayClientOptions) {
  * publishes that wait for the connection (`publisher`). No Node built-ins: pass `ws` as
  * `WebSocket` in Node.
  *
- * @throws AppError `INVALID_CONFIG` for a bad relay URL, a missing token source, or no WebSocket.
+ * @throws AppError `INVALID_CONFIG` for options that are not an object, a bad relay URL, a missing
+ * token source, no WebSocket, or `now`/`random` that are not functions.
  */
 export function createRelayClient(options: RelayClientOptions): RelayClient {
   const parts = relayParts(options)

@@ -4,6 +4,7 @@ import type { PollTarget } from '../../../machines/session-polling/session-polli
 import { toAppError } from '../../../machines/shared/error-data'
 import type { InspectionOptions } from '../../../machines/shared/inspect'
 import { AppError } from '../../errors/app-error'
+import { invalidArgument, isObjectLike, optionsObject } from '../../errors/arguments'
 import { createLogger } from '../../logging'
 import type { GenericWalletSessionClient } from '../client'
 import { checkedSessionResult, checkedWatch } from '../result-answers'
@@ -45,7 +46,9 @@ export interface PollGenericSessionOptions extends InspectionOptions, PollingEnv
  * (a non-retryable backend answer such as 401 or 404), `WALLET_ERROR` (the result reports a wallet
  * answer that is not valid: an address, signature or transaction signature of the wrong form, see
  * docs/connectors.md). Network failures, timeouts and 5xx are retried
- * with exponential backoff (1 s … 30 s); 429 waits for `Retry-After`.
+ * with exponential backoff (1 s … 30 s); 429 waits for `Retry-After`. `INVALID_CONFIG` (naming
+ * the argument) when `client` has no `getResult()`, `sessionId` or `sessionToken` is not a
+ * non-empty string, or `options` (its `signal`, `onUpdate`) is not of the documented type.
  */
 export function pollGenericSessionResult(
   client: Pick<GenericWalletSessionClient, 'getResult'> &
@@ -55,6 +58,14 @@ export function pollGenericSessionResult(
   options: PollGenericSessionOptions = {},
 ): Promise<GenericSessionResult> {
   return new Promise((resolve, reject) => {
+    checkPollArguments(client, sessionId, sessionToken)
+    options = optionsObject<PollGenericSessionOptions>(options, 'options')
+    if (options.signal !== undefined && typeof options.signal?.addEventListener !== 'function') {
+      throw invalidArgument('options.signal', 'must be an AbortSignal')
+    }
+    if (options.onUpdate !== undefined && typeof options.onUpdate !== 'function') {
+      throw invalidArgument('options.onUpdate', 'must be a function')
+    }
     if (options.signal?.aborted) {
       reject(new AppError('ABORTED', 'Polling was cancelled.', { cause: options.signal.reason }))
       return
@@ -109,6 +120,22 @@ export function pollGenericSessionResult(
     options.signal?.addEventListener('abort', onAbort, { once: true })
     actor.start()
   })
+}
+
+/** @throws AppError `INVALID_CONFIG` naming the first argument that is not of its type. */
+function checkPollArguments(client: unknown, sessionId: unknown, sessionToken: unknown): void {
+  if (!isObjectLike(client) || typeof client.getResult !== 'function') {
+    throw invalidArgument('client', 'must have getResult()')
+  }
+  if (client.watchResult !== undefined && typeof client.watchResult !== 'function') {
+    throw invalidArgument('client.watchResult', 'must be a function')
+  }
+  if (typeof sessionId !== 'string' || sessionId === '') {
+    throw invalidArgument('sessionId', 'must be a non-empty string')
+  }
+  if (typeof sessionToken !== 'string' || sessionToken === '') {
+    throw invalidArgument('sessionToken', 'must be a non-empty string')
+  }
 }
 
 async function unsupportedCreate(): Promise<never> {

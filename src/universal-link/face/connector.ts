@@ -19,6 +19,7 @@ import type {
   WalletConnection,
 } from '../../connectors/types'
 import { AppError } from '../../errors/app-error'
+import { invalidArgument, isObjectLike, requireObject } from '../../errors/arguments'
 import { createLogger } from '../../logging'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
 import type { Caip2ChainId } from '../../registry/types'
@@ -103,8 +104,13 @@ export class UniversalLinkConnector implements IWalletConnector {
   #actor: UniversalLinkActor | null = null
   #stopPersisting: (() => void) | null = null
 
-  /** @throws `INVALID_CONFIG` when `universalLink` is not an absolute HTTPS URL. */
+  /**
+   * @throws `INVALID_CONFIG` when `universalLink` is not an absolute HTTPS URL, or an option is not
+   * of its type (`options` an object, `walletId` a non-empty string, `session` a session client,
+   * `chainId` a string, `openLink` a function, `store` an object), naming it.
+   */
   constructor(options: UniversalLinkConnectorOptions) {
+    checkConnectorOptions(options)
     this.#options = options
     this.id = options.walletId
     this.#chainId = options.chainId ?? SOLANA_MAINNET_CHAIN_ID
@@ -386,5 +392,25 @@ export class UniversalLinkConnector implements IWalletConnector {
     this.#stopPersisting = null
     this.#actor?.stop()
     this.#actor = null
+  }
+}
+
+/** @throws AppError `INVALID_CONFIG` naming the first option that is not of its documented type. */
+function checkConnectorOptions(options: UniversalLinkConnectorOptions): void {
+  requireObject(options, 'options')
+  if (typeof options.walletId !== 'string' || options.walletId === '') {
+    throw invalidArgument('options.walletId', 'must be a non-empty string')
+  }
+  if (!isObjectLike(options.session)) {
+    throw invalidArgument('options.session', 'must be a GenericWalletSessionClient')
+  }
+  if (options.chainId !== undefined && typeof options.chainId !== 'string') {
+    throw invalidArgument('options.chainId', 'must be a CAIP-2 string')
+  }
+  if (options.openLink !== undefined && typeof options.openLink !== 'function') {
+    throw invalidArgument('options.openLink', 'must be a function')
+  }
+  if (options.store !== undefined && !isObjectLike(options.store)) {
+    throw invalidArgument('options.store', 'must be a UniversalLinkStore')
   }
 }
