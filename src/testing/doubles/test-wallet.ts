@@ -92,8 +92,6 @@ export interface TestWalletRelay {
   fetchImpl?: typeof fetch
 }
 
-const builtInIds: ReadonlySet<string> = new Set(BRAND_IDS)
-
 const isHexKey = (key: Hex | Uint8Array | undefined): key is Hex => typeof key === 'string'
 
 /**
@@ -211,7 +209,9 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
     answerLink: (link, behaviour, fetchImpl) =>
       createPhoneWallet({
         secretKey: secret as Uint8Array,
-        walletSlug: builtInIds.has(walletId) ? TEST_PARTNER_WALLET_ID : walletId,
+        walletSlug: (BRAND_IDS as readonly string[]).includes(walletId)
+          ? TEST_PARTNER_WALLET_ID
+          : walletId,
         ...(fetchImpl ? { fetchImpl } : {}),
       }).answer(link, behaviour),
   }
