@@ -49,6 +49,11 @@ export interface ClientEnvironment {
  */
 export function createClientActors(env: ClientEnvironment) {
   requireObject(env, 'createClientActors', 'env')
+  return clientActors(env)
+}
+
+/** `createClientActors` without the argument check (the `Client`'s own callers pass an object). */
+function clientActors(env: ClientEnvironment) {
   return {
     loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(({ input }) =>
       env.loadConnector(input),
@@ -113,8 +118,16 @@ export function clientTimekeeping(
 export function provideClient(env: ClientEnvironment) {
   requireObject(env, 'provideClient', 'env')
   requireFunction(env.now, 'provideClient', 'env.now', true)
+  return bindClient(env)
+}
+
+/**
+ * `provideClient` without the argument checks, for the `Client` (its environment is built by the
+ * library): the checks stay out of the `Client`'s bundle.
+ */
+export function bindClient(env: ClientEnvironment) {
   return clientMachine.provide({
-    actors: createClientActors(env),
+    actors: clientActors(env),
     ...clientTimekeeping(env.now ?? (() => Date.now())),
   })
 }

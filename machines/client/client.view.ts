@@ -4,7 +4,7 @@ import type { ErrorData } from '../shared/error-data'
 import {
   type TransactionSnapshot,
   type TransactionView,
-  toTransactionView,
+  transactionView,
 } from '../transaction/transaction.view'
 import type { ClientMachine } from './client.machine'
 import type { ClientTag, ConnectorKind, FlowKind } from './client.types'
@@ -81,7 +81,7 @@ function transactionOf(snapshot: ClientSnapshot): TransactionView | null {
   const child = (snapshot.children as Record<string, AnyActorRef | undefined>).transaction
   if (typeof child?.getSnapshot !== 'function') return null
   const childSnapshot = child.getSnapshot() as TransactionSnapshot | undefined
-  return childSnapshot?.context ? toTransactionView(childSnapshot) : null
+  return childSnapshot?.context ? transactionView(childSnapshot) : null
 }
 
 function linkAwaitsWallet(snapshot: ClientSnapshot): boolean {
@@ -117,6 +117,11 @@ function statusOf(snapshot: ClientSnapshot): ClientStatus {
  */
 export function toClientView(snapshot: ClientSnapshot): ClientView {
   requireSnapshot(snapshot, 'toClientView')
+  return clientView(snapshot)
+}
+
+/** `toClientView` without the argument check, for the `Client` (it passes its root's snapshot). */
+export function clientView(snapshot: ClientSnapshot): ClientView {
   const { context } = snapshot
   // A stopped root keeps the tags of its last state: it shows none of them (no connection, nothing
   // busy or pending); the Client starts a fresh root with the next call.

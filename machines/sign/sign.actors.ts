@@ -7,7 +7,7 @@ import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
 import { invalidArgument, isObject, requireString } from '../shared/arguments'
 import { toErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
-import { personalSignRequest } from './sign.requests'
+import { signRequest } from './sign.requests'
 import type { SignInput, SignRequest, VerifySignatureInput } from './sign.types'
 
 /** Backend verification bound to a session: the client and the session's token (kept out of context). */
@@ -43,7 +43,7 @@ export function sessionSignInput(
     throw invalidArgument('sessionSignInput', 'timestamp', 'a finite number')
   const message = buildSignedMessageEnvelope(session.sessionId, session.nonce, address, timestamp)
   return {
-    request: personalSignRequest(message, address),
+    request: signRequest(message, address),
     verify: { sessionId: session.sessionId, walletAddress: address, timestamp },
   }
 }

@@ -10,6 +10,10 @@ import type { SignRequest } from './sign.types'
  */
 export function utf8ToHex(text: string): `0x${string}` {
   requireString(text, 'utf8ToHex', 'text')
+  return toHex(text)
+}
+
+function toHex(text: string): `0x${string}` {
   let hex = '0x'
   for (const byte of new TextEncoder().encode(text)) hex += byte.toString(16).padStart(2, '0')
   return hex as `0x${string}`
@@ -36,6 +40,11 @@ export function personalSignRequest(message: SignableMessage, address: string): 
   if (typeof message !== 'string' && !(isObject(message) && typeof message.raw === 'string'))
     throw invalidArgument('personalSignRequest', 'message', 'a string or { raw: `0x…` }')
   requireString(address, 'personalSignRequest', 'address')
-  const data = typeof message === 'string' ? utf8ToHex(message) : message.raw
+  return signRequest(message, address)
+}
+
+/** `personalSignRequest` without the argument checks, for the `Client` (it checks `message` itself). */
+export function signRequest(message: SignableMessage, address: string): SignRequest {
+  const data = typeof message === 'string' ? toHex(message) : message.raw
   return { method: 'personal_sign', params: [data, address] }
 }

@@ -46,6 +46,11 @@ function stageOf(snapshot: TransactionSnapshot): TransactionStage {
  */
 export function toTransactionView(snapshot: TransactionSnapshot): TransactionView {
   requireSnapshot(snapshot, 'toTransactionView')
+  return transactionView(snapshot)
+}
+
+/** `toTransactionView` without the argument check (the root's view passes its child's snapshot). */
+export function transactionView(snapshot: TransactionSnapshot): TransactionView {
   const { context } = snapshot
   return {
     stage: stageOf(snapshot),

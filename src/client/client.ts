@@ -1,5 +1,5 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Subscription } from 'xstate'
-import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
+import { bindClient, createLazyLogic } from '../../machines/client/client.actors'
 import type { ClientActor } from '../../machines/client/client.facade'
 import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/client.persistence'
 import type {
@@ -9,7 +9,7 @@ import type {
   LoadConnectorInput,
   LoadedConnector,
 } from '../../machines/client/client.types'
-import { type ClientView, toClientView } from '../../machines/client/client.view'
+import { type ClientView, clientView } from '../../machines/client/client.view'
 import type { ConnectMachine } from '../../machines/connect/connect.machine'
 import type { PairingActor, PairingFlow } from '../../machines/pairing/pairing.facade'
 import type { PairingMachine } from '../../machines/pairing/pairing.machine'
@@ -22,7 +22,7 @@ import { createGuardReport, guarded, guardStore } from '../../machines/shared/gu
 import type { InspectionOptions } from '../../machines/shared/inspect'
 import { createSecretRegistry } from '../../machines/shared/secret-registry'
 import type { SignMachine } from '../../machines/sign/sign.machine'
-import { personalSignRequest, type SignableMessage } from '../../machines/sign/sign.requests'
+import { type SignableMessage, signRequest } from '../../machines/sign/sign.requests'
 import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
 import type {
   TransactionSummary,
@@ -43,7 +43,7 @@ import type { MetaMaskSdkOptions } from '../connectors/metamask-sdk'
 import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
 import type { ServedPathOptions } from '../connectors/wallet-paths'
 import type { WalletConnectConnectorOptions } from '../connectors/walletconnect'
-import { typedDataJson } from '../eip3009/sign-over-relay'
+import { typedDataJson } from '../eip3009/typed-data-json'
 import { AppError, isAppError } from '../errors/app-error'
 import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
@@ -336,7 +336,7 @@ export class Client {
 
   /** The current view (`toClientView` of the root snapshot). */
   getView(): ClientView {
-    return toClientView(this.#actor.getSnapshot())
+    return clientView(this.#actor.getSnapshot())
   }
 
   /** Calls `listener` with the view now and on every change, across root replacements (`resume`). */
@@ -522,7 +522,7 @@ export class Client {
     }
     const request =
       connection.namespace === 'eip155'
-        ? personalSignRequest(message, connection.accounts[0] ?? '')
+        ? signRequest(message, connection.accounts[0] ?? '')
         : { method: 'solana_signMessage', params: { message } }
     return this.#sign({ request, link: { method: 'signMessage', payload: null } })
   }
@@ -1212,7 +1212,7 @@ export class Client {
 
   #start(snapshot: unknown): ClientActor {
     const { timeouts } = this.#options
-    const actor = createActor(provideClient(this.#environment()), {
+    const actor = createActor(bindClient(this.#environment()), {
       input: timeouts ? { timeouts } : {},
       ...(snapshot === undefined ? {} : { snapshot: snapshot as never }),
       ...(this.#inspect ? { inspect: this.#inspect } : {}),
@@ -1414,7 +1414,7 @@ export class Client {
       chainId: this.#options.solanaChainId ?? SOLANA_MAINNET_CHAIN_ID,
       vault: this.#vault,
       secrets: this.#secrets,
-      rootMachine: (machine) => provideClient({ ...this.#environment(), universalLink: machine }),
+      rootMachine: (machine) => bindClient({ ...this.#environment(), universalLink: machine }),
       walletOpened: (url) => this.#actor.send({ type: 'WALLET_OPENED', url }),
     })
     this.#link.set(part.machine)
@@ -1439,7 +1439,7 @@ export class Client {
           : {}),
         onSecret: (value) => this.#secrets.add(value),
         relayConnection: () => this.#actor.system.get('relayConnection'),
-        rootMachine: (machine) => provideClient({ ...this.#environment(), pairing: machine }),
+        rootMachine: (machine) => bindClient({ ...this.#environment(), pairing: machine }),
       })
       this.#pairingLogic.set(this.#pairingPart.machine)
     }
@@ -1505,7 +1505,7 @@ export class Client {
 
   /** Keeps the current desktop connection in the connection store (when it changed). */
   #rememberConnection(actor: ClientActor): void {
-    const view = toClientView(actor.getSnapshot())
+    const view = clientView(actor.getSnapshot())
     const connection = actor.getSnapshot().context.connection
     if (!view.isConnected || !connection || view.connectorKind !== 'wallet') return
     // On a phone only a WalletConnect session comes back (sign-client keeps it); the other mobile

@@ -1,7 +1,7 @@
 import type { ChainNamespace, SupportWalletInfo } from '../registry/types'
 import { listEip6963Providers } from './eip6963-discovery'
 import { findLegacySolanaProvider } from './solana-legacy'
-import { findSolanaStandardWallet } from './wallet-standard-solana'
+import { solanaStandardWallet } from './wallet-standard-solana'
 
 /**
  * True when the wallet's own provider is in this page for `namespace`: an EIP-6963 announcement of
@@ -28,7 +28,7 @@ export function isWalletInjected(info: SupportWalletInfo, namespace: ChainNamesp
     )
   }
   const name = info.injected?.walletStandardName
-  if (name !== undefined && findSolanaStandardWallet(name) !== undefined) return true
+  if (typeof name === 'string' && solanaStandardWallet(name) !== undefined) return true
   return info.injected?.namespaces.includes('solana') === true && hasLegacy(info.id)
 }
 

@@ -87,6 +87,14 @@ export function findSolanaStandardWallet(name?: string): Wallet | undefined {
       details: [{ field: 'name', reason: 'must be a string' }],
     })
   }
+  return solanaStandardWallet(name)
+}
+
+/**
+ * `findSolanaStandardWallet` without the argument check, for the modal's wallet list (its chunk
+ * then holds no `AppError`, which the QR code's chunk would import from it).
+ */
+export function solanaStandardWallet(name?: string): Wallet | undefined {
   const wanted = name?.toLowerCase()
   return getWallets()
     .get()

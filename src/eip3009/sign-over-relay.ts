@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error'
 import { invalidArgument, isObjectLike, optionsObject, requireObject } from '../errors/arguments'
 import type { SettledNamespaces } from '../relay/types'
+import { typedDataJson } from './typed-data-json'
 
 /** A settled relay session that can carry wallet requests (the pairing facade's session is one). */
 export interface RelaySessionRequester {
@@ -9,12 +10,8 @@ export interface RelaySessionRequester {
   request<T = unknown>(args: { method: string; params: unknown; chainId?: string }): Promise<T>
 }
 
-/** JSON with bigints as decimal strings (typed data may hold uint256 values as bigints). */
-export function typedDataJson(typedData: unknown): string {
-  return JSON.stringify(typedData, (_key, value) =>
-    typeof value === 'bigint' ? value.toString() : value,
-  )
-}
+// In a module of its own: the `Client` uses it without this module's argument checks.
+export { typedDataJson } from './typed-data-json'
 
 /**
  * Checks that `session` can carry requests (an object with `request()`).
