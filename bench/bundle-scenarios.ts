@@ -81,7 +81,10 @@ export const ROOT_MACHINE = {
   // URI, one wallet request at a time, account changes, settled requests leaving the context):
   // 4.28 KB (esbuild) / 4.43 KB (Rollup); 4.27 / 4.38 KB once the registry left the entry (the
   // chart's own code: moving modules out of the entry cannot bring it under the 4.25 KB it had).
-  budget: 4.5 * KB,
+  // Issue 27's timeout that says what did not answer (the root keeps the link polls' and the
+  // relay's trouble and builds the message: ~0.55 KB): 4.74 KB (esbuild) / 4.85 KB (Rollup).
+  // Moving the message into the universal-link and pairing charts would win it back (not done).
+  budget: 4.9 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [
