@@ -1,9 +1,9 @@
 import { type AnyActorLogic, assign, fromPromise } from 'xstate'
 import type { TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../../src/balance'
 import type { ConnectConfig } from '../../src/config'
+import { requireFunction, requireObject } from '../../src/errors/arguments'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
-import { requireFunction, requireObject } from '../shared/arguments'
 import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
@@ -48,7 +48,7 @@ export interface ClientEnvironment {
  * @throws `INVALID_CONFIG` when `env` is not an object.
  */
 export function createClientActors(env: ClientEnvironment) {
-  requireObject(env, 'createClientActors', 'env')
+  requireObject(env, 'createClientActors: env')
   return clientActors(env)
 }
 
@@ -116,8 +116,8 @@ export function clientTimekeeping(
  * @throws `INVALID_CONFIG` when `env` is not an object or `env.now` is given and not a function.
  */
 export function provideClient(env: ClientEnvironment) {
-  requireObject(env, 'provideClient', 'env')
-  requireFunction(env.now, 'provideClient', 'env.now', true)
+  requireObject(env, 'provideClient: env')
+  requireFunction(env.now, 'provideClient: env.now', true)
   return bindClient(env)
 }
 

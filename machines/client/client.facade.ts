@@ -1,6 +1,6 @@
 import { type Actor, createActor } from 'xstate'
+import { invalidArgument, isObject, requireObject } from '../../src/errors/arguments'
 import { requireLogic, requireSnapshotLike } from '../shared/argument-shapes'
-import { invalidArgument, isObject, requireObject } from '../shared/arguments'
 import type { InspectOption } from '../shared/inspect'
 import type { SecretRegistry } from '../shared/secret-registry'
 import type { provideClient } from './client.actors'
@@ -32,14 +32,14 @@ export function createClientActor(
   machine: ReturnType<typeof provideClient>,
   options: ClientActorOptions,
 ): ClientActor {
-  requireLogic(machine, 'createClientActor', 'machine')
-  requireObject(options, 'createClientActor', 'options')
+  requireLogic(machine, 'createClientActor: machine')
+  requireObject(options, 'createClientActor: options')
   if (options.timeouts !== undefined && !isObject(options.timeouts))
-    throw invalidArgument('createClientActor', 'options.timeouts', 'an object')
+    throw invalidArgument('createClientActor: options.timeouts', 'must be an object')
   if (options.snapshot !== undefined)
-    requireSnapshotLike(options.snapshot, 'createClientActor', 'options.snapshot')
+    requireSnapshotLike(options.snapshot, 'createClientActor: options.snapshot')
   if (options.inspect !== undefined && !isObject(options.secrets))
-    throw invalidArgument('createClientActor', 'options.secrets', 'a secret registry')
+    throw invalidArgument('createClientActor: options.secrets', 'must be a secret registry')
   return createActor(machine, {
     input: options.timeouts ? { timeouts: options.timeouts } : {},
     ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot as never }),

@@ -72,7 +72,7 @@ function describeMachine(machine: AnyStateMachine, seen: Set<AnyStateMachine>): 
  * @throws `INVALID_CONFIG` when `machine` is not a state machine.
  */
 export function describeMachineDefinition(machine: AnyStateMachine): string {
-  requireMachine(machine, 'describeMachineDefinition', 'machine')
+  requireMachine(machine, 'describeMachineDefinition: machine')
   try {
     return describeMachine(machine, new Set([machine])).join('\n')
   } catch (error) {

@@ -5,6 +5,7 @@ import {
   createActor,
   type Snapshot,
 } from 'xstate'
+import { isObject, requireFunction } from '../../src/errors/arguments'
 import {
   parsePersistedState,
   UNIVERSAL_LINK_STATE_FORMAT,
@@ -13,7 +14,6 @@ import {
 } from '../../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../../src/universal-link/store'
 import { requireMethods } from '../shared/argument-shapes'
-import { isObject, requireFunction } from '../shared/arguments'
 import { contextKeys } from './client.fingerprint'
 
 /**
@@ -244,10 +244,10 @@ export function persistWhileResumable(
   options: PersistOptions,
 ): () => void {
   const fn = 'persistWhileResumable'
-  requireMethods(actor, fn, 'actor', 'subscribe getPersistedSnapshot')
-  requireMethods(store, fn, 'store', 'save clear')
-  requireMethods(options, fn, 'options', 'tokens expiresAt')
-  requireFunction(options.now, fn, 'options.now', true)
+  requireMethods(actor, `${fn}: actor`, 'subscribe getPersistedSnapshot')
+  requireMethods(store, `${fn}: store`, 'save clear')
+  requireMethods(options, `${fn}: options`, 'tokens expiresAt')
+  requireFunction(options.now, `${fn}: options.now`, true)
   const now = options.now ?? Date.now
   let saved = false
   const subscription = actor.subscribe({

@@ -1,4 +1,4 @@
-import { requireSnapshot } from '../shared/arguments'
+import { requireSnapshot } from '../shared/snapshot-argument'
 import type { ClientSnapshot } from './client.view'
 
 /**
@@ -9,7 +9,7 @@ import type { ClientSnapshot } from './client.view'
  * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot.
  */
 export function serializeClientSnapshot(snapshot: ClientSnapshot): string {
-  requireSnapshot(snapshot, 'serializeClientSnapshot')
+  requireSnapshot(snapshot, 'serializeClientSnapshot: snapshot')
   const { context } = snapshot
   return JSON.stringify({
     value: snapshot.value,

@@ -1,6 +1,6 @@
 import type { AnyActorRef, SnapshotFrom } from 'xstate'
-import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
+import { requireSnapshot } from '../shared/snapshot-argument'
 import {
   type TransactionSnapshot,
   type TransactionView,
@@ -116,7 +116,7 @@ function statusOf(snapshot: ClientSnapshot): ClientStatus {
  * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toClientView(snapshot: ClientSnapshot): ClientView {
-  requireSnapshot(snapshot, 'toClientView')
+  requireSnapshot(snapshot, 'toClientView: snapshot')
   return clientView(snapshot)
 }
 

@@ -1,7 +1,7 @@
 import { fromCallback, fromPromise } from 'xstate'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
 import { AppError } from '../../src/errors/app-error'
-import { isObject } from '../shared/arguments'
+import { isObject } from '../../src/errors/arguments'
 import type { ErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import type {

@@ -1,7 +1,7 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
+import { requireObject } from '../../src/errors/arguments'
 import { requireInspectionOptions } from '../shared/argument-shapes'
-import { requireObject } from '../shared/arguments'
 import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createConnectActors } from './connect.actors'
 import { connectMachine } from './connect.machine'
@@ -26,7 +26,7 @@ export function createConnectActor(
   connector: IWalletConnector,
   options: InspectionOptions = {},
 ): ConnectActor {
-  requireObject(connector, 'createConnectActor', 'connector')
+  requireObject(connector, 'createConnectActor: connector')
   requireInspectionOptions(options, 'createConnectActor')
   return createActor(provideConnect(connector), {
     input: { connectorId: connector.id },

@@ -1,7 +1,7 @@
 import { createActor } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
+import { requireFunction } from '../../src/errors/arguments'
 import { requireInspectionOptions, requireMethods } from '../shared/argument-shapes'
-import { requireFunction } from '../shared/arguments'
 import { inspectorOptions } from '../shared/inspect'
 import { createPairingActors } from './pairing.actors'
 import { buildFlow, type PairingActor, type PairingFlow } from './pairing.flow'
@@ -77,8 +77,8 @@ export function resumePairing(
 ): PairingResumeResult {
   requireInspectionOptions(options, 'resumePairing')
   if (!options.store) throw new AppError('INVALID_CONFIG', 'resumePairing needs a store.')
-  requireMethods(options.store, 'resumePairing', 'options.store', 'load clear')
-  requireFunction(options.now, 'resumePairing', 'options.now', true)
+  requireMethods(options.store, 'resumePairing: options.store', 'load clear')
+  requireFunction(options.now, 'resumePairing: options.now', true)
   const stored = options.store.load()
   if (stored === null) return { status: 'none' }
   const now = options.now ?? Date.now

@@ -1,6 +1,7 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import type { AnyActorRef, AnyStateMachine, Snapshot } from 'xstate'
 import * as z from 'zod/mini'
+import { requireFunction } from '../../src/errors/arguments'
 import { createLogger } from '../../src/logging'
 import { PeerMetadataSchema, SettledNamespacesSchema } from '../../src/relay/protocol/schemas'
 import { createLocalStorageRecord } from '../../src/storage/local-storage-record'
@@ -12,7 +13,6 @@ import {
 } from '../client/client.persistence'
 import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
 import { requireMethods } from '../shared/argument-shapes'
-import { requireFunction } from '../shared/arguments'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -291,10 +291,10 @@ export function persistWhilePaired(
   now: () => number = Date.now,
 ): () => void {
   const fn = 'persistWhilePaired'
-  requireMethods(actor, fn, 'actor', 'subscribe getPersistedSnapshot')
-  requireMethods(store, fn, 'store', 'save clear')
-  requireMethods(vault, fn, 'vault', 'get')
-  requireFunction(now, fn, 'now')
+  requireMethods(actor, `${fn}: actor`, 'subscribe getPersistedSnapshot')
+  requireMethods(store, `${fn}: store`, 'save clear')
+  requireMethods(vault, `${fn}: vault`, 'get')
+  requireFunction(now, `${fn}: now`)
   const subscription = actor.subscribe({
     next(snapshot) {
       if (snapshot.status !== 'active') return store.clear()

@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate'
-import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
+import { requireSnapshot } from '../shared/snapshot-argument'
 import type { PairingMachine } from './pairing.machine'
 import type { PairedSessionData, PairingFinalStatus, RelayConnectivity } from './pairing.types'
 
@@ -30,7 +30,7 @@ export interface PairingView {
  * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toPairingView(snapshot: PairingMachineSnapshot): PairingView {
-  requireSnapshot(snapshot, 'toPairingView')
+  requireSnapshot(snapshot, 'toPairingView: snapshot')
   const { context } = snapshot
   // A stopped actor (a page unload) keeps its last state: still paired, not ended.
   const active = snapshot.status === 'active' || snapshot.status === 'stopped'

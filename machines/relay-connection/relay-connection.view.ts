@@ -1,7 +1,7 @@
 import type { SnapshotFrom } from 'xstate'
 import type { RelayStatus } from '../../src/relay/client/status'
-import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
+import { requireSnapshot } from '../shared/snapshot-argument'
 import type { RelayConnectionMachine } from './relay-connection.machine'
 
 /** A snapshot of the relay-connection machine, as `toRelayConnectionView` reads it. */
@@ -24,7 +24,7 @@ export interface RelayConnectionView {
  * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toRelayConnectionView(snapshot: RelayConnectionSnapshot): RelayConnectionView {
-  requireSnapshot(snapshot, 'toRelayConnectionView')
+  requireSnapshot(snapshot, 'toRelayConnectionView: snapshot')
   // Stopped by its host (the pairing ended) is as closed as `close()`.
   const closed = snapshot.matches('closed') || snapshot.status === 'stopped'
   const status: RelayStatus = closed

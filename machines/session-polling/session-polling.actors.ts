@@ -1,8 +1,8 @@
 import { fromPromise } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
+import { requireFunction, requireObject } from '../../src/errors/arguments'
 import type { GenericWalletSessionClient } from '../../src/session/client'
 import type { GenericSessionResult } from '../../src/session/types'
-import { requireFunction, requireObject } from '../shared/arguments'
 import { toErrorData } from '../shared/error-data'
 import { longPollWaitMs } from './session-polling.logic'
 import type {
@@ -76,11 +76,11 @@ export function createSessionPollingActors(
 ) {
   const fn = 'createSessionPollingActors'
   // (checked as unknown: the parameters keep their types)
-  requireObject(client as unknown, fn, 'client')
-  requireObject(vault as unknown, fn, 'vault')
-  requireObject(env as unknown, fn, 'env')
-  requireFunction(env.now, fn, 'env.now', true)
-  requireFunction(env.random, fn, 'env.random', true)
+  requireObject(client as unknown, `${fn}: client`)
+  requireObject(vault as unknown, `${fn}: vault`)
+  requireObject(env as unknown, `${fn}: env`)
+  requireFunction(env.now, `${fn}: env.now`, true)
+  requireFunction(env.random, `${fn}: env.random`, true)
   const now = env.now ?? Date.now
   const random = env.random ?? Math.random
   const fail = (error: unknown): PollFailure => ({

@@ -1,12 +1,12 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import { AppError } from '../../src/errors/app-error'
+import { isObject, requireFunction, requireObject } from '../../src/errors/arguments'
 import type { GenericSession } from '../../src/session/types'
 import {
   requireInspectionOptions,
   requireMethods,
   requireSnapshotLike,
 } from '../shared/argument-shapes'
-import { isObject, requireFunction, requireObject } from '../shared/arguments'
 import { type InspectOption, inspectorOptions } from '../shared/inspect'
 import {
   createMemoryTokenVault,
@@ -81,7 +81,7 @@ export function createSessionPollingActor(
   const now = options.now ?? Date.now
   let session: SessionRef | undefined
   if (options.session) {
-    requireFunction(vault.set, 'createSessionPollingActor', 'options.vault.set')
+    requireFunction(vault.set, 'createSessionPollingActor: options.vault.set')
     const { sessionToken, ...ref } = options.session
     vault.set(ref.sessionId, sessionToken)
     session = ref
@@ -109,14 +109,14 @@ function requirePollingArguments(
   options: unknown,
   needsVault: boolean,
 ): void {
-  requireObject(client, fn, 'client')
+  requireObject(client, `${fn}: client`)
   requireInspectionOptions(options, fn)
   const o = options as Record<string, unknown>
   if (needsVault || o.vault !== undefined) {
-    requireMethods(o.vault, fn, 'options.vault', 'get')
+    requireMethods(o.vault, `${fn}: options.vault`, 'get')
   }
-  requireFunction(o.now, fn, 'options.now', true)
-  requireFunction(o.random, fn, 'options.random', true)
+  requireFunction(o.now, `${fn}: options.now`, true)
+  requireFunction(o.random, `${fn}: options.random`, true)
 }
 
 function pickRandom(env: PollingEnvironment): PollingEnvironment {
@@ -140,7 +140,7 @@ export function resumeSessionPollingActor(
   },
 ): SessionPollingActor {
   requirePollingArguments('resumeSessionPollingActor', client, options, true)
-  requireSnapshotLike(snapshot, 'resumeSessionPollingActor')
+  requireSnapshotLike(snapshot, 'resumeSessionPollingActor: snapshot')
   const machine = provideSessionPolling(client, options.vault, options)
   const actor = createActor(machine, {
     snapshot: snapshot as never,

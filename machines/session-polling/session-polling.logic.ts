@@ -1,4 +1,5 @@
 import { AppError } from '../../src/errors/app-error'
+import { invalidArgument } from '../../src/errors/arguments'
 import type { ErrorData } from '../shared/error-data'
 import { toErrorData } from '../shared/error-data'
 import {
@@ -14,11 +15,6 @@ import {
 
 /** Pure helpers of the polling chart (exported for tests and docs). */
 
-// The argument checks are inline (not machines/shared/arguments): the `Client` entry loads this
-// module up front, and the shared helpers belong to the lazily loaded machines.
-const invalid = (fn: string, what: string) =>
-  new AppError('INVALID_CONFIG', `${fn}: ${what} must be numbers.`)
-
 const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0.5)
 
 /**
@@ -31,8 +27,8 @@ export function intervalDelay(interval: readonly [number, number], jitter: numbe
     typeof interval[0] !== 'number' ||
     typeof interval[1] !== 'number'
   )
-    throw invalid('intervalDelay', '`interval` ([min, max])')
-  if (typeof jitter !== 'number') throw invalid('intervalDelay', '`jitter`')
+    throw invalidArgument('intervalDelay: interval', 'must be a [min, max] pair of numbers')
+  if (typeof jitter !== 'number') throw invalidArgument('intervalDelay: jitter', 'must be a number')
   const [min, max] = interval
   return Math.round(min + (max - min) * clamp01(jitter))
 }
@@ -73,7 +69,7 @@ export function longPollWaitMs(
  */
 export function backoffDelay(failures: number, jitter: number): number {
   if (typeof failures !== 'number' || typeof jitter !== 'number')
-    throw invalid('backoffDelay', '`failures` and `jitter`')
+    throw invalidArgument('backoffDelay: failures, jitter', 'must be numbers')
   const base = BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1)
   return Math.round(Math.min(BACKOFF_MAX_MS, base * (0.75 + 0.5 * clamp01(jitter))))
 }

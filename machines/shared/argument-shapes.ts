@@ -1,29 +1,30 @@
-import { invalidArgument, isObject, requireObject } from './arguments'
+import { invalidArgument, isObject, requireObject } from '../../src/errors/arguments'
 
-// The shape checks of the factories and persistence helpers, apart from ./arguments: the `Client`
-// entry loads the views and the root's actors up front, and these only with the machines that use them.
+// The shape checks of the factories and persistence helpers, apart from ./snapshot-argument: the
+// `Client` entry loads the views up front, and these only with the machines that use them. `field`
+// names the function and its argument (`createConnectActor: connector`).
 
 /** Throws `INVALID_CONFIG` unless `value` is a number (NaN and infinities allowed: callers clamp). */
-export function requireNumber(value: unknown, fn: string, name: string): asserts value is number {
-  if (typeof value !== 'number') throw invalidArgument(fn, name, 'a number')
+export function requireNumber(value: unknown, field: string): asserts value is number {
+  if (typeof value !== 'number') throw invalidArgument(field, 'must be a number')
 }
 
 /** Throws `INVALID_CONFIG` unless `value` is an actor logic (a state machine, a `fromPromise`…). */
-export function requireLogic(value: unknown, fn: string, name: string): void {
+export function requireLogic(value: unknown, field: string): void {
   if (
     !isObject(value) ||
     typeof value.transition !== 'function' ||
     typeof value.getInitialSnapshot !== 'function'
   )
-    throw invalidArgument(fn, name, 'an actor logic (a machine from `setup().createMachine`)')
+    throw invalidArgument(field, 'must be an actor logic (a machine from `setup().createMachine`)')
 }
 
 /** Throws `INVALID_CONFIG` unless `value` is a state machine (has a `root` state node). */
-export function requireMachine(value: unknown, fn: string, name: string): void {
-  requireLogic(value, fn, name)
+export function requireMachine(value: unknown, field: string): void {
+  requireLogic(value, field)
   const machine = value as Record<string, unknown>
   if (!isObject(machine.root) || !isObject(machine.implementations) || !isObject(machine.config))
-    throw invalidArgument(fn, name, 'a state machine')
+    throw invalidArgument(field, 'must be a state machine')
 }
 
 /**
@@ -31,10 +32,10 @@ export function requireMachine(value: unknown, fn: string, name: string): void {
  * or an observer object.
  */
 export function requireInspectionOptions(options: unknown, fn: string): void {
-  requireObject(options, fn, 'options')
+  requireObject(options, `${fn}: options`)
   const inspect = options.inspect
   if (inspect !== undefined && typeof inspect !== 'function' && !isObject(inspect))
-    throw invalidArgument(fn, 'options.inspect', 'a function or an observer')
+    throw invalidArgument(`${fn}: options.inspect`, 'must be a function or an observer')
 }
 
 /**
@@ -42,7 +43,7 @@ export function requireInspectionOptions(options: unknown, fn: string): void {
  * `status` string, a `value`, a `context` object and (when present) a `children` object — what
  * `createActor(…, { snapshot })` restores from. Whether it fits the machine is `checkRestorable`'s.
  */
-export function requireSnapshotLike(value: unknown, fn: string, name = 'snapshot'): void {
+export function requireSnapshotLike(value: unknown, field: string): void {
   if (
     !isObject(value) ||
     typeof value.status !== 'string' ||
@@ -50,14 +51,14 @@ export function requireSnapshotLike(value: unknown, fn: string, name = 'snapshot
     !isObject(value.context) ||
     (value.children !== undefined && !isObject(value.children))
   )
-    throw invalidArgument(fn, name, 'a persisted snapshot (from `getPersistedSnapshot()`)')
+    throw invalidArgument(field, 'must be a persisted snapshot (from `getPersistedSnapshot()`)')
 }
 
 /**
  * Throws `INVALID_CONFIG` unless `value` is an object whose `methods` (space-separated names) are
  * functions.
  */
-export function requireMethods(value: unknown, fn: string, name: string, methods: string): void {
+export function requireMethods(value: unknown, field: string, methods: string): void {
   if (!isObject(value) || methods.split(' ').some((key) => typeof value[key] !== 'function'))
-    throw invalidArgument(fn, name, `an object with ${methods}`)
+    throw invalidArgument(field, `must be an object with ${methods}`)
 }

@@ -1,6 +1,6 @@
 import type { InspectionEvent, Observer } from 'xstate'
+import { invalidArgument, isObject } from '../../src/errors/arguments'
 import { REDACTED, redact } from '../../src/logging'
-import { invalidArgument, isObject } from './arguments'
 import { createGuardReport, guarded } from './guard'
 import { type InspectionRedaction, inspectionView } from './inspection-view'
 
@@ -32,9 +32,8 @@ const byKey: InspectionRedaction = {
 export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): InspectionEvent {
   if (!isObject(inspectionEvent))
     throw invalidArgument(
-      'sanitizeInspectionEvent',
-      'inspectionEvent',
-      'an inspection event object',
+      'sanitizeInspectionEvent: inspectionEvent',
+      'must be an inspection event object',
     )
   return inspectionView(inspectionEvent, byKey)
 }

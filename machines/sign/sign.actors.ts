@@ -1,10 +1,10 @@
 import { fromPromise } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
 import { AppError } from '../../src/errors/app-error'
+import { invalidArgument, isObject, requireString } from '../../src/errors/arguments'
 import type { GenericWalletSessionClient } from '../../src/session/client'
 import type { GenericSessionResult } from '../../src/session/types'
 import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
-import { invalidArgument, isObject, requireString } from '../shared/arguments'
 import { toErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import { signRequest } from './sign.requests'
@@ -34,13 +34,12 @@ export function sessionSignInput(
     typeof session.nonce !== 'string'
   )
     throw invalidArgument(
-      'sessionSignInput',
-      'session',
-      'an object with `sessionId` and `nonce` strings',
+      'sessionSignInput: session',
+      'must be an object with `sessionId` and `nonce` strings',
     )
-  requireString(address, 'sessionSignInput', 'address')
+  requireString(address, 'sessionSignInput: address')
   if (typeof timestamp !== 'number' || !Number.isFinite(timestamp))
-    throw invalidArgument('sessionSignInput', 'timestamp', 'a finite number')
+    throw invalidArgument('sessionSignInput: timestamp', 'must be a finite number')
   const message = buildSignedMessageEnvelope(session.sessionId, session.nonce, address, timestamp)
   return {
     request: signRequest(message, address),

@@ -1,7 +1,7 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
 import type { IWalletConnector } from '../../src/connectors/types'
+import { requireObject } from '../../src/errors/arguments'
 import { requireInspectionOptions } from '../shared/argument-shapes'
-import { requireObject } from '../shared/arguments'
 import { type InspectionOptions, inspectorOptions } from '../shared/inspect'
 import { createSignActors, type SignVerifier } from './sign.actors'
 import { signMachine } from './sign.machine'
@@ -38,7 +38,7 @@ export function createSignActor(
   connector: IWalletConnector,
   options: SignActorOptions = {},
 ): SignActor {
-  requireObject(connector, 'createSignActor', 'connector')
+  requireObject(connector, 'createSignActor: connector')
   requireInspectionOptions(options, 'createSignActor')
   return createActor(provideSign(connector, options.verifier), {
     input: options.input ?? {},

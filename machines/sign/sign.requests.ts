@@ -1,4 +1,4 @@
-import { invalidArgument, isObject, requireString } from '../shared/arguments'
+import { invalidArgument, isObject, requireString } from '../../src/errors/arguments'
 import type { SignRequest } from './sign.types'
 
 // Apart from the sign actors: the `Client` builds its requests up front, while the actors load
@@ -9,7 +9,7 @@ import type { SignRequest } from './sign.types'
  * @throws `INVALID_CONFIG` when `text` is not a string.
  */
 export function utf8ToHex(text: string): `0x${string}` {
-  requireString(text, 'utf8ToHex', 'text')
+  requireString(text, 'utf8ToHex: text')
   return toHex(text)
 }
 
@@ -38,8 +38,8 @@ export type SignableMessage = string | { raw: `0x${string}` }
  */
 export function personalSignRequest(message: SignableMessage, address: string): SignRequest {
   if (typeof message !== 'string' && !(isObject(message) && typeof message.raw === 'string'))
-    throw invalidArgument('personalSignRequest', 'message', 'a string or { raw: `0x…` }')
-  requireString(address, 'personalSignRequest', 'address')
+    throw invalidArgument('personalSignRequest: message', 'must be a string or { raw: `0x…` }')
+  requireString(address, 'personalSignRequest: address')
   return signRequest(message, address)
 }
 

@@ -1,5 +1,5 @@
 import { assign, fromPromise } from 'xstate'
-import { requireFunction, requireObject } from '../shared/arguments'
+import { requireFunction, requireObject } from '../../src/errors/arguments'
 import { toErrorData } from '../shared/error-data'
 import { walletErrorData } from '../shared/wallet-error-data'
 import { transactionMachine } from './transaction.machine'
@@ -92,8 +92,8 @@ export function transactionTimekeeping(
  * @throws `INVALID_CONFIG` when `env` is not an object or `env.now` is given and not a function.
  */
 export function provideTransaction(env: TransactionEnvironment) {
-  requireObject(env, 'provideTransaction', 'env')
-  requireFunction(env.now, 'provideTransaction', 'env.now', true)
+  requireObject(env, 'provideTransaction: env')
+  requireFunction(env.now, 'provideTransaction: env.now', true)
   return transactionMachine.provide({
     actors: createTransactionActors(env),
     ...transactionTimekeeping(env.now ?? (() => Date.now())),

@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate'
-import { requireSnapshot } from '../shared/arguments'
 import type { ErrorData } from '../shared/error-data'
+import { requireSnapshot } from '../shared/snapshot-argument'
 import type { TransactionMachine } from './transaction.machine'
 import type { TransactionOutcome } from './transaction.types'
 
@@ -45,7 +45,7 @@ function stageOf(snapshot: TransactionSnapshot): TransactionStage {
 /** The view of a transaction snapshot: a pure function of it. * @throws `INVALID_CONFIG` when `snapshot` is not an actor snapshot (`getSnapshot()`).
  */
 export function toTransactionView(snapshot: TransactionSnapshot): TransactionView {
-  requireSnapshot(snapshot, 'toTransactionView')
+  requireSnapshot(snapshot, 'toTransactionView: snapshot')
   return transactionView(snapshot)
 }
 

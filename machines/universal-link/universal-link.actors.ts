@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate'
+import { requireFunction, requireObject } from '../../src/errors/arguments'
 import type { GenericWalletSessionClient } from '../../src/session/client'
 import { checkedSessionResult } from '../../src/session/result-answers'
 import type { SessionIntent } from '../../src/wire/schemas'
@@ -8,7 +9,6 @@ import type {
 } from '../session-polling/session-polling.actors'
 import { provideSessionPolling } from '../session-polling/session-polling.facade'
 import { requireMethods } from '../shared/argument-shapes'
-import { requireFunction, requireObject } from '../shared/arguments'
 import type { CreateUniversalLinkSessionInput, UniversalLinkSession } from './universal-link.types'
 
 /** Options of `createUniversalLinkActors`. */
@@ -33,12 +33,12 @@ export function createUniversalLinkActors(
   options: UniversalLinkActorOptions,
 ) {
   const fn = 'createUniversalLinkActors'
-  requireMethods(client, fn, 'client', 'createSession getResult')
-  requireObject(options, fn, 'options')
-  requireObject(options.vault, fn, 'options.vault')
-  requireFunction(options.now, fn, 'options.now', true)
-  requireFunction(options.random, fn, 'options.random', true)
-  requireFunction(options.onSecret, fn, 'options.onSecret', true)
+  requireMethods(client, `${fn}: client`, 'createSession getResult')
+  requireObject(options, `${fn}: options`)
+  requireObject(options.vault, `${fn}: options.vault`)
+  requireFunction(options.now, `${fn}: options.now`, true)
+  requireFunction(options.random, `${fn}: options.random`, true)
+  requireFunction(options.onSecret, `${fn}: options.onSecret`, true)
   const secret = (value: string | null | undefined) => {
     if (value) options.onSecret?.(value)
   }

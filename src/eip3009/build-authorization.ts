@@ -152,7 +152,8 @@ export async function buildEip3009Authorization(
  * @throws AppError `INVALID_CONFIG` when `typedData.message` is not such a message (the field named).
  */
 export function authorizationOf(typedData: Eip3009TypedData): Eip3009Authorization {
-  const message: unknown = requireObject<Eip3009TypedData>(typedData, 'typedData').message
+  requireObject(typedData, 'typedData')
+  const message: unknown = typedData.message
   if (!isObjectLike(message)) throw invalidArgument('typedData.message', 'must be an object')
   const text = (field: 'from' | 'to' | 'nonce') => {
     const value = message[field]
