@@ -10,6 +10,7 @@ import {
   type ScriptedEvmWallet,
   TEST_APP_KEY,
   TEST_BASE_URL,
+  TEST_PARTNER_WALLET_ID,
 } from '../../src/testing'
 
 const SOLANA_CHAIN = 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1'
@@ -196,7 +197,7 @@ describe('createTestWallet (Solana) answers a universal link as a phone would', 
         ).json()) as { status: string; walletAddress?: string }
       return { link, result }
     }
-    const wallet = createTestWallet({ namespace: 'solana' })
+    const wallet = createTestWallet({ namespace: 'solana', walletId: TEST_PARTNER_WALLET_ID })
 
     const approved = await session()
     expect(await wallet.answerLink(approved.link, 'approve', backend.fetch)).toBe(204)

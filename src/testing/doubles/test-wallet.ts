@@ -4,14 +4,12 @@ import type { Hex } from 'viem'
 import { Eip1193Connector } from '../../connectors/eip1193'
 import { SolanaInjectedConnector } from '../../connectors/solana-injected'
 import type { IWalletConnector } from '../../connectors/types'
-import { BRAND_IDS } from '../../registry/brand-ids'
 import type { WebSocketConstructor } from '../../relay/client/websocket'
 import { createRelayWallet, type RelayWallet } from '../../wallet/relay-wallet'
 import { checkArgument } from '../arguments'
 import type { WalletAnswer } from './answers'
 import { createScriptedEvmWallet, type ScriptedEvmWallet } from './evm-wallet'
 import { TEST_EVM_KEYS, TEST_SOLANA_KEYS } from './keys'
-import { TEST_PARTNER_WALLET_ID } from './partner-wallet'
 import { createPhoneWallet } from './phone-wallet'
 import type { RecordedRequest, WalletBehaviour } from './prompts'
 import { createScriptedSolanaWallet } from './solana-wallet'
@@ -71,8 +69,8 @@ export interface TestWallet {
   unpair(): void
   /**
    * Solana (the mobile flow's wallets): answers a universal link the dApp opened as the phone wallet would (`createPhoneWallet`
-   * with this wallet's key; its slug this wallet's id, or the test kit's partner wallet
-   * `TEST_PARTNER_WALLET_ID` for a built-in brand's id: only a partner answers `sc*` links): the connect callback with its address (a `signMessage` link: the
+   * with this wallet's key and its id as the slug: create it with `walletId: TEST_PARTNER_WALLET_ID`,
+   * since only a partner answers `sc*` links): the connect callback with its address (a `signMessage` link: the
    * sign callback, the session envelope signed), a rejection or a failure of the wallet app,
    * posted to the link's callback with its nonce. Resolves with the backend's
    * status code (204 when taken).
@@ -209,9 +207,7 @@ export function createTestWallet(options: TestWalletOptions): TestWallet {
     answerLink: (link, behaviour, fetchImpl) =>
       createPhoneWallet({
         secretKey: secret as Uint8Array,
-        walletSlug: (BRAND_IDS as readonly string[]).includes(walletId)
-          ? TEST_PARTNER_WALLET_ID
-          : walletId,
+        walletSlug: walletId,
         ...(fetchImpl ? { fetchImpl } : {}),
       }).answer(link, behaviour),
   }
