@@ -1,22 +1,11 @@
 import fc from 'fast-check'
 import { recoverMessageAddress } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { Client } from '../src/client'
-import { createMemoryConnectionStore } from '../src/connection'
+import { describe, expect, it } from 'vitest'
+import type { Client } from '../src/client'
 import { WalletConnectConnector } from '../src/connectors'
 import type { AppError } from '../src/errors'
-import { createMemoryTransactionStore } from '../src/transaction'
-import { useBackendWithAnvil } from './support/backend-with-anvil'
-import {
-  startWalletConnectRelayDouble,
-  type WalletConnectRelayDouble,
-} from './support/walletconnect-relay-double'
-import {
-  pairFromView,
-  startWalletConnectWallet,
-  type TestWalletConnectWallet,
-  testWalletConnectOptions,
-} from './support/walletconnect-wallet'
+import { testWalletConnectOptions } from './support/walletconnect-wallet'
+import { useWalletConnectWorld } from './support/walletconnect-world'
 
 // A fault sequence over the WalletConnect connector through the Client: connect / sign / send /
 // switchChain / disconnect interleaved with faults (the wallet rejects, errors or hangs; the relay
@@ -27,40 +16,13 @@ import {
 const CHAIN = 'eip155:31337'
 const OTHER = 'eip155:1'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
-const backend = useBackendWithAnvil()
-let relay: WalletConnectRelayDouble
-let wallet: TestWalletConnectWallet
-const clients: Client[] = []
-
-beforeAll(async () => {
-  relay = await startWalletConnectRelayDouble()
-  wallet = await startWalletConnectWallet({ relayUrl: relay.url, rpcUrl: backend.anvil.rpcUrl })
-  wallet.chains = [CHAIN, OTHER]
-})
-afterAll(async () => {
-  await wallet?.close()
-  await relay?.close()
-})
-afterEach(async () => {
-  wallet.proposals = 'approve'
-  wallet.requests = 'approve'
-  await wallet.rejectHung()
-  for (const client of clients.splice(0)) await client.disconnect().catch(() => {})
-})
+const world = useWalletConnectWorld({ chains: [CHAIN, OTHER] })
 
 function newClient(): Client {
-  const client = new Client({
-    baseUrl: backend.server.baseUrl,
-    appKey: backend.server.appKey,
-    mobile: false,
-    connectionStore: createMemoryConnectionStore(),
-    transactions: { store: createMemoryTransactionStore() },
+  return world.newClient({
     timeouts: { signatureMs: 3_000, walletAnswerMs: 8_000 },
-    connectors: [new WalletConnectConnector(testWalletConnectOptions(relay.url, [CHAIN]))],
-  })
-  pairFromView(client, wallet)
-  clients.push(client)
-  return client
+    connectors: [new WalletConnectConnector(testWalletConnectOptions(world.relay.url, [CHAIN]))],
+  }).client
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -103,12 +65,12 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 /** Runs one step and checks the view against what it should have done. */
 async function run(client: Client, step: Step): Promise<void> {
   const connected = client.getView().isConnected
-  wallet.proposals = 'approve'
-  wallet.requests = 'approve'
+  world.wallet.proposals = 'approve'
+  world.wallet.requests = 'approve'
   switch (step.kind) {
     case 'connect': {
       if (connected) return
-      wallet.proposals = step.fault === 'reject' ? 'reject' : 'approve'
+      world.wallet.proposals = step.fault === 'reject' ? 'reject' : 'approve'
       const error = await failure(client.connect())
       if (step.fault === 'reject') {
         expect(error?.code).toBe('USER_REJECTED')
@@ -117,7 +79,7 @@ async function run(client: Client, step: Step): Promise<void> {
         expect(error).toBeNull()
         expect(client.getView()).toMatchObject({
           isConnected: true,
-          address: wallet.account.address,
+          address: world.wallet.account.address,
           pairingUri: null,
         })
       }
@@ -129,23 +91,23 @@ async function run(client: Client, step: Step): Promise<void> {
         return
       }
       if (step.fault === 'drop') {
-        const publishes = relay.requests.filter((m) => m === 'irn_publish').length
+        const publishes = world.relay.requests.filter((m) => m === 'irn_publish').length
         const signing = client.signMessage('dropped')
-        await relay.waitFor('irn_publish', publishes + 1)
-        relay.dropConnections()
+        await world.relay.waitFor('irn_publish', publishes + 1)
+        world.relay.dropConnections()
         const signature = (await signing) as `0x${string}`
         expect(await recoverMessageAddress({ message: 'dropped', signature })).toBe(
-          wallet.account.address,
+          world.wallet.account.address,
         )
         return
       }
-      if (step.fault !== 'none') wallet.requests = step.fault === 'hang' ? 'hang' : step.fault
+      if (step.fault !== 'none') world.wallet.requests = step.fault === 'hang' ? 'hang' : step.fault
       const outcome = await client.signMessage('step').then(
         (signature) => ({ signature: signature as `0x${string}` }),
         (error: AppError) => ({ error }),
       )
-      wallet.requests = 'approve'
-      await wallet.rejectHung()
+      world.wallet.requests = 'approve'
+      await world.wallet.rejectHung()
       const expected = {
         none: null,
         reject: 'USER_REJECTED',
@@ -157,7 +119,7 @@ async function run(client: Client, step: Step): Promise<void> {
         if ('signature' in outcome) {
           expect(
             await recoverMessageAddress({ message: 'step', signature: outcome.signature }),
-          ).toBe(wallet.account.address)
+          ).toBe(world.wallet.account.address)
         }
       } else {
         expect('error' in outcome ? outcome.error.code : null).toBe(expected)
@@ -168,7 +130,7 @@ async function run(client: Client, step: Step): Promise<void> {
     case 'send': {
       if (!connected || client.getView().chainId !== CHAIN) return
       if (step.fault === 'reject') {
-        wallet.requests = 'reject'
+        world.wallet.requests = 'reject'
         const error = await failure(client.sendTransaction({ to: RECIPIENT, value: 1n }))
         expect(error?.code).toBe('USER_REJECTED')
       } else {
@@ -183,7 +145,7 @@ async function run(client: Client, step: Step): Promise<void> {
       const from = client.getView().chainId
       const target = from === CHAIN ? OTHER : CHAIN
       if (step.fault === 'reject') {
-        wallet.requests = 'reject'
+        world.wallet.requests = 'reject'
         expect((await failure(client.switchChain(target)))?.code).toBe('USER_REJECTED')
         expect(client.getView().chainId).toBe(from)
       } else {
@@ -199,8 +161,8 @@ async function run(client: Client, step: Step): Promise<void> {
     }
     case 'deleteSession': {
       if (!connected) return
-      const topic = wallet.client.session.getAll().at(-1)?.topic ?? ''
-      await wallet.deleteSession(topic)
+      const topic = world.wallet.client.session.getAll().at(-1)?.topic ?? ''
+      await world.wallet.deleteSession(topic)
       await until(() => !client.getView().isConnected)
       expect(client.getView().address).toBeNull()
       return
@@ -210,11 +172,13 @@ async function run(client: Client, step: Step): Promise<void> {
 
 /** After any sequence: connect (if needed), then a signature works. */
 async function nextCallWorks(client: Client): Promise<void> {
-  wallet.proposals = 'approve'
-  wallet.requests = 'approve'
+  world.wallet.proposals = 'approve'
+  world.wallet.requests = 'approve'
   if (!client.getView().isConnected) await client.connect()
   const signature = (await client.signMessage('next')) as `0x${string}`
-  expect(await recoverMessageAddress({ message: 'next', signature })).toBe(wallet.account.address)
+  expect(await recoverMessageAddress({ message: 'next', signature })).toBe(
+    world.wallet.account.address,
+  )
 }
 
 async function sequence(steps: Step[]): Promise<void> {
@@ -224,7 +188,6 @@ async function sequence(steps: Step[]): Promise<void> {
     await nextCallWorks(client)
   } finally {
     await client.disconnect().catch(() => {})
-    clients.splice(clients.indexOf(client), 1)
   }
 }
 

@@ -1,21 +1,13 @@
 import { recoverMessageAddress } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { Client, type ClientOptions } from '../src/client'
+import { describe, expect, it } from 'vitest'
+import type { Client, ClientOptions } from '../src/client'
 import { createMemoryConnectionStore } from '../src/connection'
 import { type AppError, isAppError } from '../src/errors'
-import { createMemoryTransactionStore } from '../src/transaction'
-import { useBackendWithAnvil } from './support/backend-with-anvil'
-import {
-  startWalletConnectRelayDouble,
-  type WalletConnectRelayDouble,
-} from './support/walletconnect-relay-double'
 import {
   MemoryWalletConnectStorage,
-  pairFromView,
-  startWalletConnectWallet,
-  type TestWalletConnectWallet,
   testWalletConnectOptions,
 } from './support/walletconnect-wallet'
+import { useWalletConnectWorld } from './support/walletconnect-world'
 
 // Issue 26 item 1, the Client side: with the `walletConnect` option, `selectWallet` routes a wallet
 // to WalletConnect where that is its first served path (a desktop without its extension, a phone
@@ -24,25 +16,7 @@ import {
 // backend and anvil. No connector is registered by the app in these tests.
 
 const CHAIN = 'eip155:31337'
-const backend = useBackendWithAnvil()
-let relay: WalletConnectRelayDouble
-let wallet: TestWalletConnectWallet
-const clients: Client[] = []
-
-beforeAll(async () => {
-  relay = await startWalletConnectRelayDouble()
-  wallet = await startWalletConnectWallet({ relayUrl: relay.url, rpcUrl: backend.anvil.rpcUrl })
-  wallet.chains = [CHAIN, 'eip155:1']
-})
-afterAll(async () => {
-  await wallet?.close()
-  await relay?.close()
-})
-afterEach(async () => {
-  wallet.proposals = 'approve'
-  wallet.requests = 'approve'
-  for (const client of clients.splice(0)) await client.disconnect().catch(() => {})
-})
+const world = useWalletConnectWorld({ chains: [CHAIN, 'eip155:1'] })
 
 interface Setup {
   mobile: boolean
@@ -55,25 +29,18 @@ function newClient({ mobile, storage, walletConnect = {}, options = {} }: Setup)
   client: Client
   uris: string[]
 } {
-  const client = new Client({
-    baseUrl: backend.server.baseUrl,
-    appKey: backend.server.appKey,
+  return world.newClient({
     mobile,
-    connectionStore: createMemoryConnectionStore(),
-    transactions: { store: createMemoryTransactionStore() },
     ...(walletConnect === null
       ? {}
       : {
-          walletConnect: testWalletConnectOptions(relay.url, [CHAIN], {
+          walletConnect: testWalletConnectOptions(world.relay.url, [CHAIN], {
             ...(storage ? { storage } : {}),
             ...walletConnect,
           }),
         }),
     ...options,
   })
-  const uris = pairFromView(client, wallet)
-  clients.push(client)
-  return { client, uris }
 }
 
 const failure = (promise: Promise<unknown>) =>
@@ -81,12 +48,12 @@ const failure = (promise: Promise<unknown>) =>
     () => null,
     (error: AppError) => error,
   )
-const proposals = () => relay.requests.filter((m) => m === 'wc_proposeSession').length
+const proposals = () => world.relay.requests.filter((m) => m === 'wc_proposeSession').length
 
 async function signs(client: Client, message: string): Promise<void> {
   const signature = await client.signMessage(message)
   expect(await recoverMessageAddress({ message, signature: signature as `0x${string}` })).toBe(
-    wallet.account.address,
+    world.wallet.account.address,
   )
 }
 
@@ -96,7 +63,7 @@ describe('selectWallet routes to WalletConnect (ClientOptions.walletConnect)', (
     const connector = await client.selectWallet('metamask', { namespace: 'eip155' })
     expect(connector.id).toBe('walletconnect')
     const connection = await client.connect()
-    expect(connection).toMatchObject({ accounts: [wallet.account.address], chainId: CHAIN })
+    expect(connection).toMatchObject({ accounts: [world.wallet.account.address], chainId: CHAIN })
     expect(client.getView()).toMatchObject({ isConnected: true, walletId: 'metamask' })
     expect(uris).toHaveLength(1)
     expect(uris[0]).toMatch(/^wc:[0-9a-f]{64}@2\?/)
@@ -107,16 +74,16 @@ describe('selectWallet routes to WalletConnect (ClientOptions.walletConnect)', (
     const { client, uris } = newClient({ mobile: true })
     const connector = await client.selectWallet('rainbow', { namespace: 'eip155' })
     expect(connector.id).toBe('walletconnect')
-    expect((await client.connect()).accounts).toEqual([wallet.account.address])
+    expect((await client.connect()).accounts).toEqual([world.wallet.account.address])
     expect(uris).toHaveLength(1)
     await signs(client, 'rainbow on a phone')
   }, 30_000)
 
-  it("selectWallet('walletconnect'): any WalletConnect wallet, by its QR code", async () => {
+  it("selectWallet('walletconnect'): any WalletConnect world.wallet, by its QR code", async () => {
     const { client } = newClient({ mobile: false })
     const connector = await client.selectWallet('walletconnect', { namespace: 'eip155' })
     expect(connector.id).toBe('walletconnect')
-    expect((await client.connect()).accounts).toEqual([wallet.account.address])
+    expect((await client.connect()).accounts).toEqual([world.wallet.account.address])
     expect(client.getView().walletId).toBe('walletconnect')
     await signs(client, 'generic walletconnect')
   }, 30_000)
@@ -143,7 +110,7 @@ describe('selectWallet routes to WalletConnect (ClientOptions.walletConnect)', (
     expect(resumed.status).toBe('connected')
     expect(second.client.getView()).toMatchObject({
       isConnected: true,
-      address: wallet.account.address,
+      address: world.wallet.account.address,
       walletId: 'trust',
     })
     expect(proposals()).toBe(before)
@@ -186,18 +153,18 @@ describe('failure twins: after each, the next selectWallet works', () => {
     expect(client.getView().isConnected).toBe(false)
     missing = false
     await client.selectWallet('metamask', { namespace: 'eip155' })
-    expect((await client.connect()).accounts).toEqual([wallet.account.address])
+    expect((await client.connect()).accounts).toEqual([world.wallet.account.address])
   }, 30_000)
 
   it('the wallet rejects the proposal: USER_REJECTED; the next selectWallet + connect works', async () => {
     const { client } = newClient({ mobile: true })
     await client.selectWallet('zerion', { namespace: 'eip155' })
-    wallet.proposals = 'reject'
+    world.wallet.proposals = 'reject'
     expect((await failure(client.connect()))?.code).toBe('USER_REJECTED')
     expect(client.getView().pairingUri).toBeNull()
-    wallet.proposals = 'approve'
+    world.wallet.proposals = 'approve'
     await client.selectWallet('zerion', { namespace: 'eip155' })
-    expect((await client.connect()).accounts).toEqual([wallet.account.address])
+    expect((await client.connect()).accounts).toEqual([world.wallet.account.address])
   }, 30_000)
 
   it('a malformed option: INVALID_CONFIG naming the field, not a TypeError; other wallets still work', async () => {
