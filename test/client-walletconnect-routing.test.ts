@@ -79,7 +79,7 @@ describe('selectWallet routes to WalletConnect (ClientOptions.walletConnect)', (
     await signs(client, 'rainbow on a phone')
   }, 30_000)
 
-  it("selectWallet('walletconnect'): any WalletConnect world.wallet, by its QR code", async () => {
+  it("selectWallet('walletconnect'): any WalletConnect wallet, by its QR code", async () => {
     const { client } = newClient({ mobile: false })
     const connector = await client.selectWallet('walletconnect', { namespace: 'eip155' })
     expect(connector.id).toBe('walletconnect')
