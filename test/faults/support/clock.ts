@@ -15,6 +15,11 @@ export function useFaultClock(): void {
       import('../../../src/client/lazy/pairing'),
       import('../../../src/client/lazy/inspector'),
       import('../../../src/universal-link/lazy/connector'),
+      import('../../../src/client/lazy/transaction'),
+      import('../../../src/connectors/switch-chain'),
+      // The parameter checks: a call before they load waits for them, and a load that outlasts the
+      // virtual settle time (a busy machine) left the call pending (the regression file's first test).
+      import('../../../src/client/check').then((module) => module.loadParameterChecks()),
     ])
     vi.useFakeTimers({
       // `performance` too: the Client's deadlines run on `performance.now()` (issue 27), and a
