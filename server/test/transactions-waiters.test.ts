@@ -1,0 +1,244 @@
+import { setMaxListeners } from 'node:events'
+import { API_PREFIX } from 'scope-connect/wire'
+import { parseGwei } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningAnvil, startAnvil } from '../../test/support/anvil'
+import { keyWallet, rpc } from '../../test/support/evm-transactions'
+import { createMemoryTransactionFeed } from '../src/transactions/feed'
+import { statusResponseEtag, toStatusResponse } from '../src/transactions/report'
+import { createTransactionService } from '../src/transactions/service'
+import { call, codeOf } from './support/http'
+import { startTestServer, TEST_PROJECT, type TestServer } from './support/server'
+
+// GET /transactions long-polls on anvil (a real chain) behind a counting fetch: the upstream calls
+// per new head are the same with 1, 100 or 2,000 waiters (one block read + the receipts of the
+// matches), and the waits a caller may hold at once are capped (429 TOO_MANY_WAITERS).
+
+const CHAIN = 'eip155:31337'
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const POLL_MS = 50
+
+let anvil: RunningAnvil
+let server: TestServer
+let capped: TestServer
+const calls: string[] = []
+
+beforeAll(async () => {
+  anvil = await startAnvil({ args: ['--no-mining'] })
+  const counting: typeof fetch = async (input, init) => {
+    const body = JSON.parse(String(init?.body)) as { method: string } | { method: string }[]
+    for (const one of Array.isArray(body) ? body : [body]) calls.push(one.method)
+    return fetch(input, init)
+  }
+  const project = {
+    ...TEST_PROJECT,
+    networks: [{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }],
+    rateLimits: {
+      appKey: { limit: 100_000, windowSeconds: 60 },
+      project: { limit: 100_000, windowSeconds: 60 },
+    },
+  }
+  server = await startTestServer({
+    projects: { projects: [project] },
+    // 2,000 long-polls from one test process: above the default 512 connections per address.
+    http: { maxConnectionsPerIp: 5_000 },
+    transactions: {
+      blockPollMs: POLL_MS,
+      fetch: counting,
+      waiters: { perCaller: 2_500, total: 2_500 },
+    },
+  })
+  capped = await startTestServer({
+    projects: { projects: [project] },
+    transactions: { blockPollMs: POLL_MS, waiters: { perCaller: 3, total: 5 } },
+  })
+})
+afterAll(async () => {
+  await Promise.all([server?.close(), capped?.close()])
+  await anvil?.stop()
+})
+
+const randomHash = () =>
+  `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`
+const etagOf = (hash: string, report = { status: 'unknown' as const }) =>
+  statusResponseEtag(toStatusResponse(CHAIN, hash, report))
+const count = (method: string) => calls.filter((one) => one === method).length
+const until = async (check: () => boolean, what: string, ms = 20_000) => {
+  const end = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** A long-poll of `hash` (up to 25 s) that the test ends with `abort`. */
+function wait(
+  target: TestServer,
+  hash: string,
+  etag: string,
+  signal: AbortSignal,
+  headers: Record<string, string> = {},
+) {
+  const query = new URLSearchParams({ chainId: CHAIN, hash, waitMs: '25000' })
+  return fetch(`${target.baseUrl}${API_PREFIX}/transactions?${query}`, {
+    headers: { 'x-app-key': 'test-app-key', 'if-none-match': etag, ...headers },
+    signal,
+  }).then(
+    async (response) => ({ status: response.status, body: await response.text() }),
+    () => ({ status: 0, body: '' }),
+  )
+}
+
+describe('transaction long-polls: upstream calls per head whatever the number of waiters', () => {
+  for (const waiters of [1, 100]) {
+    it(`${waiters} waiter(s): each new head costs one block read, plus one receipt per mined match`, async () => {
+      const ended = new AbortController()
+      setMaxListeners(5_000, ended.signal)
+      // One real transaction among random hashes nobody sent.
+      const sent = await keyWallet(anvil.rpcUrl).sendTransaction({
+        to: RECIPIENT,
+        value: 1n,
+        chain: null,
+        maxPriorityFeePerGas: parseGwei('1'),
+        maxFeePerGas: parseGwei('10'),
+        gas: 21_000n,
+      })
+      const hashes = [sent, ...Array.from({ length: waiters - 1 }, randomHash)]
+      calls.length = 0
+      const answers = hashes.map((hash, index) =>
+        wait(
+          server,
+          hash,
+          index === 0 ? etagOf(hash, { status: 'pending' } as never) : etagOf(hash),
+          ended.signal,
+        ),
+      )
+      // Each wait starts with one read of its own (the request, charged by the rate limit).
+      await until(
+        () => count('eth_getTransactionByHash') >= waiters,
+        'the first reads',
+        90_000,
+      ).catch((error) => {
+        throw new Error(`${error.message}: ${count('eth_getTransactionByHash')} of ${waiters}`)
+      })
+      await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      calls.length = 0
+      const blocks = 3
+      await rpc(anvil.rpcUrl, 'evm_mine')
+      // The transaction's waiter is answered at the first block; the others keep waiting.
+      const first = await answers[0]!
+      expect(first.status).toBe(200)
+      expect(JSON.parse(first.body)).toMatchObject({ status: 'confirmed', confirmations: 1 })
+      for (let mined = 2; mined <= blocks; mined++) {
+        await rpc(anvil.rpcUrl, 'evm_mine')
+        await until(() => count('eth_getBlockByNumber') >= mined, `block ${mined} read`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      const perMethod = Object.fromEntries(
+        [...new Set(calls)].map((method) => [method, count(method)]),
+      )
+      // Besides the head polls: one block read per head, the one match's receipt, nothing per waiter.
+      const { eth_blockNumber: headReads = 0, ...rest } = perMethod
+      expect(rest).toEqual({ eth_getBlockByNumber: blocks, eth_getTransactionReceipt: 1 })
+      expect(headReads).toBeGreaterThan(0)
+      expect(headReads).toBeLessThan(200)
+      ended.abort()
+      const rest200 = (await Promise.all(answers.slice(1))).filter((one) => one.status === 200)
+      expect(rest200).toEqual([])
+    }, 180_000)
+  }
+})
+
+describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requests)', () => {
+  it('each new head costs one block read, plus one receipt per mined match', async () => {
+    const serviceCalls: string[] = []
+    const counting: typeof fetch = async (input, init) => {
+      serviceCalls.push(String(JSON.parse(String(init?.body)).method))
+      return fetch(input, init)
+    }
+    const service = createTransactionService([{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }], {
+      feed: createMemoryTransactionFeed(),
+      blockPollMs: POLL_MS,
+      fetch: counting,
+      waiters: { perCaller: 2_000, total: 2_000 },
+    })
+    const perMethod = () =>
+      Object.fromEntries(
+        [...new Set(serviceCalls)].map((method) => [
+          method,
+          serviceCalls.filter((one) => one === method).length,
+        ]),
+      )
+    try {
+      const sent = await keyWallet(anvil.rpcUrl).sendTransaction({
+        to: RECIPIENT,
+        value: 1n,
+        chain: null,
+        maxPriorityFeePerGas: parseGwei('1'),
+        maxFeePerGas: parseGwei('10'),
+        gas: 21_000n,
+      })
+      const hashes = [sent.toLowerCase(), ...Array.from({ length: 1_999 }, randomHash)]
+      const flags = hashes.map((hash) => service.follow(CHAIN, hash, 'one caller')!)
+      expect(flags.every(Boolean)).toBe(true)
+      expect(service.follow(CHAIN, randomHash(), 'one caller')).toBeUndefined()
+      // The first read of each wait (one per request), 50 at a time.
+      for (let index = 0; index < hashes.length; index += 50) {
+        await Promise.all(
+          hashes.slice(index, index + 50).map((hash) => service.read(CHAIN, hash, true)),
+        )
+      }
+      await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      serviceCalls.length = 0
+      const never = new AbortController().signal
+      for (let mined = 1; mined <= 3; mined++) {
+        await rpc(anvil.rpcUrl, 'evm_mine')
+        await flags[0]!.next(never)
+      }
+      expect(await service.read(CHAIN, hashes[0]!, true)).toMatchObject({
+        status: 'confirmed',
+        confirmations: 3,
+      })
+      expect(await service.read(CHAIN, hashes[1]!, true)).toEqual({ status: 'unknown' })
+      const { eth_blockNumber: headReads = 0, ...rest } = perMethod()
+      expect(rest).toEqual({ eth_getBlockByNumber: 3, eth_getTransactionReceipt: 1 })
+      expect(headReads).toBeGreaterThan(0)
+      for (const flag of flags) flag.stop()
+      expect(service.waiting).toBe(0)
+    } finally {
+      service.close()
+    }
+  }, 180_000)
+})
+
+describe('transaction long-polls: the waits of one caller are capped', () => {
+  it('past the cap, 429 TOO_MANY_WAITERS in the error body; once a wait ends, the next is admitted', async () => {
+    const ended = [new AbortController(), new AbortController(), new AbortController()]
+    const hashes = [randomHash(), randomHash(), randomHash(), randomHash()]
+    const open = ended.map((controller, index) =>
+      wait(capped, hashes[index]!, etagOf(hashes[index]!), controller.signal),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const query = new URLSearchParams({ chainId: CHAIN, hash: hashes[3]!, waitMs: '1000' })
+    const refused = await call(capped.baseUrl, `/transactions?${query}`, {
+      headers: { 'x-app-key': 'test-app-key', 'if-none-match': etagOf(hashes[3]!) },
+    })
+    expect(refused.status).toBe(429)
+    expect(codeOf(refused)).toBe('TOO_MANY_WAITERS')
+    expect(refused.headers.get('retry-after')).toBe('1')
+    // A plain read (no wait) is no waiter: still answered.
+    const plain = await call(capped.baseUrl, `/transactions?chainId=${CHAIN}&hash=${hashes[3]}`, {
+      headers: { 'x-app-key': 'test-app-key' },
+    })
+    expect(plain.status).toBe(200)
+    ended[0]!.abort()
+    await open[0]
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const admitted = await call(capped.baseUrl, `/transactions?${query}`, {
+      headers: { 'x-app-key': 'test-app-key', 'if-none-match': etagOf(hashes[3]!) },
+    })
+    expect(admitted.status).toBe(304)
+    for (const controller of ended) controller.abort()
+    await Promise.all(open)
+  }, 30_000)
+})
