@@ -189,6 +189,8 @@ describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requ
         )
       }
       await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      // A head seen before counting raised the flag already: lower it.
+      await flags[0]!.next(AbortSignal.timeout(1))
       serviceCalls.length = 0
       const never = new AbortController().signal
       for (let mined = 1; mined <= 3; mined++) {
@@ -209,6 +211,95 @@ describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requ
       service.close()
     }
   }, 180_000)
+})
+
+describe('the replacement search is incremental, with a per-read budget', () => {
+  const serviceCalls: string[] = []
+  const service = () =>
+    createTransactionService([{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }], {
+      feed,
+      fetch: async (input, init) => {
+        serviceCalls.push(String(JSON.parse(String(init?.body)).method))
+        return fetch(input, init)
+      },
+    })
+  const feed = createMemoryTransactionFeed()
+  const send = (maxFeePerGas: bigint, nonce?: number) =>
+    keyWallet(anvil.rpcUrl).sendTransaction({
+      to: RECIPIENT,
+      value: 1n,
+      chain: null,
+      maxPriorityFeePerGas: parseGwei('1'),
+      maxFeePerGas,
+      gas: 21_000n,
+      ...(nonce === undefined ? {} : { nonce }),
+    })
+  const nonceOf = async (hash: string) =>
+    Number(
+      ((await rpc(anvil.rpcUrl, 'eth_getTransactionByHash', [hash])) as { nonce: string }).nonce,
+    )
+  const readCosting = async (reader: ReturnType<typeof service>, hash: string) => {
+    serviceCalls.length = 0
+    const report = await reader.read(CHAIN, hash)
+    return { report, calls: [...serviceCalls] }
+  }
+
+  it('a replacement mined 300 blocks before the read is found for a bounded cost, and the next read reads no block', async () => {
+    const reader = service()
+    try {
+      const original = (await send(parseGwei('5'))).toLowerCase()
+      expect((await reader.read(CHAIN, original)).status).toBe('pending')
+      const replacement = await send(parseGwei('50'), await nonceOf(original))
+      await rpc(anvil.rpcUrl, 'evm_mine')
+      await rpc(anvil.rpcUrl, 'anvil_mine', ['0x12c'])
+      const first = await readCosting(reader, original)
+      expect(first.report).toEqual({ status: 'unknown', replacedBy: replacement })
+      // Head, transaction, nonce, latest block, then the blocks from where it was seen pending.
+      expect(
+        first.calls.filter((method) => method === 'eth_getBlockByNumber').length,
+      ).toBeLessThanOrEqual(2)
+      expect(first.calls.length).toBeLessThanOrEqual(6)
+      const second = await readCosting(reader, original)
+      expect(second.report).toEqual({ status: 'unknown', replacedBy: replacement })
+      expect(second.calls).toEqual(['eth_blockNumber', 'eth_getTransactionByHash'])
+    } finally {
+      reader.close()
+    }
+  }, 60_000)
+
+  it('a replacement 40 blocks after the sighting: each read reads at most 16 blocks and goes on where the last stopped', async () => {
+    const reader = service()
+    try {
+      const original = (await send(parseGwei('5'))).toLowerCase()
+      expect((await reader.read(CHAIN, original)).status).toBe('pending')
+      const nonce = await nonceOf(original)
+      // The original leaves the pool (anvil drops it), 40 empty blocks, then the replacement.
+      await rpc(anvil.rpcUrl, 'anvil_dropTransaction', [original])
+      await rpc(anvil.rpcUrl, 'anvil_mine', ['0x28'])
+      const replacement = await send(parseGwei('50'), nonce)
+      await rpc(anvil.rpcUrl, 'anvil_mine', ['0x12c'])
+      const reads = []
+      for (let read = 0; read < 4; read++) reads.push(await readCosting(reader, original))
+      for (const { calls } of reads) {
+        expect(
+          calls.filter((method) => method === 'eth_getBlockByNumber').length,
+        ).toBeLessThanOrEqual(16)
+      }
+      expect(reads.map(({ report }) => report.replacedBy)).toEqual([
+        undefined,
+        undefined,
+        replacement,
+        replacement,
+      ])
+      // 41 blocks searched once in all (16 + 16 + 9), never twice.
+      const blockReads = reads
+        .flatMap(({ calls }) => calls)
+        .filter((method) => method === 'eth_getBlockByNumber')
+      expect(blockReads.length).toBe(16 + 16 + 10)
+    } finally {
+      reader.close()
+    }
+  }, 60_000)
 })
 
 describe('transaction long-polls: the waits of one caller are capped', () => {
