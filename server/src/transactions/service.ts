@@ -185,11 +185,16 @@ export function createTransactionService(
         const head = await headOf(chainId)
         const key = `${chainId} ${hash}`
         const known = reports.get(key)
-        if (reuse && known?.head === head) return known.report
-        const report = await coalesce(`${key} ${head}`, () => reader.readStatus(hash, head))
-        reports.delete(key)
-        reports.set(key, { head, report })
-        if (reports.size > REPORTS_MAX) reports.delete(reports.keys().next().value as string)
+        let report: TransactionReport
+        if (reuse && known?.head === head) {
+          report = known.report
+        } else {
+          report = await coalesce(`${key} ${head}`, () => reader.readStatus(hash, head))
+          reports.delete(key)
+          reports.set(key, { head, report })
+          if (reports.size > REPORTS_MAX) reports.delete(reports.keys().next().value as string)
+        }
+        // A followed transaction: the chain's scans keep this report up to date from here.
         if (entry && (entry.report === undefined || entry.stale || head >= entry.head)) {
           entry.report = report
           entry.head = head
