@@ -51,7 +51,7 @@ describe('Solana waiters: batched signature statuses per slot', () => {
     await flags[0]!.next(never)
     const batches = solana.calls.filter((call) => call.method === 'getSignatureStatuses')
     expect(batches.map((call) => (call.params as string[][])[0]!.length)).toEqual([256, 256, 88])
-    expect(await service.read(SOLANA_DEVNET, signatures[0]!, true)).toEqual({
+    expect(await service.read(SOLANA_DEVNET, signatures[0]!, true, true)).toEqual({
       status: 'confirmed',
       blockNumber: 1_001n,
       confirmations: 1,
@@ -62,7 +62,7 @@ describe('Solana waiters: batched signature statuses per slot', () => {
     await flags[0]!.next(never)
     const next = solana.calls.filter((call) => call.method === 'getSignatureStatuses')
     expect(next.map((call) => (call.params as string[][])[0]!.length)).toEqual([256, 256, 87])
-    expect(await service.read(SOLANA_DEVNET, signatures[0]!, true)).toMatchObject({
+    expect(await service.read(SOLANA_DEVNET, signatures[0]!, true, true)).toMatchObject({
       confirmations: 2,
     })
     expect(

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events'
 import { API_PREFIX } from 'scope-connect/wire'
-import { parseGwei } from 'viem'
+import { keccak256, parseGwei } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningAnvil, startAnvil } from '../../test/support/anvil'
-import { keyWallet, rpc } from '../../test/support/evm-transactions'
+import { ANVIL_KEY_1, keyWallet, rpc } from '../../test/support/evm-transactions'
 import { createMemoryTransactionFeed } from '../src/transactions/feed'
 import { statusResponseEtag, toStatusResponse } from '../src/transactions/report'
 import { createTransactionService } from '../src/transactions/service'
@@ -149,6 +149,38 @@ describe('transaction long-polls: upstream calls per head whatever the number of
   }
 })
 
+describe('a transaction the node learns of while it is waited on', () => {
+  it('reads pending by the next long-poll, though no block holds it yet', async () => {
+    const wallet = keyWallet(anvil.rpcUrl, ANVIL_KEY_1)
+    const nonce = await rpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [
+      wallet.account.address,
+      'pending',
+    ])
+    const signed = await wallet.signTransaction({
+      to: RECIPIENT,
+      value: 1n,
+      chain: null,
+      chainId: 31337,
+      nonce: Number(nonce),
+      maxPriorityFeePerGas: parseGwei('1'),
+      maxFeePerGas: parseGwei('10'),
+      gas: 21_000n,
+    } as never)
+    const hash = keccak256(signed)
+    const first = await wait(server, hash, etagOf(hash), AbortSignal.timeout(600))
+    expect(first.status).toBe(0) // still waiting (unknown) when the test stopped it
+    // A new head (the scans see the hash nowhere), then the transaction reaches the pool.
+    await rpc(anvil.rpcUrl, 'evm_mine')
+    await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+    await rpc(anvil.rpcUrl, 'eth_sendRawTransaction', [signed])
+    // The next long-poll starts with a read of its own: pending at once, no block needed.
+    const next = await wait(server, hash, etagOf(hash), AbortSignal.timeout(5_000))
+    expect(next.status).toBe(200)
+    expect(JSON.parse(next.body)).toMatchObject({ status: 'pending' })
+    await rpc(anvil.rpcUrl, 'evm_mine')
+  }, 30_000)
+})
+
 describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requests)', () => {
   it('each new head costs one block read, plus one receipt per mined match', async () => {
     const serviceCalls: string[] = []
@@ -197,11 +229,12 @@ describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requ
         await rpc(anvil.rpcUrl, 'evm_mine')
         await flags[0]!.next(never)
       }
-      expect(await service.read(CHAIN, hashes[0]!, true)).toMatchObject({
+      // As the woken route reads them: from the scans.
+      expect(await service.read(CHAIN, hashes[0]!, true, true)).toMatchObject({
         status: 'confirmed',
         confirmations: 3,
       })
-      expect(await service.read(CHAIN, hashes[1]!, true)).toEqual({ status: 'unknown' })
+      expect(await service.read(CHAIN, hashes[1]!, true, true)).toEqual({ status: 'unknown' })
       const { eth_blockNumber: headReads = 0, ...rest } = perMethod()
       expect(rest).toEqual({ eth_getBlockByNumber: 3, eth_getTransactionReceipt: 1 })
       expect(headReads).toBeGreaterThan(0)

@@ -79,7 +79,7 @@ export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext):
         try {
           while (ifNoneMatchHits(ifNoneMatch, etag) && !ended.signal.aborted) {
             if (!(await heads.next(ended.signal))) break
-            body = toStatusResponse(chainId, hash, await service.read(chainId, hash, true))
+            body = toStatusResponse(chainId, hash, await service.read(chainId, hash, true, true))
             etag = statusResponseEtag(body)
           }
         } finally {

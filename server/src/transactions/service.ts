@@ -48,9 +48,13 @@ export interface TransactionService {
    * share one set of RPC calls, however many requests wait on it. UpstreamError when the chain
    * has no RPC endpoint or its node fails. `reuse`: a report already read at the current head
    * (by any request) is answered as is — for long-polls, which wake at each new head anyway; a
-   * plain read asks the node.
+   * plain read asks the node. `woken`: a followed wait's read after its flag rose, answered from
+   * the chain's scan; at a wait's start a followed transaction the node did not know (`unknown`,
+   * not replaced) is asked again once per head instead, as the scans only see it once mined (one
+   * call per request, so a transaction that reaches the mempool later reads `pending` by the next
+   * long-poll).
    */
-  read(chainId: string, hash: string, reuse?: boolean): Promise<TransactionReport>
+  read(chainId: string, hash: string, reuse?: boolean, woken?: boolean): Promise<TransactionReport>
   /**
    * A long-poll's wait on `hash`: the flag rises after each new head of the chain once every
    * followed transaction of the chain was brought to it (one chain-wide scan per head, whatever
@@ -170,7 +174,7 @@ export function createTransactionService(
   return {
     serves: (chainId) => readers.has(chainId),
     normalizeHash: (chainId, hash) => readers.get(chainId)?.normalizeHash(hash),
-    async read(chainId, hash, reuse = false) {
+    async read(chainId, hash, reuse = false, woken = false) {
       const reader = readerOf(chainId)
       try {
         const track = tracks.get(chainId)
@@ -178,8 +182,16 @@ export function createTransactionService(
         if (reuse && track && entry) {
           await track.scanning
           const current = watchers.head(chainId)
-          if (entry.report && !entry.stale && current !== undefined && entry.head >= current) {
-            return entry.report
+          const { report } = entry
+          const unseen = report?.status === 'unknown' && report.replacedBy === undefined
+          if (
+            report &&
+            (woken || !unseen) &&
+            !entry.stale &&
+            current !== undefined &&
+            entry.head >= current
+          ) {
+            return report
           }
         }
         const head = await headOf(chainId)
