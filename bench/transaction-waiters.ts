@@ -77,6 +77,8 @@ async function measure(
     }
     const firstReads = calls.length
     await new Promise((resolve) => setTimeout(resolve, 1_000))
+    // A head seen before counting raised the flag already: lower it.
+    await flags[0]!.next(AbortSignal.timeout(1))
     calls.length = 0
     let heads = 0
     const ended = new AbortController()

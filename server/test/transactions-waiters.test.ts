@@ -214,6 +214,8 @@ describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requ
       const flags = hashes.map((hash) => service.follow(CHAIN, hash, 'one caller')!)
       expect(flags.every(Boolean)).toBe(true)
       expect(service.follow(CHAIN, randomHash(), 'one caller')).toBeUndefined()
+      // The instance's cap too: another caller is refused once 2,000 wait in all.
+      expect(service.follow(CHAIN, randomHash(), 'another caller')).toBeUndefined()
       // The first read of each wait (one per request), 50 at a time.
       for (let index = 0; index < hashes.length; index += 50) {
         await Promise.all(
@@ -244,6 +246,51 @@ describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requ
       service.close()
     }
   }, 180_000)
+})
+
+describe('heads the watcher skipped', () => {
+  it('each skipped block is read once, at most 8 per head; past that the waited hash is read again', async () => {
+    const serviceCalls: string[] = []
+    const service = createTransactionService([{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }], {
+      feed: createMemoryTransactionFeed(),
+      blockPollMs: POLL_MS,
+      fetch: async (input, init) => {
+        serviceCalls.push(String(JSON.parse(String(init?.body)).method))
+        return fetch(input, init)
+      },
+    })
+    const reads = (method: string) => serviceCalls.filter((one) => one === method).length
+    try {
+      const hash = randomHash()
+      const flag = service.follow(CHAIN, hash, 'caller')!
+      await service.read(CHAIN, hash, true)
+      await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      await flag.next(AbortSignal.timeout(1))
+      serviceCalls.length = 0
+      const never = new AbortController().signal
+      await rpc(anvil.rpcUrl, 'anvil_mine', ['0x3'])
+      await flag.next(never)
+      // (Should the watcher see the three in two heads, each block is still read once.)
+      await until(() => reads('eth_getBlockByNumber') >= 3, 'three block reads')
+      await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      expect(reads('eth_getBlockByNumber')).toBe(3)
+      expect(await service.read(CHAIN, hash, true, true)).toEqual({ status: 'unknown' })
+      expect(reads('eth_getTransactionByHash')).toBe(0)
+      serviceCalls.length = 0
+      await rpc(anvil.rpcUrl, 'anvil_mine', ['0x40'])
+      await flag.next(never)
+      await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+      // 64 blocks at once: 8 read (16 should the watcher see them in two heads), the rest not.
+      expect(reads('eth_getBlockByNumber')).toBeGreaterThanOrEqual(8)
+      expect(reads('eth_getBlockByNumber')).toBeLessThanOrEqual(16)
+      // Blocks unread: the scan cannot vouch for the hash, its waiter's read asks the node.
+      expect(await service.read(CHAIN, hash, true, true)).toEqual({ status: 'unknown' })
+      expect(reads('eth_getTransactionByHash')).toBe(1)
+      flag.stop()
+    } finally {
+      service.close()
+    }
+  }, 60_000)
 })
 
 describe('the replacement search is incremental, with a per-read budget', () => {
