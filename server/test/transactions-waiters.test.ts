@@ -22,12 +22,17 @@ let anvil: RunningAnvil
 let server: TestServer
 let capped: TestServer
 const calls: string[] = []
+/** While set, the node answers block reads with a 500 (a failing upstream). */
+let failBlockReads = false
 
 beforeAll(async () => {
   anvil = await startAnvil({ args: ['--no-mining'] })
   const counting: typeof fetch = async (input, init) => {
     const body = JSON.parse(String(init?.body)) as { method: string } | { method: string }[]
     for (const one of Array.isArray(body) ? body : [body]) calls.push(one.method)
+    if (failBlockReads && JSON.stringify(body).includes('eth_getBlockByNumber')) {
+      return new Response('upstream down', { status: 500 })
+    }
     return fetch(input, init)
   }
   const project = {
@@ -179,6 +184,94 @@ describe('a transaction the node learns of while it is waited on', () => {
     expect(JSON.parse(next.body)).toMatchObject({ status: 'pending' })
     await rpc(anvil.rpcUrl, 'evm_mine')
   }, 30_000)
+})
+
+describe('a waited transaction replaced (same sender and nonce)', () => {
+  it('is named replaced by the block that holds the replacement: no per-waiter read, no nonce lookup', async () => {
+    const wallet = keyWallet(anvil.rpcUrl, ANVIL_KEY_1)
+    const nonce = Number(
+      await rpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [
+        wallet.account.address,
+        'pending',
+      ]),
+    )
+    const base = { to: RECIPIENT, value: 1n, chain: null, gas: 21_000n, nonce } as const
+    const original = await wallet.sendTransaction({
+      ...base,
+      maxFeePerGas: parseGwei('5'),
+      maxPriorityFeePerGas: parseGwei('1'),
+    })
+    const ended = new AbortController()
+    calls.length = 0
+    const waiting = wait(
+      server,
+      original,
+      etagOf(original, { status: 'pending' } as never),
+      ended.signal,
+    )
+    await until(() => count('eth_getTransactionByHash') >= 1, 'the first read')
+    await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+    calls.length = 0
+    const replacement = await wallet.sendTransaction({
+      ...base,
+      maxFeePerGas: parseGwei('50'),
+      maxPriorityFeePerGas: parseGwei('2'),
+    })
+    await rpc(anvil.rpcUrl, 'evm_mine')
+    const answer = await waiting
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({
+      chainId: CHAIN,
+      hash: original,
+      status: 'unknown',
+      replacedBy: replacement,
+    })
+    const { eth_blockNumber: _heads, ...rest } = Object.fromEntries(
+      [...new Set(calls)].map((method) => [method, count(method)]),
+    )
+    expect(rest).toEqual({ eth_getBlockByNumber: 1 })
+  }, 30_000)
+})
+
+describe('a node that fails the head scan', () => {
+  it('keeps the waiters waiting (no read per waiter); the next head scans the missed block too', async () => {
+    const sent = await keyWallet(anvil.rpcUrl).sendTransaction({
+      to: RECIPIENT,
+      value: 1n,
+      chain: null,
+      maxPriorityFeePerGas: parseGwei('1'),
+      maxFeePerGas: parseGwei('10'),
+      gas: 21_000n,
+    })
+    const others = Array.from({ length: 20 }, randomHash)
+    const ended = new AbortController()
+    calls.length = 0
+    const waiting = wait(server, sent, etagOf(sent, { status: 'pending' } as never), ended.signal)
+    const rest = others.map((hash) => wait(server, hash, etagOf(hash), ended.signal))
+    await until(() => count('eth_getTransactionByHash') >= 21, 'the first reads')
+    await new Promise((resolve) => setTimeout(resolve, 4 * POLL_MS))
+    failBlockReads = true
+    try {
+      calls.length = 0
+      await rpc(anvil.rpcUrl, 'evm_mine')
+      await until(() => count('eth_getBlockByNumber') >= 2, 'failed block reads')
+      const early = await Promise.race([
+        waiting,
+        new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300)),
+      ])
+      expect(early).toBe('still waiting')
+      expect(count('eth_getTransactionByHash')).toBe(0)
+    } finally {
+      failBlockReads = false
+    }
+    await rpc(anvil.rpcUrl, 'evm_mine')
+    const answer = await waiting
+    expect(answer.status).toBe(200)
+    // Mined in the block the failed scan missed: found by the next scan, two confirmations.
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 'confirmed', confirmations: 2 })
+    ended.abort()
+    expect((await Promise.all(rest)).every((one) => one.status === 0)).toBe(true)
+  }, 60_000)
 })
 
 describe('2,000 waiters (the service the route waits on, without 2,000 HTTP requests)', () => {
