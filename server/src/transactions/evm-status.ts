@@ -223,10 +223,14 @@ export function createEvmHeadScan(
         continue
       }
       if (mined.has(hash)) {
-        entry.report = reports.get(hash) ?? {
-          status: 'pending',
-          ...(before.seen ? { seen: before.seen } : {}),
+        const report = reports.get(hash)
+        // In a block but its receipt not served yet (a node catching up): the scans will not see
+        // that block again, so the waiter's next read asks the node.
+        if (!report) {
+          entry.stale = true
+          continue
         }
+        entry.report = report
       } else if (replaced.has(hash)) {
         const replacedBy = replaced.get(hash)!
         entry.report = { status: 'unknown', replacedBy }

@@ -33,7 +33,11 @@ describe('transaction feed across two instances on a Redis Cluster', () => {
     ])
     const networks = [{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }]
     for (const index of [0, 1]) {
-      const feed = createRedisTransactionFeed({ cluster: cluster.nodes }, { keyPrefix: 'tx:' })
+      const feed = createRedisTransactionFeed(
+        { cluster: cluster.nodes },
+        // Generous: six redis-server processes on a loaded 2-core machine.
+        { keyPrefix: 'tx:', connectTimeoutMs: 10_000 },
+      )
       await feed.ready()
       feeds.push(feed)
       const counting: typeof fetch = (input, init) => {
