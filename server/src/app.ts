@@ -42,7 +42,7 @@ import { createMemoryStore } from './store/memory'
 import { createMemorySessionEvents, type SessionEvents } from './store/session-events'
 import type { Store } from './store/types'
 import { createMemoryTransactionFeed, type TransactionFeed } from './transactions/feed'
-import { createTransactionService } from './transactions/service'
+import { createTransactionService, type WaiterLimits } from './transactions/service'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,6 +103,8 @@ export interface TransactionOptions {
   timeoutMs?: number
   /** The fetch of the RPC calls (tests count them). */
   fetch?: typeof fetch
+  /** Long-polls waiting at once, per caller and per instance (429 TOO_MANY_WAITERS past them). */
+  waiters?: Partial<WaiterLimits>
 }
 
 export const DEFAULT_BODY_LIMIT = 16 * 1024
@@ -174,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           ? {}
           : { blockPollMs: options.transactions.blockPollMs }),
         ...(options.transactions?.fetch ? { fetch: options.transactions.fetch } : {}),
+        ...(options.transactions?.waiters ? { waiters: options.transactions.waiters } : {}),
         ...(options.transactions?.timeoutMs === undefined
           ? {}
           : { timeoutMs: options.transactions.timeoutMs }),

@@ -35,10 +35,8 @@ async function main(): Promise<void> {
   const sessionEvents = redis
     ? createRedisSessionEvents(redis, { log: storeLog })
     : createMemorySessionEvents()
-  // With Redis one instance polls each chain's head for every instance's waiting requests.
-  const transactionFeed = settings.redisUrl
-    ? createRedisTransactionFeed(settings.redisUrl, { log: storeLog })
-    : undefined
+  // With Redis (one server or a cluster) one instance polls each chain's head for every instance.
+  const transactionFeed = redis ? createRedisTransactionFeed(redis, { log: storeLog }) : undefined
   const closeStores = () =>
     Promise.all([store.close(), mailbox.close(), sessionEvents.close(), transactionFeed?.close()])
   const server = await startServer({

@@ -24,6 +24,8 @@ export const BACKEND_ERROR_STATUS = {
   SIGNATURE_INVALID: 422,
   UNSUPPORTED_CHAIN: 422,
   RATE_LIMITED: 429,
+  /** GET /transactions: the caller (or the instance) holds as many long-polls as it may. */
+  TOO_MANY_WAITERS: 429,
   UPSTREAM_ERROR: 502,
   STORE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,

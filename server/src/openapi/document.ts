@@ -237,7 +237,7 @@ export function buildOpenApiDocument(): Json {
           summary:
             'Status of a transaction read by the backend; a long-poll with waitMs and If-None-Match, woken by new blocks',
           description:
-            'unknown + replacedBy: another transaction of the same sender and nonce was mined. Limited per app key like /balances, once per request whatever the wait.',
+            'unknown + replacedBy: another transaction of the same sender and nonce was mined. Limited per app key like /balances, once per request whatever the wait. The long-polls open at once are capped per caller (app key and IP) and per instance: past the cap, 429 TOO_MANY_WAITERS (Retry-After: 1).',
           security: appKey,
           parameters: [...queryParameters(TransactionQuerySchema), ...longPollParameters],
           responses: {

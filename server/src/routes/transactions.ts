@@ -8,12 +8,11 @@ import {
 } from 'scope-connect/wire'
 import { appKeyOf, requireProject } from '../auth/app-key'
 import type { AppContext } from '../context'
-import { fieldError } from '../errors'
-import { enforceAppKeyLimits } from '../http/rate-limit'
+import { ApiError, fieldError } from '../errors'
+import { callerKey, enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { assertChainEnabled } from '../sessions/create'
 import { ifNoneMatchHits, parseWaitMs } from '../sessions/long-poll'
-import { watchHeads } from '../transactions/head-flag'
 import { statusResponseEtag, toStatusResponse } from '../transactions/report'
 
 const LONG_POLL_MAX = String(LONG_POLL_MAX_MS)
@@ -22,7 +21,10 @@ const LONG_POLL_MAX = String(LONG_POLL_MAX_MS)
  * GET /transactions: a transaction's status read by the backend, so a dApp needs no RPC of its
  * own. With `If-None-Match` naming the current tag and `waitMs`, the answer waits for a change,
  * re-reading the transaction at each new head of the chain's shared block watcher; 304 when none
- * came. Limited like the other app-key reads, once per request whatever the wait.
+ * came. Limited like the other app-key reads, once per request whatever the wait; the waits open
+ * at once are capped per caller (app key and client IP) and per instance: past the cap, 429
+ * TOO_MANY_WAITERS. A wait costs the node nothing of its own: each new head is read once for every
+ * waiter of the chain (`TransactionService.follow`).
  */
 export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext): void {
   // Waiting long-polls answer as soon as the server starts closing. A set of callbacks rather
@@ -49,8 +51,17 @@ export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext):
     reply.header(LONG_POLL_MAX_HEADER, LONG_POLL_MAX)
 
     const willWait = waitMs > 0 && ifNoneMatch !== undefined && service.serves(chainId)
-    // Watch before the first read, so a block that lands between the read and the wait is seen.
-    const heads = willWait ? watchHeads(service.watchers, chainId) : undefined
+    // Follow before the first read, so a block that lands between the read and the wait is seen.
+    const heads = willWait
+      ? service.follow(chainId, hash, `${appKeyOf(request)}|${callerKey(ctx, request)}`)
+      : undefined
+    if (willWait && !heads) {
+      throw new ApiError(
+        'TOO_MANY_WAITERS',
+        'too many transaction long-polls open at once; retry when one ends',
+        { headers: { 'retry-after': '1' } },
+      )
+    }
     try {
       let body = toStatusResponse(
         chainId,
@@ -68,7 +79,7 @@ export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext):
         try {
           while (ifNoneMatchHits(ifNoneMatch, etag) && !ended.signal.aborted) {
             if (!(await heads.next(ended.signal))) break
-            body = toStatusResponse(chainId, hash, await service.read(chainId, hash, true))
+            body = toStatusResponse(chainId, hash, await service.read(chainId, hash, true, true))
             etag = statusResponseEtag(body)
           }
         } finally {

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { connectPubSub, waitUntilReady, watchOutages } from '../store/redis-connection'
+import {
+  connectPubSub,
+  isClusterTarget,
+  type RedisTarget,
+  waitUntilReady,
+  watchOutages,
+} from '../store/redis-connection'
+import { assertClusterPrefix } from '../store/redis-keys'
 import { SEEN_TTL_MS, type SeenTransaction, type TransactionFeed } from './feed'
 
 export interface RedisTransactionFeedOptions {
@@ -33,23 +40,36 @@ return 1`
  * Channel `<prefix>blocks:<chainId>`: `<instance id> <head>` each time the leader reads a new head.
  * Two connections, as the session events: commands (no offline queue, short timeout) and
  * SUBSCRIBE (re-subscribes by itself after a reconnect).
+ *
+ * On a Redis Cluster (`{ cluster: nodes }`, the CLI's `--redis-cluster`) the same, each chain in
+ * its own hash slot: keys `<prefix>blocks:lease:{<chainId>}`, `<prefix>tx:{<chainId>}:<hash>`, and
+ * the heads over sharded pub/sub (SPUBLISH / SSUBSCRIBE) on `<prefix>blocks:{<chainId>}`, so a
+ * chain's feed lives on one shard and a shard's failover touches only its own chains.
  */
 export function createRedisTransactionFeed(
-  url: string,
+  target: RedisTarget,
   options: RedisTransactionFeedOptions = {},
 ): RedisTransactionFeed {
   const { keyPrefix, connectTimeoutMs, commandTimeoutMs } = { ...DEFAULTS, ...options }
+  const cluster = isClusterTarget(target)
+  if (cluster) assertClusterPrefix(keyPrefix)
+  const slot = (chainId: string) => (cluster ? `{${chainId}}` : chainId)
   const instanceId = randomBytes(8).toString('hex')
-  const { commands, subscriber } = connectPubSub(url, { connectTimeoutMs, commandTimeoutMs })
+  const { commands, subscriber } = connectPubSub(
+    target,
+    { connectTimeoutMs, commandTimeoutMs },
+    { sharded: true },
+  )
   let closing = false
   const outages = watchOutages([commands, subscriber], {
     log: options.log,
     message: 'transaction feed: redis unavailable; reconnecting',
     closing: () => closing,
   })
-  const channelOf = (chainId: string) => `${keyPrefix}blocks:${chainId}`
+  const channelOf = (chainId: string) => `${keyPrefix}blocks:${slot(chainId)}`
+  const txKey = (chainId: string, hash: string) => `${keyPrefix}tx:${slot(chainId)}:${hash}`
   const listeners = new Map<string, Set<(head: bigint) => void>>()
-  subscriber.on('message', (channel: string, payload: string) => {
+  subscriber.on(cluster ? 'smessage' : 'message', (channel: string, payload: string) => {
     const [from, head] = payload.split(' ')
     if (from === instanceId || head === undefined || !/^\d{1,78}$/.test(head)) return
     for (const listener of [...(listeners.get(channel) ?? [])]) listener(BigInt(head))
@@ -65,7 +85,7 @@ export function createRedisTransactionFeed(
         const won = await commands.eval(
           LEAD_SCRIPT,
           1,
-          `${keyPrefix}blocks:lease:${chainId}`,
+          `${keyPrefix}blocks:lease:${slot(chainId)}`,
           instanceId,
           String(leaseMs),
         )
@@ -77,7 +97,10 @@ export function createRedisTransactionFeed(
     },
     async publish(chainId, head) {
       try {
-        await commands.publish(channelOf(chainId), `${instanceId} ${head}`)
+        const message = `${instanceId} ${head}`
+        await (cluster
+          ? commands.spublish(channelOf(chainId), message)
+          : commands.publish(channelOf(chainId), message))
       } catch (err) {
         outages.report(err)
       }
@@ -88,7 +111,9 @@ export function createRedisTransactionFeed(
       if (!set) {
         set = new Set()
         listeners.set(channel, set)
-        subscriber.subscribe(channel).catch(() => undefined)
+        ;(cluster ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel)).catch(
+          () => undefined,
+        )
       }
       const entry = (head: bigint) => onHead(head)
       set.add(entry)
@@ -97,25 +122,22 @@ export function createRedisTransactionFeed(
         current?.delete(entry)
         if (current?.size === 0) {
           listeners.delete(channel)
-          subscriber.unsubscribe(channel).catch(() => undefined)
+          ;(cluster ? subscriber.sunsubscribe(channel) : subscriber.unsubscribe(channel)).catch(
+            () => undefined,
+          )
         }
       }
     },
     async remember(chainId, hash, seen) {
       try {
-        await commands.set(
-          `${keyPrefix}tx:${chainId}:${hash}`,
-          JSON.stringify(seen),
-          'PX',
-          SEEN_TTL_MS,
-        )
+        await commands.set(txKey(chainId, hash), JSON.stringify(seen), 'PX', SEEN_TTL_MS)
       } catch (err) {
         outages.report(err)
       }
     },
     async recall(chainId, hash) {
       try {
-        const text = await commands.get(`${keyPrefix}tx:${chainId}:${hash}`)
+        const text = await commands.get(txKey(chainId, hash))
         return text ? parseSeen(text) : undefined
       } catch (err) {
         outages.report(err)
@@ -135,6 +157,9 @@ function parseSeen(text: string): SeenTransaction | undefined {
     const value = JSON.parse(text) as Partial<SeenTransaction>
     if (typeof value.from !== 'string' || typeof value.nonce !== 'number') return undefined
     if (typeof value.seenAtBlock !== 'string') return undefined
+    if (value.searchedTo !== undefined && !/^\d{1,78}$/.test(String(value.searchedTo))) {
+      delete value.searchedTo
+    }
     return value as SeenTransaction
   } catch {
     return undefined

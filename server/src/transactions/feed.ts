@@ -29,6 +29,11 @@ export interface SeenTransaction {
   seenAtBlock: string
   /** Set once the replacement was found, so it is looked for once. */
   replacedBy?: string
+  /**
+   * The last block the replacement search read (decimal) without finding it: the next search
+   * starts after it, so no block is searched twice.
+   */
+  searchedTo?: string
 }
 
 /** How long a seen transaction is kept. */

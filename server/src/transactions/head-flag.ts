@@ -8,9 +8,17 @@ export interface HeadFlag {
 }
 
 export function watchHeads(watchers: BlockWatchers, chainId: string): HeadFlag {
+  return headFlag((wake) => watchers.watch(chainId, wake))
+}
+
+/**
+ * A flag raised by each call of the `wake` that `subscribe` receives; `stop` calls what
+ * `subscribe` returned.
+ */
+export function headFlag(subscribe: (wake: () => void) => () => void): HeadFlag {
   let seen = false
   let wake: (() => void) | undefined
-  const stop = watchers.watch(chainId, () => {
+  const stop = subscribe(() => {
     seen = true
     wake?.()
   })

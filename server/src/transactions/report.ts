@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { TransactionStatus, TransactionStatusResponse } from 'scope-connect/wire'
+import type { SeenTransaction } from './feed'
 
 /** What a reader found out about one transaction at one head. */
 export interface TransactionReport {
@@ -8,6 +9,8 @@ export interface TransactionReport {
   confirmations?: number
   replacedBy?: string
   revertReason?: string
+  /** A pending (or replaced, searched) EVM transaction's sender and nonce: never answered. */
+  seen?: SeenTransaction
 }
 
 export function toStatusResponse(

@@ -6,10 +6,24 @@ import type { NetworkConfig } from '../chains/registry'
 import { createSolanaRpc, type SolanaRpc } from '../chains/solana-rpc'
 import { UpstreamError } from '../chains/types'
 import { type BlockWatchers, createBlockWatchers } from './block-watcher'
-import { type ReceiptCache, readEvmStatus } from './evm-status'
+import { createEvmHeadScan, type ReceiptCache, readEvmStatus } from './evm-status'
 import type { TransactionFeed } from './feed'
+import { type HeadFlag, headFlag } from './head-flag'
 import type { TransactionReport } from './report'
-import { readSolanaSlot, readSolanaStatus } from './solana-status'
+import { createSolanaHeadScan, readSolanaSlot, readSolanaStatus } from './solana-status'
+import type { ScanHeads, Tracked } from './tracker'
+
+/** How many long-polls may wait at once on one instance: per caller, and in all. */
+export interface WaiterLimits {
+  /** Per caller (app key and client IP, as the rate limit's window); default 100. */
+  perCaller: number
+  /** In all; default 10,000. */
+  total: number
+}
+
+export const DEFAULT_WAITER_LIMITS: WaiterLimits = { perCaller: 100, total: 10_000 }
+/** How long a transaction nobody waits on any more stays tracked (its waiter's next long-poll). */
+const TRACK_LINGER_MS = 10_000
 
 export interface TransactionServiceOptions {
   feed: TransactionFeed
@@ -19,6 +33,9 @@ export interface TransactionServiceOptions {
   timeoutMs?: number
   fetch?: typeof fetch
   log?: { warn(obj: object, msg: string): void }
+  /** Long-polls waiting at once; `DEFAULT_WAITER_LIMITS` by default. */
+  waiters?: Partial<WaiterLimits>
+  now?: () => number
 }
 
 export interface TransactionService {
@@ -31,9 +48,22 @@ export interface TransactionService {
    * share one set of RPC calls, however many requests wait on it. UpstreamError when the chain
    * has no RPC endpoint or its node fails. `reuse`: a report already read at the current head
    * (by any request) is answered as is — for long-polls, which wake at each new head anyway; a
-   * plain read asks the node.
+   * plain read asks the node. `woken`: a followed wait's read after its flag rose, answered from
+   * the chain's scan; at a wait's start a followed transaction the node did not know (`unknown`,
+   * not replaced) is asked again once per head instead, as the scans only see it once mined (one
+   * call per request, so a transaction that reaches the mempool later reads `pending` by the next
+   * long-poll).
    */
-  read(chainId: string, hash: string, reuse?: boolean): Promise<TransactionReport>
+  read(chainId: string, hash: string, reuse?: boolean, woken?: boolean): Promise<TransactionReport>
+  /**
+   * A long-poll's wait on `hash`: the flag rises after each new head of the chain once every
+   * followed transaction of the chain was brought to it (one chain-wide scan per head, whatever
+   * the number of waiters; `read(…, true)` then answers from it). Undefined when `caller` already
+   * has `WaiterLimits.perCaller` waits, or the instance `total`. Call `stop` when the wait ends.
+   */
+  follow(chainId: string, hash: string, caller: string): HeadFlag | undefined
+  /** Long-polls following a transaction now. */
+  readonly waiting: number
   readonly watchers: BlockWatchers
   close(): void
 }
@@ -42,6 +72,19 @@ interface ChainReader {
   readHead(): Promise<bigint>
   readStatus(hash: string, head: bigint): Promise<TransactionReport>
   normalizeHash(hash: string): string | undefined
+  scan: ScanHeads
+}
+
+/** The followed transactions of one chain and the head they were last brought to. */
+interface ChainTrack {
+  tracked: Map<string, Tracked>
+  scannedTo?: bigint
+  /** The scan in progress (or the last one, settled): scans run one at a time, in head order. */
+  scanning: Promise<void>
+  wakers: Set<() => void>
+  refs: number
+  stopWatch: () => void
+  linger?: ReturnType<typeof setTimeout>
 }
 
 const REPORTS_MAX = 10_000
@@ -74,6 +117,54 @@ export function createTransactionService(
     ...(options.blockPollMs === undefined ? {} : { intervalMs: options.blockPollMs }),
     ...(options.log ? { log: options.log } : {}),
   })
+  const now = options.now ?? Date.now
+  const limits = { ...DEFAULT_WAITER_LIMITS, ...options.waiters }
+  const tracks = new Map<string, ChainTrack>()
+  const callers = new Map<string, number>()
+  let waiting = 0
+  let scanFailureLogged = false
+
+  const scan = async (chainId: string, track: ChainTrack, head: bigint) => {
+    if (track.scannedTo !== undefined && head <= track.scannedTo) return
+    const at = now()
+    for (const [hash, entry] of track.tracked) {
+      if (entry.refs === 0 && at - entry.releasedAt >= TRACK_LINGER_MS) track.tracked.delete(hash)
+    }
+    try {
+      await readerOf(chainId).scan(track.tracked, track.scannedTo, head)
+      track.scannedTo = head
+      scanFailureLogged = false
+    } catch (err) {
+      // The entries keep their reports; the next head scans the blocks missed here too.
+      if (!scanFailureLogged) {
+        scanFailureLogged = true
+        options.log?.warn({ chainId, err: shortMessage(err) }, 'transactions: head scan failed')
+      }
+      return
+    }
+    for (const wake of [...track.wakers]) wake()
+  }
+
+  const trackOf = (chainId: string): ChainTrack => {
+    let track = tracks.get(chainId)
+    if (!track) {
+      const created: ChainTrack = {
+        tracked: new Map(),
+        scanning: Promise.resolve(),
+        wakers: new Set(),
+        refs: 0,
+        stopWatch: () => {},
+      }
+      created.stopWatch = watchers.watch(chainId, (head) => {
+        created.scanning = created.scanning.then(() => scan(chainId, created, head))
+      })
+      tracks.set(chainId, created)
+      track = created
+    }
+    clearTimeout(track.linger)
+    return track
+  }
+
   const headOf = (chainId: string): Promise<bigint> => {
     const watched = watchers.head(chainId)
     if (watched !== undefined) return Promise.resolve(watched)
@@ -83,25 +174,100 @@ export function createTransactionService(
   return {
     serves: (chainId) => readers.has(chainId),
     normalizeHash: (chainId, hash) => readers.get(chainId)?.normalizeHash(hash),
-    async read(chainId, hash, reuse = false) {
+    async read(chainId, hash, reuse = false, woken = false) {
       const reader = readerOf(chainId)
       try {
+        const track = tracks.get(chainId)
+        const entry = track?.tracked.get(hash)
+        if (reuse && track && entry) {
+          await track.scanning
+          const current = watchers.head(chainId)
+          const { report } = entry
+          const unseen = report?.status === 'unknown' && report.replacedBy === undefined
+          if (
+            report &&
+            (woken || !unseen) &&
+            !entry.stale &&
+            current !== undefined &&
+            entry.head >= current
+          ) {
+            return report
+          }
+        }
         const head = await headOf(chainId)
         const key = `${chainId} ${hash}`
         const known = reports.get(key)
-        if (reuse && known?.head === head) return known.report
-        const report = await coalesce(`${key} ${head}`, () => reader.readStatus(hash, head))
-        reports.delete(key)
-        reports.set(key, { head, report })
-        if (reports.size > REPORTS_MAX) reports.delete(reports.keys().next().value as string)
+        let report: TransactionReport
+        if (reuse && known?.head === head) {
+          report = known.report
+        } else {
+          report = await coalesce(`${key} ${head}`, () => reader.readStatus(hash, head))
+          reports.delete(key)
+          reports.set(key, { head, report })
+          if (reports.size > REPORTS_MAX) reports.delete(reports.keys().next().value as string)
+        }
+        // A followed transaction: the chain's scans keep this report up to date from here.
+        if (entry && (entry.report === undefined || entry.stale || head >= entry.head)) {
+          entry.report = report
+          entry.head = head
+          entry.stale = false
+        }
         return report
       } catch (error) {
         if (error instanceof UpstreamError) throw error
         throw new UpstreamError(`${chainId} RPC: ${shortMessage(error)}`, { cause: error })
       }
     },
+    follow(chainId, hash, caller) {
+      const mine = callers.get(caller) ?? 0
+      if (mine >= limits.perCaller || waiting >= limits.total) return undefined
+      callers.set(caller, mine + 1)
+      waiting++
+      const track = trackOf(chainId)
+      let entry = track.tracked.get(hash)
+      if (!entry) {
+        entry = { head: -1n, stale: false, refs: 0, releasedAt: 0 }
+        track.tracked.set(hash, entry)
+      }
+      const followed = entry
+      followed.refs++
+      track.refs++
+      let stopped = false
+      return headFlag((wake) => {
+        track.wakers.add(wake)
+        return () => {
+          if (stopped) return
+          stopped = true
+          track.wakers.delete(wake)
+          const left = (callers.get(caller) ?? 1) - 1
+          if (left > 0) callers.set(caller, left)
+          else callers.delete(caller)
+          waiting--
+          followed.refs--
+          if (followed.refs === 0) followed.releasedAt = now()
+          if (--track.refs > 0) return
+          clearTimeout(track.linger)
+          track.linger = setTimeout(() => {
+            if (track.refs > 0 || tracks.get(chainId) !== track) return
+            tracks.delete(chainId)
+            track.stopWatch()
+          }, TRACK_LINGER_MS)
+          track.linger.unref?.()
+        }
+      })
+    },
+    get waiting() {
+      return waiting
+    },
     watchers,
-    close: () => watchers.close(),
+    close: () => {
+      for (const track of tracks.values()) {
+        clearTimeout(track.linger)
+        track.stopWatch()
+      }
+      tracks.clear()
+      watchers.close()
+    },
   }
 }
 
@@ -122,6 +288,7 @@ function createChainReader(
       readHead: () => client.getBlockNumber({ cacheTime: 0 }),
       readStatus: (hash, head) =>
         readEvmStatus(client, options.feed, receipts, chainId, hash as Hash, head),
+      scan: createEvmHeadScan(client, options.feed, receipts, chainId),
       normalizeHash: (hash) => (/^0x[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase() : undefined),
     }
   }
@@ -134,6 +301,7 @@ function createChainReader(
     return {
       readHead: () => readSolanaSlot(rpc),
       readStatus: (signature, head) => readSolanaStatus(rpc, signature, head),
+      scan: createSolanaHeadScan(rpc),
       normalizeHash: (hash) => (/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(hash) ? hash : undefined),
     }
   }

@@ -1,5 +1,9 @@
 import type { SolanaRpc } from '../chains/solana-rpc'
 import type { TransactionReport } from './report'
+import { reportAt, type ScanHeads } from './tracker'
+
+/** Signatures one `getSignatureStatuses` call may carry (the node's limit). */
+export const SIGNATURE_STATUSES_MAX = 256
 
 interface SignatureStatus {
   slot: number
@@ -21,7 +25,49 @@ export async function readSolanaStatus(
     [signature],
     { searchTransactionHistory: true },
   ])
-  const status = answer.value?.[0]
+  return solanaReport(answer.value?.[0], head)
+}
+
+/**
+ * Every tracked signature brought to slot `head` at once: one `getSignatureStatuses` per 256 of
+ * those not settled yet (unknown or processed), whatever the number of waiters; the settled ones
+ * only get their confirmations counted again (no call).
+ */
+export function createSolanaHeadScan(rpc: SolanaRpc): ScanHeads {
+  return async (tracked, _from, head) => {
+    const open = [...tracked.entries()].filter(
+      ([, entry]) => entry.report !== undefined && !entry.stale && entry.head < head,
+    )
+    const unsettled = open
+      .filter(
+        ([, entry]) => entry.report!.status === 'pending' || entry.report!.status === 'unknown',
+      )
+      .map(([signature]) => signature)
+    const chunks: string[][] = []
+    for (let index = 0; index < unsettled.length; index += SIGNATURE_STATUSES_MAX) {
+      chunks.push(unsettled.slice(index, index + SIGNATURE_STATUSES_MAX))
+    }
+    const answers = await Promise.all(
+      chunks.map((chunk) =>
+        rpc<{ value: (SignatureStatus | null)[] }>('getSignatureStatuses', [chunk]),
+      ),
+    )
+    const statuses = new Map<string, SignatureStatus | null | undefined>()
+    chunks.forEach((chunk, index) => {
+      chunk.forEach((signature, at) => {
+        statuses.set(signature, answers[index]!.value?.[at])
+      })
+    })
+    for (const [signature, entry] of open) {
+      entry.report = statuses.has(signature)
+        ? solanaReport(statuses.get(signature), head)
+        : reportAt(entry.report!, head)
+      entry.head = head
+    }
+  }
+}
+
+function solanaReport(status: SignatureStatus | null | undefined, head: bigint): TransactionReport {
   if (!status) return { status: 'unknown' }
   if (status.confirmationStatus === 'processed') return { status: 'pending' }
   const slot = BigInt(status.slot)
