@@ -21,8 +21,9 @@ import { fairShare } from '../rate-limit/fair-ceiling'
  * quota divided among the app key's sources holding messages (itself counted), and an app key
  * while it holds no more than the mailbox's quota divided among the app keys holding messages.
  * So those who filled a ceiling are refused, and a newcomer (a fresh pairing's dApp) always gets
- * a share. Those admitted past a ceiling hold at most about one more ceiling (the shares add up
- * to it): the mailbox holds at most about twice `mailboxQuotaBytes`.
+ * a share. Past a full ceiling the shares of callers arriving one after another add up to the
+ * ceiling × H(n) (1 + 1/2 + … + 1/n): the mailbox holds at most about H(app keys) ×
+ * `mailboxQuotaBytes` (docs/relay.md).
  *
  * Charge: a message costs its text's length, at least `MIN_CHARGE_BYTES` (the bookkeeping of a
  * message costs a few hundred bytes whatever its size, so tiny messages are not free).
