@@ -13,10 +13,16 @@
  * - recovery: from the kill to the last failed call (503 / STORE_UNAVAILABLE) of each kind, and the
  *   cluster's own takeover (a replica serving the slot, every live node `cluster_state:ok`).
  *
- * Prints a table; the figures are in docs/redis.md.
+ * - publishes to topics on healthy shards: of the publishes made while the killed shard failed
+ *   over, those to topics another shard serves, and how many of them failed (issue 28: none may).
+ *
+ * `--kill usage` kills the primary serving the relay's `relay:{usage}` slot instead (the slot
+ * every publish touched before issue 28); `--kill session` (the default) the latest session's.
+ *
+ * Prints a table; the figures are in docs/redis.md and docs/benchmarks.md.
  *
  *   npx tsx bench/redis-cluster-failover.ts [--node-timeout 1000] [--before 3] [--after 10]
- *     [--rounds 3]
+ *     [--rounds 3] [--kill session|usage]
  */
 import { performance } from 'node:perf_hooks'
 import { RELAY_METHODS } from 'scope-connect/wire'
@@ -47,6 +53,7 @@ const NODE_TIMEOUT_MS = option('node-timeout', 1_000)
 const BEFORE_S = option('before', 3)
 const AFTER_S = option('after', 10)
 const ROUNDS = option('rounds', 3)
+const KILL_USAGE = args[args.indexOf('--kill') + 1] === 'usage' && args.includes('--kill')
 /** Session creators on A, each one session at a time (every 20 ms at most). */
 const CREATORS = 8
 /** Publisher sockets on A, each with a subscriber socket on B, over TOPICS_EACH topics. */
@@ -80,6 +87,8 @@ const RELAY_LIMITS = {
 interface Outcome {
   at: number
   ok: boolean
+  /** A publish to a topic served by a shard that was not killed. */
+  healthy?: boolean
 }
 
 interface Round {
@@ -88,6 +97,8 @@ interface Round {
   messages: { published: number; lost: number; viaMailbox: number; failedPublishes: number }
   /** From the kill to the last failed call, per kind (0: none failed). */
   recoveryMs: { create: number; read: number; publish: number }
+  /** Publishes to topics on the other shards between the kill and the takeover. */
+  healthyShards: { published: number; failed: number }
 }
 
 async function round(): Promise<Round> {
@@ -139,6 +150,18 @@ async function round(): Promise<Round> {
     pairs.push({ publisher, subscriber, topics })
   }
 
+  // Which primary serves each topic, and the one that will be killed.
+  const usageKey = `${PREFIX}relay:{usage}`
+  const victimOf = async (sessionId?: string) =>
+    KILL_USAGE || !sessionId
+      ? cluster.primaryPortOf(usageKey)
+      : cluster.primaryPortOf(storeKeys(PREFIX, true).session(sessionId))
+  const shardOf = new Map<string, number>()
+  for (const { topics } of pairs) {
+    for (const topic of topics) shardOf.set(topic, await cluster.primaryPortOf(`{${topic}}`))
+  }
+  let victim = KILL_USAGE ? await victimOf() : -1
+
   const creates: Outcome[] = []
   const reads: Outcome[] = []
   const publishes: Outcome[] = []
@@ -177,7 +200,7 @@ async function round(): Promise<Round> {
           (result) => result === true,
           () => false,
         )
-      publishes.push({ at: now(), ok })
+      publishes.push({ at: now(), ok, healthy: shardOf.get(topic) !== victim })
       if (ok) published.push({ topic, message, subscriber })
       await sleep(PUBLISH_EVERY_MS)
     }
@@ -185,8 +208,11 @@ async function round(): Promise<Round> {
 
   await sleep(BEFORE_S * 1000)
   // A primary that holds sessions of the load: the one serving the latest session's slot.
+  if (!KILL_USAGE) victim = await victimOf(created.at(-1)!.sessionId)
   const killedAt = now()
-  await cluster.killPrimaryOf(storeKeys(PREFIX, true).session(created.at(-1)!.sessionId))
+  await cluster.killPrimaryOf(
+    KILL_USAGE ? usageKey : storeKeys(PREFIX, true).session(created.at(-1)!.sessionId),
+  )
   const takeoverMs = now() - killedAt
   await sleep(AFTER_S * 1000)
   running = false
@@ -238,6 +264,12 @@ async function round(): Promise<Round> {
       failedPublishes: publishes.filter((outcome) => !outcome.ok).length,
     },
     recoveryMs: { create: recovery(creates), read: recovery(reads), publish: recovery(publishes) },
+    healthyShards: (() => {
+      const during = publishes.filter(
+        (o) => o.healthy && o.at >= killedAt && o.at <= killedAt + takeoverMs,
+      )
+      return { published: during.length, failed: during.filter((o) => !o.ok).length }
+    })(),
   }
 }
 
@@ -252,12 +284,12 @@ async function main() {
   const ms = (value: number) => (value / 1000).toFixed(1)
   console.log(
     [
-      `\ncluster-node-timeout ${NODE_TIMEOUT_MS} ms; load ${BEFORE_S} s before the kill and ${AFTER_S} s after`,
-      '| Round | takeover (s) | sessions created | sessions lost | failed creates | recovery: create / read / publish (s) | messages published | messages lost | delivered from the mailbox | failed publishes |',
-      '|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|',
+      `\ncluster-node-timeout ${NODE_TIMEOUT_MS} ms; load ${BEFORE_S} s before the kill and ${AFTER_S} s after; killed: the primary of ${KILL_USAGE ? 'relay:{usage}' : 'a session'}`,
+      '| Round | takeover (s) | sessions created | sessions lost | failed creates | recovery: create / read / publish (s) | messages published | messages lost | delivered from the mailbox | failed publishes | failed of the publishes to healthy shards during the failover |',
+      '|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|',
       ...rounds.map(
         (r, i) =>
-          `| ${i + 1} | ${ms(r.takeoverMs)} | ${r.sessions.created} | ${r.sessions.lost} | ${r.sessions.failedCreates} | ${ms(r.recoveryMs.create)} / ${ms(r.recoveryMs.read)} / ${ms(r.recoveryMs.publish)} | ${r.messages.published} | ${r.messages.lost} | ${r.messages.viaMailbox} | ${r.messages.failedPublishes} |`,
+          `| ${i + 1} | ${ms(r.takeoverMs)} | ${r.sessions.created} | ${r.sessions.lost} | ${r.sessions.failedCreates} | ${ms(r.recoveryMs.create)} / ${ms(r.recoveryMs.read)} / ${ms(r.recoveryMs.publish)} | ${r.messages.published} | ${r.messages.lost} | ${r.messages.viaMailbox} | ${r.messages.failedPublishes} | ${r.healthyShards.failed} of ${r.healthyShards.published} |`,
       ),
     ].join('\n'),
   )

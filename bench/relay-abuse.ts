@@ -9,12 +9,17 @@
  *    the send-buffer ceiling (1 MiB) closes them 1013;
  * 3. topic jam: ten subjects flood a pairing topic with 100 messages each (ttl 604800); the
  *    dApp and the wallet still pair and exchange 20 requests and answers;
- * 4. idle sockets: RSS and heap per socket at 10,000 open sockets, each subscribed to a topic.
+ * 4. idle sockets: RSS and heap per socket at 10,000 open sockets, each subscribed to a topic;
+ * 5. a newcomer pairing after a flood (issue 28): ten addresses of one app key publish 500
+ *    four-byte messages each (tag 1112, ttl 86400) on fresh topics, which fills the app key's
+ *    5,000 messages; then a dApp from a new address and its wallet from another pair (proposal,
+ *    answer). Before issue 28 the pairing was refused QUOTA_EXCEEDED for a day.
  *
  * Reports server RSS before and after each, and whether the legitimate pair got through.
  * Writes the "Relay under abuse" section of docs/benchmarks.md.
  *
  *   npx tsx bench/relay-abuse.ts [--idle 10000] [--no-write]
+ *   npx tsx bench/relay-abuse.ts --only newcomer   (5. alone, printed, nothing written)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
@@ -45,6 +50,7 @@ const APP_KEYS = [
   'abuse-jam-key',
   'abuse-idle-key',
   'abuse-one-address-key',
+  'abuse-newcomer-key',
 ]
 const PROJECTS: ProjectsConfig = {
   projects: APP_KEYS.map((key) => ({
@@ -367,6 +373,87 @@ async function topicJam(server: ServerProcess): Promise<Row> {
   }
 }
 
+interface NewcomerFigures {
+  /** The flood: publishes answered stored / refused, and how long it took. */
+  stored: number
+  refused: Record<string, number>
+  fillMs: number
+  /** The newcomer pairing: the proposal's and the answer's outcome, and whether it arrived. */
+  proposal: string
+  answer: string
+  delivered: boolean
+  mailboxMessages: number
+  mailboxBytes: number
+}
+
+/** 5. Ten addresses fill the app key's quota with tiny day-long deletes; a newcomer pairs. */
+async function newcomerAfterFlood(server: ServerProcess): Promise<NewcomerFigures> {
+  const appKey = APP_KEYS[5]!
+  const addresses = Array.from({ length: 10 }, (_, i) => `198.19.0.${i + 1}`)
+  const sockets = await Promise.all(
+    addresses.map(async (address) => connect(server.url, await token(server.url, appKey), address)),
+  )
+  const refused: Record<string, number> = {}
+  let stored = 0
+  const started = performance.now()
+  await Promise.all(
+    sockets.map(async (client, s) => {
+      const pending: Promise<void>[] = []
+      for (let i = 0; i < 500; i++) {
+        pending.push(
+          client
+            .request(RELAY_METHODS.publish, {
+              topic: topicOf(`newcomer-flood-${s}-${i}`),
+              message: messageOf(`${s}${i}`.slice(-3).padStart(3, 'x'), 4),
+              ttl: 86_400,
+              tag: 1112,
+            })
+            .then((answer) => {
+              if (answer.error) {
+                const key = String(answer.error.code)
+                refused[key] = (refused[key] ?? 0) + 1
+              } else stored++
+            }),
+        )
+      }
+      await Promise.all(pending)
+    }),
+  )
+  const fillMs = performance.now() - started
+  const topic = topicOf('newcomer-pairing')
+  const dapp = await connect(server.url, await token(server.url, appKey), '203.0.113.200')
+  const wallet = await connect(server.url, await token(server.url, appKey), '203.0.113.201')
+  await dapp.request(RELAY_METHODS.subscribe, { topic })
+  const proposal = await dapp.request(RELAY_METHODS.publish, {
+    topic,
+    message: messageOf('newcomer-proposal', 400),
+    ttl: 300,
+    tag: 1100,
+  })
+  const answer = await wallet.request(RELAY_METHODS.publish, {
+    topic,
+    message: messageOf('newcomer-answer', 400),
+    ttl: 300,
+    tag: 1101,
+  })
+  await sleep(200)
+  const delivered = dapp.pushes.includes(messageOf('newcomer-answer', 400))
+  const report = await server.report()
+  for (const client of [...sockets, dapp, wallet]) client.socket.close()
+  const outcome = (a: { error?: { code: number } }) =>
+    a.error ? `refused ${a.error.code}` : 'stored'
+  return {
+    stored,
+    refused,
+    fillMs,
+    proposal: outcome(proposal),
+    answer: outcome(answer),
+    delivered,
+    mailboxMessages: report.stats.mailboxMessages,
+    mailboxBytes: report.stats.mailboxBytes,
+  }
+}
+
 interface IdleFigures {
   sockets: number
   rssPerSocket: number
@@ -454,6 +541,10 @@ async function main() {
     void server.close().then(() => process.exit(1))
   }, DEADLINE_MS)
   try {
+    if (args.includes('--only')) {
+      console.log(JSON.stringify(await newcomerAfterFlood(server), null, 2))
+      return
+    }
     const rows = [
       await storageFlood(server, APP_KEYS[4]!, Array(5).fill('192.0.2.10'), 40),
       await storageFlood(

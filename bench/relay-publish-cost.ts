@@ -58,6 +58,7 @@ const limits = {
   appQuotaBytes: 1024 ** 3,
   appQuotaMessages: 10_000_000,
   mailboxQuotaBytes: 1024 ** 3,
+  unpairedTtlMs: 300_000,
 }
 const MESSAGE = Buffer.alloc(201, 'relay-publish-cost').toString('base64')
 

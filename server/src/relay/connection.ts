@@ -8,7 +8,7 @@ import {
   type RelayMessage,
 } from 'scope-connect/wire'
 import type { RawData, WebSocket } from 'ws'
-import type { RefusalReason } from './admission'
+import { type RefusalReason, UNPAIRED_TTL_MS } from './admission'
 import {
   errorFrame,
   type PublishParams,
@@ -397,6 +397,7 @@ export class RelayConnection {
         appQuotaBytes: limits.appQuotaBytes,
         appQuotaMessages: limits.appQuotaMessages,
         mailboxQuotaBytes: limits.mailboxQuotaBytes,
+        unpairedTtlMs: UNPAIRED_TTL_MS,
       },
     )
     if (outcome.status === 'refused') {

@@ -1,21 +1,28 @@
 import type { Cluster } from 'ioredis'
-import type { AdmissionLimits, RefusalReason } from './admission'
+import { type AdmissionLimits, chargedBytes, pairedExpiry, type RefusalReason } from './admission'
 import type { MailboxTotals, Publisher, StoredMessage } from './mailbox'
+import { UsageLedger, type UsageSnapshot } from './usage-ledger'
 
 /**
- * The relay mailbox's publish on a Redis Cluster. On one Redis a publish is one script over the
- * topic's keys and the deployment's (usage, expiries); a Cluster runs a script only over keys of
- * one slot, so here a publish is two: the quotas in the deployment's slot (`{usage}`), then the
- * topic's own step in its slot (`{<topic>}`), which stores and fans out with SPUBLISH on the
- * topic's sharded channel. The quotas are reserved first and given back when the topic refuses
- * (fair share, full) or holds the message already: nothing is ever stored that the quotas did not
- * admit. A reservation whose topic step failed on the way (a timeout) is kept until the message's
- * ttl: the quotas may count a message that was not stored, never the reverse.
+ * The relay mailbox's publish on a Redis Cluster: one script in the topic's slot (`{<topic>}`),
+ * which applies the topic's fair shares, stores and fans out with SPUBLISH on the topic's sharded
+ * channel. No publish touches a slot of the deployment's, so one shard failing over stops only the
+ * topics it serves.
+ *
+ * The storage quotas (admission.ts) are counted per instance and reconciled: each instance counts
+ * what it stored in a `UsageLedger` (released at each message's expiry), and every
+ * `reconcileIntervalMs` writes that count to its field of `relay:{usage}` and reads the others',
+ * which its admission adds to its own. The quotas are exact on one instance; across instances a
+ * caller may pass one by what the others admitted since their last reconciliation (about
+ * instances × interval × rate). While the `{usage}` shard is away, the instances go on with the
+ * others' last counts. A message is charged before its topic step and given back if the topic
+ * refuses or holds it already; a charge whose topic step failed on the way (a timeout) is kept
+ * until the message's ttl: the quotas may count a message that was not stored, never the reverse.
+ * The snapshot of an instance that stopped counts until its last message's expiry.
  *
  * Keys: `<prefix>relay:mb:{<topic>}`, `relay:mp:{<topic>}` as on one Redis; `relay:mx:{<topic>}`
  * the topic's messages by expiry (`<messageId> <expiresAt> <sub>`), which the topic step trims;
- * `relay:{usage}` and `relay:{usage}:expiries` (`<topic> <messageId> <expiresAt> <bytes> <app>
- * <source> <reservation>`), which the quota step trims.
+ * `relay:{usage}` (instance id → its `UsageSnapshot` JSON), touched only by the reconciliation.
  */
 export interface ClusterKeys {
   mailbox(topic: string): string
@@ -25,7 +32,6 @@ export interface ClusterKeys {
   /** The topic of a channel name, or undefined for another channel. */
   topicOf(channel: string): string | undefined
   usage: string
-  usageExpiries: string
 }
 
 export function clusterKeys(prefix: string): ClusterKeys {
@@ -40,7 +46,6 @@ export function clusterKeys(prefix: string): ClusterKeys {
         ? channel.slice(channelPrefix.length, -1)
         : undefined,
     usage: `${prefix}relay:{usage}`,
-    usageExpiries: `${prefix}relay:{usage}:expiries`,
   }
 }
 
@@ -49,74 +54,22 @@ local function drop(hash, field, by)
   if redis.call('HINCRBY', hash, field, by) <= 0 then redis.call('HDEL', hash, field) end
 end`
 
-// KEYS[1] usage expiries, KEYS[2] usage. Gives back the counts of `member` (one of KEYS[1]).
-const RELEASE_MEMBER_LUA = `${DROP_LUA}
-local function release(member)
-  local size, app, source = string.match(member, '^%x+ %x+ %d+ (%d+) (%S+) (%S+) %S+$')
-  if not size then return end
-  size = tonumber(size)
-  redis.call('HINCRBY', KEYS[2], 'bytes', -size)
-  redis.call('HINCRBY', KEYS[2], 'messages', -1)
-  drop(KEYS[2], 'b:' .. app, -size)
-  drop(KEYS[2], 'n:' .. app, -1)
-  drop(KEYS[2], 'sb:' .. app .. '|' .. source, -size)
-  drop(KEYS[2], 'sn:' .. app .. '|' .. source, -1)
-end
-local function trim(now)
-  local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, 1000)
-  for _, member in ipairs(due) do
-    redis.call('ZREM', KEYS[1], member)
-    release(member)
-  end
-end
-local function totals()
-  local usage = redis.call('HMGET', KEYS[2], 'bytes', 'messages')
-  return { tonumber(usage[1]) or 0, tonumber(usage[2]) or 0 }
-end
-`
-
 /**
- * The quotas of admission.ts, in the same order. KEYS usage expiries, usage; ARGV now, member,
- * expiresAt, bytes, app, source, sourceQuotaMessages, sourceQuotaBytes, appQuotaMessages,
- * appQuotaBytes, mailboxQuotaBytes. Returns {1, bytes, messages} reserved, {0, reason} refused.
+ * KEYS usage; ARGV instance id, its snapshot, key ttl ms, then the ids of stale snapshots to
+ * delete. Returns every snapshot (HGETALL).
  */
-const RESERVE_LUA = `${RELEASE_MEMBER_LUA}
-trim(tonumber(ARGV[1]))
-local app, size = ARGV[5], tonumber(ARGV[4])
-local source = app .. '|' .. ARGV[6]
-local usage =
-  redis.call('HMGET', KEYS[2], 'n:' .. app, 'b:' .. app, 'bytes', 'sn:' .. source, 'sb:' .. source)
-if (tonumber(usage[4]) or 0) + 1 > tonumber(ARGV[7]) then return { 0, 'sourceMessages' } end
-if (tonumber(usage[5]) or 0) + size > tonumber(ARGV[8]) then return { 0, 'sourceBytes' } end
-if (tonumber(usage[1]) or 0) + 1 > tonumber(ARGV[9]) then return { 0, 'appMessages' } end
-if (tonumber(usage[2]) or 0) + size > tonumber(ARGV[10]) then return { 0, 'appBytes' } end
-if (tonumber(usage[3]) or 0) + size > tonumber(ARGV[11]) then return { 0, 'mailboxBytes' } end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
-local bytes = redis.call('HINCRBY', KEYS[2], 'bytes', size)
-local messages = redis.call('HINCRBY', KEYS[2], 'messages', 1)
-redis.call('HINCRBY', KEYS[2], 'b:' .. app, size)
-redis.call('HINCRBY', KEYS[2], 'n:' .. app, 1)
-redis.call('HINCRBY', KEYS[2], 'sb:' .. source, size)
-redis.call('HINCRBY', KEYS[2], 'sn:' .. source, 1)
-return { 1, bytes, messages }
-`
-
-/** KEYS usage expiries, usage; ARGV member. Gives a reservation back. Returns the totals. */
-const RELEASE_LUA = `${RELEASE_MEMBER_LUA}
-if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then release(ARGV[1]) end
-return totals()
-`
-
-/** KEYS usage expiries, usage; ARGV now. Gives back the counts of expired messages. */
-const TRIM_USAGE_LUA = `${RELEASE_MEMBER_LUA}
-trim(tonumber(ARGV[1]))
-return totals()
+const RECONCILE_LUA = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for i = 4, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return redis.call('HGETALL', KEYS[1])
 `
 
 /**
  * The topic's step, as the single-Redis script without the quotas. KEYS mailbox, shares, topic
  * expiries; ARGV now, messageId, stored value, expiresAt, channel, instance id, sub, perTopic,
- * backstop ms. Returns {1} stored, {2, value} duplicate, {0, reason} refused.
+ * backstop ms, the unpaired expiresAt. Returns {1, expiresAt} stored, {2, value} duplicate,
+ * {0, reason} refused.
  */
 const TOPIC_PUBLISH_LUA = `${DROP_LUA}
 local function expiry(value)
@@ -158,6 +111,15 @@ end
 if not party and others >= math.max(0, perTopic - 2 * partyShare) then
   return { 0, 'topicFull' }
 end
+-- A ttl over the unpaired one only for a party of a topic both parties have published on.
+local paired
+if sub == p1 or sub == p2 then paired = p1 ~= false and p2 ~= false
+else paired = p1 ~= false and p2 == false end
+local expiresAtText = ARGV[4]
+if not paired and tonumber(ARGV[10]) < expiresAt then
+  value = '{"expiresAt":' .. ARGV[10] .. string.sub(value, 14 + #ARGV[4])
+  expiresAt, expiresAtText = tonumber(ARGV[10]), ARGV[10]
+end
 redis.call('HSET', KEYS[1], id, value)
 redis.call('HINCRBY', KEYS[2], sub, 1)
 if sub ~= p1 and sub ~= p2 then
@@ -165,7 +127,7 @@ if sub ~= p1 and sub ~= p2 then
   elseif not p2 then redis.call('HSET', KEYS[2], '~2', sub)
   else redis.call('HINCRBY', KEYS[2], '~others', 1) end
 end
-redis.call('ZADD', KEYS[3], expiresAt, id .. ' ' .. ARGV[4] .. ' ' .. sub)
+redis.call('ZADD', KEYS[3], expiresAt, id .. ' ' .. expiresAtText .. ' ' .. sub)
 local ttl = expiresAt - now + tonumber(ARGV[9])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
@@ -173,18 +135,16 @@ if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[3], ttl)
 end
 redis.call('SPUBLISH', channel, ARGV[6] .. ' ' .. value)
-return { 1 }
+return { 1, expiresAtText }
 `
 
 interface ClusterScripts {
-  scRelayReserve(...keysAndArgs: string[]): Promise<[number, string | number, number?]>
-  scRelayRelease(...keysAndArgs: string[]): Promise<[number, number]>
-  scRelayTrimUsage(...keysAndArgs: string[]): Promise<[number, number]>
+  scRelayReconcile(...keysAndArgs: string[]): Promise<string[]>
   scRelayTopicPublish(...keysAndArgs: string[]): Promise<[number, string?]>
 }
 
 export type ClusterPublishResult =
-  | { status: 'stored'; totals: MailboxTotals }
+  | { status: 'stored'; totals: MailboxTotals; expiresAt: number }
   | { status: 'duplicate'; value: string }
   | { status: 'refused'; reason: RefusalReason }
 
@@ -195,8 +155,17 @@ export interface ClusterPublishing {
     from: Publisher,
     limits: AdmissionLimits,
   ): Promise<ClusterPublishResult>
+  /** Reconciles the usage with the other instances now; resolves with the totals. */
   trim(): Promise<MailboxTotals>
+  /** The totals as of now (this instance's own, the others' as of the last reconciliation). */
+  totals(): MailboxTotals
+  close(): void
 }
+
+/** How often an instance tells the others its usage, and reads theirs. */
+export const RECONCILE_INTERVAL_MS = 1_000
+/** The usage hash outlives the last reconciliation by this much (the longest ttl and an hour). */
+const USAGE_KEY_TTL_MS = 25 * 3_600_000
 
 export function clusterPublishing(
   cluster: Cluster,
@@ -207,67 +176,92 @@ export function clusterPublishing(
     backstopMs: number
     /** Called before each script (`coalesceWrites`). */
     beforeCommand: () => void
+    reconcileIntervalMs?: number
   },
 ): ClusterPublishing {
   const scripts = cluster as Cluster & ClusterScripts
-  cluster.defineCommand('scRelayReserve', { numberOfKeys: 2, lua: RESERVE_LUA })
-  cluster.defineCommand('scRelayRelease', { numberOfKeys: 2, lua: RELEASE_LUA })
-  cluster.defineCommand('scRelayTrimUsage', { numberOfKeys: 2, lua: TRIM_USAGE_LUA })
+  cluster.defineCommand('scRelayReconcile', { numberOfKeys: 1, lua: RECONCILE_LUA })
   cluster.defineCommand('scRelayTopicPublish', { numberOfKeys: 3, lua: TOPIC_PUBLISH_LUA })
-  let reservations = 0
-  const toTotals = ([bytes, messages]: [number, number]) => ({ bytes, messages })
+  const ledger = new UsageLedger(options.now)
+  let stale: string[] = []
+  let reconciling: Promise<MailboxTotals> | undefined
+
+  const reconcile = (): Promise<MailboxTotals> => {
+    reconciling ??= (async () => {
+      options.beforeCommand()
+      const flat = await scripts.scRelayReconcile(
+        keys.usage,
+        options.instanceId,
+        JSON.stringify(ledger.snapshot()),
+        String(USAGE_KEY_TTL_MS),
+        ...stale,
+      )
+      const at = options.now()
+      const others: UsageSnapshot[] = []
+      const next: string[] = []
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        if (flat[i] === options.instanceId) continue
+        try {
+          const snapshot = JSON.parse(flat[i + 1]!) as UsageSnapshot
+          if (snapshot.until > at) others.push(snapshot)
+          else next.push(flat[i]!)
+        } catch {
+          next.push(flat[i]!)
+        }
+      }
+      stale = next
+      ledger.setRemote(others)
+      return ledger.totals()
+    })().finally(() => {
+      reconciling = undefined
+    })
+    return reconciling
+  }
+  const timer = setInterval(() => {
+    if (cluster.status === 'ready') reconcile().catch(() => {})
+  }, options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS)
+  timer.unref()
 
   return {
     async publish(message, value, from, limits) {
-      const now = String(options.now())
-      const expiresAt = String(message.expiresAt)
-      const size = String(message.message.length)
-      const member = `${message.topic} ${message.messageId} ${expiresAt} ${size} ${from.app} ${from.source} ${options.instanceId}.${reservations++}`
-      const [reserved, second, third] = await scripts.scRelayReserve(
-        keys.usageExpiries,
-        keys.usage,
-        now,
-        member,
-        expiresAt,
-        size,
-        from.app,
-        from.source,
-        String(limits.sourceQuotaMessages),
-        String(limits.sourceQuotaBytes),
-        String(limits.appQuotaMessages),
-        String(limits.appQuotaBytes),
-        String(limits.mailboxQuotaBytes),
-      )
-      if (reserved === 0) return { status: 'refused', reason: second as RefusalReason }
+      const bytes = chargedBytes(message.message.length)
+      const refusal = ledger.refusal(from, bytes, limits)
+      if (refusal) return { status: 'refused', reason: refusal }
+      // Charged before the topic step, so two publishes of this instance cannot both take the
+      // last of a quota; given back below unless stored.
+      const charge = ledger.charge(from, bytes, message.expiresAt)
       options.beforeCommand()
       const [status, detail] = await scripts.scRelayTopicPublish(
         keys.mailbox(message.topic),
         keys.shares(message.topic),
         keys.expiries(message.topic),
-        now,
+        String(options.now()),
         message.messageId,
         value,
-        expiresAt,
+        String(message.expiresAt),
         keys.channel(message.topic),
         options.instanceId,
         from.sub,
         String(limits.perTopic),
         String(options.backstopMs),
+        String(pairedExpiry(message, false, limits)),
       )
       if (status === 1) {
-        return { status: 'stored', totals: { bytes: Number(second), messages: Number(third) } }
+        const expiresAt = Number(detail)
+        if (expiresAt !== message.expiresAt) {
+          ledger.cancel(charge)
+          ledger.charge(from, bytes, expiresAt)
+        }
+        return { status: 'stored', totals: ledger.totals(), expiresAt }
       }
-      // Not stored: the quotas get their reservation back (a failure here is the trim's to fix).
-      options.beforeCommand()
-      void scripts.scRelayRelease(keys.usageExpiries, keys.usage, member).catch(() => {})
+      ledger.cancel(charge)
       return status === 2
         ? { status: 'duplicate', value: detail! }
         : { status: 'refused', reason: detail as RefusalReason }
     },
 
-    trim: () =>
-      scripts
-        .scRelayTrimUsage(keys.usageExpiries, keys.usage, String(options.now()))
-        .then(toTotals),
+    trim: reconcile,
+    totals: () => ledger.totals(),
+    close: () => clearInterval(timer),
   }
 }

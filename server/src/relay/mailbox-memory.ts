@@ -1,6 +1,7 @@
-import { quotaRefusal, topicRefusal } from './admission'
+import { chargedBytes, isPaired, pairedExpiry, topicRefusal } from './admission'
 import { ExpiryQueue } from './expiry-queue'
 import type { Publisher, PublishOutcome, RelayMailbox, StoredMessage } from './mailbox'
+import { UsageLedger } from './usage-ledger'
 
 export interface MemoryMailboxOptions {
   now?: () => number
@@ -38,14 +39,8 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
   const now = options.now ?? Date.now
   const topics = new Map<string, Topic>()
   const expiries = new ExpiryQueue<Held>()
-  const appBytes = new Map<string, number>()
-  const appMessages = new Map<string, number>()
-  // Keyed `<app> <source>`.
-  const sourceBytes = new Map<string, number>()
-  const sourceMessages = new Map<string, number>()
-  const sourceOf = (from: Publisher) => `${from.app} ${from.source}`
-  let bytes = 0
-  let messages = 0
+  // The quotas' counts (with the same expiries): admission.ts over this process's messages.
+  const usage = new UsageLedger(now)
 
   // Every message leaves by its expiry, and here only: the counts drop with it.
   const release = () => {
@@ -56,13 +51,8 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
       bump(topic.held, held.from.sub, -1)
       if (!topic.parties.includes(held.from.sub)) topic.others--
       if (topic.messages.size === 0) topics.delete(held.message.topic)
-      bump(sourceBytes, sourceOf(held.from), -held.bytes)
-      bump(sourceMessages, sourceOf(held.from), -1)
-      bump(appBytes, held.from.app, -held.bytes)
-      bump(appMessages, held.from.app, -1)
-      bytes -= held.bytes
-      messages--
     }
+    usage.release()
   }
 
   const sweepMs = options.sweepIntervalMs ?? 10_000
@@ -77,6 +67,8 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
       const existing = topic?.messages.get(message.messageId)
       if (existing) return { status: 'duplicate', message: existing.message }
       const parties = topic?.parties ?? []
+      // The text is ASCII (base64): its length is its size in bytes.
+      const bytes = chargedBytes(message.message.length)
       const refusal =
         topicRefusal(
           {
@@ -86,43 +78,23 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
             party: parties.includes(from.sub) || parties.length < 2,
           },
           limits.perTopic,
-        ) ??
-        quotaRefusal(
-          {
-            sourceBytes: sourceBytes.get(sourceOf(from)) ?? 0,
-            sourceMessages: sourceMessages.get(sourceOf(from)) ?? 0,
-            appBytes: appBytes.get(from.app) ?? 0,
-            appMessages: appMessages.get(from.app) ?? 0,
-            mailboxBytes: bytes,
-          },
-          message.message.length,
-          limits,
-        )
+        ) ?? usage.refusal(from, bytes, limits)
       if (refusal) return { status: 'refused', reason: refusal }
 
+      const expiresAt = pairedExpiry(message, isPaired(parties, from.sub), limits)
+      const stored = expiresAt === message.expiresAt ? message : { ...message, expiresAt }
       const entry: Topic = topic ?? { messages: new Map(), held: new Map(), parties: [], others: 0 }
       if (!topic) topics.set(message.topic, entry)
       if (!entry.parties.includes(from.sub)) {
         if (entry.parties.length < 2) entry.parties.push(from.sub)
         else entry.others++
       }
-      // The text is ASCII (base64): its length is its size in bytes.
-      const held: Held = {
-        message,
-        expiresAt: message.expiresAt,
-        from,
-        bytes: message.message.length,
-      }
+      const held: Held = { message: stored, expiresAt, from, bytes }
       entry.messages.set(message.messageId, held)
       bump(entry.held, from.sub, 1)
       expiries.push(held)
-      bump(sourceBytes, sourceOf(from), held.bytes)
-      bump(sourceMessages, sourceOf(from), 1)
-      bump(appBytes, from.app, held.bytes)
-      bump(appMessages, from.app, 1)
-      bytes += held.bytes
-      messages++
-      return { status: 'stored', message }
+      usage.charge(from, bytes, expiresAt)
+      return { status: 'stored', message: stored }
     },
     async read(topic) {
       release()
@@ -133,7 +105,7 @@ export function createMemoryMailbox(options: MemoryMailboxOptions = {}): RelayMa
     setHandlers() {},
     totals() {
       release()
-      return { bytes, messages }
+      return usage.totals()
     },
     backend: () => 'none',
     async close() {

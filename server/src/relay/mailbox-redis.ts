@@ -11,7 +11,7 @@ import {
   watchOutages,
 } from '../store/redis-connection'
 import { assertClusterPrefix } from '../store/redis-keys'
-import type { RefusalReason } from './admission'
+import { chargedBytes, pairedExpiry, type RefusalReason } from './admission'
 import {
   type MailboxTotals,
   type PublishOutcome,
@@ -28,6 +28,11 @@ export interface RedisMailboxOptions {
   /** Reject a command that has had no reply after this long (a half-open socket). */
   commandTimeoutMs?: number
   now?: () => number
+  /**
+   * Redis Cluster: how often the instance reconciles its storage usage with the others'
+   * (`mailbox-cluster.ts`); 1 s by default.
+   */
+  reconcileIntervalMs?: number
   /** Told once per outage that Redis went away. */
   log?: { warn(obj: object, msg: string): void; info(msg: string): void }
 }
@@ -41,8 +46,9 @@ export interface RedisMailbox extends RelayMailbox {
 // Keys of one topic: its mailbox (messageId → stored JSON) and its shares (sub → live
 // messages; `~1`, `~2` the parties, `~others` the other publishers' messages; admission.ts).
 // Keys of the deployment: `relay:expiries` (a sorted set of every message by expiresAt) and
-// `relay:usage` (`bytes`, `messages`, per app key `b:<app>`, `n:<app>`, per source
-// `sb:<app>|<source>`, `sn:<app>|<source>`). An expiry member is
+// `relay:usage` (`bytes`, `messages`, `apps` the app keys holding messages, per app key `b:<app>`,
+// `n:<app>`, `ns:<app>` its sources holding messages, per source `sb:<app>|<source>`,
+// `sn:<app>|<source>`; bytes as charged, `admission.ts`). An expiry member is
 // `<topic> <messageId> <expiresAt> <bytes> <app> <sub> <source>`: all its release needs.
 //
 // `trim` is the one place messages leave: the due members of `relay:expiries` (at most 1,000 a
@@ -55,7 +61,11 @@ local function expiry(value)
   return tonumber(string.match(value, '^{"expiresAt":(%d+)'))
 end
 local function drop(hash, field, by)
-  if redis.call('HINCRBY', hash, field, by) <= 0 then redis.call('HDEL', hash, field) end
+  if redis.call('HINCRBY', hash, field, by) <= 0 then
+    redis.call('HDEL', hash, field)
+    return true
+  end
+  return false
 end
 local function trim(now)
   local due = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1000)
@@ -77,9 +87,9 @@ local function trim(now)
       redis.call('HINCRBY', KEYS[4], 'bytes', -size)
       redis.call('HINCRBY', KEYS[4], 'messages', -1)
       drop(KEYS[4], 'b:' .. app, -size)
-      drop(KEYS[4], 'n:' .. app, -1)
+      if drop(KEYS[4], 'n:' .. app, -1) then drop(KEYS[4], 'apps', -1) end
       drop(KEYS[4], 'sb:' .. app .. '|' .. source, -size)
-      drop(KEYS[4], 'sn:' .. app .. '|' .. source, -1)
+      if drop(KEYS[4], 'sn:' .. app .. '|' .. source, -1) then drop(KEYS[4], 'ns:' .. app, -1) end
     end
   end
 end
@@ -99,8 +109,9 @@ return { tonumber(usage[1]) or 0, tonumber(usage[2]) or 0 }
  * not sent, or the reverse, and two instances cannot both take the last slot of a share or quota.
  * KEYS: mailbox, shares, expiries, usage. ARGV: prefix, now, messageId, stored value,
  * expiresAt, channel, instance id, sub, app, bytes, perTopic, appQuotaBytes, appQuotaMessages,
- * mailboxQuotaBytes, topic, backstop ms, source, sourceQuotaBytes, sourceQuotaMessages. Returns {1, bytes, messages} stored (the usage after),
- * {2, value} duplicate, {0, reason} refused.
+ * mailboxQuotaBytes, topic, backstop ms, source, sourceQuotaBytes, sourceQuotaMessages, the
+ * unpaired expiresAt (admission.ts). Returns {1, bytes, messages, expiresAt} stored (the usage
+ * after), {2, value} duplicate, {0, reason} refused.
  */
 const PUBLISH_LUA = `${TRIM_LUA}
 local now = tonumber(ARGV[2])
@@ -129,13 +140,40 @@ if not party and others >= math.max(0, perTopic - 2 * partyShare) then
   return { 0, 'topicFull' }
 end
 local source = app .. '|' .. ARGV[17]
-local usage =
-  redis.call('HMGET', KEYS[4], 'n:' .. app, 'b:' .. app, 'bytes', 'sn:' .. source, 'sb:' .. source)
-if (tonumber(usage[4]) or 0) + 1 > tonumber(ARGV[19]) then return { 0, 'sourceMessages' } end
-if (tonumber(usage[5]) or 0) + size > tonumber(ARGV[18]) then return { 0, 'sourceBytes' } end
-if (tonumber(usage[1]) or 0) + 1 > tonumber(ARGV[13]) then return { 0, 'appMessages' } end
-if (tonumber(usage[2]) or 0) + size > tonumber(ARGV[12]) then return { 0, 'appBytes' } end
-if (tonumber(usage[3]) or 0) + size > tonumber(ARGV[14]) then return { 0, 'mailboxBytes' } end
+local usage = redis.call('HMGET', KEYS[4], 'n:' .. app, 'b:' .. app, 'bytes', 'sn:' .. source,
+  'sb:' .. source, 'ns:' .. app, 'apps')
+local appMessages, appBytes = tonumber(usage[1]) or 0, tonumber(usage[2]) or 0
+local sourceMessages, sourceBytes = tonumber(usage[4]) or 0, tonumber(usage[5]) or 0
+-- The callers sharing a full ceiling, this one counted (fair-ceiling.ts's fairShare).
+local appSources = (tonumber(usage[6]) or 0) + (sourceMessages == 0 and 1 or 0)
+local apps = (tonumber(usage[7]) or 0) + (appMessages == 0 and 1 or 0)
+local function share(ceiling, callers)
+  return math.max(1, math.floor(ceiling / math.max(1, callers)))
+end
+if sourceMessages + 1 > tonumber(ARGV[19]) then return { 0, 'sourceMessages' } end
+if sourceBytes + size > tonumber(ARGV[18]) then return { 0, 'sourceBytes' } end
+if appMessages + 1 > tonumber(ARGV[13])
+  and sourceMessages + 1 > share(tonumber(ARGV[13]), appSources) then
+  return { 0, 'appMessages' }
+end
+if appBytes + size > tonumber(ARGV[12])
+  and sourceBytes + size > share(tonumber(ARGV[12]), appSources) then
+  return { 0, 'appBytes' }
+end
+if (tonumber(usage[3]) or 0) + size > tonumber(ARGV[14])
+  and appBytes + size > share(tonumber(ARGV[14]), apps) then
+  return { 0, 'mailboxBytes' }
+end
+
+-- A ttl over the unpaired one only for a party of a topic both parties have published on.
+local paired
+if sub == p1 or sub == p2 then paired = p1 ~= false and p2 ~= false
+else paired = p1 ~= false and p2 == false end
+local expiresAtText = ARGV[5]
+if not paired and tonumber(ARGV[20]) < expiresAt then
+  value = '{"expiresAt":' .. ARGV[20] .. string.sub(value, 14 + #ARGV[5])
+  expiresAt, expiresAtText = tonumber(ARGV[20]), ARGV[20]
+end
 
 redis.call('HSET', KEYS[1], id, value)
 redis.call('HINCRBY', KEYS[2], sub, 1)
@@ -145,20 +183,24 @@ if sub ~= p1 and sub ~= p2 then
   else redis.call('HINCRBY', KEYS[2], '~others', 1) end
 end
 redis.call('ZADD', KEYS[3], expiresAt,
-  ARGV[15] .. ' ' .. id .. ' ' .. ARGV[5] .. ' ' .. size .. ' ' .. app .. ' ' .. sub .. ' ' .. ARGV[17])
+  ARGV[15] .. ' ' .. id .. ' ' .. expiresAtText .. ' ' .. size .. ' ' .. app .. ' ' .. sub .. ' ' .. ARGV[17])
 local bytes = redis.call('HINCRBY', KEYS[4], 'bytes', size)
 local messages = redis.call('HINCRBY', KEYS[4], 'messages', 1)
 redis.call('HINCRBY', KEYS[4], 'b:' .. app, size)
-redis.call('HINCRBY', KEYS[4], 'n:' .. app, 1)
+if redis.call('HINCRBY', KEYS[4], 'n:' .. app, 1) == 1 then
+  redis.call('HINCRBY', KEYS[4], 'apps', 1)
+end
 redis.call('HINCRBY', KEYS[4], 'sb:' .. source, size)
-redis.call('HINCRBY', KEYS[4], 'sn:' .. source, 1)
+if redis.call('HINCRBY', KEYS[4], 'sn:' .. source, 1) == 1 then
+  redis.call('HINCRBY', KEYS[4], 'ns:' .. app, 1)
+end
 local ttl = expiresAt - now + tonumber(ARGV[16])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
 end
 redis.call('PUBLISH', channel, ARGV[7] .. ' ' .. value)
-return { 1, bytes, messages }
+return { 1, bytes, messages, expiresAtText }
 `
 
 /** A mailbox key outlives its last message by this much, should no instance trim it. */
@@ -166,7 +208,7 @@ const BACKSTOP_MS = 3_600_000
 const TRIM_INTERVAL_MS = 10_000
 
 interface ScriptCommands {
-  scRelayPublish(...keysAndArgs: string[]): Promise<[number, string | number, number?]>
+  scRelayPublish(...keysAndArgs: string[]): Promise<[number, string | number, number?, string?]>
   scRelayTrim(...keysAndArgs: string[]): Promise<[number, number]>
 }
 
@@ -192,7 +234,8 @@ const DEFAULTS = { keyPrefix: 'scope:', connectTimeoutMs: 1_000, commandTimeoutM
  * request answers STORE_UNAVAILABLE at once while Redis is away; both reconnect in the background,
  * and the subscriber re-subscribes its channels and asks the hub to re-read the mailboxes.
  * On a Redis Cluster the keys and channels carry the topic as hash tag, the fan-out is sharded
- * pub/sub, and a publish is two scripts (`mailbox-cluster.ts`).
+ * pub/sub, a publish is one script in its topic's slot, and the quotas are counted per instance
+ * and reconciled (`mailbox-cluster.ts`).
  */
 export function createRedisMailbox(
   target: RedisTarget,
@@ -228,6 +271,9 @@ export function createRedisMailbox(
         now,
         backstopMs: BACKSTOP_MS,
         beforeCommand,
+        ...(options.reconcileIntervalMs
+          ? { reconcileIntervalMs: options.reconcileIntervalMs }
+          : {}),
       })
     : undefined
   if (!onCluster) {
@@ -383,13 +429,18 @@ export function createRedisMailbox(
           const outcome = await onCluster.publish(message, encodeValue(message), from, limits)
           if (outcome.status === 'stored') {
             totals = outcome.totals
-            return { status: 'stored', message }
+            const { expiresAt } = outcome
+            return {
+              status: 'stored',
+              message: expiresAt === message.expiresAt ? message : { ...message, expiresAt },
+            }
           }
           return outcome.status === 'refused'
             ? outcome
             : { status: 'duplicate', message: decodeValue(message.topic, outcome.value) }
         }
-        const [status, second, third] = await commands.scRelayPublish(
+        const charged = chargedBytes(message.message.length)
+        const [status, second, third, expiresAt] = await commands.scRelayPublish(
           mailboxKey(message.topic),
           sharesKey(message.topic),
           expiriesKey,
@@ -403,7 +454,7 @@ export function createRedisMailbox(
           instanceId,
           from.sub,
           from.app,
-          String(message.message.length),
+          String(charged),
           String(limits.perTopic),
           String(limits.appQuotaBytes),
           String(limits.appQuotaMessages),
@@ -413,13 +464,19 @@ export function createRedisMailbox(
           from.source,
           String(limits.sourceQuotaBytes),
           String(limits.sourceQuotaMessages),
+          String(pairedExpiry(message, false, limits)),
         )
         if (status === 0) return { status: 'refused', reason: second as RefusalReason }
         if (status === 2) {
           return { status: 'duplicate', message: decodeValue(message.topic, second as string) }
         }
         totals = { bytes: Number(second), messages: Number(third) }
-        return { status: 'stored', message }
+        const storedUntil = Number(expiresAt)
+        return {
+          status: 'stored',
+          message:
+            storedUntil === message.expiresAt ? message : { ...message, expiresAt: storedUntil },
+        }
       })
     },
 
@@ -458,13 +515,14 @@ export function createRedisMailbox(
       handlers = next
     },
 
-    totals: () => totals,
+    totals: () => onCluster?.totals() ?? totals,
 
     backend: () => (commands.status === 'ready' && subscriber.status === 'ready' ? 'up' : 'down'),
 
     async close() {
       closing = true
       clearInterval(trimTimer)
+      onCluster?.close()
       commands.disconnect(false)
       subscriber.disconnect(false)
     },

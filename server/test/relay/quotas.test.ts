@@ -16,7 +16,7 @@ import {
 import { OTHER_APP_KEY, startTestServer, type TestServer } from '../support/server'
 
 const { publish, fetchMessages } = RELAY_METHODS
-const SIZE = 1_000 // base64 text of `envelope(seed, 750)`
+const SIZE = 1_024 // base64 text of `envelope(seed, 768)`: the least a message is charged
 const QUOTAS = {
   appQuotaMessages: 6,
   appQuotaBytes: 4 * SIZE,
@@ -115,15 +115,15 @@ describe.each([
     expect(server.app.relay.stats()).toMatchObject({ mailboxBytes: SIZE, mailboxMessages: 1 })
   })
 
-  it('refuses past the app key message quota', async () => {
+  it('charges every message at least 1 KiB: tiny messages fill the byte quota, not the count', async () => {
     clock += 60_000
     const client = await connect()
-    for (let i = 0; i < 4; i++) expect(await send(client, `m${i}`, 10)).toBe('stored')
+    // Ten bytes of text each, under the 6 messages allowed: 4 × 1 KiB is the app key's 4 KiB.
+    for (let i = 0; i < 4; i++) expect(await send(client, `m${i}`, 12)).toBe('stored')
+    expect(server.app.relay.stats()).toMatchObject({ mailboxBytes: 4 * SIZE, mailboxMessages: 4 })
     const more = await connect()
-    expect(await send(more, 'm4', 10)).toBe('stored')
-    expect(await send(more, 'm5', 10)).toBe('stored')
-    expect(await send(more, 'm6', 10)).toBe(RELAY_ERROR_CODES.QUOTA_EXCEEDED)
-    expect(server.app.relay.stats().quotaRefusals.appMessages).toBe(1)
+    expect(await send(more, 'm4', 12)).toBe(RELAY_ERROR_CODES.QUOTA_EXCEEDED)
+    expect(server.app.relay.stats().quotaRefusals.appBytes).toBe(2)
   })
 })
 
