@@ -13,6 +13,7 @@ import {
 } from './http/connection-limits'
 import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
+import { clientErrorHandler, installHygiene } from './http/hygiene'
 import { authFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
 import { createStoreOutages } from './http/store-outages'
@@ -20,7 +21,12 @@ import { installUpgradeGuard } from './http/upgrade-guard'
 import { type LoggingOptions, loggerOptions } from './logging'
 import { createAppMetrics, type MetricsSources } from './metrics/app-metrics'
 import { countAnswers, countUnmatched } from './metrics/count-answers'
-import { listenMetrics, type MetricsOptions, registerMetricsRoute } from './metrics/endpoint'
+import {
+  bearerCheck,
+  listenMetrics,
+  type MetricsOptions,
+  registerMetricsRoute,
+} from './metrics/endpoint'
 import { registerOpenApiRoute } from './openapi/route'
 import {
   coversEveryAddress,
@@ -147,7 +153,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: httpLimits.headersTimeoutMs,
       requestTimeout: httpLimits.requestTimeoutMs,
       connectionsCheckingInterval: httpLimits.timeoutCheckIntervalMs,
+      // A missing Host is refused by installHygiene, in the documented body.
+      requireHostHeader: false,
     },
+    // Node's parser refusals (400, 408, 431) in the documented body.
+    clientErrorHandler,
     // Fastify must not trust X-Forwarded-For itself; the callback routes resolve the caller.
     trustProxy: false,
     frameworkErrors: frameworkErrorHandler,
@@ -208,13 +218,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storeOutages: ctx.storeOutages,
     ...(unmatched ? { unmatched: (request, status) => unmatched(request.method, status) } : {}),
   })
+  installHygiene(app)
   installCors(app, ctx.projects, routes)
   if (trustProxy.length > 0) warnOfProxiesWithoutHops(app, trustProxy)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
   const relay = await registerRelayRoutes(app, ctx, options.relay)
   app.decorate('relay', relay)
   metricsSources.relay = relay
-  registerHealthRoutes(app, ctx, relay)
+  const metricsToken = options.metrics?.token
+  const holdsToken = metricsToken === undefined ? undefined : bearerCheck(metricsToken)
+  const healthReport = registerHealthRoutes(app, ctx, relay, (request) =>
+    holdsToken ? holdsToken(request.headers.authorization) : false,
+  )
   registerBalanceRoute(app, ctx)
   registerBalancesBatchRoute(app, ctx)
   registerConfigRoute(app, ctx)
@@ -226,7 +241,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerMetricsRoute(app, metrics, options.metrics.token)
   }
   if (metrics && options.metrics?.port !== undefined) {
-    const listener = await listenMetrics(metrics, options.metrics.port, options.metrics.host)
+    const listener = await listenMetrics(
+      metrics,
+      options.metrics.port,
+      options.metrics.host,
+      healthReport,
+    )
     app.decorate('metricsUrl', listener.url)
     app.addHook('onClose', () => listener.close())
   }
