@@ -232,3 +232,20 @@ describe('two Host headers are refused (issue 28, item 6)', () => {
     expectErrorBody(answer.body, 'BAD_REQUEST')
   })
 })
+
+describe('the OpenAPI document says so (issue 28, item 6)', () => {
+  it('431 HEADERS_TOO_LARGE and 408 REQUEST_TIMEOUT on every route; /healthz is { status }', async () => {
+    server = await startTestServer()
+    const doc = (await call(server.baseUrl, '/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, Record<string, unknown>> }>>
+    }
+    const config = doc.paths['/api/v1/connect/config']!.get!.responses
+    expect(config['431']).toMatchObject({ description: 'HEADERS_TOO_LARGE' })
+    expect(config['408']).toMatchObject({ description: 'REQUEST_TIMEOUT' })
+    expect(config['200']!.headers).toHaveProperty('Cache-Control')
+    const health = doc.paths['/healthz']!.get!.responses['200'] as {
+      content: { 'application/json': { schema: { required: string[] } } }
+    }
+    expect(health.content['application/json'].schema.required).toEqual(['status'])
+  })
+})
