@@ -13,6 +13,7 @@ import {
 } from './http/connection-limits'
 import { installCors } from './http/cors'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handler'
+import { clientErrorHandler, installHygiene } from './http/hygiene'
 import { authFailureLimit } from './http/rate-limit'
 import { trackRoutes } from './http/route-table'
 import { createStoreOutages } from './http/store-outages'
@@ -20,12 +21,19 @@ import { installUpgradeGuard } from './http/upgrade-guard'
 import { type LoggingOptions, loggerOptions } from './logging'
 import { createAppMetrics, type MetricsSources } from './metrics/app-metrics'
 import { countAnswers, countUnmatched } from './metrics/count-answers'
-import { listenMetrics, type MetricsOptions, registerMetricsRoute } from './metrics/endpoint'
+import {
+  bearerCheck,
+  listenMetrics,
+  type MetricsOptions,
+  registerMetricsRoute,
+} from './metrics/endpoint'
 import { registerOpenApiRoute } from './openapi/route'
 import {
+  coversEveryAddress,
   createRateLimiter,
   DEFAULT_RATE_LIMITS,
   type RateLimiter,
+  trustedPeerWithoutHops,
   trustedProxies,
 } from './rate-limit'
 import type { RelayServer } from './relay/relay'
@@ -67,8 +75,17 @@ export interface AppOptions {
   chains?: ChainRegistry
   /** Default: `createRateLimiter` over the store. */
   limiter?: RateLimiter
-  /** Addresses/CIDRs of the reverse proxies in front; X-Forwarded-For is read only from them. */
+  /**
+   * Addresses/CIDRs of the reverse proxies in front; X-Forwarded-For and `Forwarded: for=` are
+   * read only from them. A list that covers every address (0.0.0.0/0, ::/0, or a union that is
+   * all of a family) is refused (`buildApp` throws) unless `trustProxyAny` is true.
+   */
   trustProxy?: string[]
+  /**
+   * Allows a `trustProxy` that covers every address (`--trust-proxy-any`): only when nothing but
+   * the proxies can reach the server's port, since any client could otherwise mint callers.
+   */
+  trustProxyAny?: boolean
   /** Test clock, ms. */
   now?: () => number
   /** false (default) or pino settings; `destination` captures the log lines. */
@@ -114,6 +131,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const config = parseProjectsConfig(options.projects, 'projects')
   const trustProxy = options.trustProxy ?? []
   trustedProxies(trustProxy) // throws at start on an entry that is not an address or CIDR
+  if (coversEveryAddress(trustProxy) && options.trustProxyAny !== true) {
+    throw new Error(
+      `trustProxy ${JSON.stringify(trustProxy.join(','))} trusts every address: any client could name itself in X-Forwarded-For and mint new callers. List the proxies' addresses, or pass trustProxyAny (--trust-proxy-any) if only they can reach this port`,
+    )
+  }
   const now = options.now ?? Date.now
   const store = options.store ?? createMemoryStore({ now })
   const sessionEvents = options.sessionEvents ?? createMemorySessionEvents()
@@ -133,7 +155,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: httpLimits.headersTimeoutMs,
       requestTimeout: httpLimits.requestTimeoutMs,
       connectionsCheckingInterval: httpLimits.timeoutCheckIntervalMs,
+      // A missing Host is refused by installHygiene, in the documented body.
+      requireHostHeader: false,
     },
+    // Node's parser refusals (400, 408, 431) in the documented body.
+    clientErrorHandler,
     // Fastify must not trust X-Forwarded-For itself; the callback routes resolve the caller.
     trustProxy: false,
     frameworkErrors: frameworkErrorHandler,
@@ -195,12 +221,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storeOutages: ctx.storeOutages,
     ...(unmatched ? { unmatched: (request, status) => unmatched(request.method, status) } : {}),
   })
+  installHygiene(app)
   installCors(app, ctx.projects, routes)
+  if (trustProxy.length > 0) warnOfProxiesWithoutHops(app, trustProxy)
   installUpgradeGuard(app, new Set([API_PREFIX + ROUTES.relay]))
   const relay = await registerRelayRoutes(app, ctx, options.relay)
   app.decorate('relay', relay)
   metricsSources.relay = relay
-  registerHealthRoutes(app, ctx, relay)
+  const metricsToken = options.metrics?.token
+  const holdsToken = metricsToken === undefined ? undefined : bearerCheck(metricsToken)
+  const healthReport = registerHealthRoutes(app, ctx, relay, (request) =>
+    holdsToken ? holdsToken(request.headers.authorization) : false,
+  )
   registerBalanceRoute(app, ctx)
   registerBalancesBatchRoute(app, ctx)
   registerConfigRoute(app, ctx)
@@ -212,7 +244,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerMetricsRoute(app, metrics, options.metrics.token)
   }
   if (metrics && options.metrics?.port !== undefined) {
-    const listener = await listenMetrics(metrics, options.metrics.port, options.metrics.host)
+    const listener = await listenMetrics(
+      metrics,
+      options.metrics.port,
+      options.metrics.host,
+      healthReport,
+    )
     app.decorate('metricsUrl', listener.url)
     app.addHook('onClose', () => listener.close())
   }
@@ -226,4 +263,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   await app.ready()
   return app
+}
+
+/** Peers named once in the log at most; past it, further ones are not logged (a bounded set). */
+const MAX_LOGGED_PEERS = 64
+
+/**
+ * A trusted proxy that sends neither X-Forwarded-For nor `Forwarded` makes every client behind it
+ * one caller (one rate-limit window for all). Logged once per peer address, never per request.
+ */
+function warnOfProxiesWithoutHops(app: FastifyInstance, trustProxy: readonly string[]): void {
+  const logged = new Set<string>()
+  app.addHook('onRequest', async (request) => {
+    const peer = request.socket.remoteAddress
+    if (peer === undefined || logged.has(peer) || logged.size >= MAX_LOGGED_PEERS) return
+    if (!trustedPeerWithoutHops(peer, request.headers, trustProxy)) return
+    logged.add(peer)
+    app.log.warn(
+      { peer },
+      'a trusted proxy sent neither X-Forwarded-For nor Forwarded: every client behind it counts as one caller (logged once per proxy)',
+    )
+  })
 }

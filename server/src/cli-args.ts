@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { coversEveryAddress } from './rate-limit/client-ip'
 import { parseClusterNodes } from './store/redis-connection'
 
 export interface CliSettings {
@@ -10,6 +11,8 @@ export interface CliSettings {
   /** `--redis-cluster`: `host:port` of Redis Cluster nodes (exclusive with `redisUrl`). */
   redisCluster?: string[]
   trustProxy: string[]
+  /** `--trust-proxy-any`: allow a `trustProxy` that covers every address. */
+  trustProxyAny: boolean
   logLevel: string
   /** `--relay-key`: base64url Ed25519 seeds, comma-separated (parsed by parseRelaySigningKeys). */
   relayKey?: string
@@ -47,7 +50,10 @@ export const USAGE = `scope-connect-server [options]
   --redis-url <url>     REDIS_URL      share sessions and counters through Redis (default: in memory)
   --redis-cluster <list>  REDIS_CLUSTER_NODES  the same through a Redis Cluster (7+): comma list of
                                        host:port of its nodes (any of them; the rest are found)
-  --trust-proxy <list>  TRUST_PROXY    comma list of proxy addresses/CIDRs whose X-Forwarded-For is read
+  --trust-proxy <list>  TRUST_PROXY    comma list of proxy addresses/CIDRs whose X-Forwarded-For
+                                       and Forwarded (RFC 7239) are read
+  --trust-proxy-any     TRUST_PROXY_ANY=1  allow a --trust-proxy that covers every address
+                                       (0.0.0.0/0, ::/0): only if nothing else reaches the port
   --log-level <level>   LOG_LEVEL      fatal|error|warn|info|debug|trace|silent (default info)
   --relay-key <keys>    RELAY_SIGNING_KEY  relay token key: base64url 32-byte Ed25519 seed(s), comma
                                        list, the first signs (default: generated, with a warning)
@@ -90,6 +96,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
       'redis-url': { type: 'string' },
       'redis-cluster': { type: 'string' },
       'trust-proxy': { type: 'string' },
+      'trust-proxy-any': { type: 'boolean' },
       'log-level': { type: 'string' },
       'relay-key': { type: 'string' },
       'public-url': { type: 'string' },
@@ -120,6 +127,20 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
+  const anyText = env.TRUST_PROXY_ANY
+  const trustProxyAny =
+    values['trust-proxy-any'] === true || (anyText !== undefined && /^(1|true|yes)$/i.test(anyText))
+  let everyAddress: boolean
+  try {
+    everyAddress = coversEveryAddress(trustProxy)
+  } catch (err) {
+    throw new Error(`--trust-proxy: ${(err as Error).message}`)
+  }
+  if (everyAddress && !trustProxyAny) {
+    throw new Error(
+      `--trust-proxy: ${trustProxy.join(',')} trusts every address, so any client could name itself in X-Forwarded-For and mint new callers; list the proxies' addresses, or add --trust-proxy-any if only the proxies can reach this port`,
+    )
+  }
   const redisUrl = values['redis-url'] ?? env.REDIS_URL
   const clusterText = values['redis-cluster'] ?? env.REDIS_CLUSTER_NODES
   if (redisUrl && clusterText)
@@ -222,6 +243,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliSettings | 
     ...(redisUrl ? { redisUrl } : {}),
     ...(redisCluster ? { redisCluster } : {}),
     trustProxy,
+    trustProxyAny,
     logLevel,
     ...(relayKey ? { relayKey } : {}),
     ...(publicUrl ? { publicUrl } : {}),

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     sessionEvents,
     ...(transactionFeed ? { transactions: { feed: transactionFeed } } : {}),
     trustProxy: settings.trustProxy,
+    trustProxyAny: settings.trustProxyAny,
     logger: {
       level: settings.logLevel,
       // Readable lines on a terminal; JSON lines when piped (a collector), or as LOG_FORMAT says.

@@ -94,7 +94,8 @@ describe('the result route answer', () => {
     const record = (await store.getSession(session.sessionId))!
     const names = answer.headers.filter((_, index) => index % 2 === 0).map((h) => h.toLowerCase())
     expect(answer.status).toBe(200)
-    expect(names.slice(0, 7)).toEqual([
+    expect(names.slice(0, 8)).toEqual([
+      'x-content-type-options',
       'ratelimit-policy',
       'ratelimit',
       'cache-control',
@@ -104,6 +105,7 @@ describe('the result route answer', () => {
       'content-length',
     ])
     const header = (name: string) => answer.headers[answer.headers.indexOf(name) + 1]
+    expect(header('x-content-type-options')).toBe('nosniff')
     expect(header('ratelimit-policy')).toBe('"session";q=120;w=60')
     expect(header('ratelimit')).toBe('"session";r=119;t=60')
     expect(header('cache-control')).toBe('no-store')

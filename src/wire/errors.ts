@@ -13,6 +13,8 @@ export const BACKEND_ERROR_STATUS = {
   SESSION_NOT_FOUND: 404,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** The request took longer than the server's request or headers timeout. */
+  REQUEST_TIMEOUT: 408,
   SESSION_STATE_CONFLICT: 409,
   NONCE_USED: 409,
   SESSION_EXPIRED: 410,
@@ -26,6 +28,8 @@ export const BACKEND_ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** GET /transactions: the caller (or the instance) holds as many long-polls as it may. */
   TOO_MANY_WAITERS: 429,
+  /** The request's headers are larger than the server accepts. */
+  HEADERS_TOO_LARGE: 431,
   UPSTREAM_ERROR: 502,
   STORE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,

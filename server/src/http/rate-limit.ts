@@ -28,13 +28,7 @@ export async function enforceRateLimit(
  * the socket peer is one of `ctx.trustProxy`.
  */
 export function callerKey(ctx: Pick<AppContext, 'trustProxy'>, request: FastifyRequest): string {
-  return clientIpKey(
-    resolveClientIp(
-      request.socket.remoteAddress,
-      request.headers['x-forwarded-for'],
-      ctx.trustProxy,
-    ),
-  )
+  return clientIpKey(resolveClientIp(request.socket.remoteAddress, request.headers, ctx.trustProxy))
 }
 
 /**

@@ -66,16 +66,24 @@ type ComponentName = keyof typeof COMPONENTS
 const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` })
 const json = (name: ComponentName) => ({ content: { 'application/json': { schema: ref(name) } } })
 
-/** Error responses by status, each with the codes it may carry. */
+/**
+ * Error responses by status, each with the codes it may carry. Every route may also answer 400
+ * (a malformed request, two Host headers), 408 and 431 (Node's parser refusals), 413, 415, 429.
+ */
 function errors(...statuses: number[]): Json {
   const out: Json = {}
-  for (const status of [...new Set([...statuses, 400, 413, 415, 429, 500])].sort()) {
+  for (const status of [...new Set([...statuses, 400, 408, 413, 415, 429, 431, 500])].sort()) {
     const codes = Object.entries(BACKEND_ERROR_STATUS)
       .filter(([, s]) => s === status)
       .map(([code]) => code)
     out[String(status)] = { description: codes.join(' | '), ...json('ErrorBody') }
   }
   return out
+}
+
+/** `/balances` (GET and POST): a balance moves with every block. */
+const balancesCacheHeaders = {
+  'Cache-Control': { schema: { type: 'string', const: 'no-store' } },
 }
 
 const rateLimitHeaders = {
@@ -174,7 +182,12 @@ export function buildOpenApiDocument(): Json {
   const p = (path: string) => API_PREFIX + path
   return {
     openapi: '3.1.0',
-    info: { title: 'scope-connect backend', version: '0.1.0' },
+    info: {
+      title: 'scope-connect backend',
+      version: '0.1.0',
+      description:
+        "Every answer carries X-Content-Type-Options: nosniff; every refusal, including the HTTP parser's own 400, 408 and 431, has the ErrorBody shape.",
+    },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     components: {
       schemas: Object.fromEntries(
@@ -204,7 +217,7 @@ export function buildOpenApiDocument(): Json {
           responses: {
             '200': {
               description: 'balance',
-              headers: rateLimitHeaders,
+              headers: { ...rateLimitHeaders, ...balancesCacheHeaders },
               ...json('BalanceResponse'),
             },
             ...errors(401, 403, 422, 502),
@@ -225,7 +238,7 @@ export function buildOpenApiDocument(): Json {
           responses: {
             '200': {
               description: 'one entry per query, in query order',
-              headers: rateLimitHeaders,
+              headers: { ...rateLimitHeaders, ...balancesCacheHeaders },
               ...json('BalancesResponse'),
             },
             ...errors(401, 403, 422),
@@ -260,7 +273,15 @@ export function buildOpenApiDocument(): Json {
           summary: "The project's enabled networks and wallets",
           security: appKey,
           responses: {
-            '200': { description: 'config', headers: rateLimitHeaders, ...json('ConfigResponse') },
+            '200': {
+              description: 'config',
+              headers: {
+                ...rateLimitHeaders,
+                'Cache-Control': { schema: { type: 'string', const: 'public, max-age=60' } },
+                Vary: { schema: { type: 'string', const: 'Origin, X-App-Key' } },
+              },
+              ...json('ConfigResponse'),
+            },
             ...errors(401, 403),
           },
         },
@@ -373,7 +394,27 @@ export function buildOpenApiDocument(): Json {
         },
       },
       '/healthz': {
-        get: { summary: 'Liveness', security: [], responses: { '200': { description: 'alive' } } },
+        get: {
+          summary: 'Liveness: { status: "ok" | "degraded" }',
+          description:
+            "The status only. The details (rate limiter, connection cap, store, relay) go to a request with Authorization: Bearer <metrics token>, and are served on the metrics listener's own /healthz.",
+          security: [],
+          responses: {
+            '200': {
+              description: 'alive',
+              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: { status: { enum: ['ok', 'degraded'] } },
+                    required: ['status'],
+                  },
+                },
+              },
+            },
+          },
+        },
       },
       '/readyz': {
         get: {

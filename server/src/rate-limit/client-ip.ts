@@ -25,33 +25,196 @@ export function clientIpKey(ip: string): string {
   return `${formatIPv6(network)}/64`
 }
 
+/** The request headers a proxy's hops are read from (Node's `IncomingHttpHeaders` fits). */
+export interface ForwardingHeaders {
+  'x-forwarded-for'?: string | readonly string[] | undefined
+  forwarded?: string | readonly string[] | undefined
+}
+
 /**
- * The caller's address. X-Forwarded-For is read only when `trustProxy` names the proxies (exact
- * addresses or CIDRs) and the socket peer is one of them; it is then walked from the right,
- * skipping trusted proxies, and the first address not trusted is the caller. The leftmost entries
- * are whatever the client sent, so trusting the header wholesale (`true`) is never offered.
+ * The caller's address. The forwarding headers are read only when `trustProxy` names the proxies
+ * (exact addresses or CIDRs) and the socket peer is one of them: X-Forwarded-For, and RFC 7239
+ * `Forwarded: for=` alike. Each is walked from the right, skipping trusted proxies, and the first
+ * hop not trusted is the caller (an obfuscated `for=_id` written by a trusted proxy is the caller
+ * as it is; `unknown` or garbage stops the walk at the last trusted hop). The leftmost entries are
+ * whatever the client sent, so trusting a header wholesale (`true`) is never offered.
+ *
+ * A proxy writes one of the two headers and passes the other through as the client sent it. So
+ * when both are present they must name the same caller; when they do not, one of them is the
+ * client's invention and the caller is the trusted peer itself (a client cannot mint callers by
+ * adding the header its proxy does not write). `headers` may be the X-Forwarded-For value alone.
  */
 export function resolveClientIp(
   remoteAddress: string | undefined,
-  forwardedFor: string | readonly string[] | undefined,
+  headers: ForwardingHeaders | string | readonly string[] | undefined,
   trustProxy: readonly string[] | undefined,
 ): string {
-  let current = bareAddress(remoteAddress ?? '') || 'unknown'
-  if (!trustProxy || trustProxy.length === 0 || !forwardedFor) return current
+  const peer = bareAddress(remoteAddress ?? '') || 'unknown'
+  if (!trustProxy || trustProxy.length === 0 || !headers) return peer
+  const { 'x-forwarded-for': xff, forwarded } =
+    typeof headers === 'string' || Array.isArray(headers)
+      ? { 'x-forwarded-for': headers as string | readonly string[], forwarded: undefined }
+      : (headers as ForwardingHeaders)
+  if (!xff && !forwarded) return peer
   const trusted = trustedProxies(trustProxy)
-  if (!trusted(current)) return current
+  if (!trusted(peer)) return peer
+  const xffHops = xff ? splitList(xff).map((hop) => (parseIp(hop) ? bareAddress(hop) : null)) : []
+  const fromXff = xff ? walkHops(peer, xffHops, trusted) : undefined
+  const fromForwarded = forwarded ? walkHops(peer, forwardedHops(forwarded), trusted) : undefined
+  if (fromXff !== undefined && fromForwarded !== undefined) {
+    return sameCaller(fromXff, fromForwarded) ? fromXff : peer
+  }
+  return fromXff ?? fromForwarded ?? peer
+}
 
-  const hops = (typeof forwardedFor === 'string' ? [forwardedFor] : forwardedFor)
-    .flatMap((value) => value.split(','))
-    .map((hop) => bareAddress(hop))
+/**
+ * Whether a trusted peer sent neither forwarding header (a proxy that forwards no client
+ * address: every client behind it is one caller). The app logs it once per peer.
+ */
+export function trustedPeerWithoutHops(
+  remoteAddress: string | undefined,
+  headers: ForwardingHeaders,
+  trustProxy: readonly string[],
+): boolean {
+  if (trustProxy.length === 0 || headers['x-forwarded-for'] || headers.forwarded) return false
+  return trustedProxies(trustProxy)(bareAddress(remoteAddress ?? ''))
+}
+
+/** A hop as written: an address, an obfuscated identifier (`_x`), or null (`unknown`, garbage). */
+type Hop = string | null
+
+function walkHops(peer: string, hops: readonly Hop[], trusted: (ip: string) => boolean): string {
+  let current = peer
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i]!
-    // Garbage means the header was not written by a proxy we trust: stop at the last good hop.
-    if (!parseIp(hop)) return current
+    const hop = hops[i]
+    // Garbage or `unknown` means no trusted proxy knew this hop: stop at the last good one.
+    if (hop === null || hop === undefined) return current
+    // An obfuscated identifier (RFC 7239 6.3) is the client as its trusted proxy names it.
+    if (hop.startsWith('_')) return hop
     current = hop
     if (!trusted(current)) return current
   }
   return current
+}
+
+function sameCaller(a: string, b: string): boolean {
+  if (a === b) return true
+  const pa = parseIp(a)
+  const pb = parseIp(b)
+  return pa !== null && pb !== null && pa.family === pb.family && pa.value === pb.value
+}
+
+function splitList(value: string | readonly string[]): string[] {
+  return (typeof value === 'string' ? [value] : value).flatMap((line) => line.split(','))
+}
+
+/**
+ * The `for=` of each element of RFC 7239 `Forwarded` values, in order: elements split on commas
+ * and pairs on semicolons outside quoted strings; parameter names case-insensitive; a quoted value
+ * unescaped. A `for` of `[v6]:port`, `v4:port` (ports obfuscated or not) is reduced to its
+ * address; `unknown`, a missing `for` or an element that does not parse is null.
+ */
+export function forwardedHops(value: string | readonly string[]): Hop[] {
+  const hops: Hop[] = []
+  for (const line of typeof value === 'string' ? [value] : value) {
+    for (const element of splitOutsideQuotes(line, ',')) {
+      if (element.trim() === '') continue
+      hops.push(forElement(element))
+    }
+  }
+  return hops
+}
+
+function forElement(element: string): Hop {
+  let hop: Hop = null
+  let seen = false
+  for (const pair of splitOutsideQuotes(element, ';')) {
+    const text = pair.trim()
+    if (text === '') continue
+    const eq = text.indexOf('=')
+    if (eq <= 0) return null
+    const name = text.slice(0, eq).trim().toLowerCase()
+    const raw = text.slice(eq + 1).trim()
+    const parsedValue = unquote(raw)
+    if (parsedValue === null) return null
+    if (name !== 'for') continue
+    if (seen) return null // two `for` in one element: not written by a proxy we trust
+    seen = true
+    hop = forNode(parsedValue)
+  }
+  return hop
+}
+
+function forNode(node: string): Hop {
+  const text = node.trim()
+  if (text === '' || text.toLowerCase() === 'unknown') return null
+  const bracketed = /^\[([^\]]+)\](?::(?:\d{1,5}|_[A-Za-z0-9._-]+))?$/.exec(text)
+  if (bracketed) return parseIp(bracketed[1]!) ? bareAddress(bracketed[1]!) : null
+  const withPort = /^([^:]+):(?:\d{1,5}|_[A-Za-z0-9._-]+)$/.exec(text)
+  const name = withPort ? withPort[1]! : text
+  if (/^_[A-Za-z0-9._-]+$/.test(name)) return name
+  return parseIp(name) ? bareAddress(name) : null
+}
+
+/** A token as it is, a quoted string unescaped; null for an unterminated quote. */
+function unquote(raw: string): string | null {
+  if (!raw.startsWith('"')) return raw.includes('"') ? null : raw
+  let out = ''
+  for (let i = 1; i < raw.length; i++) {
+    const ch = raw[i]!
+    if (ch === '\\') {
+      i++
+      if (i >= raw.length) return null
+      out += raw[i]
+    } else if (ch === '"') {
+      return raw.slice(i + 1).trim() === '' ? out : null
+    } else out += ch
+  }
+  return null
+}
+
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = []
+  let start = 0
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (quoted && ch === '\\') i++
+    else if (ch === '"') quoted = !quoted
+    else if (!quoted && ch === separator) {
+      parts.push(text.slice(start, i))
+      start = i + 1
+    }
+  }
+  parts.push(text.slice(start))
+  return parts
+}
+
+/**
+ * Whether a trustProxy list covers every address of a family (0.0.0.0/0, ::/0, ::ffff:0:0/96,
+ * or ranges whose union is all of IPv4 or all of IPv6). Trusting every peer lets any client
+ * name itself in X-Forwarded-For and mint new callers, so the app refuses such a list unless
+ * the operator also says `trustProxyAny` (`--trust-proxy-any`). Throws as `trustedProxies` does.
+ */
+export function coversEveryAddress(list: readonly string[]): boolean {
+  const ranges = list.map(parseCidr)
+  return ([4, 6] as const).some((family) => {
+    const bits = family === 4 ? 32n : 128n
+    const spans = ranges
+      .filter((range) => range.family === family)
+      .map((range) => {
+        const size = 1n << (bits - BigInt(range.prefix))
+        const start = (range.value / size) * size
+        return [start, start + size] as const
+      })
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    let reached = 0n
+    for (const [start, end] of spans) {
+      if (start > reached) return false
+      if (end > reached) reached = end
+    }
+    return reached === 1n << bits
+  })
 }
 
 const matcherCache = new WeakMap<readonly string[], (ip: string) => boolean>()

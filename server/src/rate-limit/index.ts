@@ -1,4 +1,12 @@
-export { clientIpKey, resolveClientIp, trustedProxies } from './client-ip'
+export {
+  clientIpKey,
+  coversEveryAddress,
+  type ForwardingHeaders,
+  forwardedHops,
+  resolveClientIp,
+  trustedPeerWithoutHops,
+  trustedProxies,
+} from './client-ip'
 export { policyHeader, rateLimitHeader } from './headers'
 export {
   counterKey,

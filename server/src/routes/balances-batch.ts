@@ -19,6 +19,7 @@ import type { BalanceOutcome, BalanceReadRequest } from '../chains/types'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { toApiError } from '../http/error-handler'
+import { BALANCES_CACHE } from '../http/hygiene'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { assertChainEnabled } from '../sessions/create'
@@ -87,6 +88,7 @@ export function registerBalancesBatchRoute(app: FastifyInstance, ctx: AppContext
         }),
       )
       const body: BalancesResponse = { balances: answers }
+      reply.headers(BALANCES_CACHE)
       return body
     },
   )

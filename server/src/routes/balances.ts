@@ -5,6 +5,7 @@ import { ChainInputError } from '../chains/types'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { chainInputToApiError } from '../http/chain-errors'
+import { BALANCES_CACHE } from '../http/hygiene'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { assertChainEnabled } from '../sessions/create'
@@ -39,6 +40,7 @@ export function registerBalanceRoute(app: FastifyInstance, ctx: AppContext): voi
           ? {}
           : { blockNumber: balance.blockNumber.toString() }),
       }
+      reply.headers(BALANCES_CACHE)
       return body
     } catch (error) {
       if (error instanceof ChainInputError) throw chainInputToApiError(error)

@@ -33,11 +33,7 @@ export function registerCallbackRoutes(app: FastifyInstance, ctx: AppContext): v
     apply: (ctx: AppContext, body: z.infer<S>, nonce: string | undefined) => Promise<void>,
   ) =>
     app.post(API_PREFIX + path, async (request: FastifyRequest, reply: FastifyReply) => {
-      const ip = resolveClientIp(
-        request.socket.remoteAddress,
-        request.headers['x-forwarded-for'],
-        ctx.trustProxy,
-      )
+      const ip = resolveClientIp(request.socket.remoteAddress, request.headers, ctx.trustProxy)
       await enforceRateLimit(ctx.limiter, reply, clientIpKey(ip), ctx.callbackIpPolicy)
       const nonce = request.headers[SESSION_NONCE_HEADER]
       await apply(

@@ -9,6 +9,7 @@ import {
 import { appKeyOf, requireProject } from '../auth/app-key'
 import type { ProjectConfig } from '../config/projects-schema'
 import type { AppContext } from '../context'
+import { CONFIG_CACHE } from '../http/hygiene'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 
 /** The project's networks and wallets in the library's registry shapes; rpcUrls never leave the server. */
@@ -52,6 +53,7 @@ export function registerConfigRoute(app: FastifyInstance, ctx: AppContext): void
   app.get(API_PREFIX + ROUTES.config, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
     await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
+    reply.headers(CONFIG_CACHE)
     return projectConfigBody(project)
   })
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import type { RelayServer } from '../relay/relay'
@@ -12,13 +12,18 @@ import type { RelayServer } from '../relay/relay'
  * and the relay (its Redis, sockets, subscriptions), so a probe or a scrape sees a degraded
  * instance without reading logs. `/readyz` is 503 while a required store is down: the session
  * store, or the relay's Redis when the relay runs on one (docs/operations.md).
+ *
+ * The public `/healthz` answers `{ status }` only: the details (outage counts, refusals, sockets)
+ * are the operator's, so they go to a caller `details(request)` admits (the metrics token) and
+ * to the metrics listener's own `/healthz`, which calls the returned report function.
  */
 export function registerHealthRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   relay: Pick<RelayServer, 'stats'>,
-): void {
-  app.get('/healthz', async () => {
+  details: (request: FastifyRequest) => boolean = () => false,
+): () => { status: string } {
+  const healthReport = () => {
     const rateLimiter = ctx.limiter.stats()
     const store = ctx.storeOutages.stats()
     const relayReport = relay.stats()
@@ -34,6 +39,11 @@ export function registerHealthRoutes(
         subscriptions: relayReport.subscriptions,
       },
     }
+  }
+  app.get('/healthz', async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    const report = healthReport()
+    return details(request) ? report : { status: report.status }
   })
   app.get('/readyz', async () => {
     const ready = await ctx.store.isReady().catch(() => false)
@@ -44,4 +54,5 @@ export function registerHealthRoutes(
     }
     return { status: 'ready', store: ctx.store.kind, relay: relayReport.redis }
   })
+  return healthReport
 }

@@ -123,11 +123,7 @@ async function relayScope(
           throw new ApiError('INVALID_RELAY_TOKEN', error.message)
         throw error
       }
-      const ip = resolveClientIp(
-        request.socket.remoteAddress,
-        request.headers['x-forwarded-for'],
-        ctx.trustProxy,
-      )
+      const ip = resolveClientIp(request.socket.remoteAddress, request.headers, ctx.trustProxy)
       const source = clientIpKey(ip)
       const release = relay.reserve(source)
       if (!release) {

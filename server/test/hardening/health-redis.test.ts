@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
 import { buildApp } from '../../src/app'
 import { createRedisMailbox, type RedisMailbox } from '../../src/relay/mailbox-redis'
+import { HEALTH_DETAILS, HEALTH_TOKEN } from '../support/health'
 import { TEST_PROJECT } from '../support/server'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -22,9 +23,13 @@ describe("/healthz and /readyz report the relay's Redis (issue 16, finding 7)", 
     mailbox = createRedisMailbox(redis.url, { keyPrefix: 'health:' })
     await mailbox.ready()
     // Sessions in process, the relay on Redis: only the relay's Redis can go down here.
-    app = await buildApp({ projects: { projects: [TEST_PROJECT] }, relay: { mailbox } })
+    app = await buildApp({
+      projects: { projects: [TEST_PROJECT] },
+      relay: { mailbox },
+      metrics: { token: HEALTH_TOKEN },
+    })
     const probe = async () => {
-      const health = await app!.inject({ url: '/healthz' })
+      const health = await app!.inject({ url: '/healthz', headers: HEALTH_DETAILS })
       const ready = await app!.inject({ url: '/readyz' })
       return { health: health.json(), ready: ready.statusCode, readyBody: ready.json() }
     }
@@ -55,9 +60,14 @@ describe("/healthz and /readyz report the relay's Redis (issue 16, finding 7)", 
   }, 30_000)
 
   it('an in-process relay reports no Redis and never holds readiness back', async () => {
-    const local = await buildApp({ projects: { projects: [TEST_PROJECT] } })
+    const local = await buildApp({
+      projects: { projects: [TEST_PROJECT] },
+      metrics: { token: HEALTH_TOKEN },
+    })
     try {
-      expect((await local.inject({ url: '/healthz' })).json()).toMatchObject({
+      expect(
+        (await local.inject({ url: '/healthz', headers: HEALTH_DETAILS })).json(),
+      ).toMatchObject({
         status: 'ok',
         relay: { redis: 'none' },
       })

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_HTTP_LIMITS, resolveHttpLimits } from '../../src/http/connection-limits'
 import { startServer } from '../../src/server'
+import { HEALTH_DETAILS, HEALTH_TOKEN } from '../support/health'
 import { connectRelay } from '../support/relay-client'
 import { startTestServer, TEST_PROJECTS, type TestServer } from '../support/server'
 
@@ -126,7 +127,10 @@ describe('request timeouts (finding 2: connections that trickle a body were neve
 
 describe('per-IP connection cap', () => {
   it('closes connections past the cap at once and keeps serving others', async () => {
-    server = await startTestServer({ http: { maxConnectionsPerIp: 5 } })
+    server = await startTestServer({
+      http: { maxConnectionsPerIp: 5 },
+      metrics: { token: HEALTH_TOKEN },
+    })
     const held = await Promise.all(Array.from({ length: 5 }, () => open(server!.baseUrl)))
     // Partial requests that hold their connections (as the audit's 20,400 did).
     for (const probe of held)
@@ -143,7 +147,7 @@ describe('per-IP connection cap', () => {
     // Free one slot: the next connection from the address is served, and the refusal was counted.
     held[0]!.socket.destroy()
     await held[0]!.closed
-    const health = await fetch(`${server.baseUrl}/healthz`)
+    const health = await fetch(`${server.baseUrl}/healthz`, { headers: HEALTH_DETAILS })
     expect(health.status).toBe(200)
     expect(await health.json()).toMatchObject({ connections: { refusedByIpCap: 1 } })
   })

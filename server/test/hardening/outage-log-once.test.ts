@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
 import { buildApp } from '../../src/app'
 import { createRedisStore, type RedisStore } from '../../src/store/redis'
+import { HEALTH_DETAILS, HEALTH_TOKEN } from '../support/health'
 import { TEST_APP_KEY, TEST_PROJECT } from '../support/server'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -30,6 +31,7 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
     app = await buildApp({
       projects: { projects: [TEST_PROJECT] },
       store,
+      metrics: { token: HEALTH_TOKEN },
       logger: { level: 'info', destination: { write } },
     })
     const createSession = () =>
@@ -60,7 +62,7 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
       'rate limiter on its per-instance floor: shared counter store unavailable',
       'session store unavailable: answering 503 STORE_UNAVAILABLE until it is back (logged once per outage)',
     ])
-    const health = (await app.inject({ url: '/healthz' })).json()
+    const health = (await app.inject({ url: '/healthz', headers: HEALTH_DETAILS })).json()
     expect(health.store).toMatchObject({ down: true, outages: 1, refusals: 200 })
 
     // Restarted on the same port: the end is logged once.
@@ -68,7 +70,8 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
     let back = false
     for (let i = 0; i < 100 && !back; i++) {
       await sleep(100)
-      back = (await app.inject({ url: '/healthz' })).json().store.down === false
+      back =
+        (await app.inject({ url: '/healthz', headers: HEALTH_DETAILS })).json().store.down === false
     }
     expect(back).toBe(true)
     expect((await createSession()).statusCode).toBe(201)
@@ -78,7 +81,7 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
       'session store back: requests served again',
     ])
     expect(messages.length).toBeLessThanOrEqual(4) // and the limiter's pair
-    expect((await app.inject({ url: '/healthz' })).json().store).toEqual({
+    expect((await app.inject({ url: '/healthz', headers: HEALTH_DETAILS })).json().store).toEqual({
       down: false,
       outages: 1,
       refusals: 200,

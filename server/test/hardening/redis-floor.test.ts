@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
 import { buildApp } from '../../src/app'
 import { createRedisStore, type RedisStore } from '../../src/store/redis'
+import { HEALTH_DETAILS, HEALTH_TOKEN } from '../support/health'
 import { TEST_APP_KEY, TEST_PROJECT } from '../support/server'
 
 const LIMIT = 50
@@ -30,6 +31,7 @@ describe('Redis outage (finding 3: failing open had no floor)', () => {
         ],
       },
       store,
+      metrics: { token: HEALTH_TOKEN },
       logger: { level: 'info', destination: { write: (line: string) => lines.push(line) } },
     })
     const config = (remoteAddress: string) =>
@@ -38,7 +40,8 @@ describe('Redis outage (finding 3: failing open had no floor)', () => {
         headers: { 'x-app-key': TEST_APP_KEY },
         remoteAddress,
       })
-    const health = async () => (await app!.inject({ url: '/healthz' })).json()
+    const health = async () =>
+      (await app!.inject({ url: '/healthz', headers: HEALTH_DETAILS })).json()
 
     // Load from one caller, 10 requests at a time; Redis is killed after the third batch (the
     // load waits for it to be gone, so a slow shutdown on a busy machine cannot move the floor's
