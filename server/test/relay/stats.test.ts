@@ -39,8 +39,10 @@ describe('relay stats', () => {
         appBytes: 0,
         mailboxBytes: 0,
       },
+      refusals: {},
       slowConsumerCloses: 0,
       redis: 'none',
+      redisOutages: 0,
     })
     client.close()
   })
@@ -66,7 +68,7 @@ describe('relay mailbox: a Redis outage in the log', () => {
     const lines: string[] = []
     const log = {
       warn: (_obj: object, msg: string) => lines.push(`warn ${msg}`),
-      info: (msg: string) => lines.push(`info ${msg}`),
+      info: (_obj: object, msg: string) => lines.push(`info ${msg}`),
     }
     const mailbox = createRedisMailbox(redis.url, { keyPrefix: 'outage:', log })
     await mailbox.ready()
