@@ -205,18 +205,22 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
   }
 
   const readiness = async (): Promise<StoreReadiness> => {
+    if (redis instanceof Cluster && !stalled) {
+      // One node answering says nothing of the others (and a PING may meet the one away): every
+      // slot range must have its primary answering.
+      if (firstAttempt) await firstAttempt
+      const unserved = await unservedSlots(redis, commandTimeoutMs)
+      return unserved.length === 0
+        ? { ready: true }
+        : { ready: false, reason: describeUnserved(unserved), unservedSlots: unserved }
+    }
     try {
       // Same bounded first-connection wait as commands; commandTimeout bounds a half-open socket.
       if ((await run(() => redis.ping())) !== 'PONG') return { ready: false, reason: 'no PONG' }
     } catch (err) {
       return { ready: false, reason: err instanceof Error ? err.message : String(err) }
     }
-    if (!(redis instanceof Cluster)) return { ready: true }
-    // One node answering says nothing of the others: every slot range must have its primary.
-    const unserved = await unservedSlots(redis, commandTimeoutMs)
-    return unserved.length === 0
-      ? { ready: true }
-      : { ready: false, reason: describeUnserved(unserved), unservedSlots: unserved }
+    return { ready: true }
   }
 
   return {

@@ -57,7 +57,12 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
     expect(storeLines()[0]!.length).toBeLessThan(400)
     // Everything logged during the outage: that line and the limiter's own.
     // (In either order: the store's own connection may tell of the outage before a request.)
-    expect(lines.slice(before).map((line) => JSON.parse(line).msg).sort()).toEqual([
+    expect(
+      lines
+        .slice(before)
+        .map((line) => JSON.parse(line).msg)
+        .sort(),
+    ).toEqual([
       'rate limiter on its per-instance floor: shared counter store unavailable',
       'session store unavailable: answering 503 STORE_UNAVAILABLE until it is back (logged once per outage)',
     ])

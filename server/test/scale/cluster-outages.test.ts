@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import { Cluster } from 'ioredis'
+import { RELAY_METHODS } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
 import { buildApp } from '../../src/app'
@@ -13,6 +14,7 @@ import {
   createRedisSessionEvents,
   type RedisSessionEvents,
 } from '../../src/store/session-events-redis'
+import { connectRelay, envelope, type RelayTestClient, topicFor } from '../support/relay-client'
 import { TEST_APP_KEY, TEST_PROJECT } from '../support/server'
 
 const run = promisify(execFile)
@@ -28,6 +30,14 @@ async function waitFor<T>(attempt: () => Promise<T | undefined>, what: string): 
     await sleep(50)
   }
   throw new Error(`timed out waiting for ${what}`)
+}
+
+/** What /readyz answers: ready, or the documented error body. */
+interface ReadyzBody {
+  status?: string
+  store?: string
+  relay?: string
+  error?: { code: string; message: string }
 }
 
 /** `name{labels} value` → value, from the Prometheus text. */
@@ -59,6 +69,7 @@ describe('a Redis Cluster that reports its own failures', () => {
   let events: RedisSessionEvents
   let mailbox: RedisMailbox
   let app: FastifyInstance
+  let relayClient: RelayTestClient | undefined
   const lines: { level: number; msg: string; err?: unknown }[] = []
 
   beforeAll(async () => {
@@ -95,9 +106,12 @@ describe('a Redis Cluster that reports its own failures', () => {
         },
       },
     })
+    // Listening: a relay client publishes on the killed shard's topics, as a dApp would.
+    await app.listen({ port: 0, host: '127.0.0.1' })
   }, 60_000)
 
   afterAll(async () => {
+    relayClient?.close()
     await app?.close()
     await Promise.all([store?.close(), events?.close(), mailbox?.close()])
     await cluster?.stop()
@@ -105,7 +119,7 @@ describe('a Redis Cluster that reports its own failures', () => {
 
   const readyz = async () => {
     const answer = await app.inject({ url: '/readyz' })
-    return { status: answer.statusCode, body: answer.json() as Record<string, any> }
+    return { status: answer.statusCode, body: answer.json() as ReadyzBody }
   }
   const scrape = async () =>
     (await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body
@@ -130,18 +144,40 @@ describe('a Redis Cluster that reports its own failures', () => {
     ])
     const slot = Number(await admin.cluster('KEYSLOT', key))
     admin.disconnect()
+    // A relay topic on the shard that is about to lose its primary, with a publisher on it.
+    const victim = await cluster.primaryPortOf(key)
+    let topic = topicFor('outage-0')
+    for (let i = 1; (await cluster.primaryPortOf(`{${topic}}`)) !== victim; i++) {
+      topic = topicFor(`outage-${i}`)
+    }
+    const address = app.server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    relayClient = await connectRelay(`http://127.0.0.1:${port}`)
+    await relayClient.request(RELAY_METHODS.subscribe, { topic })
+    let published = 0
+    const publishOnce = () =>
+      relayClient!
+        .request(RELAY_METHODS.publish, {
+          topic,
+          message: envelope(`m${published++}`),
+          ttl: 300,
+          tag: 1108,
+        })
+        .catch(() => undefined)
 
     // Watch /readyz and the gauge while the primary is killed and its replica takes over.
     const seen: { status: number; message?: string }[] = []
     const gauges: number[] = []
+    const health: string[] = []
     let watching = true
     const watch = (async () => {
       while (watching) {
         const answer = await readyz()
         seen.push({ status: answer.status, message: answer.body.error?.message })
         gauges.push(sample(await scrape(), 'scope_redis_up{client="session_store"}') ?? -1)
+        health.push((await app.inject({ url: '/healthz' })).json().status)
         // Some traffic too, as under load: its 503s are counted, never logged one by one.
-        await createSession()
+        await Promise.all([createSession(), publishOnce()])
         await sleep(50)
       }
     })()
@@ -154,20 +190,36 @@ describe('a Redis Cluster that reports its own failures', () => {
     // On the old code: always 200 (a PING to another node answered), the gauge always 1.
     expect(refused.length).toBeGreaterThan(0)
     expect(gauges).toContain(0)
-    const ranges = namedRanges(refused[0]!.message!)
-    expect(refused[0]!.message).toMatch(/^the store does not serve every hash slot: slots /)
+    // The store names the killed primary's range (the key's slot is in it); the relay, which met
+    // the outage on its topic, is down until its own outage has settled.
+    const named = refused.filter((answer) =>
+      answer.message?.startsWith('the store does not serve every hash slot: slots '),
+    )
+    expect(named.length).toBeGreaterThan(0)
+    for (const answer of refused) {
+      if (!named.includes(answer)) expect(answer.message).toBe("the relay's Redis is not reachable")
+    }
+    const ranges = namedRanges(named[0]!.message!)
     expect(ranges.some(([from, to]) => slot >= from && slot <= to)).toBe(true)
     // One shard of three: the others' slots are not named.
-    const named = ranges.reduce((sum, [from, to]) => sum + to - from + 1, 0)
-    expect(named).toBeLessThan(16_384 / 2)
+    const slots = ranges.reduce((sum, [from, to]) => sum + to - from + 1, 0)
+    expect(slots).toBeLessThan(16_384 / 2)
     expect(sample(await scrape(), 'scope_redis_up{client="session_store"}')).toBe(1)
+    // /healthz went degraded once and stayed so through the failover (it flipped 3-5 times before).
+    const flips = health.filter((status, i) => i > 0 && status !== health[i - 1]).length
+    expect(health).toContain('degraded')
+    expect(flips).toBeLessThanOrEqual(2)
+    expect(health.at(-1)).toBe('degraded') // still settling when /readyz is 200 again
 
     // Each client's outage ends once it has looked healthy for the settle delay (2 s).
     const ended = () =>
       logged('session store back').length > 0 &&
       logged('session events: redis is back').length > 0 &&
       logged('relay mailbox: redis is back').length > 0
-    await waitFor(async () => (ended() ? true : undefined), 'the end lines')
+    await waitFor(async () => (ended() ? true : undefined), 'the end lines').catch((err) => {
+      // What was logged, to tell which client never ended its outage.
+      throw new Error(`${err.message}: ${JSON.stringify(lines.map(({ msg, err }) => [msg, err]))}`)
+    })
     await sleep(2_500) // a late flap would log a second pair
     expect(logged('session store unavailable')).toHaveLength(1)
     expect(logged('session store back')).toHaveLength(1)
@@ -187,14 +239,21 @@ describe('a Redis Cluster that reports its own failures', () => {
 
   it('a shard lost for good (primary and replica): /readyz and /healthz agree with session creation', async () => {
     // The shard of one primary, and its replica: both shut down, nobody takes over.
+    // (A primary that still has a live replica: the one promoted above has none.)
     const primaries = await cluster.primaryPorts()
-    const victim = primaries[0]!
-    const nodes = (await cli(victim, 'CLUSTER', 'NODES')).trim().split('\n')
-    const victimId = nodes.find((line) => line.includes(`:${victim}@`))!.split(' ')[0]!
-    const replica = nodes
+    const nodes = (await cli(primaries[0]!, 'CLUSTER', 'NODES'))
+      .trim()
+      .split('\n')
       .map((line) => line.split(' '))
-      .find((fields) => fields[3] === victimId && !fields[2]!.includes('fail'))
-    const replicaPort = Number(/:(\d+)@/.exec(replica![1]!)![1])
+    const portOf = (fields: string[]) => Number(/:(\d+)@/.exec(fields[1] ?? '')?.[1] ?? 0)
+    const replica = nodes.find(
+      (fields) =>
+        fields[2]!.includes('slave') &&
+        !fields[2]!.includes('fail') &&
+        primaries.includes(portOf(nodes.find((primary) => primary[0] === fields[3]) ?? ['', ''])),
+    )!
+    const victim = portOf(nodes.find((primary) => primary[0] === replica[3])!)
+    const replicaPort = portOf(replica)
     await cli(replicaPort, 'SHUTDOWN', 'NOSAVE').catch(() => undefined)
     await cli(victim, 'SHUTDOWN', 'NOSAVE').catch(() => undefined)
 
@@ -202,8 +261,8 @@ describe('a Redis Cluster that reports its own failures', () => {
       const answer = await readyz()
       return answer.status === 503 ? answer : undefined
     }, '/readyz 503')
-    expect(ready.body.error.code).toBe('STORE_UNAVAILABLE')
-    expect(ready.body.error.message).toContain(`127.0.0.1:${victim}`)
+    expect(ready.body.error?.code).toBe('STORE_UNAVAILABLE')
+    expect(ready.body.error?.message).toContain(`127.0.0.1:${victim}`)
     const answers = await Promise.all(Array.from({ length: 30 }, createSession))
     const statuses = answers.map((answer) => answer.statusCode)
     // Sessions hashed to the lost shard are refused, the others created.
