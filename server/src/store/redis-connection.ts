@@ -348,7 +348,10 @@ export interface OutageLogOptions {
 }
 
 export interface OutageWatch {
-  /** An outage seen another way (commands failing or timing out); a Cluster checks its slots first. */
+  /**
+   * An outage seen another way (commands failing or timing out): confirmed by a check first (the
+   * connections ready and answering a PING; a Cluster's every slot range served).
+   */
   report(reason: unknown): void
   /** A sign the outage is over (a PING answered). */
   recovered(): void
@@ -466,7 +469,10 @@ export function watchOutages(
     }
   }
   return {
-    report: symptom,
+    // A failed command is checked first (a PING, a Cluster's slots): one odd error is no outage.
+    report: (reason) => {
+      if (started) check(reason)
+    },
     recovered: () => tracker.up(),
     stats: () => tracker.stats(),
     trouble,

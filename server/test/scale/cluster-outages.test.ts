@@ -170,17 +170,25 @@ describe('a Redis Cluster that reports its own failures', () => {
     const gauges: number[] = []
     const health: string[] = []
     let watching = true
-    const watch = (async () => {
-      while (watching) {
-        const answer = await readyz()
-        seen.push({ status: answer.status, message: answer.body.error?.message })
-        gauges.push(sample(await scrape(), 'scope_redis_up{client="session_store"}') ?? -1)
-        health.push((await app.inject({ url: '/healthz' })).json().status)
-        // Some traffic too, as under load: its 503s are counted, never logged one by one.
-        await Promise.all([createSession(), publishOnce()])
-        await sleep(50)
-      }
-    })()
+    // The probes in one tight loop, the traffic in another (a request may wait out a failover).
+    const watch = Promise.all([
+      (async () => {
+        while (watching) {
+          const answer = await readyz()
+          seen.push({ status: answer.status, message: answer.body.error?.message })
+          gauges.push(sample(await scrape(), 'scope_redis_up{client="session_store"}') ?? -1)
+          health.push((await app.inject({ url: '/healthz' })).json().status)
+          await sleep(20)
+        }
+      })(),
+      (async () => {
+        while (watching) {
+          // Some traffic too, as under load: its 503s are counted, never logged one by one.
+          await Promise.all([createSession(), publishOnce()])
+          await sleep(50)
+        }
+      })(),
+    ])
     await cluster.killPrimaryOf(key)
     await waitFor(async () => ((await readyz()).status === 200 ? true : undefined), '/readyz 200')
     watching = false
