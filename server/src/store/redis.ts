@@ -205,14 +205,17 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
   }
 
   const readiness = async (): Promise<StoreReadiness> => {
-    if (redis instanceof Cluster && !stalled) {
+    if (redis instanceof Cluster) {
       // One node answering says nothing of the others (and a PING may meet the one away): every
       // slot range must have its primary answering.
       if (firstAttempt) await firstAttempt
       const unserved = await unservedSlots(redis, commandTimeoutMs)
-      return unserved.length === 0
-        ? { ready: true }
-        : { ready: false, reason: describeUnserved(unserved), unservedSlots: unserved }
+      if (unserved.length > 0) {
+        return { ready: false, reason: describeUnserved(unserved), unservedSlots: unserved }
+      }
+      // Every primary answered a PING: a stall (a command timed out) is over once one does here.
+      if (stalled) return { ready: false, reason: 'redis: not answering (a command timed out)' }
+      return { ready: true }
     }
     try {
       // Same bounded first-connection wait as commands; commandTimeout bounds a half-open socket.
