@@ -7,11 +7,14 @@ import { parseRelaySigningKeys } from './relay/token'
 import { startServer } from './server'
 import { createMemoryStore } from './store/memory'
 import { createRedisStore } from './store/redis'
-import type { RedisTarget } from './store/redis-connection'
+import { checkClusterNodes, type RedisTarget } from './store/redis-connection'
 import { createMemorySessionEvents } from './store/session-events'
 import { createRedisSessionEvents } from './store/session-events-redis'
 import type { Store } from './store/types'
 import { createRedisTransactionFeed } from './transactions/feed-redis'
+
+/** How long start-up waits for a `--redis-cluster` node to answer. */
+const CLUSTER_CHECK_MS = 3_000
 
 /** `scope-connect-server`: the embedded default (memory store, sample project) or Redis-backed. */
 async function main(): Promise<void> {
@@ -22,15 +25,19 @@ async function main(): Promise<void> {
   }
   const projects = await loadProjectsFile(settings.projectsFile)
   // The store exists before the app's logger does; its outage warnings reach the log once it does.
-  let appLog: { warn(obj: object, msg: string): void; info(msg: string): void } | undefined
+  let appLog:
+    | { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
+    | undefined
   const storeLog = {
     warn: (obj: object, msg: string) => appLog?.warn(obj, msg),
-    info: (msg: string) => appLog?.info(msg),
+    info: (obj: object, msg: string) => appLog?.info(obj, msg),
   }
   const redis: RedisTarget | undefined = settings.redisCluster
     ? { cluster: settings.redisCluster }
     : settings.redisUrl
-  const store: Store = redis ? createRedisStore(redis, { log: storeLog }) : createMemoryStore()
+  // A cluster address that answers nothing, or a lone server, stops the start (exit 1, named).
+  if (settings.redisCluster) await checkClusterNodes(settings.redisCluster, CLUSTER_CHECK_MS)
+  const store: Store = redis ? createRedisStore(redis) : createMemoryStore()
   const mailbox = redis ? createRedisMailbox(redis, { log: storeLog }) : createMemoryMailbox()
   const sessionEvents = redis
     ? createRedisSessionEvents(redis, { log: storeLog })

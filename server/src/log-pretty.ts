@@ -78,7 +78,12 @@ export function formatLogLine(line: string, options: PrettyOptions): string {
   if (typeof entry.responseTime === 'number')
     parts.push(paint('90', `(${entry.responseTime.toFixed(1)} ms)`))
   if (entry.msg !== undefined) parts.push(String(entry.msg))
-  const err = entry.err as { message?: string; stack?: string } | undefined
+  // An error is an object (a thrown Error, serialized) or a string (a reason, as the Redis outage
+  // lines log it): both are shown, a string one being the line's only clue.
+  const err =
+    typeof entry.err === 'string'
+      ? { message: entry.err }
+      : (entry.err as { message?: string; stack?: string } | undefined)
   const fields = Object.entries(entry)
     .filter(([key]) => !SHOWN.has(key) && key !== 'err')
     .map(([key, v]) => paint('90', `${key}=`) + value(v))

@@ -98,6 +98,27 @@ describe('server logs: readable on a terminal, JSON when piped', () => {
     expect(formatLogLine('plain words', { color: false })).toBe('plain words\n')
   })
 
+  it('formatLogLine: a string error (a Redis outage line’s only clue) is printed (issue 28, item 5)', () => {
+    // On the old code the `err` field was dropped: "… reconnecting" with no reason at all.
+    const line = formatLogLine(
+      JSON.stringify({
+        level: 40,
+        time: 0,
+        msg: 'session store: redis unavailable',
+        err: 'connect ECONNREFUSED 127.0.0.1:7001',
+      }),
+      { color: false },
+    )
+    expect(line).toBe(
+      '00:00:00.000 WARN  session store: redis unavailable err="connect ECONNREFUSED 127.0.0.1:7001"\n',
+    )
+    expect(
+      formatLogLine(JSON.stringify({ level: 40, time: 0, msg: 'x', err: 'closed' }), {
+        color: false,
+      }),
+    ).toBe('00:00:00.000 WARN  x err=closed\n')
+  })
+
   it('logFormatFor: pretty on a terminal, JSON when piped, LOG_FORMAT decides when set', () => {
     expect(logFormatFor({}, true)).toBe('pretty')
     expect(logFormatFor({}, false)).toBe('json')

@@ -3,6 +3,7 @@ import type { ConnectionCap } from '../http/connection-limits'
 import type { StoreOutages } from '../http/store-outages'
 import type { RateLimiter } from '../rate-limit'
 import type { RelayServer } from '../relay/relay'
+import type { SessionEvents } from '../store/session-events'
 import type { Store } from '../store/types'
 
 /** What the metrics read when Prometheus scrapes (none of it costs a request anything). */
@@ -14,6 +15,8 @@ export interface MetricsSources {
   store: Pick<Store, 'kind' | 'isReady'>
   /** Set once the relay routes are registered. */
   relay?: Pick<RelayServer, 'stats'>
+  /** The session events (their Redis outages, when on Redis). */
+  sessionEvents?: Pick<SessionEvents, 'outages'>
 }
 
 /** Counts one answer with the given status. */
@@ -96,6 +99,16 @@ export function createAppMetrics(sources: MetricsSources): AppMetrics {
     'Relay requests refused by a quota, by quota',
     ['quota'],
   )
+  const relayRefusals = counter(
+    'scope_relay_refusals_total',
+    'Relay requests and sockets refused, by reason: a quota or share (as scope_relay_quota_refusals_total), storeUnavailable, tooManySubscriptions, publishRate, socketsPerIp',
+    ['reason'],
+  )
+  const redisOutages = counter(
+    'scope_redis_outages_total',
+    'Redis outages by client (session_store, session_events, relay), each counted once however much it flapped',
+    ['client'],
+  )
   const slowConsumerCloses = counter(
     'scope_relay_slow_consumer_closes_total',
     'Relay sockets closed because they did not keep up',
@@ -123,6 +136,13 @@ export function createAppMetrics(sources: MetricsSources): AppMetrics {
     storeDown.set(store.down ? 1 : 0)
     advance('storeOutages', storeOutages, store.outages)
     advance('storeRefusals', storeRefusals, store.refusals)
+    if (sources.store.kind === 'redis') {
+      advance('redisOutages store', redisOutages, store.outages, { client: 'session_store' })
+    }
+    const events = sources.sessionEvents?.outages?.()
+    if (events) {
+      advance('redisOutages events', redisOutages, events.outages, { client: 'session_events' })
+    }
     advance('connectionsRefused', connectionsRefused, sources.connections.refused)
     longPolls.set(sources.longPolls.open)
 
@@ -140,6 +160,12 @@ export function createAppMetrics(sources: MetricsSources): AppMetrics {
     advance('slowConsumerCloses', slowConsumerCloses, relay.slowConsumerCloses)
     for (const [quota, count] of Object.entries(relay.quotaRefusals)) {
       advance(`quota ${quota}`, quotaRefusals, count, { quota })
+    }
+    for (const [reason, count] of Object.entries(relay.refusals)) {
+      advance(`refusal ${reason}`, relayRefusals, count, { reason })
+    }
+    if (relay.redis !== 'none') {
+      advance('redisOutages relay', redisOutages, relay.redisOutages, { client: 'relay' })
     }
   }
 

@@ -41,7 +41,18 @@ export interface ConnectionDeps {
 
 export interface RelayCounters {
   quotaRefusals: Record<RefusalReason, number>
+  /**
+   * Every request or socket the relay refused, by reason: a quota's or share's (as
+   * `quotaRefusals`), `storeUnavailable` (its Redis away), `tooManySubscriptions`, `publishRate`
+   * (socket closed for publishing too fast), `socketsPerIp` (upgrade refused by the per-IP cap).
+   */
+  refusals: Record<string, number>
   slowConsumerCloses: number
+}
+
+/** Counts one refusal of `reason` in `counters.refusals`. */
+export function countRefusal(counters: RelayCounters, reason: string): void {
+  counters.refusals[reason] = (counters.refusals[reason] ?? 0) + 1
 }
 
 /** What the upgrade learned from the token: its expiry (ms epoch) and who it was granted to. */
@@ -264,6 +275,7 @@ export class RelayConnection {
       return
     }
     if (frame.method === RELAY_METHODS.publish && !this.publishes.hit(this.deps.now())) {
+      countRefusal(this.deps.counters, 'publishRate')
       this.close(RELAY_CLOSE_CODES.TRY_AGAIN_LATER, 'too many publishes; try again later')
       return
     }
@@ -304,6 +316,7 @@ export class RelayConnection {
   private toRpcError(error: unknown): RelayRpcError {
     if (error instanceof RelayRpcError) return error
     if (error instanceof RelayStoreUnavailableError) {
+      countRefusal(this.deps.counters, 'storeUnavailable')
       return new RelayRpcError(
         RELAY_ERROR_CODES.STORE_UNAVAILABLE,
         'the relay store is not reachable',
@@ -325,6 +338,7 @@ export class RelayConnection {
       return undefined
     }
     if (this.subscriptions.size >= this.deps.limits.maxSubscriptionsPerConnection) {
+      countRefusal(this.deps.counters, 'tooManySubscriptions')
       throw new RelayRpcError(
         RELAY_ERROR_CODES.TOO_MANY_SUBSCRIPTIONS,
         `at most ${this.deps.limits.maxSubscriptionsPerConnection} subscriptions per connection`,
@@ -402,6 +416,7 @@ export class RelayConnection {
     )
     if (outcome.status === 'refused') {
       this.deps.counters.quotaRefusals[outcome.reason]++
+      countRefusal(this.deps.counters, outcome.reason)
       const refusal = REFUSALS[outcome.reason]
       throw new RelayRpcError(refusal.code, refusal.message)
     }

@@ -34,7 +34,7 @@ export interface RedisMailboxOptions {
    */
   reconcileIntervalMs?: number
   /** Told once per outage that Redis went away. */
-  log?: { warn(obj: object, msg: string): void; info(msg: string): void }
+  log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
 }
 
 export interface RedisMailbox extends RelayMailbox {
@@ -309,12 +309,13 @@ export function createRedisMailbox(
 
   let handlers: Parameters<RelayMailbox['setHandlers']>[0] | undefined
   let closing = false
-  watchOutages([commands, subscriber], {
+  // An outage is logged twice in all: when it starts, and when it ends (on a Cluster too).
+  const outages = watchOutages([commands, subscriber], {
     log: options.log,
     message: 'relay mailbox: redis unavailable; reconnecting',
-    // An outage is logged twice in all: when it starts, and when it ends.
     back: 'relay mailbox: redis is back',
     closing: () => closing,
+    timeoutMs: commandTimeoutMs,
   })
 
   // Channels the hub wants, and those the subscriber connection holds; `sync` moves one channel
@@ -384,6 +385,7 @@ export function createRedisMailbox(
       if (firstAttempt) await firstAttempt
       return await operation()
     } catch (err) {
+      outages.report(err)
       throw new RelayStoreUnavailableError(
         `redis: ${err instanceof Error ? err.message : String(err)}`,
         { cause: err },
@@ -517,10 +519,17 @@ export function createRedisMailbox(
 
     totals: () => onCluster?.totals() ?? totals,
 
-    backend: () => (commands.status === 'ready' && subscriber.status === 'ready' ? 'up' : 'down'),
+    // A Cluster client stays `ready` while one shard is away: the outage watch sees that too.
+    backend: () =>
+      commands.status === 'ready' && subscriber.status === 'ready' && !outages.stats().down
+        ? 'up'
+        : 'down',
+
+    outages: () => outages.stats(),
 
     async close() {
       closing = true
+      outages.close()
       clearInterval(trimTimer)
       onCluster?.close()
       commands.disconnect(false)

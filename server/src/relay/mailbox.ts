@@ -1,4 +1,5 @@
 import type { RelayMessage } from 'scope-connect/wire'
+import type { OutageStats } from '../store/outage-tracker'
 import type { AdmissionLimits, RefusalReason } from './admission'
 
 /** A message as the mailbox keeps it: the wire message and the moment its ttl runs out. */
@@ -65,5 +66,7 @@ export interface RelayMailbox {
   totals(): MailboxTotals
   /** `none` in process; `up` / `down`: the Redis connections' state. */
   backend(): 'none' | 'up' | 'down'
+  /** Redis outages of the mailbox since start, each once (absent in process). */
+  outages?(): OutageStats
   close(): Promise<void>
 }

@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws'
 import {
   type ConnectionDeps,
   type ConnectionGrant,
+  countRefusal,
   RelayConnection,
   type RelayCounters,
 } from './connection'
@@ -29,8 +30,12 @@ export interface RelayStats {
   mailboxBytes: number
   mailboxMessages: number
   quotaRefusals: Record<string, number>
+  /** Every refusal by reason (`RelayCounters.refusals`): quotas, store away, caps. */
+  refusals: Record<string, number>
   slowConsumerCloses: number
   redis: 'none' | 'up' | 'down'
+  /** Outages of the relay's Redis since start, each once (0 in process). */
+  redisOutages: number
 }
 
 /** The relay of one instance: its connections, the hub, the heartbeat, per-IP socket counts. */
@@ -63,6 +68,7 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
       appBytes: 0,
       mailboxBytes: 0,
     },
+    refusals: {},
     slowConsumerCloses: 0,
   }
   const deps: ConnectionDeps = {
@@ -87,7 +93,10 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
 
     reserve(ipKey) {
       const count = socketsPerIp.get(ipKey) ?? 0
-      if (count >= limits.maxSocketsPerIp) return null
+      if (count >= limits.maxSocketsPerIp) {
+        countRefusal(counters, 'socketsPerIp')
+        return null
+      }
       socketsPerIp.set(ipKey, count + 1)
       let released = false
       return () => {
@@ -118,8 +127,10 @@ export function createRelayServer(options: RelayServerOptions): RelayServer {
         mailboxBytes: totals.bytes,
         mailboxMessages: totals.messages,
         quotaRefusals: { ...counters.quotaRefusals },
+        refusals: { ...counters.refusals },
         slowConsumerCloses: counters.slowConsumerCloses,
         redis: options.mailbox.backend(),
+        redisOutages: options.mailbox.outages?.().outages ?? 0,
       }
     },
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import type { RelayServer } from '../relay/relay'
+import { describeUnserved } from '../store/redis-connection'
 
 /**
  * Liveness (the process answers) and readiness (the stores it needs answer too). Outside the API
@@ -11,7 +12,8 @@ import type { RelayServer } from '../relay/relay'
  * outages, floor decisions), the per-IP connection cap's refusals, the session store's outages
  * and the relay (its Redis, sockets, subscriptions), so a probe or a scrape sees a degraded
  * instance without reading logs. `/readyz` is 503 while a required store is down: the session
- * store, or the relay's Redis when the relay runs on one (docs/operations.md).
+ * store (on a Redis Cluster: while any hash slot range has no primary answering, the answer
+ * names the ranges), or the relay's Redis when the relay runs on one (docs/operations.md).
  *
  * The public `/healthz` answers `{ status }` only: the details (outage counts, refusals, sockets)
  * are the operator's, so they go to a caller `details(request)` admits (the metrics token) and
@@ -46,9 +48,19 @@ export function registerHealthRoutes(
     return details(request) ? report : { status: report.status }
   })
   app.get('/readyz', async () => {
-    const ready = await ctx.store.isReady().catch(() => false)
+    const readiness = ctx.store.readiness
+      ? await ctx.store.readiness().catch(() => ({ ready: false, unservedSlots: undefined }))
+      : { ready: await ctx.store.isReady().catch(() => false), unservedSlots: undefined }
     const relayReport = relay.stats()
-    if (!ready) throw new ApiError('STORE_UNAVAILABLE', 'the store is not reachable')
+    if (!readiness.ready) {
+      // On a Redis Cluster one PING answers while a shard is away: the answer names its slots.
+      throw new ApiError(
+        'STORE_UNAVAILABLE',
+        readiness.unservedSlots && readiness.unservedSlots.length > 0
+          ? `the store does not serve every hash slot: ${describeUnserved(readiness.unservedSlots)}`
+          : 'the store is not reachable',
+      )
+    }
     if (relayReport.redis === 'down') {
       throw new ApiError('STORE_UNAVAILABLE', "the relay's Redis is not reachable")
     }

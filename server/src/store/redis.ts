@@ -1,9 +1,12 @@
+import { Cluster } from 'ioredis'
 import { coalesceWrites } from './redis-coalesce'
 import {
   connectRedis,
+  describeUnserved,
   isClusterTarget,
   type RedisTarget,
   reconnectBackoff,
+  unservedSlots,
   watchOutages,
 } from './redis-connection'
 import { storeKeys } from './redis-keys'
@@ -21,6 +24,7 @@ import {
   SessionExistsError,
   type SessionRecord,
   type Store,
+  type StoreReadiness,
   StoreUnavailableError,
   type WindowHit,
 } from './types'
@@ -34,8 +38,12 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number
   /** How long a record stays readable after `expiresAt`. */
   sessionGraceMs?: number
-  /** Told once per outage (not once per retry) that Redis went away. */
-  log?: { warn(obj: object, msg: string): void }
+  /**
+   * Told once per outage (not once per retry) that Redis went away, and when it is back. The CLI
+   * leaves it out: the app logs the session store's outages itself (`createStoreOutages`, told by
+   * `onUnavailable`), and two pairs of lines for one outage would be one too many.
+   */
+  log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void }
   /**
    * Send the commands of one event-loop turn as one pipeline, in one socket write (default on:
    * concurrent requests share round trips, see docs/benchmarks.md and `coalesceWrites`).
@@ -98,10 +106,16 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
   redis.defineCommand('scGetSessionAndHit', { numberOfKeys: 2, lua: GET_SESSION_AND_HIT_LUA })
 
   let closing = false
+  const unavailableListeners = new Set<(reason: string) => void>()
   const outages = watchOutages([redis], {
     log: options.log,
     message: 'redis store unavailable; reconnecting in background',
+    back: 'redis store is back',
     closing: () => closing,
+    timeoutMs: commandTimeoutMs,
+    onTrouble: (reason) => {
+      for (const listener of unavailableListeners) listener(reason)
+    },
   })
 
   // Commands issued while the very first connection attempt is under way wait for it (bounded),
@@ -188,6 +202,28 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
       if (/timed? ?out/i.test(message)) stall()
       throw new StoreUnavailableError(`redis: ${message}`, { cause: err })
     }
+  }
+
+  const readiness = async (): Promise<StoreReadiness> => {
+    if (redis instanceof Cluster) {
+      // One node answering says nothing of the others (and a PING may meet the one away): every
+      // slot range must have its primary answering.
+      if (firstAttempt) await firstAttempt
+      const unserved = await unservedSlots(redis, commandTimeoutMs)
+      if (unserved.length > 0) {
+        return { ready: false, reason: describeUnserved(unserved), unservedSlots: unserved }
+      }
+      // Every primary answered a PING: a stall (a command timed out) is over once one does here.
+      if (stalled) return { ready: false, reason: 'redis: not answering (a command timed out)' }
+      return { ready: true }
+    }
+    try {
+      // Same bounded first-connection wait as commands; commandTimeout bounds a half-open socket.
+      if ((await run(() => redis.ping())) !== 'PONG') return { ready: false, reason: 'no PONG' }
+    } catch (err) {
+      return { ready: false, reason: err instanceof Error ? err.message : String(err) }
+    }
+    return { ready: true }
   }
 
   return {
@@ -279,16 +315,19 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
     },
 
     async isReady() {
-      try {
-        // Same bounded first-connection wait as commands; commandTimeout bounds a half-open socket.
-        return (await run(() => redis.ping())) === 'PONG'
-      } catch {
-        return false
-      }
+      return (await readiness()).ready
+    },
+
+    readiness,
+
+    onUnavailable(listener) {
+      unavailableListeners.add(listener)
+      return () => unavailableListeners.delete(listener)
     },
 
     async close() {
       closing = true
+      outages.close()
       if (probeTimer) clearTimeout(probeTimer)
       redis.disconnect(false)
     },

@@ -16,7 +16,7 @@ export interface RedisSessionEventsOptions {
   /** A PUBLISH with no reply after this long is given up (the waiters time out instead). */
   commandTimeoutMs?: number
   /** Told once per outage that Redis went away. */
-  log?: { warn(obj: object, msg: string): void }
+  log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void }
 }
 
 export interface RedisSessionEvents extends SessionEvents {
@@ -73,7 +73,9 @@ export function createRedisSessionEvents(
   const outages = watchOutages([publisher, subscriber], {
     log: options.log,
     message: 'session events: redis unavailable; reconnecting',
+    back: 'session events: redis is back',
     closing: () => closing,
+    timeoutMs: commandTimeoutMs,
   })
   let lostSubscription = false
   subscriber.on('close', () => {
@@ -129,8 +131,11 @@ export function createRedisSessionEvents(
 
     watching: () => watchers.count(),
 
+    outages: () => outages.stats(),
+
     async close() {
       closing = true
+      outages.close()
       publisher.disconnect(false)
       subscriber.disconnect(false)
     },

@@ -1,3 +1,5 @@
+import type { OutageStats } from './outage-tracker'
+
 /**
  * Tells waiting requests (long-polls on `GET /sessions/{id}/result?waitMs=…`) that a session
  * changed. The message is only "session X changed": a waiter re-reads the record from the store,
@@ -19,6 +21,8 @@ export interface SessionEvents {
   watch(sessionId: string, listener: () => void): () => void
   /** How many watchers this instance holds now (tests, metrics). */
   watching(): number
+  /** Redis outages of the events since start, each once (absent in process). */
+  outages?(): OutageStats
   close(): Promise<void>
 }
 

@@ -1,4 +1,5 @@
 import type { SessionIntent, SessionStatus } from 'scope-connect/wire'
+import type { UnservedSlots } from './redis-connection'
 
 /** A session as the server keeps it. The token itself is never stored: only its SHA-256. */
 export interface SessionRecord {
@@ -114,7 +115,27 @@ export interface Store extends SessionStore, CounterStore {
    * token never spends its quota. Null when there is no such session (nothing counted).
    */
   getSessionAndHit(sessionId: string, counterKey: string, gate: PollGate): Promise<GatedRead | null>
-  /** True when the backend answers (for /readyz). */
+  /** True when the backend answers (for /readyz); on a Redis Cluster, every slot range too. */
   isReady(): Promise<boolean>
+  /**
+   * `isReady` with the reason when not ready; on a Redis Cluster the slot ranges no primary
+   * serves now (`/readyz` names them). Absent: `isReady` says all there is.
+   */
+  readiness?(): Promise<StoreReadiness>
+  /**
+   * Tells `listener` of each sign that the backend is away (a connection lost, a slot range
+   * unserved), requests or not, so the app's outage starts without waiting for a refused
+   * request. Returns the function that stops telling it.
+   */
+  onUnavailable?(listener: (reason: string) => void): () => void
   close(): Promise<void>
+}
+
+/** What `Store.readiness` answers. */
+export interface StoreReadiness {
+  ready: boolean
+  /** Why not, when not ready (a connection error, the unserved slots in a sentence). */
+  reason?: string
+  /** On a Redis Cluster: the slot ranges no primary serves now. */
+  unservedSlots?: readonly UnservedSlots[]
 }

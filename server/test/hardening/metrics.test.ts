@@ -142,8 +142,10 @@ describe('metrics for operators (issue 16, finding 8)', () => {
       mailboxBytes: 1_000,
       mailboxMessages: 7,
       quotaRefusals: { publish: 5, subscribe: 1 },
+      refusals: { appBytes: 5, storeUnavailable: 3 } as Record<string, number>,
       slowConsumerCloses: 2,
       redis: 'up' as const,
+      redisOutages: 1,
     }
     const metrics = createAppMetrics({
       limiter: { stats: () => ({ mode: 'shared', outages: 0, floorDecisions: 0 }) },
@@ -166,6 +168,43 @@ describe('metrics for operators (issue 16, finding 8)', () => {
     text = await metrics.scrape()
     expect(sample(text, 'scope_relay_quota_refusals_total{quota="publish"}')).toBe(8)
     expect(sample(text, 'scope_relay_quota_refusals_total{quota="subscribe"}')).toBe(1)
+  })
+
+  it('counts relay refusals by reason, and Redis outages by client, once each (issue 28, item 5)', async () => {
+    const relay = {
+      sockets: 0,
+      subscriptions: 0,
+      mailboxBytes: 0,
+      mailboxMessages: 0,
+      quotaRefusals: { appBytes: 2 },
+      refusals: { appBytes: 2, storeUnavailable: 3 } as Record<string, number>,
+      slowConsumerCloses: 0,
+      redis: 'down' as 'up' | 'down',
+      redisOutages: 1,
+    }
+    const events = { down: true, outages: 1 }
+    const metrics = createAppMetrics({
+      limiter: { stats: () => ({ mode: 'shared', outages: 0, floorDecisions: 0 }) },
+      storeOutages: { stats: () => ({ down: true, outages: 1, refusals: 4 }) },
+      connections: { refused: 0 },
+      longPolls: { open: 0 },
+      store: { kind: 'redis', isReady: async () => false },
+      relay: { stats: () => relay },
+      sessionEvents: { outages: () => events },
+    })
+    let text = await metrics.scrape()
+    expect(sample(text, 'scope_relay_refusals_total{reason="storeUnavailable"}')).toBe(3)
+    expect(sample(text, 'scope_relay_refusals_total{reason="appBytes"}')).toBe(2)
+    expect(sample(text, 'scope_redis_outages_total{client="relay"}')).toBe(1)
+    expect(sample(text, 'scope_redis_outages_total{client="session_events"}')).toBe(1)
+    expect(sample(text, 'scope_redis_outages_total{client="session_store"}')).toBe(1)
+    expect(sample(text, 'scope_redis_up{client="session_store"}')).toBe(0)
+    relay.refusals.storeUnavailable = 10
+    relay.refusals.socketsPerIp = 1
+    text = await metrics.scrape()
+    expect(sample(text, 'scope_relay_refusals_total{reason="storeUnavailable"}')).toBe(10)
+    expect(sample(text, 'scope_relay_refusals_total{reason="socketsPerIp"}')).toBe(1)
+    expect(sample(text, 'scope_redis_outages_total{client="relay"}')).toBe(1)
   })
 
   it('the Grafana dashboard (docs/grafana-dashboard.json) queries only metrics the server exports, and shows every scope_ metric', async () => {

@@ -58,7 +58,13 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
     expect(storeLines()[0]).not.toContain('"stack"')
     expect(storeLines()[0]!.length).toBeLessThan(400)
     // Everything logged during the outage: that line and the limiter's own.
-    expect(lines.slice(before).map((line) => JSON.parse(line).msg)).toEqual([
+    // (In either order: the store's own connection may tell of the outage before a request.)
+    expect(
+      lines
+        .slice(before)
+        .map((line) => JSON.parse(line).msg)
+        .sort(),
+    ).toEqual([
       'rate limiter on its per-instance floor: shared counter store unavailable',
       'session store unavailable: answering 503 STORE_UNAVAILABLE until it is back (logged once per outage)',
     ])
@@ -99,11 +105,12 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
         info: (_o, msg) => logged.push(`info ${msg}`),
       },
       probeMs: 10,
+      settleMs: 30,
     })
     for (let i = 0; i < 50; i++) outages.refused(new Error('redis: connection closed'))
     await sleep(50)
     ready = true
-    await sleep(50)
+    await sleep(150)
     for (let i = 0; i < 5; i++) outages.refused(new Error('redis: connection closed'))
     ready = false
     outages.close()
@@ -113,5 +120,73 @@ describe('a Redis outage does not flood the log (issue 16, finding 5)', () => {
       expect.stringMatching(/^warn session store unavailable/),
     ])
     expect(outages.stats()).toEqual({ down: true, outages: 2, refusals: 55 })
+  })
+})
+
+describe('a flapping outage counts once (issue 28, item 5)', () => {
+  it('probes that answer, then fail, then answer within the settle delay: one outage, one start line, one end line', async () => {
+    const { createStoreOutages } = await import('../../src/http/store-outages')
+    const logged: string[] = []
+    let ready = false
+    const outages = createStoreOutages({
+      store: { isReady: async () => ready },
+      log: {
+        warn: (_o, msg) => logged.push(`warn ${msg}`),
+        info: (_o, msg) => logged.push(`info ${msg}`),
+      },
+      probeMs: 10,
+      settleMs: 200,
+    })
+    // A failover as the routes met it: refused, a probe answers, refused again, and so on.
+    for (let flap = 0; flap < 5; flap++) {
+      ready = false
+      outages.refused(new Error('redis: connection closed'))
+      await sleep(30)
+      ready = true
+      await sleep(40)
+      // On the old code each answered probe ended the outage: 5 outages, 10 lines.
+      expect(outages.stats()).toMatchObject({ down: true, outages: 1 })
+    }
+    for (let i = 0; i < 100 && outages.stats().down; i++) await sleep(20)
+    outages.close()
+    expect(outages.stats()).toEqual({ down: false, outages: 1, refusals: 5 })
+    expect(logged).toEqual([
+      expect.stringMatching(/^warn session store unavailable/),
+      'info session store back: requests served again',
+    ])
+  })
+
+  it('the store itself reports an outage (Store.onUnavailable): the outage starts with no request refused', async () => {
+    const { createStoreOutages } = await import('../../src/http/store-outages')
+    const logged: string[] = []
+    let tell: ((reason: string) => void) | undefined
+    let ready = false
+    const outages = createStoreOutages({
+      store: {
+        isReady: async () => ready,
+        onUnavailable: (listener) => {
+          tell = listener
+          return () => {
+            tell = undefined
+          }
+        },
+      },
+      log: {
+        warn: (o, msg) => logged.push(`warn ${msg} ${JSON.stringify(o)}`),
+        info: (_o, msg) => logged.push(`info ${msg}`),
+      },
+      probeMs: 10,
+      settleMs: 20,
+    })
+    tell?.('slots 0-5460 (127.0.0.1:7000: connection reconnecting) not served')
+    tell?.('slots 0-5460 (127.0.0.1:7000: connection reconnecting) not served')
+    expect(outages.stats()).toEqual({ down: true, outages: 1, refusals: 0 })
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toContain('slots 0-5460')
+    ready = true
+    for (let i = 0; i < 100 && outages.stats().down; i++) await sleep(10)
+    outages.close()
+    expect(tell).toBeUndefined()
+    expect(logged.slice(1)).toEqual(['info session store back: requests served again'])
   })
 })

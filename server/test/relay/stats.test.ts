@@ -39,8 +39,10 @@ describe('relay stats', () => {
         appBytes: 0,
         mailboxBytes: 0,
       },
+      refusals: {},
       slowConsumerCloses: 0,
       redis: 'none',
+      redisOutages: 0,
     })
     client.close()
   })
@@ -66,7 +68,7 @@ describe('relay mailbox: a Redis outage in the log', () => {
     const lines: string[] = []
     const log = {
       warn: (_obj: object, msg: string) => lines.push(`warn ${msg}`),
-      info: (msg: string) => lines.push(`info ${msg}`),
+      info: (_obj: object, msg: string) => lines.push(`info ${msg}`),
     }
     const mailbox = createRedisMailbox(redis.url, { keyPrefix: 'outage:', log })
     await mailbox.ready()
@@ -86,5 +88,50 @@ describe('relay mailbox: a Redis outage in the log', () => {
       'warn relay mailbox: redis unavailable; reconnecting',
       'info relay mailbox: redis is back',
     ])
+  }, 30_000)
+})
+
+describe('relay refusals by reason (issue 28, item 5)', () => {
+  it('counts each refusal under its reason: a cap, the store away; the next call works', async () => {
+    let redis = await startRedis()
+    const mailbox = createRedisMailbox(redis.url, { keyPrefix: 'refusals:' })
+    await mailbox.ready()
+    const server = await startTestServer({
+      relay: { mailbox, limits: { maxSubscriptionsPerConnection: 1 } },
+    })
+    try {
+      const client = await connectRelay(server.baseUrl)
+      await client.request(RELAY_METHODS.subscribe, { topic: topicFor('first') })
+      await expect(
+        client.request(RELAY_METHODS.subscribe, { topic: topicFor('second') }),
+      ).rejects.toThrow()
+      await redis.stop()
+      const publish = () =>
+        client.request(RELAY_METHODS.publish, {
+          topic: topicFor('first'),
+          message: envelope('while away'),
+          ttl: 60,
+          tag: 1,
+        })
+      await expect(publish()).rejects.toThrow(/store is not reachable/)
+      // On the old code a refusal for want of the store was counted nowhere.
+      expect(server.app.relay.stats().refusals).toEqual({
+        tooManySubscriptions: 1,
+        storeUnavailable: 1,
+      })
+      redis = await startRedis({ port: redis.port })
+      let answered: unknown
+      for (let i = 0; i < 100 && answered !== true; i++) {
+        answered = await publish().catch(() => undefined)
+        if (answered !== true) await sleep(100)
+      }
+      expect(answered).toBe(true)
+      expect(server.app.relay.stats().redisOutages).toBe(1)
+      client.close()
+    } finally {
+      await server.close()
+      await mailbox.close()
+      await redis.stop()
+    }
   }, 30_000)
 })
