@@ -401,6 +401,35 @@ describe('scopeConnect: failure twins', () => {
     await client.disconnect()
   })
 
+  it("error: an unreachable RPC for reads → the provider's read rejects with the transport's error; the wallet calls still work", async () => {
+    const { client, wallet } = await openPage()
+    const config = createConfig({
+      chains: [foundry],
+      connectors: [scopeConnect({ client })],
+      transports: { [foundry.id]: http('http://127.0.0.1:9/', { retryCount: 0 }) },
+      storage: null,
+    })
+    await client.connect()
+    await until(() => getAccount(config).isConnected)
+    const provider = await config.connectors[0]!.getProvider()
+    const read = (await failure(
+      (provider as { request(a: unknown): Promise<unknown> }).request({
+        method: 'eth_getBalance',
+        params: [getAccount(config).address, 'latest'],
+      }),
+    )) as Error
+    expect(read).toBeInstanceOf(BaseError)
+    expect(read.name).toBe('HttpRequestError')
+    // The connection is untouched: the wallet signs, and the account and chain stay.
+    const signature = await signMessage(config, { message: 'still here' })
+    expect(await recoverMessageAddress({ message: 'still here', signature })).toBe(
+      getAccount(config).address,
+    )
+    expect(wallet.requests.at(-1)?.method).toBe('personal_sign')
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x7a69')
+    await client.disconnect()
+  })
+
   it('error: scopeConnect without a Client → AppError INVALID_CONFIG naming the field, never a TypeError', () => {
     for (const bad of [undefined, null, {}, { client: {} }, { client: 'x' }]) {
       let thrown: unknown
