@@ -1,5 +1,3 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import type { CreateConnectorFn } from '@wagmi/core'
 import type { Client } from '../client/client'
 import { AppError, isAppError } from '../errors/app-error'
@@ -53,23 +51,16 @@ async function loadPeer(importPeer: () => Promise<WagmiPeer>): Promise<WagmiPeer
   }
 }
 
-/** EIP-55 mixed-case form of an address (wagmi shows and compares checksummed addresses). */
-function checksummed(address: string): `0x${string}` {
-  const hex = address.slice(2).toLowerCase()
-  if (!/^[0-9a-f]{40}$/.test(hex)) return address as `0x${string}`
-  const hash = bytesToHex(keccak_256(utf8ToBytes(hex)))
-  let out = '0x'
-  for (let i = 0; i < 40; i++) {
-    const c = hex[i] as string
-    out += Number.parseInt(hash[i] as string, 16) >= 8 ? c.toUpperCase() : c
+/**
+ * EIP-55 mixed-case form of an address, as wagmi's own connectors give it (viem's `getAddress`),
+ * once the peers are loaded (by `setup()` or a first call); as the wallet gave it before.
+ */
+function checksummed(peer: WagmiPeer | null, address: string): `0x${string}` {
+  try {
+    return peer ? peer.getAddress(address) : (address as `0x${string}`)
+  } catch {
+    return address as `0x${string}`
   }
-  return out as `0x${string}`
-}
-
-function connectionData(client: Client): { accounts: `0x${string}`[]; chainId: number } | null {
-  const connection = evmConnection(client)
-  if (!connection) return null
-  return { accounts: connection.accounts.map(checksummed), chainId: connection.chainId }
 }
 
 const sameAccounts = (a: readonly string[], b: readonly string[]) =>
@@ -105,7 +96,22 @@ export function scopeConnect(
       throw invalidArgument(field, 'must be a string')
   }
   const importPeer = parameters.importPeer ?? (() => import('./peer'))
-  const peer = () => loadPeer(importPeer)
+  let loaded: WagmiPeer | null = null
+  const peer = async () => {
+    loaded ??= await loadPeer(importPeer)
+    return loaded
+  }
+  /** The Client's EVM connection as wagmi takes it (checksummed accounts, decimal chain). */
+  const connectionData = (
+    client: Client,
+  ): { accounts: `0x${string}`[]; chainId: number } | null => {
+    const connection = evmConnection(client)
+    if (!connection) return null
+    return {
+      accounts: connection.accounts.map((account) => checksummed(loaded, account)),
+      chainId: connection.chainId,
+    }
+  }
 
   return (config) => {
     /** What wagmi was last told (`connect` / `change`), or null after `disconnect`. */
@@ -157,6 +163,11 @@ export function scopeConnect(
       ...(parameters.icon === undefined ? {} : { icon: parameters.icon }),
 
       async setup() {
+        // wagmi calls setup() while it builds its list of connectors: a `connect` emitted now would
+        // name a connector it does not list yet (and be dropped), so follow after an await.
+        // The peers first (wagmi's own addresses are checksummed); a missing one is reported by
+        // connect(), not here (wagmi does not wait for setup()).
+        await peer().catch(() => undefined)
         stopFollowing?.()
         // The subscription calls back at once: a Client already connected connects wagmi.
         stopFollowing = client.subscribe(follow)
@@ -238,7 +249,10 @@ export function scopeConnect(
 
       onAccountsChanged(accounts) {
         if (accounts.length === 0) this.onDisconnect()
-        else config.emitter.emit('change', { accounts: accounts.map(checksummed) })
+        else
+          config.emitter.emit('change', {
+            accounts: accounts.map((account) => checksummed(loaded, account)),
+          })
       },
 
       onChainChanged(chain) {

@@ -4,4 +4,4 @@
  * missing peer is an `AppError` (`loadWagmiPeer`), not a failed module load.
  */
 export { ChainNotConfiguredError, ConnectorNotConnectedError } from '@wagmi/core'
-export { http, SwitchChainError, UserRejectedRequestError } from 'viem'
+export { getAddress, http, SwitchChainError, UserRejectedRequestError } from 'viem'

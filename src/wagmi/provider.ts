@@ -36,7 +36,7 @@ export function evmConnection(
   client: Client,
 ): { accounts: readonly `0x${string}`[]; chainId: number } | null {
   const connection = client.getConnection()
-  if (!connection || connection.namespace !== 'eip155') return null
+  if (connection?.namespace !== 'eip155') return null
   const chainId = Number(connection.chainId.slice('eip155:'.length))
   if (!Number.isSafeInteger(chainId) || connection.accounts.length === 0) return null
   return { accounts: connection.accounts as readonly `0x${string}`[], chainId }

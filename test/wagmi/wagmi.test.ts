@@ -181,6 +181,31 @@ describe('scopeConnect: wagmi follows the scope-connect Client', () => {
     await client.disconnect()
   })
 
+  it('default: a Client connected before the wagmi config exists connects wagmi as it starts', async () => {
+    const wallet = await createEip1193TestWallet({
+      rpcUrl: backend.anvil.rpcUrl,
+      privateKeys: [ANVIL_KEY_0],
+    })
+    const client = new Client({
+      baseUrl: backend.server.baseUrl,
+      appKey: backend.server.appKey,
+      connectors: [new Eip1193Connector('metamask', () => wallet)],
+      mobile: false,
+      connectionStore: null,
+    })
+    const connection = await client.connect()
+    const config = createConfig({
+      chains: [foundry],
+      connectors: [scopeConnect({ client })],
+      transports: { [foundry.id]: http(backend.anvil.rpcUrl) },
+      storage: null,
+    })
+    await until(() => getAccount(config).isConnected)
+    expect(getAccount(config).address?.toLowerCase()).toBe(connection.accounts[0]?.toLowerCase())
+    await client.disconnect()
+    await until(() => !getAccount(config).isConnected)
+  })
+
   it('default: signMessage and signTypedData through wagmi are signed by the connected key', async () => {
     const { client, config } = await openPage()
     await client.connect()
