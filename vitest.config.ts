@@ -13,6 +13,7 @@ export const alias = {
   'scope-connect/qr': here('./src/qr/index.ts'),
   'scope-connect/react': here('./src/react/index.ts'),
   'scope-connect/ui': here('./src/ui/index.ts'),
+  'scope-connect/wagmi': here('./src/wagmi/index.ts'),
   'scope-connect/testing': here('./src/testing/index.ts'),
   '@scope-connect/server/testing': here('./server/src/testing.ts'),
   'scope-connect': here('./src/index.ts'),

@@ -25,6 +25,9 @@ const KB = 1024
 /** The React entry's peer dependencies: an app using it has them already. */
 const REACT_PEERS = ['react', '@xstate/react']
 
+/** The wagmi entry's peer dependencies: a wagmi app has them already. */
+export const WAGMI_PEERS = ['@wagmi/core', 'viem']
+
 /** The pure functions: no network, no wallet (errors, logging, registry, pairing, links). */
 export const PURE_FUNCTIONS = [
   'AppError',
@@ -197,6 +200,21 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     external: REACT_PEERS,
     // 2.26 / 2.22 KB.
     budget: 2.5 * KB,
+  },
+  {
+    // wagmi and viem are the app's own (a wagmi app has them): left out, as React is for the hooks.
+    name: 'wagmi connector (`scopeConnect` from `scope-connect/wagmi`; `@wagmi/core`, `viem` external)',
+    source: "export { scopeConnect } from 'scope-connect/wagmi'",
+    subpath: './wagmi',
+    external: WAGMI_PEERS,
+    // ~3.1 KB measured from src with esbuild: the provider's routing, the connector, AppError.
+    budget: 3.5 * KB,
+  },
+  {
+    name: '`Client` and the wagmi connector (a wagmi app; `@wagmi/core`, `viem` external)',
+    source: `${from(['Client'], 'scope-connect/client')}\nexport { scopeConnect } from 'scope-connect/wagmi'`,
+    subpath: './wagmi',
+    external: WAGMI_PEERS,
   },
   {
     name: 'React hooks with `@xstate/react` bundled (`react` external)',

@@ -6,6 +6,7 @@ import * as api from '../src/index'
 import * as qr from '../src/qr/index'
 import * as react from '../src/react/index'
 import * as ui from '../src/ui/index'
+import * as wagmi from '../src/wagmi/index'
 import * as wallet from '../src/wallet/index'
 import * as wire from '../src/wire/index'
 
@@ -41,6 +42,10 @@ describe('public exports', () => {
 
   it('scope-connect/ui', () => {
     expect(Object.keys(ui).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/wagmi', () => {
+    expect(Object.keys(wagmi).sort()).toMatchSnapshot()
   })
 
   it('scope-connect/wire', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attribute, type Bundler, kb, measure } from '../../bench/bundle-measure'
-import { LIBRARY_SCENARIOS, ROOT_MACHINE } from '../../bench/bundle-scenarios'
+import { LIBRARY_SCENARIOS, ROOT_MACHINE, WAGMI_PEERS } from '../../bench/bundle-scenarios'
 import { type Consumer, createConsumer, packTarball } from '../support/packed'
 
 // Size budgets, measured from the packed tarball in a consumer project, as an app bundles it:
@@ -38,6 +38,10 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       [
         'React action and balance hooks (`ClientProvider`, `useConnect`, `useSignMessage`, `useBalance`, `useSwitchChain`, `useSendTransaction`, `useWaitForTransaction`)',
         2560,
+      ],
+      [
+        'wagmi connector (`scopeConnect` from `scope-connect/wagmi`; `@wagmi/core`, `viem` external)',
+        3584,
       ],
     ])
     expect(
@@ -86,6 +90,32 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
       expect(share.added, `the root machine adds ${kb(share.added)}`).toBeLessThanOrEqual(
         ROOT_MACHINE.budget,
       )
+    }, 60_000)
+  }
+
+  for (const bundler of BUNDLERS) {
+    it(`the wagmi entry adds nothing to the \`Client\` entry, and its peers load behind an import() (${bundler})`, async () => {
+      const wagmi = await attribute(bundler, ROOT_MACHINE.source, consumer.dir, (name) =>
+        name.startsWith('dist/wagmi/'),
+      )
+      expect(wagmi.modules).toEqual([])
+      expect(wagmi.added).toBe(0)
+      const alone = await measure(
+        bundler,
+        "export { scopeConnect } from 'scope-connect/wagmi'",
+        consumer.dir,
+        WAGMI_PEERS,
+      )
+      expect(alone.lazy.map((chunk) => chunk.name)).toContain('dist/wagmi/peer.js')
+      const both = await measure(
+        bundler,
+        "export { Client } from 'scope-connect/client'\nexport { scopeConnect } from 'scope-connect/wagmi'",
+        consumer.dir,
+        WAGMI_PEERS,
+      )
+      const client = await measure(bundler, ROOT_MACHINE.source, consumer.dir)
+      // Beside the Client the connector adds its own code only (within its budget of 3.5 KB).
+      expect(both.initial.gzip - client.initial.gzip).toBeLessThanOrEqual(3.5 * 1024)
     }, 60_000)
   }
 
