@@ -2,7 +2,6 @@ import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createChainRegistry } from '../src/chains'
-import { balancesBatchCost } from '../src/routes/balances-batch'
 import { closedPortUrl } from './chains/support/black-hole'
 import {
   DEV_ACCOUNT_BALANCE,
@@ -287,43 +286,6 @@ describe('POST /balances', () => {
       body: { queries: [] },
     })
     expect([anonymous.status, codeOf(anonymous)]).toEqual([401, 'MISSING_APP_KEY'])
-  })
-})
-
-describe('POST /balances and the limiter', () => {
-  let limited: TestServer
-  beforeAll(async () => {
-    limited = await startTestServer({
-      projects: {
-        projects: [{ ...TEST_PROJECT, rateLimits: { appKey: { limit: 20, windowSeconds: 60 } } }],
-      },
-      chains: createChainRegistry(TEST_PROJECT.networks),
-    })
-  })
-  afterAll(() => limited?.close())
-
-  it('counts a batch as one request plus one per 10 queries', async () => {
-    expect([1, 9, 10, 19, 20, 99, 100].map(balancesBatchCost)).toEqual([1, 1, 2, 2, 3, 10, 11])
-    const queries = (n: number) =>
-      Array.from({ length: n }, () => ({
-        chainId: 'eip155:1',
-        tokenAddress: 'native',
-        account: HOLDER,
-      }))
-    const post = (n: number) =>
-      call(limited.baseUrl, '/balances', {
-        method: 'POST',
-        headers: { 'x-app-key': 'test-app-key' },
-        body: { queries: queries(n) },
-      })
-    const small = await post(9)
-    expect(small.headers.get('ratelimit')).toMatch(/r=19\b/)
-    const full = await post(100)
-    expect(full.status).toBe(200)
-    expect(full.headers.get('ratelimit')).toMatch(/r=8\b/)
-    const refused = await post(100)
-    expect([refused.status, codeOf(refused)]).toEqual([429, 'RATE_LIMITED'])
-    expect(refused.headers.get('ratelimit-policy')).toMatch(/^"appkey"/)
   })
 })
 

@@ -25,12 +25,16 @@ export const BACKEND_ERROR_STATUS = {
   VALIDATION_FAILED: 422,
   SIGNATURE_INVALID: 422,
   UNSUPPORTED_CHAIN: 422,
+  /** A token's balance read ran out of its explicit gas (a contract that burns gas). */
+  GAS_LIMIT_EXCEEDED: 422,
   RATE_LIMITED: 429,
   /** GET /transactions: the caller (or the instance) holds as many long-polls as it may. */
   TOO_MANY_WAITERS: 429,
   /** The request's headers are larger than the server accepts. */
   HEADERS_TOO_LARGE: 431,
   UPSTREAM_ERROR: 502,
+  /** The chain node's answer was larger than the backend reads (`maxResponseBytes`). */
+  UPSTREAM_TOO_LARGE: 502,
   STORE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 } as const

@@ -16,14 +16,22 @@ import {
 import type { BlockCache } from './block-cache'
 import type { BlockClock } from './block-clock'
 import { checkDecimals } from './decimals'
-import { aggregate3, blockNumberCall, ethBalanceCall, Multicall3MissingError } from './multicall3'
+import {
+  aggregate3,
+  blockNumberCall,
+  ethBalanceCall,
+  GAS_PER_READ,
+  Multicall3MissingError,
+} from './multicall3'
 import { readBatch } from './read-batch'
 import {
   type BalanceOutcome,
   type BalanceReadRequest,
   ChainInputError,
+  GasLimitExceededError,
   noRpcUrl,
   UpstreamError,
+  UpstreamTooLargeError,
 } from './types'
 
 const NATIVE_DECIMALS = 18
@@ -70,8 +78,34 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
         const answers = await readAtLatest(client, live)
         return (item) => answers.get(item.key)!
       },
-      toUpstreamError,
+      (error) => (error instanceof ChainInputError ? error : toUpstreamError(error)),
     )
+
+  /**
+   * The upstream calls `readAll(requests)` makes if asked now: none for queries that fail their
+   * checks or are answered at the block in hand; one `aggregate3` with Multicall3; without it one
+   * call per read (a balance per query, a `decimals()` per token asked without decimals) and an
+   * `eth_blockNumber` when no block number is in hand.
+   */
+  function upstreamCalls(requests: readonly BalanceReadRequest[]): number {
+    if (!client) return 0
+    const items = new Map<string, Planned>()
+    for (const request of requests) {
+      try {
+        const item = plan(request)
+        items.set(item.key, item)
+      } catch {
+        // A malformed query is answered without the node.
+      }
+    }
+    const fresh = clock.fresh()
+    const missing = [...items.values()].filter(
+      (item) => fresh === undefined || !cache.get(fresh, item.key),
+    )
+    if (missing.length === 0) return 0
+    if (multicall3) return 1
+    return readsFor(missing).list.length + (fresh === undefined ? 1 : 0)
+  }
 
   async function readAtLatest(
     rpc: PublicClient,
@@ -159,7 +193,7 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     rpc: PublicClient,
     reads: readonly Read[],
     blockNumber: bigint,
-  ): Promise<CallResult[]> {
+  ): Promise<ReadResult[]> {
     const at = multicall3
     if (at) {
       const calls = reads.map((read) => toCall(at, read))
@@ -191,7 +225,7 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
   function decode(
     item: Planned,
     calls: ReturnType<typeof readsFor>,
-    results: readonly CallResult[],
+    results: readonly ReadResult[],
     blockNumber: bigint,
   ): BalanceOutcome {
     try {
@@ -216,7 +250,8 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     }
   }
 
-  function decodeTokenBalance(result: CallResult, token: Address): bigint {
+  function decodeTokenBalance(result: ReadResult, token: Address): bigint {
+    if (result.outOfGas) throw gasExceeded(token)
     if (!result.success) {
       throw new ChainInputError(
         `tokenAddress is not an ERC-20 token: balanceOf(address) failed at ${token}`,
@@ -245,11 +280,28 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     )
   }
 
-  return { readAll }
+  return { readAll, upstreamCalls }
 }
 
 /** A native balance (Multicall3's getEthBalance, or eth_getBalance), or a contract call. */
 type Read = { native: Address } | Call
+
+/** A call's answer; `outOfGas` when a read of its own ran out of its `GAS_PER_READ`. */
+type ReadResult = CallResult & { outOfGas?: true }
+
+const gasExceeded = (token: Address) =>
+  new GasLimitExceededError(
+    `tokenAddress burns more than ${GAS_PER_READ} gas in balanceOf(address): not read at ${token}`,
+  )
+
+/** A node's refusal of an `eth_call` that ran out of the gas it was given. */
+function isOutOfGas(error: unknown): boolean {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    const text = `${at.message} ${(at as { details?: unknown }).details ?? ''}`
+    if (/out ?of ?gas|gas required exceeds/i.test(text)) return true
+  }
+  return false
+}
 
 const toCall = (multicall3: Address, read: Read): Call =>
   'native' in read ? ethBalanceCall(multicall3, read.native) : read
@@ -263,15 +315,21 @@ function firstWord(data: string): bigint | undefined {
  * A read as its own upstream call, answered in aggregate3's shape: a revert is `success: false`
  * (the caller's input), a transport failure rejects (UpstreamError).
  */
-async function readOne(rpc: PublicClient, read: Read, blockNumber: bigint): Promise<CallResult> {
+async function readOne(rpc: PublicClient, read: Read, blockNumber: bigint): Promise<ReadResult> {
   if ('native' in read) {
     const raw = await rpc.getBalance({ address: read.native, blockNumber })
     return { success: true, returnData: encodeAbiParameters([{ type: 'uint256' }], [raw]) }
   }
   try {
-    const { data } = await rpc.call({ to: read.target, data: read.callData, blockNumber })
+    const { data } = await rpc.call({
+      to: read.target,
+      data: read.callData,
+      blockNumber,
+      gas: GAS_PER_READ,
+    })
     return { success: true, returnData: data ?? '0x' }
   } catch (error) {
+    if (isOutOfGas(error)) return { success: false, returnData: '0x', outOfGas: true }
     const reverted =
       error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)
     if (reverted) return { success: false, returnData: '0x' }
@@ -294,8 +352,17 @@ function checkAddress(value: string, field: string): Address {
 }
 
 /** viem errors carry a one-line `shortMessage`; the full message includes request bodies. */
-function toUpstreamError(error: unknown): UpstreamError {
+function toUpstreamError(error: unknown): UpstreamError | GasLimitExceededError {
   if (error instanceof UpstreamError) return error
+  // viem wraps what its fetch threw (the upstream guard's size cap) in errors of its own.
+  for (let at = error; at instanceof Error; at = at.cause) {
+    if (at instanceof UpstreamTooLargeError) return at
+  }
+  if (isOutOfGas(error)) {
+    return new GasLimitExceededError(
+      `a token in the batch burns more than ${GAS_PER_READ} gas per read: the batch's eth_call ran out of its gas, not read`,
+    )
+  }
   const short =
     error && typeof error === 'object' && 'shortMessage' in error
       ? String(error.shortMessage)

@@ -80,6 +80,7 @@ export function createEvmAdapter(options: EvmAdapterOptions): ChainAdapter {
       return outcome!.result
     },
     readBalances: (requests) => reader.readAll(requests),
+    upstreamCalls: (requests) => reader.upstreamCalls(requests),
     close: () => ws?.close(),
   }
 }

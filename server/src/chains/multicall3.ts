@@ -35,8 +35,27 @@ export function ethBalanceCall(multicall3: Address, account: Address): Call {
 }
 
 /**
+ * The gas of one contract read (`balanceOf`, `decimals()`, `getEthBalance`): an ERC-20's take
+ * ~3,000–30,000; a token that needs more burns a node's CPU, and its read fails fast instead.
+ */
+export const GAS_PER_READ = 100_000n
+/** The most an `eth_call` asks for: the block gas limit of most chains (and anvil's default). */
+const MAX_CALL_GAS = 30_000_000n
+
+/**
+ * The gas of an `aggregate3` call: `GAS_PER_READ` per call, plus the transaction's intrinsic
+ * 21,000, 16 per byte of call data, and 30,000 for Multicall3's own loop.
+ */
+export function aggregate3Gas(calls: number, data: string): bigint {
+  const bytes = BigInt((data.length - 2) / 2)
+  const gas = 21_000n + 16n * bytes + 30_000n + BigInt(calls) * GAS_PER_READ
+  return gas < MAX_CALL_GAS ? gas : MAX_CALL_GAS
+}
+
+/**
  * Every call in one `eth_call` of `aggregate3` at `blockNumber` (`latest` when undefined), each
- * allowed to fail on its own.
+ * allowed to fail on its own, with explicit gas (`aggregate3Gas`): a node never spends more on a
+ * batch than its reads may.
  * Transport failures reject (the caller's UpstreamError); an empty answer means no Multicall3.
  */
 export async function aggregate3(
@@ -47,10 +66,12 @@ export async function aggregate3(
 ): Promise<CallResult[]> {
   // eth_call itself rather than viem's `call` action: nothing of what that action adds
   // (accounts, overrides, CCIP-read) applies to a read of Multicall3.
+  const callData = encodeAggregate3(calls)
+  const gas = numberToHex(aggregate3Gas(calls.length, callData))
   const data = await client.request({
     method: 'eth_call',
     params: [
-      { to: multicall3, data: encodeAggregate3(calls) },
+      { to: multicall3, data: callData, gas },
       blockNumber === undefined ? 'latest' : numberToHex(blockNumber),
     ],
   })

@@ -9,6 +9,7 @@ import {
   type ChainAdapter,
   UpstreamError,
 } from './types'
+import { guardUpstream } from './upstream-guard'
 
 export interface NetworkConfig {
   chainId: string
@@ -30,6 +31,16 @@ export interface ChainRegistryOptions {
    */
   readBudgetMs?: number
   fetch?: typeof fetch
+  /**
+   * Upstream HTTP requests in flight per chain (balance reads, single and batch); the rest wait
+   * in line. Default `DEFAULT_UPSTREAM_CONCURRENCY` (8).
+   */
+  upstreamConcurrency?: number
+  /**
+   * Bytes of one upstream answer; past it the read fails 502 `UPSTREAM_TOO_LARGE`. Default
+   * `DEFAULT_MAX_RESPONSE_BYTES` (4 MiB).
+   */
+  maxResponseBytes?: number
 }
 
 export interface ChainRegistry {
@@ -48,7 +59,13 @@ export function createChainRegistry(
 ): ChainRegistry {
   const chains = collectNetworks(networks)
   const budgetMs = options.readBudgetMs ?? DEFAULT_READ_BUDGET_MS
-  const { readBudgetMs: _budget, ...adapterOptions } = options
+  const {
+    readBudgetMs: _budget,
+    upstreamConcurrency,
+    maxResponseBytes,
+    fetch: baseFetch,
+    ...adapterOptions
+  } = options
   const coalesce = createCoalescer()
   const adapters = new Map<string, ChainAdapter>()
   const closers: (() => void)[] = []
@@ -63,10 +80,16 @@ export function createChainRegistry(
       // Solana's WebSocket API serves subscriptions, not getMultipleAccounts or getBalance.
       throw new Error(`chain ${chainId}: wsUrl is for EVM chains; Solana reads go to rpcUrl`)
     }
+    // One bounded upstream per chain: its own line of waiting requests and its size cap.
+    const fetch = guardUpstream({
+      ...(upstreamConcurrency === undefined ? {} : { concurrency: upstreamConcurrency }),
+      ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+      ...(baseFetch === undefined ? {} : { fetch: baseFetch }),
+    })
     const adapter =
       namespace === 'eip155'
-        ? createEvmAdapter({ ...network, ...adapterOptions })
-        : createSolanaAdapter({ chainId, rpcUrl: network.rpcUrl, ...adapterOptions })
+        ? createEvmAdapter({ ...network, ...adapterOptions, fetch })
+        : createSolanaAdapter({ chainId, rpcUrl: network.rpcUrl, ...adapterOptions, fetch })
     closers.push(() => adapter.close?.())
     adapters.set(chainId, {
       namespace: adapter.namespace,
@@ -82,6 +105,9 @@ export function createChainRegistry(
           budgetMs,
           chainId,
         ).catch((error: unknown) => requests.map(() => failed(error))),
+      upstreamCalls: (requests) =>
+        adapter.upstreamCalls?.(requests.map((request) => ({ ...request, chainId }))) ??
+        requests.length,
     })
   }
   return {

@@ -69,6 +69,32 @@ export async function readSolanaBalances(
   )
 }
 
+/**
+ * The upstream calls `readSolanaBalances(requests)` makes: one `getMultipleAccounts` per 100
+ * addresses (native accounts and mints), and two `getTokenAccountsByOwner` (Token, Token-2022) per
+ * distinct owner of SPL queries; malformed queries cost none.
+ */
+export function solanaUpstreamCalls(requests: readonly BalanceReadRequest[]): number {
+  const items: Planned[] = []
+  for (const request of requests) {
+    try {
+      items.push(plan(request))
+    } catch {
+      // A malformed query is answered without the node.
+    }
+  }
+  const { addresses, owners } = addressesOf(items)
+  return Math.ceil(addresses.length / ACCOUNTS_PER_CALL) + owners.length * TOKEN_PROGRAMS.length
+}
+
+function addressesOf(items: readonly Planned[]) {
+  const addresses = [
+    ...new Set(items.flatMap((item) => (item.mint ? [item.mint] : [item.account]))),
+  ]
+  const owners = [...new Set(items.filter((item) => item.mint).map((item) => item.account))]
+  return { addresses, owners }
+}
+
 interface ChainState {
   accounts: Map<string, { account: ParsedAccount | null; slot: number }>
   /** owner → mint → summed amount, the token decimals, the oldest slot of its two pages */
@@ -76,10 +102,7 @@ interface ChainState {
 }
 
 async function readState(rpc: SolanaRpc, items: readonly Planned[]): Promise<ChainState> {
-  const addresses = [
-    ...new Set(items.flatMap((item) => (item.mint ? [item.mint] : [item.account]))),
-  ]
-  const owners = [...new Set(items.filter((item) => item.mint).map((item) => item.account))]
+  const { addresses, owners } = addressesOf(items)
   const chunks: string[][] = []
   for (let i = 0; i < addresses.length; i += ACCOUNTS_PER_CALL) {
     chunks.push(addresses.slice(i, i + ACCOUNTS_PER_CALL))

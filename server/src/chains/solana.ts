@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEOUT_MS } from './defaults'
 import { isSolanaAddress } from './solana-address'
 import { readSolanaBalance } from './solana-balance'
-import { readSolanaBalances } from './solana-batch'
+import { readSolanaBalances, solanaUpstreamCalls } from './solana-batch'
 import { createSolanaRpc } from './solana-rpc'
 import { verifySolanaSignature } from './solana-signature'
 import { type ChainAdapter, ChainInputError } from './types'
@@ -33,5 +33,6 @@ export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter
     verifySignature: async (check) => verifySolanaSignature(check),
     readBalance: (request) => readSolanaBalance(rpc, request),
     readBalances: (requests) => readSolanaBalances(rpc, options.chainId, requests),
+    upstreamCalls: (requests) => (rpc ? solanaUpstreamCalls(requests) : 0),
   }
 }

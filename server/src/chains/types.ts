@@ -34,10 +34,21 @@ export interface SignatureCheck {
 
 /** Failures a reader raises; the routes map them to 422 / 502 without a 500. */
 export class ChainInputError extends Error {
-  override readonly name = 'ChainInputError'
+  override readonly name: string = 'ChainInputError'
 }
 export class UpstreamError extends Error {
-  override readonly name = 'UpstreamError'
+  override readonly name: string = 'UpstreamError'
+}
+/** The node's answer was larger than the chain's `maxResponseBytes` (502 UPSTREAM_TOO_LARGE). */
+export class UpstreamTooLargeError extends UpstreamError {
+  override readonly name = 'UpstreamTooLargeError'
+}
+/**
+ * A contract read ran out of the gas it was given (`eth_call` carries explicit gas): the token
+ * burns more than a balance read may (422 GAS_LIMIT_EXCEEDED).
+ */
+export class GasLimitExceededError extends ChainInputError {
+  override readonly name = 'GasLimitExceededError'
 }
 
 /** A balance read on a chain configured without an `rpcUrl` (docs/chains.md quotes the message). */
@@ -53,6 +64,11 @@ export interface ChainAdapter {
    * Multicall3 call at one pinned block). Never rejects: each query gets its own outcome, in order.
    */
   readBalances(requests: readonly BalanceReadRequest[]): Promise<BalanceOutcome[]>
+  /**
+   * How many upstream calls `readBalances(requests)` makes if asked now (its plan: malformed
+   * queries and answers already cached cost nothing), so a batch is charged before it runs.
+   */
+  upstreamCalls?(requests: readonly BalanceReadRequest[]): number
   /** Resolves true only for a valid signature by `address` over `message`. Never throws on bad input. */
   verifySignature(check: SignatureCheck): Promise<boolean>
   /** Whether `address` is well-formed for this namespace. */

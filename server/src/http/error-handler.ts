@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ChainInputError, UpstreamError } from '../chains/types'
+import { ChainInputError, UpstreamError, UpstreamTooLargeError } from '../chains/types'
 import { ApiError } from '../errors'
 import { StoreUnavailableError } from '../store/types'
 import { chainInputToApiError } from './chain-errors'
@@ -35,6 +35,9 @@ export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error
   if (error instanceof StoreUnavailableError) {
     return new ApiError('STORE_UNAVAILABLE', 'the session store is not reachable')
+  }
+  if (error instanceof UpstreamTooLargeError) {
+    return new ApiError('UPSTREAM_TOO_LARGE', `the chain RPC answer is too large: ${error.message}`)
   }
   if (error instanceof UpstreamError) {
     return new ApiError('UPSTREAM_ERROR', `the chain RPC failed: ${error.message}`)

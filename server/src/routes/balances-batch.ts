@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify'
 import {
   AddressSchema,
   API_PREFIX,
-  BALANCES_BATCH_MAX,
   type BalanceItemError,
   type BalanceResponse,
   type BalancesQueryItem,
@@ -27,9 +26,15 @@ import { assertChainEnabled } from '../sessions/create'
 /** A 100-query batch of Solana addresses is ~17 KB: above the 16 KiB default of other routes. */
 export const BALANCES_BATCH_BODY_LIMIT = 64 * 1024
 
-/** SPEC 3/4: a batch counts as one request plus one per 10 queries (100 queries: 11). */
-export function balancesBatchCost(queries: number): number {
-  return 1 + Math.floor(queries / 10)
+/**
+ * A batch is charged by its upstream work (issue 28): the upstream calls its plan makes, at
+ * least 1. With Multicall3 an EVM chain costs 1 (one `aggregate3`); without it, one call per read
+ * (2 per token asked without decimals) and an `eth_blockNumber`; Solana one `getMultipleAccounts`
+ * per 100 addresses and 2 per SPL owner. Queries that fail their checks, or are answered at the
+ * block in hand, cost nothing.
+ */
+export function balancesBatchCost(upstreamCalls: number): number {
+  return Math.max(1, upstreamCalls)
 }
 
 /** The format checks of GET /balances, applied to one query of a batch. */
@@ -53,16 +58,13 @@ export function registerBalancesBatchRoute(app: FastifyInstance, ctx: AppContext
     { bodyLimit: BALANCES_BATCH_BODY_LIMIT },
     async (request, reply) => {
       const project = requireProject(request, ctx.projects)
-      // Counted before the body is checked, as on every route; a malformed body counts one.
-      await enforceAppKeyLimits(
-        ctx,
-        request,
-        reply,
-        project,
-        appKeyOf(request)!,
-        balancesBatchCost(queryCount(request.body)),
-      )
-      const { queries } = parseWith(BalancesRequestSchema, request.body, 'body')
+      const parsed = BalancesRequestSchema.safeParse(request.body)
+      if (!parsed.success) {
+        // Counted before the refusal, as on every route: a malformed body counts one.
+        await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!, 1)
+        parseWith(BalancesRequestSchema, request.body, 'body') // throws the 422
+      }
+      const { queries } = parsed.data!
       const answers: (BalanceResponse | BalanceItemError)[] = new Array(queries.length)
       const byChain = new Map<string, { index: number; read: BalanceReadRequest }[]>()
       queries.forEach((query, index) => {
@@ -79,6 +81,21 @@ export function registerBalancesBatchRoute(app: FastifyInstance, ctx: AppContext
           answers[index] = itemError(query, error)
         }
       })
+      // Charged before the work, by the plan's upstream calls: past the caller's budget, a 429
+      // and no upstream call.
+      let upstreamCalls = 0
+      for (const [chainId, group] of byChain) {
+        const reads = group.map((g) => g.read)
+        upstreamCalls += ctx.chains.get(chainId)!.upstreamCalls?.(reads) ?? reads.length
+      }
+      await enforceAppKeyLimits(
+        ctx,
+        request,
+        reply,
+        project,
+        appKeyOf(request)!,
+        balancesBatchCost(upstreamCalls),
+      )
       await Promise.all(
         [...byChain].map(async ([chainId, group]) => {
           const outcomes = await ctx.chains.get(chainId)!.readBalances(group.map((g) => g.read))
@@ -92,11 +109,6 @@ export function registerBalancesBatchRoute(app: FastifyInstance, ctx: AppContext
       return body
     },
   )
-}
-
-function queryCount(body: unknown): number {
-  const queries = (body as { queries?: unknown } | null)?.queries
-  return Array.isArray(queries) ? Math.min(queries.length, BALANCES_BATCH_MAX) : 0
 }
 
 function checkQuery(query: BalancesQueryItem): BalanceReadRequest {
