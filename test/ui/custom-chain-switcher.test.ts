@@ -41,6 +41,8 @@ beforeAll(async () => {
   })
 }, 60_000)
 afterAll(async () => {
+  // happy-dom's fetch may keep a connection open: close them, so the server stops at once.
+  server?.app.server.closeAllConnections()
   await server?.close()
   await anvil?.stop()
 })
