@@ -81,7 +81,9 @@ describe('scope-connect-server CLI', () => {
     )
     const proc = run(['--port', '0'], { PROJECTS_FILE: file })
     expect(await proc.exited).toBe(1)
-    expect(proc.err()).toContain('projects[0].networks[1].chainId: unknown chain')
+    expect(proc.err()).toContain(
+      'projects[0].networks[1].name: required for eip155:424242, which is not a built-in chain',
+    )
   })
 
   it('parses flags over env over defaults', () => {

@@ -40,7 +40,7 @@ describe('health', () => {
 })
 
 describe('GET /config', () => {
-  it("answers the project's networks and wallets, without rpcUrls", async () => {
+  it("answers the project's networks and wallets, without the backend's rpcUrls", async () => {
     const answer = await call(server.baseUrl, '/config', { headers: appKey })
     expect(answer.status).toBe(200)
     const config = ConfigResponseSchema.parse(answer.body)
@@ -57,7 +57,10 @@ describe('GET /config', () => {
       testnet: false,
     })
     expect(config.wallets.map((w) => w.walletId)).toContain('phantom')
-    expect(JSON.stringify(answer.body)).not.toContain('8545')
+    // Public RPC URLs for wallets (the registry's for a built-in chain), never the backend's
+    // `rpcUrl` (server/test/custom-chains.test.ts checks one on a port of its own).
+    expect(config.networks[0]?.rpcUrls).toEqual(['https://ethereum.reth.rs/rpc'])
+    expect(JSON.stringify(answer.body)).not.toContain('"rpcUrl"')
     expect(answer.headers.get('ratelimit-policy')).toContain('"appkey"')
   })
 

@@ -31,7 +31,10 @@ describe('projects file validation', () => {
       problemsOf(
         withProject({ networks: [{ chainId: 'eip155:1' }, { chainId: 'eip155:999999' }] }),
       ),
-    ).toEqual(['projects[0].networks[1].chainId: unknown chain eip155:999999'])
+    ).toEqual([
+      'projects[0].networks[1].name: required for eip155:999999, which is not a built-in chain',
+      'projects[0].networks[1].nativeCurrency: required for eip155:999999, which is not a built-in chain',
+    ])
     expect(problemsOf(withProject({ wallets: ['metamask', 'nosuchwallet'] }))).toEqual([
       'projects[0].wallets[1]: unknown wallet nosuchwallet',
     ])

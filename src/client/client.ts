@@ -49,8 +49,9 @@ import { normalizeBaseUrl } from '../http/base-url'
 import { requireNonEmpty, resolveFetch } from '../http/options'
 import type { PhantomLinkPersistedState } from '../phantom-link/persisted'
 import { SOLANA_MAINNET_CHAIN_ID } from '../registry/chain-ids'
+import { registerNetworks } from '../registry/custom-networks'
 import { type PartnerWalletInput, registerPartnerWallets } from '../registry/partners'
-import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
+import type { Caip2ChainId, ChainNamespace, NetworkInfo, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
 import type { TransactionStore } from '../transaction/store'
 import type {
@@ -127,6 +128,12 @@ export interface ClientOptions extends InspectionOptions {
    * relay), added to the registry at construction (`registerPartnerWallets`; `INVALID_CONFIG`).
    */
   partnerWallets?: readonly PartnerWalletInput[]
+  /**
+   * Networks the built-in registry lacks (`defineNetwork`), added to the registry at construction
+   * (`registerNetworks`; `INVALID_CONFIG`): lookups, the UI and `switchChain`'s add (4902) know them.
+   * A project's custom chains come from its config (`GET /config`) without this option.
+   */
+  networks?: readonly NetworkInfo[]
   /** For `pair()`: default `globalThis.WebSocket`; in Node pass the `ws` package's `WebSocket`. */
   WebSocket?: WebSocketConstructor
   /**
@@ -283,7 +290,7 @@ export class Client {
 
   /**
    * @throws `INVALID_CONFIG` when baseUrl or appKey is missing, baseUrl is not HTTPS, no fetch, or a
-   * partner wallet is not valid.
+   * partner wallet or a network is not valid.
    */
   constructor(options: ClientOptions) {
     // Validated now; the HTTP client and schemas load with the first read (src/client/lazy/readers).
@@ -293,6 +300,7 @@ export class Client {
     requireNonEmpty(options.appKey, 'appKey')
     resolveFetch(options.fetchImpl)
     if (options.partnerWallets !== undefined) registerPartnerWallets(options.partnerWallets)
+    if (options.networks !== undefined) registerNetworks(options.networks)
     this.#inspect = this.#inspector()
     this.#actor = this.#start(undefined)
     loadParameterChecks().catch(() => undefined) // so that each method's check runs at once
@@ -472,7 +480,8 @@ export class Client {
   /**
    * Asks the connected desktop wallet to switch to `chainId` (`wallet_switchEthereumChain`, a root
    * `switchChain` flow); a wallet that does not know the chain (4902) is asked to add it with the
-   * network registry's parameters (`wallet_addEthereumChain`), then to switch. Resolves once the
+   * network registry's parameters (`wallet_addEthereumChain`: a built-in network, one of the
+   * `networks` option, or the project's own chain from its config, read then), then to switch. Resolves once the
    * wallet has switched; the view's `chainId` and `chainSupported` follow (also when the user
    * switches in the wallet: `chainChanged`). Resolves at once when already on `chainId`.
    * @throws `NOT_CONNECTED` (no connection); `WALLET_BUSY` (the wallet is answering another
@@ -1271,14 +1280,16 @@ export class Client {
       guarded(this.#report, 'a subscribe() listener', () => listener(view), undefined)
   }
 
+  async #fetchConfig(): Promise<ConnectConfig> {
+    const { createConnectConfigClient } = await import('./lazy/readers')
+    this.#config ??= createConnectConfigClient(this.#httpOptions())
+    return this.#config.fetchConfig()
+  }
+
   #environment() {
     return {
       loadConnector: (input: LoadConnectorInput) => this.#loadConnector(input),
-      readConfig: async () => {
-        const { createConnectConfigClient } = await import('./lazy/readers')
-        this.#config ??= createConnectConfigClient(this.#httpOptions())
-        return this.#config.fetchConfig()
-      },
+      readConfig: () => this.#fetchConfig(),
       readBalance: async (query: TokenBalanceQuery) => {
         const { createBalanceReader } = await import('./lazy/readers')
         this.#balances ??= createBalanceReader(this.#httpOptions())
@@ -1293,7 +1304,12 @@ export class Client {
         const connector = this.#connector
         if (!connector) throw new AppError('NOT_CONNECTED', 'No wallet connector is selected.')
         const { switchEthereumChain } = await import('../connectors/switch-chain')
-        await switchEthereumChain((args) => connector.request(args), chainId as Caip2ChainId)
+        // On 4902 a chain the registry lacks may be the project's own: its config registers it.
+        await switchEthereumChain(
+          (args) => connector.request(args),
+          chainId as Caip2ChainId,
+          () => this.#fetchConfig(),
+        )
       },
       connection: this.#connection.logic,
       sign: this.#signing.logic,

@@ -1,13 +1,15 @@
 import { normalizeBaseUrl } from '../http/base-url'
 import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/client'
+import { registeredNetwork, registerNetworks } from '../registry/custom-networks'
+import { networksByChainId } from '../registry/indexes'
 import {
   type PartnerWalletInfo,
   type PartnerWalletInput,
   registerPartnerWallets,
 } from '../registry/partners'
-import type { ChainNamespace } from '../registry/types'
+import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
-import { ConfigResponseSchema } from '../wire/schemas'
+import { ConfigResponseSchema, type NetworkEntry } from '../wire/schemas'
 
 /** Same fields and meaning as `BalanceReaderOptions`. */
 export interface ConnectConfigClientOptions {
@@ -26,6 +28,10 @@ export interface ConnectConfigNetwork {
   name: string
   nativeCurrency: { name: string; symbol: string; decimals: number }
   testnet: boolean
+  /** EVM: public RPC URLs a wallet is given to add the chain (`wallet_addEthereumChain`). */
+  rpcUrls?: string[]
+  /** The chain's block explorer. */
+  explorerUrl?: string
 }
 
 /** One wallet the project enabled in its console. */
@@ -91,13 +97,18 @@ export function createConnectConfigClient(
     return {
       projectId: body.projectId,
       name: body.name,
-      networks: body.networks.map((n) => ({
-        networkId: n.networkId,
-        namespace: n.namespace,
-        name: n.name,
-        nativeCurrency: { ...n.nativeCurrency },
-        testnet: n.testnet,
-      })),
+      networks: body.networks.map((n) => {
+        learnNetwork(n)
+        return {
+          networkId: n.networkId,
+          namespace: n.namespace,
+          name: n.name,
+          nativeCurrency: { ...n.nativeCurrency },
+          testnet: n.testnet,
+          ...(n.rpcUrls === undefined ? {} : { rpcUrls: [...n.rpcUrls] }),
+          ...(n.explorerUrl === undefined ? {} : { explorerUrl: n.explorerUrl }),
+        }
+      }),
       wallets: body.wallets.map((w) => ({
         walletId: w.walletId,
         name: w.name,
@@ -120,11 +131,40 @@ export function createConnectConfigClient(
   }
 }
 
+/**
+ * A project's chain that the registry lacks (a custom chain of the projects file) is registered
+ * (`registerNetworks`), so lookups, the UI and `switchChain`'s add know it. A known id is left as
+ * it is (a built-in one, or the dApp's own `networks`); an entry the registry refuses is skipped.
+ */
+function learnNetwork(n: NetworkEntry): void {
+  if (networksByChainId.has(n.networkId) || registeredNetwork(n.networkId)) return
+  try {
+    registerNetworks([
+      {
+        chainId: n.networkId as Caip2ChainId,
+        namespace: n.namespace,
+        reference: '',
+        name: n.name,
+        nativeCurrency: n.nativeCurrency,
+        testnet: n.testnet,
+        ...(n.rpcUrls === undefined ? {} : { rpcUrls: n.rpcUrls }),
+        ...(n.explorerUrl === undefined ? {} : { blockExplorerUrl: n.explorerUrl }),
+      },
+    ])
+  } catch {
+    // Not a network the library can use; the config still loads.
+  }
+}
+
 /** A copy the caller may change without changing what another caller got. */
 function copyConfig(config: ConnectConfig): ConnectConfig {
   return {
     ...config,
-    networks: config.networks.map((n) => ({ ...n, nativeCurrency: { ...n.nativeCurrency } })),
+    networks: config.networks.map((n) => ({
+      ...n,
+      nativeCurrency: { ...n.nativeCurrency },
+      ...(n.rpcUrls === undefined ? {} : { rpcUrls: [...n.rpcUrls] }),
+    })),
     wallets: config.wallets.map((w) => ({ ...w, namespaces: [...w.namespaces] })),
     ...(config.partnerWallets === undefined ? {} : { partnerWallets: [...config.partnerWallets] }),
   }

@@ -18,9 +18,9 @@ export interface AddEthereumChainParameter {
 }
 
 /**
- * The `wallet_addEthereumChain` parameter for a built-in network: its name, currency, public RPC
- * endpoints and explorer from the registry.
- * @throws {AppError} `UNSUPPORTED_CHAIN` when `chainId` is not a built-in EVM network with RPC URLs.
+ * The `wallet_addEthereumChain` parameter for a network of the registry (built in or registered:
+ * `registerNetworks`, a project's config): its name, currency, public RPC endpoints and explorer.
+ * @throws {AppError} `UNSUPPORTED_CHAIN` when `chainId` is not an EVM network of the registry with RPC URLs.
  */
 export function addEthereumChainParameter(chainId: Caip2ChainId): AddEthereumChainParameter {
   const hexChainId = toHexChainId(chainId)
@@ -64,7 +64,9 @@ function isUnrecognizedChain(error: unknown): boolean {
 /**
  * Asks an EVM wallet to switch to `chainId` (`wallet_switchEthereumChain`); when it does not know
  * the chain (4902), adds it from the registry (`wallet_addEthereumChain`) and asks again.
- * `request` is the connected wallet's (a connector's `request`).
+ * `request` is the connected wallet's (a connector's `request`). `learn`, when the registry lacks
+ * the chain, is awaited once before giving up (the Client reads the project's config there, which
+ * registers the project's own chains); what it throws is ignored.
  * @throws {AppError} `USER_REJECTED` when the user declines the switch or the addition;
  * `UNSUPPORTED_CHAIN` when `chainId` is not `eip155:<decimal>` or the wallet does not know it and
  * the registry cannot add it; `WALLET_ERROR` for any other wallet failure; `INVALID_CONFIG` when
@@ -73,6 +75,7 @@ function isUnrecognizedChain(error: unknown): boolean {
 export async function switchEthereumChain(
   request: (args: RequestArgs) => Promise<unknown>,
   chainId: Caip2ChainId,
+  learn?: () => Promise<unknown>,
 ): Promise<void> {
   if (typeof request !== 'function') throw invalidArgument('request', 'must be a function')
   const switchTo: RequestArgs = {
@@ -85,7 +88,17 @@ export async function switchEthereumChain(
   } catch (error) {
     if (!isUnrecognizedChain(error)) throw normalizeWalletError(error)
   }
-  const parameter = addEthereumChainParameter(chainId)
+  let parameter: AddEthereumChainParameter
+  try {
+    parameter = addEthereumChainParameter(chainId)
+  } catch (error) {
+    if (typeof learn !== 'function') throw error
+    // The chain may be the project's own: its config registers it (a failed read changes nothing).
+    await Promise.resolve()
+      .then(learn)
+      .catch(() => undefined)
+    parameter = addEthereumChainParameter(chainId)
+  }
   try {
     await request({ method: 'wallet_addEthereumChain', params: [parameter] })
     // Most wallets switch on adding; asking again is harmless and settles the others.

@@ -1,4 +1,4 @@
-/** Built-in wallet and network registry and its lookups (source section 4.3). */
+/** Wallet and network registry (built in, partner wallets, registered networks) and its lookups (source section 4.3). */
 export {
   getWalletNamespaces,
   walletSupportsMobile,
@@ -8,6 +8,8 @@ export {
   walletSupportsRelayOn,
 } from './capabilities'
 export { walletIdForConnectorId } from './connector-id'
+export { clearNetworks, registerNetworks } from './custom-networks'
+export { defineNetwork, type NetworkDefinition } from './define-network'
 export {
   EIP6963_WALLET_PREFIX,
   resolveWalletInfo,

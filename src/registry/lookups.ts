@@ -5,6 +5,7 @@ import {
   walletSupportsNamespace,
   walletSupportsRelayOn,
 } from './capabilities'
+import { registeredNetwork, registeredNetworks } from './custom-networks'
 import { unsupportedChain, walletNotFound } from './errors'
 import { networksByChainId, walletsById } from './indexes'
 import { supportNetworks } from './networks'
@@ -53,29 +54,38 @@ export function getWalletInfo(walletId: WalletId): SupportWalletInfo {
   return wallet
 }
 
-/** The built-in networks in registry order (mainnets, testnets, local Anvil, then Solana). */
+/**
+ * The built-in networks in registry order (mainnets, testnets, local Anvil, then Solana), a
+ * registered network in place of a built-in one with its id, then the other registered networks
+ * (`registerNetworks`, a project's custom chains).
+ */
 export function listSupportedNetworks(): NetworkInfo[] {
-  return [...supportNetworks]
+  const builtIn = supportNetworks.map((network) => registeredNetwork(network.chainId) ?? network)
+  return builtIn.concat(registeredNetworks().filter((n) => !networksByChainId.has(n.chainId)))
 }
 
 /**
- * The built-in network with this CAIP-2 id, e.g. `eip155:1`.
+ * The network with this CAIP-2 id, e.g. `eip155:1`: a registered one (`registerNetworks`), else
+ * the built-in one.
  * @throws AppError `UNSUPPORTED_CHAIN` for an unknown or malformed chain id.
  */
 export function getNetworkInfo(chainId: Caip2ChainId): NetworkInfo {
-  const network = typeof chainId === 'string' ? networksByChainId.get(chainId) : undefined
+  const network =
+    typeof chainId === 'string'
+      ? (registeredNetwork(chainId) ?? networksByChainId.get(chainId))
+      : undefined
   if (network !== undefined) return network
   throw unsupportedChain(chainId, !(typeof chainId === 'string' && CAIP2_PATTERN.test(chainId)))
 }
 
 /**
  * The networks a wallet supports, in registry order: its `chains` when it lists them, else every
- * built-in network of its namespaces.
+ * network of its namespaces (built-in and registered).
  * @throws AppError `WALLET_NOT_FOUND` for an unknown wallet.
  */
 export function getNetworksForWallet(walletId: WalletId): NetworkInfo[] {
   const wallet = getWalletInfo(walletId)
-  return supportNetworks.filter((network) => coversNetwork(wallet, network))
+  return listSupportedNetworks().filter((network) => coversNetwork(wallet, network))
 }
 
 /**

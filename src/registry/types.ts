@@ -15,7 +15,7 @@ export interface NativeCurrency {
 }
 
 /**
- * A built-in network: its CAIP-2 id, namespace, name, native currency, whether it is a testnet and
+ * A network of the registry (built in, or registered: `registerNetworks`, `defineNetwork`): its CAIP-2 id, namespace, name, native currency, whether it is a testnet and
  * its block explorer.
  */
 export interface NetworkInfo {
@@ -32,6 +32,8 @@ export interface NetworkInfo {
    * the chain (`Client.switchChain`). Not what the backend reads from: its RPC stays server-side.
    */
   rpcUrls?: readonly string[]
+  /** EVM: Multicall3's address when a definition gives one (informational: the backend reads with its projects file's). */
+  multicall3?: string
 }
 
 /**

@@ -138,12 +138,15 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
     'dist/registry/partners.js',
     'dist/registry/brand-ids.js',
     'dist/registry/freeze.js',
+    // The check the constructor runs on `networks` (issue 29): INVALID_CONFIG at once, and the
+    // map the lookups read registered networks from; no registry data.
+    'dist/registry/custom-networks.js',
   ])
   for (const bundler of BUNDLERS) {
     it(`the connector loader, the connector kinds and the wallet registry load with the first connector, not with the \`Client\` entry (${bundler})`, async () => {
       // src/client/lazy/route.ts (issue 27: the Client budget); only the chain-id constants stay,
-      // and the partner-wallet check the constructor runs on `partnerWallets` (issue 26: it throws
-      // INVALID_CONFIG at once; it knows the brand ids, not the registry's data).
+      // and the partner-wallet and network checks the constructor runs on `partnerWallets` and
+      // `networks` (issues 26, 29: they throw INVALID_CONFIG at once; no registry data).
       const routing = await attribute(
         bundler,
         ROOT_MACHINE.source,

@@ -1,4 +1,9 @@
-import { Caip2Schema, PartnerWalletSchema, WalletSlugSchema } from 'scope-connect/wire'
+import {
+  Caip2Schema,
+  DecimalsSchema,
+  PartnerWalletSchema,
+  WalletSlugSchema,
+} from 'scope-connect/wire'
 import * as z from 'zod/mini'
 
 /** Server-only shape of the projects file (the wire schemas never see it). */
@@ -7,6 +12,9 @@ export const RateLimitPolicySchema = z.strictObject({
   windowSeconds: z.int().check(z.gte(1), z.lte(86_400)),
 })
 export type RateLimitPolicyConfig = z.infer<typeof RateLimitPolicySchema>
+
+const HTTP_URL = z.string().check(z.maxLength(2048), z.regex(/^https?:\/\/[^\s/?#]+\S*$/))
+const HTTPS_URL = z.string().check(z.maxLength(2048), z.regex(/^https:\/\/[^\s/?#]+\S*$/))
 
 export const ProjectNetworkSchema = z.strictObject({
   chainId: Caip2Schema,
@@ -17,6 +25,25 @@ export const ProjectNetworkSchema = z.strictObject({
   multicall3: z.optional(z.nullable(z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)))),
   /** EVM: the block time in ms, for the block-number cache (docs/chains.md); measured when absent. */
   blockTimeMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+  // What a Client needs to show the chain and add it to a wallet (GET /config). Required for a
+  // chain the library's registry lacks (name, nativeCurrency); they override a built-in's.
+  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  nativeCurrency: z.optional(
+    z.strictObject({
+      name: z.string().check(z.minLength(1), z.maxLength(200)),
+      symbol: z.string().check(z.minLength(1), z.maxLength(16)),
+      decimals: DecimalsSchema,
+    }),
+  ),
+  testnet: z.optional(z.boolean()),
+  /** The chain's block explorer (`wallet_addEthereumChain`'s `blockExplorerUrls`). */
+  explorerUrl: z.optional(HTTPS_URL),
+  /**
+   * EVM: the RPC URLs a wallet is given to add the chain (`wallet_addEthereumChain`), sent in GET
+   * /config. Never `rpcUrl`, which may carry the operator's provider key. Default: a built-in
+   * chain's public endpoints; none for a custom chain (`switchChain` then cannot add it).
+   */
+  publicRpcUrls: z.optional(z.array(HTTP_URL).check(z.minLength(1), z.maxLength(8))),
 })
 
 export const ProjectSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import { type Caip2ChainId, getNetworkInfo, supportWallets } from 'scope-connect'
+import { type NetworkInfo, supportNetworks, supportWallets } from 'scope-connect'
 import { describeIssue } from 'scope-connect/wire'
-import { type ProjectsConfig, ProjectsFileSchema } from './projects-schema'
+import { type ProjectConfig, type ProjectsConfig, ProjectsFileSchema } from './projects-schema'
 
 /** The projects file is wrong; `problems` name each bad field, e.g. `projects[0].networks[1].chainId`. */
 export class ProjectsConfigError extends Error {
@@ -32,13 +32,37 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return at
 }
 
-const known = (lookup: () => unknown): boolean => {
-  try {
-    lookup()
-    return true
-  } catch {
-    return false
+/**
+ * A built-in network of the library's registry. Not `getNetworkInfo`: it also answers for networks
+ * registered in this process (a Client in the same process that loaded a config).
+ */
+export const builtInNetwork = (chainId: string): NetworkInfo | undefined =>
+  supportNetworks.find((network) => network.chainId === chainId)
+
+/** The namespaces the chain adapters serve: `eip155:<decimal>`, `solana:<base58 genesis prefix>`. */
+const SERVED_CHAIN = /^(eip155:[1-9][0-9]{0,15}|solana:[1-9A-HJ-NP-Za-km-z]{32})$/
+
+/** What the shape cannot say about one network: a chain the server serves, described enough. */
+function networkProblems(network: ProjectConfig['networks'][number], at: string): string[] {
+  const problems: string[] = []
+  const { chainId } = network
+  if (!SERVED_CHAIN.test(chainId)) {
+    return [
+      `${at}.chainId: unsupported chain ${chainId} (eip155:<decimal chain id> or solana:<32-character genesis-hash prefix>)`,
+    ]
   }
+  if (builtInNetwork(chainId) === undefined) {
+    for (const field of ['name', 'nativeCurrency'] as const) {
+      if (network[field] === undefined)
+        problems.push(`${at}.${field}: required for ${chainId}, which is not a built-in chain`)
+    }
+  }
+  if (chainId.startsWith('solana:')) {
+    for (const field of ['wsUrl', 'multicall3', 'publicRpcUrls'] as const) {
+      if (network[field] !== undefined) problems.push(`${at}.${field}: only for eip155 chains`)
+    }
+  }
+  return problems
 }
 
 /**
@@ -56,7 +80,10 @@ function isOrigin(value: string): boolean {
   }
 }
 
-/** Shape first, then what the shape cannot say: known chains and wallets, unique ids and keys. */
+/**
+ * Shape first, then what the shape cannot say: chains the server serves (a chain the registry lacks
+ * names itself and its currency), known wallets, unique ids and keys.
+ */
 export function parseProjectsConfig(value: unknown, source?: string): ProjectsConfig {
   const parsed = ProjectsFileSchema.safeParse(value)
   if (!parsed.success) {
@@ -78,9 +105,7 @@ export function parseProjectsConfig(value: unknown, source?: string): ProjectsCo
     })
     const chains = new Set<string>()
     project.networks.forEach((network, n) => {
-      if (!known(() => getNetworkInfo(network.chainId as Caip2ChainId))) {
-        problems.push(`${at}.networks[${n}].chainId: unknown chain ${network.chainId}`)
-      }
+      problems.push(...networkProblems(network, `${at}.networks[${n}]`))
       if (chains.has(network.chainId)) problems.push(`${at}.networks[${n}].chainId: duplicate`)
       chains.add(network.chainId)
     })

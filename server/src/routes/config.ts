@@ -1,32 +1,25 @@
 import type { FastifyInstance } from 'fastify'
-import { type Caip2ChainId, getNetworkInfo, getWalletInfo } from 'scope-connect'
+import { getWalletInfo } from 'scope-connect'
 import {
   API_PREFIX,
   type ConfigResponse,
+  type NetworkEntry,
   type PartnerWalletEntry,
   ROUTES,
 } from 'scope-connect/wire'
 import { appKeyOf, requireProject } from '../auth/app-key'
+import { builtInNetwork } from '../config/projects'
 import type { ProjectConfig } from '../config/projects-schema'
 import type { AppContext } from '../context'
 import { CONFIG_CACHE } from '../http/hygiene'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 
-/** The project's networks and wallets in the library's registry shapes; rpcUrls never leave the server. */
+/** The project's networks and wallets in the library's registry shapes. */
 export function projectConfigBody(project: ProjectConfig): ConfigResponse {
   return {
     projectId: project.projectId,
     name: project.name,
-    networks: project.networks.map(({ chainId }) => {
-      const info = getNetworkInfo(chainId as Caip2ChainId)
-      return {
-        networkId: info.chainId,
-        namespace: info.namespace,
-        name: info.name,
-        nativeCurrency: { ...info.nativeCurrency },
-        testnet: info.testnet,
-      }
-    }),
+    networks: project.networks.map(networkEntry),
     wallets: project.wallets.map((slug) => {
       const partner = project.partnerWallets?.find((p) => p.id === slug)
       if (partner !== undefined) {
@@ -38,6 +31,28 @@ export function projectConfigBody(project: ProjectConfig): ConfigResponse {
     ...(project.partnerWallets === undefined
       ? {}
       : { partnerWallets: project.partnerWallets.map((p) => structuredClone(p)) }),
+  }
+}
+
+/**
+ * A network as a Client needs it: the project's fields over the built-in entry's (a chain the
+ * registry lacks has its own, checked at start). The backend's `rpcUrl` / `wsUrl` never leave the
+ * server (they may carry a provider key): wallets get `publicRpcUrls`, else a built-in's public ones.
+ */
+function networkEntry(network: ProjectConfig['networks'][number]): NetworkEntry {
+  const builtIn = builtInNetwork(network.chainId)
+  const namespace = network.chainId.startsWith('solana:') ? 'solana' : 'eip155'
+  const rpcUrls = network.publicRpcUrls ?? builtIn?.rpcUrls
+  const explorerUrl = network.explorerUrl ?? builtIn?.blockExplorerUrl
+  const nativeCurrency = network.nativeCurrency ?? builtIn?.nativeCurrency
+  return {
+    networkId: network.chainId,
+    namespace,
+    name: network.name ?? builtIn?.name ?? network.chainId,
+    nativeCurrency: { ...(nativeCurrency ?? { name: '', symbol: '', decimals: 18 }) },
+    testnet: network.testnet ?? builtIn?.testnet ?? false,
+    ...(rpcUrls && namespace === 'eip155' ? { rpcUrls: [...rpcUrls] } : {}),
+    ...(explorerUrl ? { explorerUrl } : {}),
   }
 }
 

@@ -1,22 +1,23 @@
-import { type Caip2ChainId, getNetworkInfo } from 'scope-connect'
 import type { CreateSessionRequest, CreateSessionResponse } from 'scope-connect/wire'
 import { hashSessionToken, newSessionToken } from '../auth/session-token'
 import { hasChain, hasWallet } from '../config/project-index'
+import { builtInNetwork } from '../config/projects'
 import type { ProjectConfig } from '../config/projects-schema'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { newNonce, newSessionId } from './ids'
 
-/** Unknown chain (422) is told apart from a known chain the project did not enable (403). */
+/**
+ * The project's chain, built-in or its own; an unknown chain (422) is told apart from a built-in
+ * chain the project did not enable (403).
+ */
 export function assertChainEnabled(project: ProjectConfig, chainId: string): void {
-  try {
-    getNetworkInfo(chainId as Caip2ChainId)
-  } catch {
+  if (hasChain(project, chainId)) return
+  // A project's own (custom) chain is unknown to the others: 422, as if it did not exist.
+  if (builtInNetwork(chainId) === undefined) {
     throw new ApiError('UNSUPPORTED_CHAIN', `chain ${chainId} is not supported`)
   }
-  if (!hasChain(project, chainId)) {
-    throw new ApiError('CHAIN_NOT_ENABLED', `chain ${chainId} is not enabled for this project`)
-  }
+  throw new ApiError('CHAIN_NOT_ENABLED', `chain ${chainId} is not enabled for this project`)
 }
 
 export function assertWalletEnabled(project: ProjectConfig, walletSlug: string): void {

@@ -5,7 +5,10 @@ import { Caip2Schema, DecimalsSchema, WalletSlugSchema } from '../primitives'
 /** A chain namespace on the wire: `eip155` or `solana`. */
 export const NamespaceSchema = /* @__PURE__ */ z.enum(['eip155', 'solana'])
 
-/** A network of the answer of GET `/config`: its CAIP-2 id, namespace, name and native currency. */
+/**
+ * A network of the answer of GET `/config`: its CAIP-2 id, namespace, name, native currency, and
+ * what a wallet needs to add it (RPC URLs, explorer).
+ */
 export const NetworkEntrySchema = /* @__PURE__ */ z.object({
   networkId: Caip2Schema,
   namespace: NamespaceSchema,
@@ -16,6 +19,13 @@ export const NetworkEntrySchema = /* @__PURE__ */ z.object({
     decimals: DecimalsSchema,
   }),
   testnet: /* @__PURE__ */ z.boolean(),
+  /**
+   * EVM: public RPC URLs for `wallet_addEthereumChain` (the project's `publicRpcUrls`, else a
+   * built-in chain's). Absent from servers before custom chains, and for Solana.
+   */
+  rpcUrls: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.array(/* @__PURE__ */ z.string())),
+  /** The chain's block explorer; absent when none is known. */
+  explorerUrl: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
 })
 /** A network of a project's config (`NetworkEntrySchema`). */
 export type NetworkEntry = z.infer<typeof NetworkEntrySchema>

@@ -29,10 +29,12 @@ export const DEV_ACCOUNT_BALANCE = 10_000n * 10n ** 18n
 export async function startEvmFixture(options: StartAnvilOptions = {}) {
   const anvil: RunningAnvil = await startAnvil(options)
   const transport = http(anvil.rpcUrl)
+  // viem checks the node's chain id before it sends: anvil's own (`chainId` option, 31337 by default).
+  const chain = { ...foundry, id: anvil.chainId }
   const account = privateKeyToAccount(DEPLOYER_KEY)
-  const publicClient = createPublicClient({ chain: foundry, transport, cacheTime: 0 })
-  const wallet = createWalletClient({ account, chain: foundry, transport })
-  const testClient = createTestClient({ chain: foundry, mode: 'anvil', transport })
+  const publicClient = createPublicClient({ chain, transport, cacheTime: 0 })
+  const wallet = createWalletClient({ account, chain, transport })
+  const testClient = createTestClient({ chain, mode: 'anvil', transport })
 
   async function deploy(name: ContractName, args: readonly unknown[]): Promise<Address> {
     const { abi, bytecode } = contracts()[name]
