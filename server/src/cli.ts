@@ -1,17 +1,8 @@
 import { parseCli, USAGE } from './cli-args'
-import { loadProjectsFile } from './config/projects'
+import { createServer } from './create-server'
 import { createPrettyDestination, logFormatFor } from './log-pretty'
-import { createMemoryMailbox } from './relay/mailbox-memory'
-import { createRedisMailbox } from './relay/mailbox-redis'
 import { parseRelaySigningKeys } from './relay/token'
-import { startServer } from './server'
-import { createMemoryStore } from './store/memory'
-import { createRedisStore } from './store/redis'
 import type { RedisTarget } from './store/redis-connection'
-import { createMemorySessionEvents } from './store/session-events'
-import { createRedisSessionEvents } from './store/session-events-redis'
-import type { Store } from './store/types'
-import { createRedisTransactionFeed } from './transactions/feed-redis'
 
 /** `scope-connect-server`: the embedded default (memory store, sample project) or Redis-backed. */
 async function main(): Promise<void> {
@@ -20,32 +11,12 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE)
     return
   }
-  const projects = await loadProjectsFile(settings.projectsFile)
-  // The store exists before the app's logger does; its outage warnings reach the log once it does.
-  let appLog: { warn(obj: object, msg: string): void; info(msg: string): void } | undefined
-  const storeLog = {
-    warn: (obj: object, msg: string) => appLog?.warn(obj, msg),
-    info: (msg: string) => appLog?.info(msg),
-  }
   const redis: RedisTarget | undefined = settings.redisCluster
     ? { cluster: settings.redisCluster }
     : settings.redisUrl
-  const store: Store = redis ? createRedisStore(redis, { log: storeLog }) : createMemoryStore()
-  const mailbox = redis ? createRedisMailbox(redis, { log: storeLog }) : createMemoryMailbox()
-  const sessionEvents = redis
-    ? createRedisSessionEvents(redis, { log: storeLog })
-    : createMemorySessionEvents()
-  // With Redis one instance polls each chain's head for every instance's waiting requests.
-  const transactionFeed = settings.redisUrl
-    ? createRedisTransactionFeed(settings.redisUrl, { log: storeLog })
-    : undefined
-  const closeStores = () =>
-    Promise.all([store.close(), mailbox.close(), sessionEvents.close(), transactionFeed?.close()])
-  const server = await startServer({
-    projects,
-    store,
-    sessionEvents,
-    ...(transactionFeed ? { transactions: { feed: transactionFeed } } : {}),
+  const server = await createServer({
+    projects: settings.projectsFile,
+    ...(redis ? { redis } : {}),
     trustProxy: settings.trustProxy,
     logger: {
       level: settings.logLevel,
@@ -63,7 +34,6 @@ async function main(): Promise<void> {
     http: settings.http,
     ...(settings.metrics ? { metrics: settings.metrics } : {}),
     relay: {
-      mailbox,
       ...(settings.relayKey ? { signingKeys: parseRelaySigningKeys(settings.relayKey) } : {}),
       ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
       limits: {
@@ -73,13 +43,9 @@ async function main(): Promise<void> {
           : {}),
       },
     },
-  }).catch(async (error) => {
-    await closeStores()
-    throw error
   })
-  appLog = server.app.log
   process.stdout.write(
-    `scope-connect-server listening on ${server.url} (store: ${settings.redisCluster ? 'redis cluster' : store.kind})\n`,
+    `scope-connect-server listening on ${server.url} (store: ${server.storeKind})\n`,
   )
   if (server.app.metricsUrl) {
     process.stdout.write(`metrics on ${server.app.metricsUrl}/metrics\n`)
@@ -93,7 +59,6 @@ async function main(): Promise<void> {
     // close() closes relay sockets (1001), stops accepting and waits for in-flight requests;
     // then the stores go.
     await server.close()
-    await closeStores()
     process.exit(0)
   }
   process.once('SIGINT', () => void stop('SIGINT'))
