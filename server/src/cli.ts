@@ -44,13 +44,7 @@ async function main(): Promise<void> {
       },
     },
   })
-  process.stdout.write(
-    `scope-connect-server listening on ${server.url} (store: ${server.storeKind})\n`,
-  )
-  if (server.app.metricsUrl) {
-    process.stdout.write(`metrics on ${server.app.metricsUrl}/metrics\n`)
-  }
-
+  // Before the line that says it listens: a SIGTERM right after it still closes gracefully.
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -63,6 +57,13 @@ async function main(): Promise<void> {
   }
   process.once('SIGINT', () => void stop('SIGINT'))
   process.once('SIGTERM', () => void stop('SIGTERM'))
+
+  process.stdout.write(
+    `scope-connect-server listening on ${server.url} (store: ${server.storeKind})\n`,
+  )
+  if (server.app.metricsUrl) {
+    process.stdout.write(`metrics on ${server.app.metricsUrl}/metrics\n`)
+  }
 }
 
 main().catch((error: unknown) => {
