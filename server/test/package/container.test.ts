@@ -160,7 +160,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await redis?.stop()
   if (root) rmSync(root, { recursive: true, force: true })
-})
+}, 300_000) // two installed trees of about 100 packages
 
 /** The container's process: ENTRYPOINT + CMD, the image's ENV, then `docker run -e` overrides. */
 function startContainer(env: Record<string, string>) {

@@ -36,7 +36,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
-})
+}, 300_000) // an installed tree of about 100 packages
 
 /** `npx scope-connect-server …`: the installed bin, run by node itself so SIGTERM reaches it. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
