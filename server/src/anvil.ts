@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 import { freePort, stopChild } from './child-process'
 
 export { freePort }
@@ -28,8 +28,19 @@ export interface StartAnvilOptions {
 }
 
 const READY_TIMEOUT_MS = 15_000
-/** The `@foundry-rs/anvil` binary of the repository (a devDependency). */
-const BIN = fileURLToPath(new URL('../../node_modules/.bin/anvil', import.meta.url))
+/**
+ * The `@foundry-rs/anvil` package's binary (an optional peer of `@scope-connect/server`, a
+ * devDependency of the repository), found from this module as Node finds packages.
+ */
+function anvilBin(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@foundry-rs/anvil/bin.mjs')
+  } catch {
+    throw new Error(
+      'anvil: true needs the @foundry-rs/anvil package (npm install -D @foundry-rs/anvil)',
+    )
+  }
+}
 
 /**
  * Starts a real anvil EVM node on 127.0.0.1 and resolves once it is listening and answers
@@ -52,7 +63,7 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Runni
 
 async function launch(port: number, options: StartAnvilOptions): Promise<RunningAnvil> {
   const chainId = options.chainId ?? 31337
-  const bin = options.bin ?? BIN
+  const bin = options.bin ?? anvilBin()
   // Not --silent: anvil then prints "Listening on <address>" once it holds the port, which tells
   // this child from another test's anvil that took the port between probing and binding (both
   // answer eth_chainId 31337), and a line per request it serves (`onRequest`).

@@ -142,3 +142,69 @@ export function createConsumer(tarball: string, extra: string[] = []): Consumer 
   }
   return { dir, packageDir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
+
+/** What the server's tarball is made from (besides the library, whose build its types read). */
+const SERVER_INPUTS = [
+  'scripts/build-server.ts',
+  'server/package.json',
+  'server/README.md',
+  'server/Dockerfile',
+  'server/compose.yaml',
+  'server/projects.sample.json',
+  'server/bin',
+  'server/src',
+]
+
+/**
+ * `npm pack` of `@scope-connect/server` (its `prepack` builds `server/dist/`), after the library's
+ * (`packTarball`), whose built declarations the server's refer to. Cached like `packTarball`.
+ */
+export function packServerTarball(): string {
+  const library = packTarball()
+  return withLock(() => {
+    const hash = createHash('sha256').update(library)
+    for (const input of SERVER_INPUTS) hashPath(hash, input)
+    const dir = join(CACHE, `server-${hash.digest('hex').slice(0, 16)}`)
+    const cached = existsSync(dir) ? readdirSync(dir).find((name) => name.endsWith('.tgz')) : null
+    if (cached) return join(dir, cached)
+    for (const old of readdirSync(CACHE).filter((name) => name.startsWith('server-'))) {
+      rmSync(join(CACHE, old), { recursive: true, force: true })
+    }
+    mkdirSync(dir, { recursive: true })
+    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: join(ROOT, 'server'),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    const name = out.trim().split('\n').at(-1) ?? ''
+    if (!name.endsWith('.tgz') || !existsSync(join(dir, name))) {
+      throw new Error(`npm pack said: ${out}`)
+    }
+    return join(dir, name)
+  })
+}
+
+function hashPath(hash: ReturnType<typeof createHash>, path: string): void {
+  const full = join(ROOT, path)
+  if (!existsSync(full)) return
+  if (statSync(full).isDirectory()) {
+    for (const name of readdirSync(full).sort()) hashPath(hash, join(path, name))
+  } else {
+    hash.update(path).update('\0').update(readFileSync(full)).update('\0')
+  }
+}
+
+/**
+ * `npm install <tarballs>` in `dir` (an empty project is made there when it has no
+ * `package.json`), as a user installs: the npm cache first, the registry for what it lacks.
+ */
+export function npmInstall(dir: string, tarballs: string[]): void {
+  if (!existsSync(join(dir, 'package.json'))) {
+    writeFileSync(join(dir, 'package.json'), '{ "name": "installed", "private": true }\n')
+  }
+  execFileSync(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...tarballs],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 },
+  )
+}
