@@ -10,7 +10,7 @@ import { SOLANA_DEVNET, startTestServer, TEST_PROJECT, type TestServer } from '.
 import { type SolanaRpcDouble, startSolanaRpcDouble } from './support/solana-rpc-double'
 
 /**
- * Issue 28, item 2: a balances batch is charged by its upstream work, the work is bounded per
+ * Issue 28, item 2: a balances batch (and a single GET /balances) is charged by its upstream work, the work is bounded per
  * chain (a pool of 8 connections, a cap on an answer's size, explicit gas on every eth_call).
  * Every upstream call is counted at a proxy in front of the real node (anvil; the Solana double).
  */
@@ -170,6 +170,96 @@ describe('behavior: a batch is charged its upstream calls', () => {
       expect([refused.status, codeOf(refused)]).toEqual([429, 'RATE_LIMITED'])
       expect(refused.headers.get('ratelimit-policy')).toMatch(/^"appkey"/)
       expect(evmProxy.methods).toEqual([])
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+const get = (base: string, query: Record<string, string>) =>
+  call(base, `/balances?${new URLSearchParams(query)}`, {
+    headers: { 'x-app-key': 'test-app-key' },
+  })
+
+/** The charge of one GET /balances: the caller's remaining quota before and after it. */
+async function chargedGet(query: Record<string, string>) {
+  const before = remaining(
+    await call(server.baseUrl, '/config', { headers: { 'x-app-key': 'test-app-key' } }),
+  )
+  const answer = await get(server.baseUrl, query)
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+  return { answer, charge: before - remaining(answer) }
+}
+
+describe('behavior: a single GET /balances is charged its upstream calls', () => {
+  it('Solana SPL without decimals, an owner holding none: 2 getTokenAccountsByOwner and the mint, charged 3', async () => {
+    const mint = randomAddress()
+    solana.setMint(mint, { decimals: 6 })
+    const { answer, charge } = await chargedGet({
+      chainId: SOLANA_DEVNET,
+      tokenAddress: mint,
+      account: randomAddress(),
+    })
+    expect(answer.body).toMatchObject({ raw: '0', decimals: 6 })
+    expect([...solanaProxy.methods].sort()).toEqual([
+      'getAccountInfo',
+      'getTokenAccountsByOwner',
+      'getTokenAccountsByOwner',
+    ])
+    expect(charge).toBe(solanaProxy.methods.length)
+  })
+
+  it('an ERC-20 without decimals and without Multicall3: balanceOf, decimals() and the block number, charged 3', async () => {
+    const { answer, charge } = await chargedGet({
+      chainId: PLAIN_CHAIN,
+      tokenAddress: tokens[2]!,
+      account: HOLDER,
+    })
+    expect(answer.body).toMatchObject({ raw: '3000', decimals: 8 })
+    expect([...evmProxy.methods].sort()).toEqual(['eth_blockNumber', 'eth_call', 'eth_call'])
+    expect(charge).toBe(3)
+  })
+
+  it("error: a read over the caller's remaining budget is refused 429 before any upstream call; a cached read costs 1; the next read works", async () => {
+    const networks = [
+      { chainId: PLAIN_CHAIN, rpcUrl: evmProxy.url, multicall3: null, blockTimeMs: 12_000 },
+    ]
+    const limited = await startTestServer({
+      projects: {
+        projects: [
+          { ...TEST_PROJECT, networks, rateLimits: { appKey: { limit: 5, windowSeconds: 3 } } },
+        ],
+      },
+      chains: createChainRegistry(networks),
+    })
+    try {
+      const read = (chainId: string, token: Address) =>
+        get(limited.baseUrl, { chainId, tokenAddress: token, account: HOLDER })
+      // No block number in hand yet: eth_blockNumber, balanceOf, decimals().
+      const first = await read(PLAIN_CHAIN, tokens[0]!)
+      expect(first.status).toBe(200)
+      expect(evmProxy.methods).toHaveLength(3)
+      expect(remaining(first)).toBe(5 - 3)
+      evmProxy.reset()
+      // The same read at the block in hand (kept 3 s): answered from the cache, charged 1.
+      const cached = await read(PLAIN_CHAIN, tokens[0]!)
+      expect([cached.status, (cached.body as { raw?: string }).raw]).toEqual([200, '1000'])
+      expect(evmProxy.methods).toEqual([])
+      expect(remaining(cached)).toBe(1)
+      // Another token without decimals: 2 or 3 calls, over the 1 left.
+      const refused = await read(PLAIN_CHAIN, tokens[1]!)
+      expect([refused.status, codeOf(refused)]).toEqual([429, 'RATE_LIMITED'])
+      expect(refused.headers.get('ratelimit-policy')).toMatch(/^"appkey"/)
+      expect(evmProxy.methods).toEqual([])
+      // A refused read counts in the caller's window as any request does: the next read works
+      // once the window is over, and is charged its own calls.
+      const retryAfter = Number(refused.headers.get('retry-after'))
+      expect(retryAfter).toBeGreaterThan(0)
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1_000 + 100))
+      const next = await read(PLAIN_CHAIN, tokens[1]!)
+      expect([next.status, (next.body as { raw?: string }).raw]).toEqual([200, '2000'])
+      expect(evmProxy.methods.length).toBeGreaterThanOrEqual(2)
+      expect(remaining(next)).toBe(5 - evmProxy.methods.length)
     } finally {
       await limited.close()
     }

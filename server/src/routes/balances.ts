@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { API_PREFIX, BalanceQuerySchema, type BalanceResponse, ROUTES } from 'scope-connect/wire'
 import { appKeyOf, requireProject } from '../auth/app-key'
 import { ChainInputError } from '../chains/types'
+import { hasChain } from '../config/project-index'
+import type { ProjectConfig } from '../config/projects-schema'
 import type { AppContext } from '../context'
 import { ApiError } from '../errors'
 import { chainInputToApiError } from '../http/chain-errors'
@@ -9,15 +11,24 @@ import { BALANCES_CACHE } from '../http/hygiene'
 import { enforceAppKeyLimits } from '../http/rate-limit'
 import { parseWith } from '../http/validate'
 import { assertChainEnabled } from '../sessions/create'
+import { balancesBatchCost } from './balances-batch'
 
 /**
  * GET /balances. Identical concurrent reads share one upstream call inside the chain registry
- * (server/src/chains/registry.ts), keyed by chain, token, account and decimals.
+ * (server/src/chains/registry.ts), keyed by chain, token, account and decimals. Charged, before
+ * any upstream call, the upstream calls of its one-query plan (`balanceReadCost`), as a batch is.
  */
 export function registerBalanceRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(API_PREFIX + ROUTES.balances, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
-    await enforceAppKeyLimits(ctx, request, reply, project, appKeyOf(request)!)
+    await enforceAppKeyLimits(
+      ctx,
+      request,
+      reply,
+      project,
+      appKeyOf(request)!,
+      balanceReadCost(ctx, project, request.query),
+    )
     const query = parseWith(BalanceQuerySchema, request.query, 'query')
     assertChainEnabled(project, query.chainId)
     const adapter = ctx.chains.get(query.chainId)
@@ -47,4 +58,25 @@ export function registerBalanceRoute(app: FastifyInstance, ctx: AppContext): voi
       throw error
     }
   })
+}
+
+/**
+ * What one GET /balances is charged (issue 28): the upstream calls of its one-query plan
+ * (`ChainAdapter.upstreamCalls`), at least 1, the request itself: an SPL read or an ERC-20 read
+ * without decimals on a chain without Multicall3 is 3, a read answered at the block in hand 1. A
+ * query that will be refused (malformed, chain not enabled or not served) costs 1.
+ */
+export function balanceReadCost(ctx: AppContext, project: ProjectConfig, query: unknown): number {
+  const parsed = BalanceQuerySchema.safeParse(query)
+  if (!parsed.success) return 1
+  const { chainId, tokenAddress, account, decimals } = parsed.data
+  const adapter = hasChain(project, chainId) ? ctx.chains.get(chainId) : undefined
+  if (!adapter?.upstreamCalls) return 1
+  const read = {
+    chainId,
+    tokenAddress,
+    account,
+    ...(decimals === undefined ? {} : { decimals: Number(decimals) }),
+  }
+  return balancesBatchCost(adapter.upstreamCalls([read]))
 }
