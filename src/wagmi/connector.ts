@@ -70,8 +70,8 @@ const sameAccounts = (a: readonly string[], b: readonly string[]) =>
  * A wagmi connector (`@wagmi/core`'s `CreateConnectorFn`) over a scope-connect `Client`: wagmi's
  * actions and hooks (`getAccount` / `useAccount`, `readContract`, `writeContract`, `getBalance`,
  * `switchChain`, `signMessage`, …) follow the Client's EVM connection, whatever its path
- * (injected, WalletConnect, relay, universal link), and each side follows the other's connect and
- * disconnect. Signatures, transactions and chain switches go through the Client's methods; reads
+ * (injected, SDK, WalletConnect, relay pairing; the universal link is a Solana path), and each
+ * side follows the other's connect and disconnect. Signatures, transactions and chain switches go through the Client's methods; reads
  * through the wagmi config's transports. `reconnect(config)` resumes the Client (`client.resume()`).
  * `@wagmi/core` and `viem` are optional peers, loaded on the connector's first call.
  * @throws {AppError} `INVALID_CONFIG` when `parameters.client` is not a scope-connect `Client`

@@ -13,7 +13,7 @@ export interface ScopeConnectRequest {
 /**
  * The EIP-1193 provider of the `scopeConnect` wagmi connector: every request goes to the
  * scope-connect `Client` and its connected wallet, whatever the path (injected, WalletConnect,
- * relay, universal link). Accounts and chain come from the Client's connection; signatures,
+ * relay pairing). Accounts and chain come from the Client's connection; signatures,
  * transactions and chain switches through its methods; other `eth_*` reads to the chain's RPC.
  * Errors are EIP-1193 errors (`code` 4001 user rejected, 4100 not connected, 4200 unsupported
  * method, 4902 unknown chain, -32002 busy, -32602 invalid parameters, -32603 other), each with the

@@ -12,6 +12,7 @@ import {
 import { Client, type ClientOptions } from '../../src/client'
 import { createMemoryConnectionStore } from '../../src/connection'
 import { createMemoryTransactionStore } from '../../src/transaction'
+import type { RunningAnvil } from './anvil'
 import { useBackendWithAnvil } from './backend-with-anvil'
 import {
   startWalletConnectRelayDouble,
@@ -29,8 +30,15 @@ import {
  * Solana JSON-RPC TEST DOUBLE: no validator runs here). After each test the wallet answers `approve`
  * again, its hung requests are rejected and the test's Clients disconnect. Read the parts inside tests.
  */
-export function useWalletConnectWorld(options: { chains: string[]; solanaSlot?: number }): {
+export function useWalletConnectWorld(options: {
+  chains: string[]
+  solanaSlot?: number
+  /** The backend's transaction watch (anvil worlds only). */
+  transactions?: { blockPollMs?: number }
+}): {
   readonly relay: WalletConnectRelayDouble
+  /** The anvil the wallet broadcasts to and the backend watches (without `solanaSlot` only). */
+  readonly anvil: RunningAnvil
   readonly wallet: TestWalletConnectWallet
   readonly server: TestServer
   /** The Solana JSON-RPC test double (with `solanaSlot` only). */
@@ -48,7 +56,10 @@ export function useWalletConnectWorld(options: { chains: string[]; solanaSlot?: 
     server: TestServer
     solana?: SolanaRpcDouble
   }
-  const anvil = options.solanaSlot === undefined ? useBackendWithAnvil() : null
+  const anvil =
+    options.solanaSlot === undefined
+      ? useBackendWithAnvil(options.transactions ? { transactions: options.transactions } : {})
+      : null
   beforeAll(async () => {
     if (anvil) world.server = anvil.server
     else {
@@ -86,6 +97,10 @@ export function useWalletConnectWorld(options: { chains: string[]; solanaSlot?: 
     },
     get wallet() {
       return world.wallet
+    },
+    get anvil() {
+      if (!anvil) throw new Error('useWalletConnectWorld: a solanaSlot world has no anvil')
+      return anvil.anvil
     },
     get server() {
       return world.server
