@@ -5,6 +5,7 @@ import { createProjectIndex } from './config/project-index'
 import { parseProjectsConfig } from './config/projects'
 import type { ProjectsConfig } from './config/projects-schema'
 import type { AppContext } from './context'
+import { closeUnusedConnectionsOnClose } from './http/close-connections'
 import {
   type ConnectionCap,
   type HttpLimits,
@@ -167,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
   // Only JSON bodies: text/plain would reach the schemas as a string instead of a 415.
   app.removeContentTypeParser('text/plain')
+  closeUnusedConnectionsOnClose(app)
 
   const connections: ConnectionCap = installConnectionCap(
     app.server,

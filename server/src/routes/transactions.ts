@@ -72,8 +72,9 @@ export function registerTransactionRoute(app: FastifyInstance, ctx: AppContext):
       if (heads && ifNoneMatchHits(ifNoneMatch, etag)) {
         const ended = new AbortController()
         const end = () => ended.abort()
-        if (closing) end()
         reply.raw.once('close', end)
+        // A client gone during the first read closed before the listener: its wait ends at once.
+        if (closing || reply.raw.destroyed) end()
         waiting.add(end)
         const timer = setTimeout(end, waitMs)
         try {
