@@ -117,8 +117,9 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
         // dependants on the long-lived closing signal are not collected promptly on Node 20).
         const ended = new AbortController()
         const end = () => ended.abort()
-        if (closing.signal.aborted) end()
         reply.raw.once('close', end)
+        // A client gone during the first read closed before the listener: its wait ends at once.
+        if (closing.signal.aborted || reply.raw.destroyed) end()
         closing.signal.addEventListener('abort', end, { once: true })
         try {
           const latest = await waitForChange(ctx, record.sessionId, record, {
