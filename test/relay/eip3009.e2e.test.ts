@@ -11,7 +11,7 @@ import {
   splitSignature,
 } from '../../src/eip3009'
 import { type RunningAnvil, startAnvil } from '../support/anvil'
-import { compileEip3009Token } from './support/compile-token'
+import { compileSolidity } from '../support/compile-solidity'
 import { dappPairing, walletSimulator } from './support/pairing-setup'
 
 // anvil's dev accounts 0 (deployer), 2 (the relayer that submits), 3 (the payee).
@@ -29,13 +29,16 @@ let publicClient: PublicClient
 let dapp: PairingFlow
 let wallet: ReturnType<typeof walletSimulator>
 let token: `0x${string}`
-let abi: ReturnType<typeof compileEip3009Token>['abi']
+let abi: ReturnType<typeof compileSolidity>['abi']
 
 beforeAll(async () => {
   ;[server, anvil] = await Promise.all([startTestServer(), startAnvil()])
   const transport = http(anvil.rpcUrl)
   publicClient = createPublicClient({ chain: foundry, transport })
-  const compiled = compileEip3009Token()
+  const compiled = compileSolidity(
+    new URL('./fixtures/Eip3009Token.sol', import.meta.url),
+    'Eip3009Token',
+  )
   abi = compiled.abi
   wallet = walletSimulator(server)
   const deployer = createWalletClient({ account: DEPLOYER, chain: foundry, transport })

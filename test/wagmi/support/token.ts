@@ -1,30 +1,7 @@
-import { readFileSync } from 'node:fs'
-import solc from 'solc'
 import { type Abi, type Address, createWalletClient, type Hex, http, publicActions } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-
-/** Compiles the fixture ERC-20 (`TestToken.sol`) with solc-js (Solidity 0.8, no network). */
-export function compileTestToken(): { abi: Abi; bytecode: Hex } {
-  const source = readFileSync(new URL('../fixtures/TestToken.sol', import.meta.url), 'utf8')
-  const input = {
-    language: 'Solidity',
-    sources: { 'TestToken.sol': { content: source } },
-    settings: {
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-    },
-  }
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: Array<{ severity: string; formattedMessage: string }>
-    contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>
-  }
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
-  if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
-  const contract = output.contracts['TestToken.sol']?.TestToken
-  if (!contract) throw new Error('solc produced no TestToken')
-  return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }
-}
+import { compileSolidity } from '../../support/compile-solidity'
 
 /** Deploys the token on anvil from `deployerKey`, `supply` to `holder`; its address once mined. */
 export async function deployTestToken(
@@ -33,7 +10,10 @@ export async function deployTestToken(
   holder: Address,
   supply: bigint,
 ): Promise<{ address: Address; abi: Abi }> {
-  const { abi, bytecode } = compileTestToken()
+  const { abi, bytecode } = compileSolidity(
+    new URL('../fixtures/TestToken.sol', import.meta.url),
+    'TestToken',
+  )
   const deployer = createWalletClient({
     account: privateKeyToAccount(deployerKey),
     chain: foundry,

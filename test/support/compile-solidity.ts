@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import solc from 'solc'
 import type { Abi, Hex } from 'viem'
 
-/** Compiles the fixture EIP-3009 token with solc-js (Solidity 0.8, no network). */
-export function compileEip3009Token(): { abi: Abi; bytecode: Hex } {
-  const source = readFileSync(new URL('../fixtures/Eip3009Token.sol', import.meta.url), 'utf8')
+/**
+ * Compiles contract `name` of the Solidity fixture at `source` with solc-js (Solidity 0.8, pure
+ * wasm, no network): the bytecode deployed to anvil is exactly that file's.
+ */
+export function compileSolidity(source: URL, name: string): { abi: Abi; bytecode: Hex } {
+  const file = basename(fileURLToPath(source))
   const input = {
     language: 'Solidity',
-    sources: { 'Eip3009Token.sol': { content: source } },
+    sources: { [file]: { content: readFileSync(source, 'utf8') } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
@@ -19,7 +24,7 @@ export function compileEip3009Token(): { abi: Abi; bytecode: Hex } {
   }
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error')
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'))
-  const contract = output.contracts['Eip3009Token.sol']?.Eip3009Token
-  if (!contract) throw new Error('solc produced no Eip3009Token')
+  const contract = output.contracts[file]?.[name]
+  if (!contract) throw new Error(`solc produced no ${name}`)
   return { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` }
 }
