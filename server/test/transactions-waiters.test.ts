@@ -24,6 +24,8 @@ let capped: TestServer
 const calls: string[] = []
 /** While set, the node answers block reads with a 500 (a failing upstream). */
 let failBlockReads = false
+/** While set, the node's answer to `eth_getTransactionByHash` comes back this much later. */
+let holdTransactionReadsMs = 0
 
 beforeAll(async () => {
   anvil = await startAnvil({ args: ['--no-mining'] })
@@ -33,7 +35,11 @@ beforeAll(async () => {
     if (failBlockReads && JSON.stringify(body).includes('eth_getBlockByNumber')) {
       return new Response('upstream down', { status: 500 })
     }
-    return fetch(input, init)
+    const answer = await fetch(input, init)
+    if (holdTransactionReadsMs > 0 && JSON.stringify(body).includes('eth_getTransactionByHash')) {
+      await new Promise((resolve) => setTimeout(resolve, holdTransactionReadsMs))
+    }
+    return answer
   }
   const project = {
     ...TEST_PROJECT,
@@ -505,4 +511,33 @@ describe('transaction long-polls: the waits of one caller are capped', () => {
     for (const controller of ended) controller.abort()
     await Promise.all(open)
   }, 30_000)
+})
+
+describe('transaction long-polls: a head scanned while a waiter reads', () => {
+  // The block is mined and scanned while the wait's first read is in flight (the scan cannot see
+  // an entry without a report): the scan's wake, taken by the waiter's flag since it followed,
+  // makes the waiter read again at the new head rather than stand on "pending" for 25 s.
+  it('a block mined while the first read is in flight is seen at once, not at the end of the wait', async () => {
+    const hash = await keyWallet(anvil.rpcUrl, ANVIL_KEY_1).sendTransaction({
+      to: RECIPIENT,
+      value: 1n,
+      chain: null,
+    })
+    holdTransactionReadsMs = 600
+    const ended = new AbortController()
+    try {
+      const started = Date.now()
+      const answer = wait(server, hash, etagOf(hash, { status: 'pending' } as never), ended.signal)
+      // The read asked the node (still pending there); the block is mined and scanned meanwhile.
+      await until(() => calls.includes('eth_getTransactionByHash'), 'the first read')
+      await rpc(anvil.rpcUrl, 'evm_mine')
+      const { status, body } = await answer
+      expect(status).toBe(200)
+      expect(JSON.parse(body)).toMatchObject({ hash, status: 'confirmed' })
+      expect(Date.now() - started).toBeLessThan(5_000)
+    } finally {
+      holdTransactionReadsMs = 0
+      ended.abort()
+    }
+  })
 })
