@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { API_PREFIX, BalanceQuerySchema, type BalanceResponse, ROUTES } from 'scope-connect/wire'
+import type * as z from 'zod/mini'
 import { appKeyOf, requireProject } from '../auth/app-key'
-import { ChainInputError } from '../chains/types'
+import { type BalanceReadRequest, ChainInputError } from '../chains/types'
 import { hasChain } from '../config/project-index'
 import type { ProjectConfig } from '../config/projects-schema'
 import type { AppContext } from '../context'
@@ -21,26 +22,26 @@ import { balancesBatchCost } from './balances-batch'
 export function registerBalanceRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(API_PREFIX + ROUTES.balances, async (request, reply) => {
     const project = requireProject(request, ctx.projects)
+    // Parsed once: the charge reads the plan, the read runs it (a malformed query is charged 1,
+    // then refused by parseWith, so a caller out of budget still gets its 429 first).
+    const parsed = BalanceQuerySchema.safeParse(request.query)
+    const read = parsed.success ? balanceRead(parsed.data) : undefined
     await enforceAppKeyLimits(
       ctx,
       request,
       reply,
       project,
       appKeyOf(request)!,
-      balanceReadCost(ctx, project, request.query),
+      read ? balanceReadCost(ctx, project, read) : 1,
     )
-    const query = parseWith(BalanceQuerySchema, request.query, 'query')
+    const query = parsed.success
+      ? parsed.data
+      : parseWith(BalanceQuerySchema, request.query, 'query')
     assertChainEnabled(project, query.chainId)
     const adapter = ctx.chains.get(query.chainId)
     if (!adapter) throw new ApiError('UNSUPPORTED_CHAIN', `chain ${query.chainId} is not served`)
-    const decimals = query.decimals === undefined ? undefined : Number(query.decimals)
     try {
-      const balance = await adapter.readBalance({
-        chainId: query.chainId,
-        tokenAddress: query.tokenAddress,
-        account: query.account,
-        ...(decimals === undefined ? {} : { decimals }),
-      })
+      const balance = await adapter.readBalance(read ?? balanceRead(query))
       const body: BalanceResponse = {
         chainId: query.chainId,
         tokenAddress: query.tokenAddress,
@@ -60,23 +61,28 @@ export function registerBalanceRoute(app: FastifyInstance, ctx: AppContext): voi
   })
 }
 
+/** The chain read of a GET /balances query. */
+function balanceRead(query: z.infer<typeof BalanceQuerySchema>): BalanceReadRequest {
+  return {
+    chainId: query.chainId,
+    tokenAddress: query.tokenAddress,
+    account: query.account,
+    ...(query.decimals === undefined ? {} : { decimals: Number(query.decimals) }),
+  }
+}
+
 /**
  * What one GET /balances is charged (issue 28): the upstream calls of its one-query plan
  * (`ChainAdapter.upstreamCalls`), at least 1, the request itself: an SPL read or an ERC-20 read
  * without decimals on a chain without Multicall3 is 3, a read answered at the block in hand 1. A
- * query that will be refused (malformed, chain not enabled or not served) costs 1.
+ * read of a chain the project has not enabled, or that is not served, costs 1.
  */
-export function balanceReadCost(ctx: AppContext, project: ProjectConfig, query: unknown): number {
-  const parsed = BalanceQuerySchema.safeParse(query)
-  if (!parsed.success) return 1
-  const { chainId, tokenAddress, account, decimals } = parsed.data
-  const adapter = hasChain(project, chainId) ? ctx.chains.get(chainId) : undefined
+export function balanceReadCost(
+  ctx: AppContext,
+  project: ProjectConfig,
+  read: BalanceReadRequest,
+): number {
+  const adapter = hasChain(project, read.chainId) ? ctx.chains.get(read.chainId) : undefined
   if (!adapter?.upstreamCalls) return 1
-  const read = {
-    chainId,
-    tokenAddress,
-    account,
-    ...(decimals === undefined ? {} : { decimals: Number(decimals) }),
-  }
   return balancesBatchCost(adapter.upstreamCalls([read]))
 }
