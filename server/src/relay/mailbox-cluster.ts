@@ -1,6 +1,7 @@
 import type { Cluster } from 'ioredis'
 import { type AdmissionLimits, chargedBytes, pairedExpiry, type RefusalReason } from './admission'
 import type { MailboxTotals, Publisher, StoredMessage } from './mailbox'
+import { capUnpairedTtlAndRecordParty } from './topic-parties.lua'
 import { UsageLedger, type UsageSnapshot } from './usage-ledger'
 
 /**
@@ -111,23 +112,7 @@ end
 if not party and others >= math.max(0, perTopic - 2 * partyShare) then
   return { 0, 'topicFull' }
 end
--- A ttl over the unpaired one only for a party of a topic both parties have published on.
-local paired
-if sub == p1 or sub == p2 then paired = p1 ~= false and p2 ~= false
-else paired = p1 ~= false and p2 == false end
-local expiresAtText = ARGV[4]
-if not paired and tonumber(ARGV[10]) < expiresAt then
-  value = '{"expiresAt":' .. ARGV[10] .. string.sub(value, 14 + #ARGV[4])
-  expiresAt, expiresAtText = tonumber(ARGV[10]), ARGV[10]
-end
-redis.call('HSET', KEYS[1], id, value)
-redis.call('HINCRBY', KEYS[2], sub, 1)
-if sub ~= p1 and sub ~= p2 then
-  if not p1 then redis.call('HSET', KEYS[2], '~1', sub)
-  elseif not p2 then redis.call('HSET', KEYS[2], '~2', sub)
-  else redis.call('HINCRBY', KEYS[2], '~others', 1) end
-end
-redis.call('ZADD', KEYS[3], expiresAt, id .. ' ' .. expiresAtText .. ' ' .. sub)
+${capUnpairedTtlAndRecordParty(4, 10)}redis.call('ZADD', KEYS[3], expiresAt, id .. ' ' .. expiresAtText .. ' ' .. sub)
 local ttl = expiresAt - now + tonumber(ARGV[9])
 if redis.call('PTTL', KEYS[1]) < ttl then
   redis.call('PEXPIRE', KEYS[1], ttl)

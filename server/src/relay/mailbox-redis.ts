@@ -20,6 +20,7 @@ import {
   type StoredMessage,
 } from './mailbox'
 import { clusterKeys, clusterPublishing } from './mailbox-cluster'
+import { capUnpairedTtlAndRecordParty } from './topic-parties.lua'
 
 export interface RedisMailboxOptions {
   /** Prefix of every key and channel, so several deployments can share one Redis. */
@@ -165,24 +166,7 @@ if (tonumber(usage[3]) or 0) + size > tonumber(ARGV[14])
   return { 0, 'mailboxBytes' }
 end
 
--- A ttl over the unpaired one only for a party of a topic both parties have published on.
-local paired
-if sub == p1 or sub == p2 then paired = p1 ~= false and p2 ~= false
-else paired = p1 ~= false and p2 == false end
-local expiresAtText = ARGV[5]
-if not paired and tonumber(ARGV[20]) < expiresAt then
-  value = '{"expiresAt":' .. ARGV[20] .. string.sub(value, 14 + #ARGV[5])
-  expiresAt, expiresAtText = tonumber(ARGV[20]), ARGV[20]
-end
-
-redis.call('HSET', KEYS[1], id, value)
-redis.call('HINCRBY', KEYS[2], sub, 1)
-if sub ~= p1 and sub ~= p2 then
-  if not p1 then redis.call('HSET', KEYS[2], '~1', sub)
-  elseif not p2 then redis.call('HSET', KEYS[2], '~2', sub)
-  else redis.call('HINCRBY', KEYS[2], '~others', 1) end
-end
-redis.call('ZADD', KEYS[3], expiresAt,
+${capUnpairedTtlAndRecordParty(5, 20)}redis.call('ZADD', KEYS[3], expiresAt,
   ARGV[15] .. ' ' .. id .. ' ' .. expiresAtText .. ' ' .. size .. ' ' .. app .. ' ' .. sub .. ' ' .. ARGV[17])
 local bytes = redis.call('HINCRBY', KEYS[4], 'bytes', size)
 local messages = redis.call('HINCRBY', KEYS[4], 'messages', 1)
