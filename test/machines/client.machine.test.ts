@@ -2,6 +2,7 @@ import { base58 } from '@scure/base'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   type AnyActorRef,
+  createActor,
   createMachine,
   type EventObject,
   fromCallback,
@@ -9,7 +10,7 @@ import {
   type InspectionEvent,
 } from 'xstate'
 import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
-import { type ClientActor, createClientActor } from '../../machines/client/client.facade'
+import type { ClientActor } from '../../machines/client/client.facade'
 import type {
   ClientEvent,
   ClientTimeouts,
@@ -314,13 +315,12 @@ function start(
     pairing: relay.machine,
     transaction,
   })
-  const actor = createClientActor(machine, {
-    secrets: createSecretRegistry(),
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+  const actor = createActor(machine, {
+    input: options.timeouts ? { timeouts: options.timeouts } : {},
   }).start()
   /** A new root from a persisted snapshot of this one (a reload), told it was `RESUMED`. */
   const restore = (snapshot: unknown) => {
-    const restored = createClientActor(machine, { secrets: createSecretRegistry(), snapshot })
+    const restored = createActor(machine, { input: {}, snapshot: snapshot as never })
     restored.start()
     restored.send({ type: 'RESUMED' })
     return restored
