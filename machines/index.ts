@@ -18,7 +18,7 @@ export {
   type ClientSignRequest,
   type ClientTag,
   type ClientTimeouts,
-  type ConnectorKind as ClientConnectorKind,
+  type ConnectionKind,
   DEFAULT_CLIENT_TIMEOUTS,
   type FlowDeadline,
   type FlowKind,

@@ -138,7 +138,7 @@ export const clientMachine = setup({
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: FlowKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */
-    isUniversalLink: (_, connector: LoadedConnector) => connector.kind === 'universalLink',
+    isUniversalLink: (_, connector: LoadedConnector) => connector.kind === 'universal-link',
     /** The child that raised this `*.CHANGED` event is in one of `states`. */
     childIn: ({ event }, states: readonly string[]) =>
       'status' in event && states.includes(event.status),
@@ -146,7 +146,7 @@ export const clientMachine = setup({
     canSendTransaction: ({ context }) =>
       context.connection !== null &&
       context.pending === null &&
-      context.connector?.kind !== 'universalLink',
+      context.connector?.kind !== 'universal-link',
     /** The `transaction` child reports on the pending transaction flow (not a replaced one). */
     isTransactionFlow: ({ context, event }) =>
       context.pending === 'transaction' && 'flow' in event && event.flow === context.flow,

@@ -34,14 +34,17 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
 }
 
 /**
- * `wallet`: a connector driven by the `connect` and `sign` machines; `universalLink`: the mobile
- * flow; `relay`: a wallet paired over the relay (`pair()`), driven by the `pairing` machine.
+ * Which machine drives the connection (`view.connectionKind`): `wallet`, a connector in the page
+ * (`connect` and `sign` machines; which connector is `ConnectorKind` of `scope-connect/connectors`);
+ * `universal-link`, the mobile flow by `sc*` links (`universalLink` machine); `relay`, a wallet
+ * paired over the relay (`pair()`, `pairing` machine). Records stored before 0.3 spell the
+ * second `universalLink`: it is read as `universal-link` (`migrateStoredConnectionKind`).
  */
-export type ConnectorKind = 'wallet' | 'universalLink' | 'relay'
+export type ConnectionKind = 'wallet' | 'universal-link' | 'relay'
 
 /** What `loadConnector` reports (the connector object itself stays with the facade). */
 export interface LoadedConnector {
-  kind: ConnectorKind
+  kind: ConnectionKind
   connectorId: string
   walletId: string | null
   /** The chain of a universal-link flow. */

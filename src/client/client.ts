@@ -496,7 +496,7 @@ export class Client {
     const connection = this.#connected()
     if (!/^eip155:[1-9][0-9]*$/.test(chainId))
       throw new AppError('UNSUPPORTED_CHAIN', `Not an EVM chain id (eip155:<decimal>): ${chainId}`)
-    if (connection.namespace !== 'eip155' || this.getView().connectorKind !== 'wallet')
+    if (connection.namespace !== 'eip155' || this.getView().connectionKind !== 'wallet')
       throw new AppError(
         'UNSUPPORTED_CHAIN',
         'switchChain is for EVM wallets connected in this browser; switch in the wallet app.',
@@ -1357,7 +1357,7 @@ export class Client {
         await this.#loadLink()
         this.#connector = this.#linkConnector(info.id)
         return {
-          kind: 'universalLink',
+          kind: 'universal-link',
           connectorId: info.id,
           walletId: info.id,
           chainId: this.#options.solanaChainId ?? SOLANA_MAINNET_CHAIN_ID,
@@ -1523,7 +1523,7 @@ export class Client {
   #rememberConnection(actor: ClientActor): void {
     const view = clientView(actor.getSnapshot())
     const connection = actor.getSnapshot().context.connection
-    if (!view.isConnected || !connection || view.connectorKind !== 'wallet') return
+    if (!view.isConnected || !connection || view.connectionKind !== 'wallet') return
     // On a phone only a WalletConnect session comes back (sign-client keeps it); the other mobile
     // paths resume their own way (universal links, Phantom's deeplinks, the relay pairing).
     const phone = this.#options.mobile ?? detectMobile()
