@@ -20,11 +20,11 @@ export {
   type ClientTimeouts,
   type ConnectionKind,
   DEFAULT_CLIENT_TIMEOUTS,
-  type FlowDeadline,
-  type FlowKind,
-  type FlowOutcome,
   type LoadConnectorInput,
   type LoadedConnector,
+  type OperationDeadline,
+  type OperationKind,
+  type OperationOutcome,
   type RelayRequestRef,
 } from './client/client.types'
 export {
@@ -59,7 +59,7 @@ export {
 export {
   type PairingActor,
   type PairingConnectionOptions,
-  type PairingFlow,
+  type PairingHandle,
   type PairingOptions,
   type PairingResumeResult,
   type PairingSnapshot,

@@ -7,7 +7,7 @@ import {
   transactionView,
 } from '../transaction/transaction.view'
 import type { ClientMachine } from './client.machine'
-import type { ClientTag, ConnectionKind, FlowKind } from './client.types'
+import type { ClientTag, ConnectionKind, OperationKind } from './client.types'
 
 /** The root actor's snapshot. */
 export type ClientSnapshot = SnapshotFrom<ClientMachine>
@@ -49,7 +49,7 @@ export interface ClientView {
   canCancel: boolean
   canSign: boolean
   /** The flow in progress. */
-  pending: FlowKind | null
+  pending: OperationKind | null
   /** The last flow's error (also after a cancellation: `ABORTED`). */
   error: ErrorData | null
   walletId: string | null
