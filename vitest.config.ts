@@ -15,6 +15,7 @@ export const alias = {
   'scope-connect/ui': here('./src/ui/index.ts'),
   'scope-connect/wagmi': here('./src/wagmi/index.ts'),
   'scope-connect/testing': here('./src/testing/index.ts'),
+  'scope-connect/internal': here('./src/internal/index.ts'),
   '@scope-connect/server/testing': here('./server/src/testing.ts'),
   '@scope-connect/server': here('./server/src/index.ts'),
   'scope-connect': here('./src/index.ts'),

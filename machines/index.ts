@@ -1,38 +1,15 @@
 /**
  * `scope-connect/machines`: the library's flows as XState v5 statecharts. Each machine is pure
  * (actors provided by name), typed with `setup()`, JSON-safe in context, and comes with its I/O
- * actors and a small factory for UIs. See docs/statecharts.md.
+ * actors and a small factory for UIs. See docs/statecharts.md. What the library itself wires the
+ * machines with (lazy stand-ins, persistence checks, redaction, request helpers) is in
+ * `scope-connect/internal`, without semver guarantees (docs/internal.md).
  */
 
 // ---- client (the root machine) -------------------------------------------------------------------
-export {
-  type ClientEnvironment,
-  clientTimekeeping,
-  createClientActors,
-  createLazyLogic,
-  provideClient,
-} from './client/client.actors'
-export {
-  type ClientActor,
-  type ClientActorOptions,
-  createClientActor,
-} from './client/client.facade'
-export { describeMachineDefinition, machineFingerprint } from './client/client.fingerprint'
+export type { ClientActor } from './client/client.facade'
 export { type ClientMachine, clientMachine } from './client/client.machine'
-export {
-  checkRestorable,
-  checkRestorableRecord,
-  isResumableTree,
-  type PersistOptions,
-  persistWhileResumable,
-  RESUMABLE,
-  type RestoreCheck,
-  type RestoreOptions,
-  type SnapshotMigration,
-  type SnapshotMigrations,
-} from './client/client.persistence'
-export { createRedactingInspector } from './client/client.redact'
-export { serializeClientSnapshot } from './client/client.traversal'
+export type { SnapshotMigration, SnapshotMigrations } from './client/client.persistence'
 export {
   type ClientContext,
   type ClientEvent,
@@ -41,13 +18,13 @@ export {
   type ClientSignRequest,
   type ClientTag,
   type ClientTimeouts,
-  type ConnectorKind as ClientConnectorKind,
+  type ConnectionKind,
   DEFAULT_CLIENT_TIMEOUTS,
-  type FlowDeadline,
-  type FlowKind,
-  type FlowOutcome,
   type LoadConnectorInput,
   type LoadedConnector,
+  type OperationDeadline,
+  type OperationKind,
+  type OperationOutcome,
   type RelayRequestRef,
 } from './client/client.types'
 export {
@@ -56,13 +33,8 @@ export {
   type ClientView,
   toClientView,
 } from './client/client.view'
-export {
-  createWalletMachines,
-  type WalletEnvironment,
-  type WalletMachines,
-} from './client/client.wallet'
 // ---- connect -------------------------------------------------------------------------------------
-export { createConnectActors, toConnectionData, toWalletWatchEvent } from './connect/connect.actors'
+export { createConnectActors } from './connect/connect.actors'
 export {
   type ConnectActor,
   type ConnectSnapshot,
@@ -87,7 +59,7 @@ export {
 export {
   type PairingActor,
   type PairingConnectionOptions,
-  type PairingFlow,
+  type PairingHandle,
   type PairingOptions,
   type PairingResumeResult,
   type PairingSnapshot,
@@ -176,11 +148,6 @@ export {
   type SessionPollingSnapshot,
 } from './session-polling/session-polling.facade'
 export {
-  backoffDelay,
-  intervalDelay,
-  isTransientFailure,
-} from './session-polling/session-polling.logic'
-export {
   type SessionPollingMachine,
   sessionPollingMachine,
 } from './session-polling/session-polling.machine'
@@ -202,17 +169,14 @@ export {
   type SessionPollingOutput,
   type SessionRef,
 } from './session-polling/session-polling.types'
-export { createDeferredInspector } from './shared/deferred-inspector'
 // ---- shared --------------------------------------------------------------------------------------
-export { type ErrorData, toAppError, toErrorData } from './shared/error-data'
+export type { ErrorData } from './shared/error-data'
 export {
   createSafeInspector,
   type InspectionOptions,
   type InspectOption,
   sanitizeInspectionEvent,
 } from './shared/inspect'
-export { createSecretRegistry, type SecretRegistry } from './shared/secret-registry'
-export { walletErrorData } from './shared/wallet-error-data'
 // ---- sign ----------------------------------------------------------------------------------------
 export { createSignActors, type SignVerifier, sessionSignInput } from './sign/sign.actors'
 export {
@@ -223,7 +187,6 @@ export {
   type SignSnapshot,
 } from './sign/sign.facade'
 export { type SignMachine, signMachine } from './sign/sign.machine'
-export { personalSignRequest, utf8ToHex } from './sign/sign.requests'
 export type {
   JsonValue,
   SignContext,
@@ -239,7 +202,6 @@ export {
   createTransactionActors,
   provideTransaction,
   type TransactionEnvironment,
-  transactionTimekeeping,
 } from './transaction/transaction.actors'
 export { type TransactionMachine, transactionMachine } from './transaction/transaction.machine'
 export {

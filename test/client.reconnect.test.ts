@@ -62,7 +62,7 @@ describe('Client.resume(): a silent reconnect after a reload', () => {
       status: 'connected',
       address: connection.accounts[0],
       chainId: 'eip155:31337',
-      connectorKind: 'wallet',
+      connectionKind: 'wallet',
     })
     expect(views).toContain('reconnecting')
     expect(methodsSince(wallet, from)).toEqual(['eth_accounts', 'eth_chainId'])

@@ -90,6 +90,19 @@ describe('restore checks the values of a universal-link record (finding 5)', () 
     expect(result.status).toBe('awaitingWallet')
   })
 
+  it('behavior: a record stored before 0.3 (connector kind spelled universalLink) is migrated on read and resumes as universal-link', async () => {
+    const record = (await liveRecord()) as {
+      snapshot: { context: { connector: { kind: string } } }
+    }
+    expect(record.snapshot.context.connector.kind).toBe('universal-link')
+    record.snapshot.context.connector.kind = 'universalLink'
+    const { client, result } = await resumeWith(record)
+    expect(result.status).toBe('awaitingWallet')
+    expect(client.getView().connectionKind).toBe('universal-link')
+    expect(client.actor.getSnapshot().context.connector?.kind).toBe('universal-link')
+    client.actor.stop()
+  })
+
   it('error: timeouts null — discarded with a reason; the next selectWallet works (no misleading NOT_CONNECTED)', async () => {
     const { client, result, store } = await resumeWith(
       withRootContext(await liveRecord(), 'timeouts', null),

@@ -3,6 +3,7 @@ import * as machines from '../machines/index'
 import * as client from '../src/client/index'
 import * as connectors from '../src/connectors/index'
 import * as api from '../src/index'
+import * as internal from '../src/internal/index'
 import * as qr from '../src/qr/index'
 import * as react from '../src/react/index'
 import * as ui from '../src/ui/index'
@@ -26,6 +27,15 @@ describe('public exports', () => {
 
   it('scope-connect/machines', () => {
     expect(Object.keys(machines).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/internal (no semver guarantees: docs/internal.md)', () => {
+    expect(Object.keys(internal).sort()).toMatchSnapshot()
+  })
+
+  it('scope-connect/machines keeps no internals (they are on scope-connect/internal)', () => {
+    expect(Object.keys(machines).filter((name) => name in internal)).toEqual([])
+    expect('createClientActor' in machines).toBe(false)
   })
 
   it('scope-connect/wallet', () => {

@@ -19,6 +19,7 @@ const ALIAS = {
   'scope-connect/connectors': here('../../src/connectors/index.ts'),
   'scope-connect/wire': here('../../src/wire/index.ts'),
   'scope-connect/machines': here('../../machines/index.ts'),
+  'scope-connect/internal': here('../../src/internal/index.ts'),
   'scope-connect/wallet': here('../../src/wallet/index.ts'),
   'scope-connect/qr': here('../../src/qr/index.ts'),
   'scope-connect/react': here('../../src/react/index.ts'),

@@ -35,9 +35,9 @@ import {
   type ClientTag,
   type ClientTimeouts,
   DEFAULT_CLIENT_TIMEOUTS,
-  type FlowKind,
   type LoadConnectorInput,
   type LoadedConnector,
+  type OperationKind,
 } from './client.types'
 
 /**
@@ -136,9 +136,9 @@ export const clientMachine = setup({
       (event.connection?.accounts[0] ?? '').toLowerCase() !==
         (context.connection.accounts[0] ?? '').toLowerCase(),
     /** The pending flow is `kind`. */
-    isPending: ({ context }, kind: FlowKind) => context.pending === kind,
+    isPending: ({ context }, kind: OperationKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */
-    isUniversalLink: (_, connector: LoadedConnector) => connector.kind === 'universalLink',
+    isUniversalLink: (_, connector: LoadedConnector) => connector.kind === 'universal-link',
     /** The child that raised this `*.CHANGED` event is in one of `states`. */
     childIn: ({ event }, states: readonly string[]) =>
       'status' in event && states.includes(event.status),
@@ -146,7 +146,7 @@ export const clientMachine = setup({
     canSendTransaction: ({ context }) =>
       context.connection !== null &&
       context.pending === null &&
-      context.connector?.kind !== 'universalLink',
+      context.connector?.kind !== 'universal-link',
     /** The `transaction` child reports on the pending transaction flow (not a replaced one). */
     isTransactionFlow: ({ context, event }) =>
       context.pending === 'transaction' && 'flow' in event && event.flow === context.flow,
@@ -161,7 +161,7 @@ export const clientMachine = setup({
   },
   actions: {
     /** Starts a flow: a settled outcome for the one it replaces (`ABORTED`), a new flow number. */
-    startFlow: assign(({ context }, kind: FlowKind) => ({
+    startFlow: assign(({ context }, kind: OperationKind) => ({
       flow: context.flow + 1,
       pending: kind,
       error: null,

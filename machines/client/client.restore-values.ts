@@ -63,7 +63,7 @@ const rootContext = z.object({
   selectedConnectorId: z.nullable(id),
   connector: z.nullable(
     z.object({
-      kind: z.enum(['wallet', 'universalLink', 'relay']),
+      kind: z.enum(['wallet', 'universal-link', 'relay']),
       connectorId: id,
       walletId: z.nullable(id),
       chainId: z.nullable(id),

@@ -34,14 +34,17 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
 }
 
 /**
- * `wallet`: a connector driven by the `connect` and `sign` machines; `universalLink`: the mobile
- * flow; `relay`: a wallet paired over the relay (`pair()`), driven by the `pairing` machine.
+ * Which machine drives the connection (`view.connectionKind`): `wallet`, a connector in the page
+ * (`connect` and `sign` machines; which connector is `ConnectorKind` of `scope-connect/connectors`);
+ * `universal-link`, the mobile flow by `sc*` links (`universalLink` machine); `relay`, a wallet
+ * paired over the relay (`pair()`, `pairing` machine). Records stored before 0.3 spell the
+ * second `universalLink`: it is read as `universal-link` (`migrateStoredConnectionKind`).
  */
-export type ConnectorKind = 'wallet' | 'universalLink' | 'relay'
+export type ConnectionKind = 'wallet' | 'universal-link' | 'relay'
 
 /** What `loadConnector` reports (the connector object itself stays with the facade). */
 export interface LoadedConnector {
-  kind: ConnectorKind
+  kind: ConnectionKind
   connectorId: string
   walletId: string | null
   /** The chain of a universal-link flow. */
@@ -61,8 +64,11 @@ export interface LoadConnectorInput {
   discoveryMs: number
 }
 
-/** The kinds of flow a public method starts; each ends in exactly one `FlowOutcome`. */
-export type FlowKind =
+/**
+ * The kinds of operation a public method of the `Client` starts (`context.pending`); each ends in
+ * exactly one `OperationOutcome`. (`context.flow` counts them: the number of the operation.)
+ */
+export type OperationKind =
   | 'select'
   | 'connect'
   | 'reconnect'
@@ -72,10 +78,10 @@ export type FlowKind =
   | 'disconnect'
   | 'transaction'
 
-/** How a flow ended: `error` null for success, `signature` for a signing flow. */
-export interface FlowOutcome {
+/** How an operation ended (`flow`: its number): `error` null for success, `signature` for a signature. */
+export interface OperationOutcome {
   flow: number
-  kind: FlowKind
+  kind: OperationKind
   error: ErrorData | null
   signature: string | null
 }
@@ -108,8 +114,8 @@ export interface ClientRelay {
   request: RelayRequestRef | null
 }
 
-/** When the flow `flow` stops waiting (ms since the epoch): kept in context, so a restored root keeps it. */
-export interface FlowDeadline {
+/** When operation number `flow` stops waiting (ms since the epoch): kept in context, so a restored root keeps it. */
+export interface OperationDeadline {
   flow: number
   at: number
 }
@@ -135,12 +141,12 @@ export interface ClientContext {
   connection: ConnectionData | null
   /** The last flow's error, for display (also in `outcome`). */
   error: ErrorData | null
-  /** Increases with every flow a method starts. */
+  /** The number of the last operation a method started (it increases with each). */
   flow: number
-  /** The flow in progress, if any. */
-  pending: FlowKind | null
-  /** The last settled flow. */
-  outcome: FlowOutcome | null
+  /** The operation in progress, if any. */
+  pending: OperationKind | null
+  /** The last settled operation. */
+  outcome: OperationOutcome | null
   sign: ClientSignRequest | null
   /** The universal link the wallet was last opened with. */
   walletUrl: string | null
@@ -148,7 +154,7 @@ export interface ClientContext {
   /** A remote wallet's pairing URI (WalletConnect's `wc:`) while it is asked to connect. */
   walletPairingUri: string | null
   /** The deadline of the wait in progress (wallet answer or signature), by absolute time. */
-  deadline: FlowDeadline | null
+  deadline: OperationDeadline | null
   /** The chains the project enables (its config, read once after a connection); null: not known. */
   projectChains: string[] | null
   /**

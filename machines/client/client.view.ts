@@ -7,7 +7,7 @@ import {
   transactionView,
 } from '../transaction/transaction.view'
 import type { ClientMachine } from './client.machine'
-import type { ClientTag, ConnectorKind, FlowKind } from './client.types'
+import type { ClientTag, ConnectionKind, OperationKind } from './client.types'
 
 /** The root actor's snapshot. */
 export type ClientSnapshot = SnapshotFrom<ClientMachine>
@@ -49,11 +49,11 @@ export interface ClientView {
   canCancel: boolean
   canSign: boolean
   /** The flow in progress. */
-  pending: FlowKind | null
+  pending: OperationKind | null
   /** The last flow's error (also after a cancellation: `ABORTED`). */
   error: ErrorData | null
   walletId: string | null
-  connectorKind: ConnectorKind | null
+  connectionKind: ConnectionKind | null
   address: string | null
   accounts: readonly string[]
   chainId: string | null
@@ -148,7 +148,7 @@ export function clientView(snapshot: ClientSnapshot): ClientView {
     pending: active ? (context.pending ?? (transaction?.isActive ? 'transaction' : null)) : null,
     error: context.error,
     walletId: context.connector?.walletId ?? context.walletId,
-    connectorKind: context.connector?.kind ?? null,
+    connectionKind: context.connector?.kind ?? null,
     address: connection?.accounts[0] ?? null,
     accounts: connection?.accounts ?? [],
     chainId: connection?.chainId ?? null,

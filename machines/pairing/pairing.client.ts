@@ -2,7 +2,7 @@ import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { AppError } from '../../src/errors/app-error'
 import type { RelayConnectionRef } from '../../src/relay/face/relay-client'
 import { createPairingActors, type PairingEnvironment } from './pairing.actors'
-import { buildFlow, type FlowHooks, type PairingActor, type PairingFlow } from './pairing.flow'
+import { buildFlow, type FlowHooks, type PairingActor, type PairingHandle } from './pairing.flow'
 import { pairingMachine } from './pairing.machine'
 import {
   answerStrings,
@@ -107,13 +107,13 @@ export function createClientPairing(host: ClientPairingHost) {
       register(pairingId)
       vault.set(pairingId, secrets)
     },
-    /** The `PairingFlow` of the root's `pairing` child `actor`: requests and approval go through the root. */
+    /** The `PairingHandle` of the root's `pairing` child `actor`: requests and approval go through the root. */
     flow(
       actor: PairingActor,
       pairingId: string,
       uri: string | null,
       hooks: FlowHooks,
-    ): PairingFlow {
+    ): PairingHandle {
       const env = environmentOf(pairingId)
       return buildFlow(actor, env, pairingId, undefined, uri, {
         ...hooks,

@@ -4,7 +4,7 @@ import { requireFunction } from '../../src/errors/arguments'
 import { requireInspectionOptions, requireMethods } from '../shared/argument-shapes'
 import { inspectorOptions } from '../shared/inspect'
 import { createPairingActors } from './pairing.actors'
-import { buildFlow, type PairingActor, type PairingFlow } from './pairing.flow'
+import { buildFlow, type PairingActor, type PairingHandle } from './pairing.flow'
 import { pairingMachine } from './pairing.machine'
 import { checkRestorablePairing, type PairingStore } from './pairing.persistence'
 import {
@@ -20,7 +20,7 @@ export type { ClientPairing } from './pairing.client'
 // The standalone pairing API. Its parts: connection and secrets (`pairing.setup`), the flow over a
 // running actor (`pairing.flow`), the Client-hosted part (`pairing.client`).
 export { type BegunPairing, type ClientPairingHost, createClientPairing } from './pairing.client'
-export type { FlowHooks, PairingActor, PairingFlow, PairingSnapshot } from './pairing.flow'
+export type { FlowHooks, PairingActor, PairingHandle, PairingSnapshot } from './pairing.flow'
 export type { PairingConnectionOptions, PairingOptions } from './pairing.setup'
 
 /**
@@ -32,7 +32,7 @@ export type { PairingConnectionOptions, PairingOptions } from './pairing.setup'
  * WebSocket), metadata or namespaces that do not validate, `options` that is not an object or an
  * `inspect` that is neither a function nor an observer.
  */
-export function startPairing(options: PairingOptions): PairingFlow {
+export function startPairing(options: PairingOptions): PairingHandle {
   requireInspectionOptions(options, 'startPairing')
   let actor: PairingActor | undefined
   const { relayUrl, relay, peer, now, connection } = resolveConnection(options, () =>
@@ -58,7 +58,7 @@ export function startPairing(options: PairingOptions): PairingFlow {
 
 /** What `resumePairing` finds: a restored paired flow, or none. */
 export type PairingResumeResult =
-  | { status: 'resumed'; flow: PairingFlow }
+  | { status: 'resumed'; flow: PairingHandle }
   | { status: 'none' }
   | { status: 'discarded'; reason: string }
 

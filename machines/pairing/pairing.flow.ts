@@ -21,8 +21,11 @@ export type PairingActor = Actor<PairingMachine>
 /** A snapshot of the pairing machine. */
 export type PairingSnapshot = SnapshotFrom<PairingMachine>
 
-/** A pairing in progress or settled: the URI at once, the approval as a promise, then requests. */
-export interface PairingFlow extends RelaySessionRequester {
+/**
+ * The handle `startPairing` / `resumePairing` return: a pairing in progress or settled — the URI at
+ * once, the approval as a promise, then requests.
+ */
+export interface PairingHandle extends RelaySessionRequester {
   /** The pairing URI to show (QR code or deep link); `null` for a restored session. Secret-bearing. */
   readonly uri: string | null
   readonly actor: PairingActor
@@ -109,7 +112,7 @@ function whenMachine<T>(
 }
 
 /**
- * The `PairingFlow` over a running pairing actor: every call is an event of the machine, and each
+ * The `PairingHandle` over a running pairing actor: every call is an event of the machine, and each
  * settles from the machine's record of that call (`lastRequest`, `lastPing`, the final state).
  */
 export function buildFlow(
@@ -119,7 +122,7 @@ export function buildFlow(
   store: PairingStore | undefined,
   uri: string | null,
   hooks?: FlowHooks & { onEnd(): void },
-): PairingFlow {
+): PairingHandle {
   const { vault, outbox } = env
   const stopPersisting = store ? persistWhilePaired(actor, store, vault, env.now) : () => undefined
   let pings = 0
@@ -171,7 +174,7 @@ export function buildFlow(
     )
   }
 
-  const flow: PairingFlow = {
+  const flow: PairingHandle = {
     uri,
     actor,
     approval,

@@ -34,6 +34,7 @@ export const ERROR_CODES: ReadonlySet<string> = new Set<string>([
   'TRANSACTION_DROPPED',
   'WALLET_BUSY',
   'ACCOUNT_CHANGED',
+  'UNSUPPORTED_METHOD',
 ])
 
 /**

@@ -5,13 +5,13 @@ import type { RestoreCheck, SnapshotMigrations } from '../../machines/client/cli
 import type {
   ClientSignRequest,
   ClientTimeouts,
-  FlowOutcome,
   LoadConnectorInput,
   LoadedConnector,
+  OperationOutcome,
 } from '../../machines/client/client.types'
 import { type ClientView, clientView } from '../../machines/client/client.view'
 import type { ConnectMachine } from '../../machines/connect/connect.machine'
-import type { PairingActor, PairingFlow } from '../../machines/pairing/pairing.facade'
+import type { PairingActor, PairingHandle } from '../../machines/pairing/pairing.facade'
 import type { PairingMachine } from '../../machines/pairing/pairing.machine'
 import type { PairingRestoreCheck, PairingStore } from '../../machines/pairing/pairing.persistence'
 import type { SessionTokenVault } from '../../machines/session-polling/session-polling.actors'
@@ -263,7 +263,7 @@ export class Client {
   readonly #pairingLogic = createLazyLogic<PairingMachine>('pairing')
   #pairingPart: ClientPairingPart | null = null
   /** The flow of the root's current `pairing` child. */
-  #pairing: PairingFlow | null = null
+  #pairing: PairingHandle | null = null
   /** The app's inspector behind redaction, which loads on demand; one for every root actor. */
   readonly #inspect: ((event: InspectionEvent) => void) | undefined
   #pairingStore: PairingStore | null = null
@@ -325,7 +325,7 @@ export class Client {
    * The flow of the current relay pairing — from `pair()`, or the session `resume()` restored (then
    * its `uri` is null) — while the root is in its relay flow; else null.
    */
-  get pairing(): PairingFlow | null {
+  get pairing(): PairingHandle | null {
     return this.#relayFlow()
   }
 
@@ -413,7 +413,7 @@ export class Client {
    * `ClientOptions.pairing.store`) the settled session survives a reload: see `resume()`.
    * @throws `INVALID_CONFIG` (no metadata outside a page, a bad relay URL or proposal).
    */
-  async pair(options: ClientPairOptions = {}): Promise<PairingFlow> {
+  async pair(options: ClientPairOptions = {}): Promise<PairingHandle> {
     const checking = checkParameters('pair', options)
     if (checking) await checking
     const metadata = pairMetadata(options)
@@ -496,7 +496,7 @@ export class Client {
     const connection = this.#connected()
     if (!/^eip155:[1-9][0-9]*$/.test(chainId))
       throw new AppError('UNSUPPORTED_CHAIN', `Not an EVM chain id (eip155:<decimal>): ${chainId}`)
-    if (connection.namespace !== 'eip155' || this.getView().connectorKind !== 'wallet')
+    if (connection.namespace !== 'eip155' || this.getView().connectionKind !== 'wallet')
       throw new AppError(
         'UNSUPPORTED_CHAIN',
         'switchChain is for EVM wallets connected in this browser; switch in the wallet app.',
@@ -632,7 +632,7 @@ export class Client {
     const flow = this.#actor.getSnapshot().context.flow
     const pending = this.#actor.getSnapshot().context.pending !== null
     // One wait for the restored flow, shared by wait() and signature() (created on first use).
-    let outcome: Promise<FlowOutcome | null> | undefined
+    let outcome: Promise<OperationOutcome | null> | undefined
     const settled = () => {
       outcome ??= pending ? this.#wait(flow) : Promise.resolve(null)
       return outcome
@@ -1107,15 +1107,15 @@ export class Client {
   }
 
   /** The paired session's flow, while the root is in its relay flow. */
-  #relayFlow(): PairingFlow | null {
+  #relayFlow(): PairingHandle | null {
     return this.#actor.getSnapshot().matches('relay') ? this.#pairing : null
   }
 
   /**
-   * The `PairingFlow` of the root's `pairing` child: its requests are `RELAY.REQUEST` events of the
+   * The `PairingHandle` of the root's `pairing` child: its requests are `RELAY.REQUEST` events of the
    * root (which settles them, with `signatureMs`), its approval is the root's `pair` flow `flow`.
    */
-  #pairedFlow(pairingId: string, uri: string | null, flow: number): PairingFlow {
+  #pairedFlow(pairingId: string, uri: string | null, flow: number): PairingHandle {
     const part = this.#pairingPart as ClientPairingPart
     const child = childOf(this.#actor, 'pairing') as PairingActor
     const approval = this.#wait(flow).then(() => {
@@ -1149,7 +1149,7 @@ export class Client {
   }
 
   /** Sends the event that starts a flow and settles with that flow's outcome. */
-  async #run(event: Parameters<ClientActor['send']>[0]): Promise<FlowOutcome> {
+  async #run(event: Parameters<ClientActor['send']>[0]): Promise<OperationOutcome> {
     const before = this.#live().getSnapshot().context.flow
     this.#actor.send(event)
     const flow = this.#actor.getSnapshot().context.flow
@@ -1161,7 +1161,7 @@ export class Client {
    * The outcome of flow `flow`: the root settles every flow (success, error, `TIMEOUT`, `ABORTED`),
    * so this always ends; a flow replaced without an outcome (root replaced) is `ABORTED`.
    */
-  #wait(flow: number): Promise<FlowOutcome> {
+  #wait(flow: number): Promise<OperationOutcome> {
     return new Promise((resolve, reject) => {
       const actor = this.#actor
       const check = (): boolean => {
@@ -1357,7 +1357,7 @@ export class Client {
         await this.#loadLink()
         this.#connector = this.#linkConnector(info.id)
         return {
-          kind: 'universalLink',
+          kind: 'universal-link',
           connectorId: info.id,
           walletId: info.id,
           chainId: this.#options.solanaChainId ?? SOLANA_MAINNET_CHAIN_ID,
@@ -1523,7 +1523,7 @@ export class Client {
   #rememberConnection(actor: ClientActor): void {
     const view = clientView(actor.getSnapshot())
     const connection = actor.getSnapshot().context.connection
-    if (!view.isConnected || !connection || view.connectorKind !== 'wallet') return
+    if (!view.isConnected || !connection || view.connectionKind !== 'wallet') return
     // On a phone only a WalletConnect session comes back (sign-client keeps it); the other mobile
     // paths resume their own way (universal links, Phantom's deeplinks, the relay pairing).
     const phone = this.#options.mobile ?? detectMobile()

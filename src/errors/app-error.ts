@@ -45,6 +45,11 @@ export type AppErrorCode =
   | 'WALLET_BUSY'
   /** The wallet's account changed while it was asked for a signature: the signature is not returned. */
   | 'ACCOUNT_CHANGED'
+  /**
+   * The connection cannot carry this method (EIP-1193 `4200 Unsupported Method`): e.g. anything
+   * but `solana_signMessage` / `solana_signTransaction` over a universal link. Nothing was sent.
+   */
+  | 'UNSUPPORTED_METHOD'
 
 /** A field-level reason, as the backend sends them on 422. */
 export interface FieldIssue {

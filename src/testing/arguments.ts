@@ -35,7 +35,7 @@ function buildSchemas() {
     pending: z.nullable(z.string()),
     error: z.nullable(z.looseObject({ code: z.string() })),
     walletId: z.nullable(z.string()),
-    connectorKind: z.nullable(z.string()),
+    connectionKind: z.nullable(z.string()),
     address: z.nullable(z.string()),
     accounts: z.array(z.string()),
     chainId: z.nullable(z.string()),

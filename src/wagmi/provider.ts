@@ -45,6 +45,7 @@ export function evmConnection(
 const PROVIDER_CODES: Partial<Record<AppErrorCode, number>> = {
   USER_REJECTED: 4001,
   NOT_CONNECTED: 4100,
+  UNSUPPORTED_METHOD: 4200,
   UNSUPPORTED_CHAIN: 4902,
   WALLET_BUSY: -32002,
   INVALID_CONFIG: -32602,

@@ -2,6 +2,7 @@ import { base58 } from '@scure/base'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   type AnyActorRef,
+  createActor,
   createMachine,
   type EventObject,
   fromCallback,
@@ -9,7 +10,7 @@ import {
   type InspectionEvent,
 } from 'xstate'
 import { createLazyLogic, provideClient } from '../../machines/client/client.actors'
-import { type ClientActor, createClientActor } from '../../machines/client/client.facade'
+import type { ClientActor } from '../../machines/client/client.facade'
 import type {
   ClientEvent,
   ClientTimeouts,
@@ -288,7 +289,7 @@ function start(
       current = wallet.connector
       return options.link
         ? {
-            kind: 'universalLink',
+            kind: 'universal-link',
             connectorId: 'phantom',
             walletId: 'phantom',
             chainId: 'solana:devnet',
@@ -314,13 +315,12 @@ function start(
     pairing: relay.machine,
     transaction,
   })
-  const actor = createClientActor(machine, {
-    secrets: createSecretRegistry(),
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+  const actor = createActor(machine, {
+    input: options.timeouts ? { timeouts: options.timeouts } : {},
   }).start()
   /** A new root from a persisted snapshot of this one (a reload), told it was `RESUMED`. */
   const restore = (snapshot: unknown) => {
-    const restored = createClientActor(machine, { secrets: createSecretRegistry(), snapshot })
+    const restored = createActor(machine, { input: {}, snapshot: snapshot as never })
     restored.start()
     restored.send({ type: 'RESUMED' })
     return restored
@@ -370,7 +370,7 @@ describe('client machine: selecting', () => {
       { walletId: 'metamask', connectorId: null, namespace: 'eip155', discoveryMs: 3000 },
     ])
     expect(outcome(actor)).toMatchObject({ kind: 'select', error: null })
-    expect(view(actor).connectorKind).toBe('wallet')
+    expect(view(actor).connectionKind).toBe('wallet')
   })
 
   it('a load error settles with it and returns to idle', async () => {
@@ -745,7 +745,7 @@ describe('client machine: a universal-link wallet', () => {
 
   it('SELECT_WALLET to a link wallet invokes the flow; connected when the wallet connects', async () => {
     const { actor, backend } = await linked()
-    expect(view(actor)).toMatchObject({ connectorKind: 'universalLink', canCancel: true })
+    expect(view(actor)).toMatchObject({ connectionKind: 'universal-link', canCancel: true })
     expect(backend.opened).toEqual(['connect'])
     backend.answer('s1', 'connected')
     await until(() => view(actor).status === 'connected')
@@ -903,7 +903,7 @@ describe('client machine: a wallet paired over the relay', () => {
     expect(view(t.actor)).toMatchObject({
       status: 'pairing',
       pairingUri: PAIRING_URI,
-      connectorKind: 'relay',
+      connectionKind: 'relay',
       isBusy: true,
       canCancel: true,
       canConnect: false,
@@ -931,7 +931,7 @@ describe('client machine: a wallet paired over the relay', () => {
     a.relay.pending.approval[0]?.reject(new AppError('USER_REJECTED', 'no'))
     await until(() => outcome(a.actor)?.kind === 'pair')
     expect(outcome(a.actor)?.error?.code).toBe('USER_REJECTED')
-    expect(view(a.actor)).toMatchObject({ status: 'idle', connectorKind: null, pairingUri: null })
+    expect(view(a.actor)).toMatchObject({ status: 'idle', connectionKind: null, pairingUri: null })
     expect(a.actor.getSnapshot().children.pairing).toBeUndefined()
   })
 
@@ -950,7 +950,7 @@ describe('client machine: a wallet paired over the relay', () => {
     send(actor, PAIR())
     await until(() => outcome(actor)?.kind === 'pair')
     expect(outcome(actor)?.error?.code).toBe('RELAY_ERROR')
-    expect(view(actor)).toMatchObject({ status: 'idle', connectorKind: null })
+    expect(view(actor)).toMatchObject({ status: 'idle', connectionKind: null })
   })
 
   it('pairing: CANCEL settles ABORTED; a new PAIR or SELECT_WALLET replaces it (ABORTED)', async () => {
@@ -958,7 +958,7 @@ describe('client machine: a wallet paired over the relay', () => {
     send(a.actor, PAIR())
     send(a.actor, { type: 'CANCEL' })
     expect(outcome(a.actor)).toMatchObject({ kind: 'pair', error: { code: 'ABORTED' } })
-    expect(view(a.actor)).toMatchObject({ status: 'idle', pairingUri: null, connectorKind: null })
+    expect(view(a.actor)).toMatchObject({ status: 'idle', pairingUri: null, connectionKind: null })
     expect(a.actor.getSnapshot().children.pairing).toBeUndefined()
 
     const b = start()
@@ -1047,7 +1047,7 @@ describe('client machine: a wallet paired over the relay', () => {
       relay.pending.delete[0]?.resolve({ at: Date.now() })
       await until(() => view(actor).status === 'idle')
       expect(outcome(actor)).toMatchObject({ kind: 'disconnect', error: null })
-      expect(view(actor)).toMatchObject({ isConnected: false, connectorKind: null })
+      expect(view(actor)).toMatchObject({ isConnected: false, connectionKind: null })
     }
   })
 

@@ -166,7 +166,7 @@ const events: AnyEventObject[] = [
   {
     type: 'xstate.done.actor.loadConnector',
     output: {
-      kind: 'universalLink',
+      kind: 'universal-link',
       connectorId: 'phantom',
       walletId: 'phantom',
       chainId: 'solana:devnet',

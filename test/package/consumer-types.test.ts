@@ -25,6 +25,7 @@ export function describeError(error: unknown): string {
 export const connection: WalletConnection | null = client.getConnection()
 export const body = ConfigResponseSchema.parse({})
 export const actor = createConnectActor(new InjectedConnector())
+export const lazy = createLazyLogic('universalLink')
 export const wallet = new SolanaInjectedConnector({ walletId: 'phantom' })
 export const useStatus = (): string => useClientView(client).status
 export const useWallet = (): WalletConnection | null => useConnection(client)
@@ -53,6 +54,7 @@ const ESM_IMPORTS = `import {
 import { Client } from 'scope-connect/client'
 import { InjectedConnector, SolanaInjectedConnector } from 'scope-connect/connectors'
 import { createConnectActor } from 'scope-connect/machines'
+import { createLazyLogic } from 'scope-connect/internal'
 import {
   ClientProvider,
   useBalance,
@@ -70,6 +72,7 @@ const CJS_IMPORTS = `import scope = require('scope-connect')
 import clientEntry = require('scope-connect/client')
 import connectors = require('scope-connect/connectors')
 import machines = require('scope-connect/machines')
+import internal = require('scope-connect/internal')
 import react = require('scope-connect/react')
 import ui = require('scope-connect/ui')
 import wire = require('scope-connect/wire')
@@ -77,6 +80,7 @@ const { createBalanceReader, createBrowserUniversalLinkStore, isAppError } = sco
 const { Client } = clientEntry
 const { InjectedConnector, SolanaInjectedConnector } = connectors
 const { createConnectActor } = machines
+const { createLazyLogic } = internal
 const { ClientProvider, useBalance, useClientSelector, useClientView, useConnect, useConnection } =
   react
 const { ConfigResponseSchema } = wire

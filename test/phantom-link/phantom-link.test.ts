@@ -470,7 +470,7 @@ describe('failure twins: each ends with a typed error and the next call works', 
     expect(all).toContain('[redacted]')
   })
 
-  it('params of the wrong shape are INVALID_CONFIG, other methods WALLET_ERROR, before any link opens', async () => {
+  it('params of the wrong shape are INVALID_CONFIG, other methods UNSUPPORTED_METHOD, before any link opens', async () => {
     const s = setup()
     const page = await connected(s)
     const opened = s.links.length
@@ -481,7 +481,7 @@ describe('failure twins: each ends with a typed error and the next call works', 
       page.request({ method: 'solana_signAndSendTransaction', params: { transaction: '***' } }),
     ).rejects.toMatchObject({ code: 'INVALID_CONFIG' })
     await expect(page.request({ method: 'solana_signIn' })).rejects.toMatchObject({
-      code: 'WALLET_ERROR',
+      code: 'UNSUPPORTED_METHOD',
     })
     expect(s.links.length).toBe(opened)
     expect(

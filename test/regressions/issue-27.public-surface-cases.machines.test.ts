@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { createActor } from 'xstate'
 import * as machines from '../../machines/index'
 import { isAppError } from '../../src/errors'
+import * as internal from '../../src/internal/index'
 
 // Issue 27, "No raw TypeError from any public method": the counterexamples the public-surface
 // property (issue-27.public-surface.test.ts) found, kept as named cases, each with the valid call
@@ -18,12 +20,9 @@ function codeOf(call: () => unknown): string {
 }
 
 /** No actor is started: an empty environment is enough. */
-const env = {} as machines.ClientEnvironment
+const env = {} as internal.ClientEnvironment
 /** The root actor as the Client builds it (not started). */
-const rootActor = () =>
-  machines.createClientActor(machines.provideClient(env), {
-    secrets: machines.createSecretRegistry(),
-  })
+const rootActor = () => createActor(internal.provideClient(env), { input: {} })
 const forgedSnapshot = {
   context: {},
   status: 'active',
@@ -32,46 +31,46 @@ const forgedSnapshot = {
   matches: () => false,
 }
 
-describe('machines entry', () => {
+describe('machines and internal entries', () => {
   it('backoffDelay / intervalDelay: a symbol, bigint or missing argument is INVALID_CONFIG', () => {
-    expect(codeOf(() => machines.backoffDelay(Symbol.iterator as never, 0.5))).toBe(
+    expect(codeOf(() => internal.backoffDelay(Symbol.iterator as never, 0.5))).toBe(
       'INVALID_CONFIG',
     )
-    expect(codeOf(() => machines.backoffDelay(1, 42n as never))).toBe('INVALID_CONFIG')
-    expect(codeOf(() => (machines.intervalDelay as (...a: unknown[]) => number)())).toBe(
+    expect(codeOf(() => internal.backoffDelay(1, 42n as never))).toBe('INVALID_CONFIG')
+    expect(codeOf(() => (internal.intervalDelay as (...a: unknown[]) => number)())).toBe(
       'INVALID_CONFIG',
     )
-    expect(codeOf(() => machines.intervalDelay(['1', 2] as never, 0))).toBe('INVALID_CONFIG')
-    expect(machines.backoffDelay(1, 0.5)).toBe(1000)
-    expect(machines.intervalDelay([1000, 2000], 0.5)).toBe(1500)
+    expect(codeOf(() => internal.intervalDelay(['1', 2] as never, 0))).toBe('INVALID_CONFIG')
+    expect(internal.backoffDelay(1, 0.5)).toBe(1000)
+    expect(internal.intervalDelay([1000, 2000], 0.5)).toBe(1500)
   })
 
   it('isTransientFailure(null) is INVALID_CONFIG; ErrorData still answers', () => {
-    expect(codeOf(() => machines.isTransientFailure(null as never))).toBe('INVALID_CONFIG')
-    expect(machines.isTransientFailure({ code: 'BACKEND_ERROR', message: 'x', status: 503 })).toBe(
+    expect(codeOf(() => internal.isTransientFailure(null as never))).toBe('INVALID_CONFIG')
+    expect(internal.isTransientFailure({ code: 'BACKEND_ERROR', message: 'x', status: 503 })).toBe(
       true,
     )
   })
 
   it('toAppError never throws: anything becomes an AppError', () => {
     for (const value of [undefined, null, 0, 'x', Symbol('s'), 42n, Object.create(null), {}]) {
-      const error = machines.toAppError(value as never)
+      const error = internal.toAppError(value as never)
       expect(isAppError(error)).toBe(true)
       expect(error.code).toBe('INVALID_CONFIG')
     }
     // A foreign error keeps a code of the list.
-    expect(machines.toAppError({ code: 'TIMEOUT' } as never).code).toBe('TIMEOUT')
-    const kept = machines.toAppError({ code: 'BACKEND_ERROR', message: 'm', status: 502 })
+    expect(internal.toAppError({ code: 'TIMEOUT' } as never).code).toBe('TIMEOUT')
+    const kept = internal.toAppError({ code: 'BACKEND_ERROR', message: 'm', status: 502 })
     expect([kept.code, kept.shortMessage, kept.status]).toEqual(['BACKEND_ERROR', 'm', 502])
   })
 
   it('utf8ToHex / personalSignRequest / sessionSignInput refuse non-strings', () => {
-    expect(codeOf(() => machines.utf8ToHex(Symbol('s') as never))).toBe('INVALID_CONFIG')
-    expect(codeOf(() => machines.personalSignRequest(null as never, '0xa'))).toBe('INVALID_CONFIG')
-    expect(codeOf(() => machines.personalSignRequest({ raw: 5 } as never, '0xa'))).toBe(
+    expect(codeOf(() => internal.utf8ToHex(Symbol('s') as never))).toBe('INVALID_CONFIG')
+    expect(codeOf(() => internal.personalSignRequest(null as never, '0xa'))).toBe('INVALID_CONFIG')
+    expect(codeOf(() => internal.personalSignRequest({ raw: 5 } as never, '0xa'))).toBe(
       'INVALID_CONFIG',
     )
-    expect(codeOf(() => machines.personalSignRequest('hi', undefined as never))).toBe(
+    expect(codeOf(() => internal.personalSignRequest('hi', undefined as never))).toBe(
       'INVALID_CONFIG',
     )
     expect(codeOf(() => machines.sessionSignInput(undefined as never, '0xa'))).toBe(
@@ -80,8 +79,8 @@ describe('machines entry', () => {
     expect(
       codeOf(() => machines.sessionSignInput({ sessionId: 's', nonce: 'n' }, '0xa', NaN)),
     ).toBe('INVALID_CONFIG')
-    expect(machines.utf8ToHex('hi')).toBe('0x6869')
-    expect(machines.personalSignRequest('hi', '0xa')).toEqual({
+    expect(internal.utf8ToHex('hi')).toBe('0x6869')
+    expect(internal.personalSignRequest('hi', '0xa')).toEqual({
       method: 'personal_sign',
       params: ['0x6869', '0xa'],
     })
@@ -93,16 +92,16 @@ describe('machines entry', () => {
   })
 
   it('toConnectionData / toWalletWatchEvent: a malformed connector answer is no TypeError', () => {
-    expect(codeOf(() => machines.toConnectionData(undefined as never))).toBe('WALLET_ERROR')
+    expect(codeOf(() => internal.toConnectionData(undefined as never))).toBe('WALLET_ERROR')
     // `accounts: "0x…"` was spread into characters.
-    expect(codeOf(() => machines.toConnectionData({ accounts: '0xabc' } as never))).toBe(
+    expect(codeOf(() => internal.toConnectionData({ accounts: '0xabc' } as never))).toBe(
       'WALLET_ERROR',
     )
-    expect(machines.toWalletWatchEvent(null as never)).toBeNull()
+    expect(internal.toWalletWatchEvent(null as never)).toBeNull()
     expect(
-      machines.toWalletWatchEvent({ type: 'accountsChanged', accounts: '0xabc' } as never),
+      internal.toWalletWatchEvent({ type: 'accountsChanged', accounts: '0xabc' } as never),
     ).toBeNull()
-    expect(machines.toWalletWatchEvent({ type: 'accountsChanged', accounts: ['0xa'] })).toEqual({
+    expect(internal.toWalletWatchEvent({ type: 'accountsChanged', accounts: ['0xa'] })).toEqual({
       type: 'WALLET.ACCOUNTS_CHANGED',
       accounts: ['0xa'],
     })
@@ -114,7 +113,7 @@ describe('machines entry', () => {
       machines.toPairingView,
       machines.toRelayConnectionView,
       machines.toTransactionView,
-      machines.serializeClientSnapshot,
+      internal.serializeClientSnapshot,
     ] as ((snapshot: unknown) => unknown)[]) {
       // The first counterexample: toClientView(-1.07e-289, {…}) read `.transaction` of undefined.
       expect(codeOf(() => view(-1.0773927787647712e-289))).toBe('INVALID_CONFIG')
@@ -126,33 +125,18 @@ describe('machines entry', () => {
     expect(machines.toClientView(root).status).toBe('idle')
   })
 
-  it('createClientActor(s) / provideClient / provideTransaction refuse a missing env or machine', () => {
-    expect(codeOf(() => (machines.createClientActors as () => unknown)())).toBe('INVALID_CONFIG')
-    expect(codeOf(() => machines.provideClient(null as never))).toBe('INVALID_CONFIG')
-    expect(codeOf(() => machines.provideClient({ now: 5 } as never))).toBe('INVALID_CONFIG')
+  it('createClientActors / provideClient / provideTransaction refuse a missing env or machine', () => {
+    expect(codeOf(() => (internal.createClientActors as () => unknown)())).toBe('INVALID_CONFIG')
+    expect(codeOf(() => internal.provideClient(null as never))).toBe('INVALID_CONFIG')
+    expect(codeOf(() => internal.provideClient({ now: 5 } as never))).toBe('INVALID_CONFIG')
     expect(codeOf(() => machines.provideTransaction(undefined as never))).toBe('INVALID_CONFIG')
-    expect(
-      codeOf(() => machines.createClientActor(-1.7976931348623127e308 as never, {} as never)),
-    ).toBe('INVALID_CONFIG')
-    const machine = machines.provideClient(env)
-    expect(codeOf(() => machines.createClientActor(machine, undefined as never))).toBe(
-      'INVALID_CONFIG',
-    )
-    // A snapshot that is no snapshot failed later, in a timer, with a raw TypeError on start.
-    expect(
-      codeOf(() =>
-        machines.createClientActor(machine, {
-          secrets: machines.createSecretRegistry(),
-          snapshot: 'x',
-        }),
-      ),
-    ).toBe('INVALID_CONFIG')
-    const actor = machines.createClientActor(machine, { secrets: machines.createSecretRegistry() })
+    const actor = createActor(internal.provideClient(env), { input: {} }).start()
     expect(actor.getSnapshot().status).toBe('active')
+    actor.stop()
   })
 
   it('describeMachineDefinition / machineFingerprint refuse what is not a machine', () => {
-    expect(codeOf(() => machines.describeMachineDefinition(undefined as never))).toBe(
+    expect(codeOf(() => internal.describeMachineDefinition(undefined as never))).toBe(
       'INVALID_CONFIG',
     )
     const forged = {
@@ -162,8 +146,8 @@ describe('machines entry', () => {
       implementations: {},
       config: {},
     }
-    expect(codeOf(() => machines.machineFingerprint(forged as never))).toBe('INVALID_CONFIG')
-    expect(machines.machineFingerprint(machines.clientMachine)).toMatch(/^[0-9a-f]{16}$/)
+    expect(codeOf(() => internal.machineFingerprint(forged as never))).toBe('INVALID_CONFIG')
+    expect(internal.machineFingerprint(machines.clientMachine)).toMatch(/^[0-9a-f]{16}$/)
   })
 
   it('checkRestorableRecord never throws, whatever it is given', () => {
@@ -172,10 +156,10 @@ describe('machines entry', () => {
       [{}, {}],
       [{ fingerprint: 'a', expiresAt: Number.MAX_SAFE_INTEGER, snapshot: 1, tokens: {} }, null],
     ] as const) {
-      const check = machines.checkRestorableRecord(state as never, options as never)
+      const check = internal.checkRestorableRecord(state as never, options as never)
       expect(check.ok).toBe(false)
     }
-    const check = machines.checkRestorableRecord(
+    const check = internal.checkRestorableRecord(
       { fingerprint: 'old', expiresAt: Number.MAX_SAFE_INTEGER, snapshot: {}, tokens: {} },
       {
         machine: machines.clientMachine,
@@ -189,16 +173,16 @@ describe('machines entry', () => {
   it('persistWhileResumable / persistWhilePaired refuse a missing actor, store or options', () => {
     const actor = rootActor()
     const store = { save() {}, clear() {}, load: () => null }
-    expect(codeOf(() => machines.persistWhileResumable(5 as never, store, {} as never))).toBe(
+    expect(codeOf(() => internal.persistWhileResumable(5 as never, store, {} as never))).toBe(
       'INVALID_CONFIG',
     )
-    expect(codeOf(() => machines.persistWhileResumable(actor, store, {} as never))).toBe(
+    expect(codeOf(() => internal.persistWhileResumable(actor, store, {} as never))).toBe(
       'INVALID_CONFIG',
     )
     expect(codeOf(() => machines.persistWhilePaired(actor, store, undefined as never))).toBe(
       'INVALID_CONFIG',
     )
-    const stop = machines.persistWhileResumable(actor, store, {
+    const stop = internal.persistWhileResumable(actor, store, {
       fingerprint: 'f',
       tokens: () => ({}),
       expiresAt: () => 1,

@@ -179,7 +179,7 @@ describe("Client.pair() as the root's child", () => {
     expect(client.getView()).toMatchObject({
       status: 'pairing',
       pairingUri: flow.uri,
-      connectorKind: 'relay',
+      connectionKind: 'relay',
       canCancel: true,
       isBusy: true,
       isConnected: false,
@@ -218,7 +218,7 @@ describe("Client.pair() as the root's child", () => {
       connectorId: 'relay',
       accounts: [simulator.evm.address],
     })
-    expect(second.getView()).toMatchObject({ status: 'connected', connectorKind: 'relay' })
+    expect(second.getView()).toMatchObject({ status: 'connected', connectionKind: 'relay' })
     const signature = await second.signMessage('Welcome back')
     expect(
       await recoverMessageAddress({

@@ -2,7 +2,7 @@ import { createPublicClient, createWalletClient, http, type PublicClient, parseU
 import { privateKeyToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PairingFlow } from '../../machines/pairing/pairing.facade'
+import type { PairingHandle } from '../../machines/pairing/pairing.facade'
 import { startTestServer, type TestServer } from '../../server/test/support/server'
 import {
   buildEip3009Authorization,
@@ -26,7 +26,7 @@ const PAYEE = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
 let server: TestServer
 let anvil: RunningAnvil
 let publicClient: PublicClient
-let dapp: PairingFlow
+let dapp: PairingHandle
 let wallet: ReturnType<typeof walletSimulator>
 let token: `0x${string}`
 let abi: ReturnType<typeof compileSolidity>['abi']

@@ -48,7 +48,7 @@ export function ConnectPanel({
 }: ConnectPanelProps) {
   const view = useClientView(client)
   // The chain and a transaction are asked of a desktop wallet, with no other flow in progress.
-  const walletIdle = view.canSign && view.connectorKind === 'wallet' && view.pending === null
+  const walletIdle = view.canSign && view.connectionKind === 'wallet' && view.pending === null
   return (
     <section aria-label="Wallet">
       <p>
@@ -126,7 +126,7 @@ export function ConnectPanel({
         Send transaction
       </button>
       {view.isConnected &&
-        view.connectorKind === 'wallet' &&
+        view.connectionKind === 'wallet' &&
         chains
           .filter((chainId) => chainId !== view.chainId)
           .map((chainId) => (

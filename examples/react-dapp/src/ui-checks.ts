@@ -27,7 +27,7 @@ export function checkConnectPanel(view: ClientView, ui: HTMLElement): void {
   same('Cancel enabled', button('Cancel')?.disabled === false, view.canCancel)
   same('Sign message enabled', button('Sign message')?.disabled === false, view.canSign)
   same('Disconnect shown', button('Disconnect') !== null, view.isConnected)
-  const walletIdle = view.canSign && view.connectorKind === 'wallet' && view.pending === null
+  const walletIdle = view.canSign && view.connectionKind === 'wallet' && view.pending === null
   same('Send transaction enabled', button('Send transaction')?.disabled === false, walletIdle)
   same(
     'transaction pending shown',
@@ -40,7 +40,7 @@ export function checkConnectPanel(view: ClientView, ui: HTMLElement): void {
   same(
     'Switch to … shown',
     switches.length > 0,
-    view.isConnected && view.connectorKind === 'wallet',
+    view.isConnected && view.connectionKind === 'wallet',
   )
   same(
     'Switch to … enabled',

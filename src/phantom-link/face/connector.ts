@@ -243,8 +243,8 @@ export class PhantomLinkConnector implements IWalletConnector {
    * `solana_signAndSendTransaction` (`{ transaction }`, base64 of the serialized transaction) →
    * `{ signature }` (the wallet sends it). Opens the wallet and waits for its answer.
    * @throws `NOT_CONNECTED` before a connection (or when the wallet says the session is gone);
-   * `INVALID_CONFIG` for params of the wrong shape; `USER_REJECTED`; `WALLET_ERROR` (other
-   * methods, wallet errors); `TIMEOUT`; `ABORTED`.
+   * `INVALID_CONFIG` for params of the wrong shape; `UNSUPPORTED_METHOD` for other methods
+   * (nothing is opened); `USER_REJECTED`; `WALLET_ERROR` (wallet errors); `TIMEOUT`; `ABORTED`.
    */
   async request<T>(args: RequestArgs): Promise<T> {
     const actor = this.#actor
@@ -278,7 +278,7 @@ export class PhantomLinkConnector implements IWalletConnector {
       throw new AppError('INVALID_CONFIG', `${args.method} needs its params as a string.`)
     } else {
       throw new AppError(
-        'WALLET_ERROR',
+        'UNSUPPORTED_METHOD',
         `${args.method} is not available over Phantom's deeplinks.`,
       )
     }

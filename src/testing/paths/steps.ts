@@ -140,7 +140,7 @@ const selectPhone = ({ phone }: ClientPathWorld, connect: boolean): AnyEventObje
   {
     type: 'xstate.done.actor.loadConnector',
     output: {
-      kind: 'universalLink',
+      kind: 'universal-link',
       connectorId: phone.walletId,
       walletId: phone.walletId,
       chainId: phone.chainId,
@@ -203,12 +203,12 @@ type Prompt =
  */
 function prompt(snapshot: ClientSnapshot): Prompt | null {
   const v = view(snapshot)
-  if (v.connectorKind === 'wallet' && v.status === 'connecting') return 'connect'
-  if (v.connectorKind === 'wallet' && v.status === 'signing') return 'sign'
-  if (v.connectorKind === 'relay' && v.status === 'pairing') return 'proposal'
-  if (v.connectorKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
-  if (v.connectorKind === 'universalLink' && v.status === 'awaitingWallet') return 'link'
-  if (v.connectorKind === 'universalLink' && v.status === 'awaitingSignature') return 'linkSign'
+  if (v.connectionKind === 'wallet' && v.status === 'connecting') return 'connect'
+  if (v.connectionKind === 'wallet' && v.status === 'signing') return 'sign'
+  if (v.connectionKind === 'relay' && v.status === 'pairing') return 'proposal'
+  if (v.connectionKind === 'relay' && v.status === 'awaitingSignature') return 'relaySign'
+  if (v.connectionKind === 'universal-link' && v.status === 'awaitingWallet') return 'link'
+  if (v.connectionKind === 'universal-link' && v.status === 'awaitingSignature') return 'linkSign'
   if (v.status === 'switchingChain') return 'switch'
   if (snapshot.context.pending === 'transaction') return 'transaction'
   return null
@@ -281,13 +281,13 @@ function answerEvents(
 /** Whether the user can connect the phone wallet over its universal link now. */
 function canConnectPhone(snapshot: ClientSnapshot): boolean {
   const v = view(snapshot)
-  return v.canConnect && v.connectorKind === 'universalLink'
+  return v.canConnect && v.connectionKind === 'universal-link'
 }
 
 /** The wallet's current connection in the snapshot (desktop), else null. */
 function current(snapshot: ClientSnapshot) {
   const v = view(snapshot)
-  return v.isConnected && v.connectorKind === 'wallet' ? v : null
+  return v.isConnected && v.connectionKind === 'wallet' ? v : null
 }
 
 const rotate = <T>(list: readonly T[], from: T | null): T[] => {
@@ -505,7 +505,7 @@ function tableRows(): StepRule[] {
           run: (client) => client.signMessage(MESSAGE),
         }
         // Over a paired session the request goes to the wallet over the relay.
-        return v.connectorKind === 'relay'
+        return v.connectionKind === 'relay'
           ? { step, events: [{ type: 'RELAY.REQUEST', ...RELAY_REQUEST }] }
           : {
               step,
@@ -633,8 +633,8 @@ function tableRows(): StepRule[] {
         // A paired session is deleted over the relay (the pairing child ends); a desktop wallet
         // forgets the permission at once, without a prompt (the connect child is idle again); a
         // universal-link connection is the page's only.
-        if (v.connectorKind === 'universalLink') return { step, events: [{ type: 'DISCONNECT' }] }
-        return v.connectorKind === 'relay'
+        if (v.connectionKind === 'universal-link') return { step, events: [{ type: 'DISCONNECT' }] }
+        return v.connectionKind === 'relay'
           ? { step, events: [{ type: 'DISCONNECT' }, pairingDone('disconnected', null)] }
           : { step, events: [{ type: 'DISCONNECT' }, connectChild('idle', {})] }
       },
@@ -794,7 +794,7 @@ function tableRows(): StepRule[] {
       flows: LINK,
       at: (snapshot, world) => {
         const v = view(snapshot)
-        if (v.connectorKind !== 'universalLink' || !v.isConnected) return null
+        if (v.connectionKind !== 'universal-link' || !v.isConnected) return null
         const connected = [
           ...selectPhone(world, true),
           { type: 'WALLET_OPENED', url: PHONE_LINK },

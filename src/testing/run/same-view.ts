@@ -12,7 +12,7 @@ const EXACT = [
   'canSign',
   'pending',
   'walletId',
-  'connectorKind',
+  'connectionKind',
   'address',
   'chainId',
 ] as const satisfies readonly (keyof ClientView)[]

@@ -179,17 +179,26 @@ export class UniversalLinkConnector implements IWalletConnector {
    * returning `{ signature, publicKey }`. `solana_signTransaction` (params `{ transaction }`,
    * base64 or base64url): returns `{ signature }`, the transaction signature the wallet reported.
    * The flow returns to `connected`, so another request can follow.
-   * @throws `NOT_CONNECTED` before a connection; `WALLET_ERROR` for other methods.
+   * @throws `UNSUPPORTED_METHOD` for any other method (checked first: nothing is sent, the flow
+   * stays connected); `NOT_CONNECTED` before a connection; `INVALID_CONFIG` for
+   * `solana_signTransaction` without `params.transaction`.
    */
   async request<T>(args: RequestArgs): Promise<T> {
+    const method = isObjectLike(args) ? args.method : undefined
+    if (method !== 'solana_signMessage' && method !== SOLANA_SIGN_TRANSACTION_METHOD) {
+      throw new AppError(
+        'UNSUPPORTED_METHOD',
+        `${typeof method === 'string' ? method : 'That method'} is not available over a universal link (only solana_signMessage and ${SOLANA_SIGN_TRANSACTION_METHOD}).`,
+      )
+    }
     const actor = this.#actor
     if (!actor?.getSnapshot().matches('connected')) {
       throw new AppError('NOT_CONNECTED', 'Connect the wallet before asking it to sign.')
     }
     const before = actor.getSnapshot().context.signatures
-    if (args.method === 'solana_signMessage') {
+    if (method === 'solana_signMessage') {
       actor.send({ type: 'SIGN_MESSAGE' })
-    } else if (args.method === SOLANA_SIGN_TRANSACTION_METHOD) {
+    } else {
       const transaction = (args.params as { transaction?: unknown } | undefined)?.transaction
       if (typeof transaction !== 'string' || transaction.length === 0) {
         throw new AppError(
@@ -200,8 +209,6 @@ export class UniversalLinkConnector implements IWalletConnector {
       // Solana tools emit standard base64; the link carries base64url.
       const payload = transaction.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
       actor.send({ type: 'SIGN_TRANSACTION', payload })
-    } else {
-      throw new AppError('WALLET_ERROR', `${args.method} is not available over a universal link.`)
     }
     const context = await this.#settle(
       actor,

@@ -1,4 +1,5 @@
 import type { AnyActorRef, AnyStateMachine } from 'xstate'
+import { migrateStoredConnectionKind } from '../../../machines/client/client.connection-kind'
 import { machineFingerprint } from '../../../machines/client/client.fingerprint'
 import {
   checkRestorable,
@@ -126,7 +127,7 @@ export function createClientLink(host: ClientLinkHost) {
     fingerprint,
     /** Checks a stored record; on success the vault gets its tokens. Logs why a record is discarded. */
     check(stored: unknown): RestoreCheck {
-      const check = checkRestorable(stored, {
+      const check = checkRestorable(migrateStoredConnectionKind(stored), {
         machine: host.rootMachine(machine),
         fingerprint,
         state: 'link',

@@ -69,6 +69,7 @@ const DOCUMENTED = {
   TRANSACTION_DROPPED: true,
   WALLET_BUSY: true,
   ACCOUNT_CHANGED: true,
+  UNSUPPORTED_METHOD: true,
 } satisfies Record<AppErrorCode, true>
 export const DOCUMENTED_CODES = new Set(Object.keys(DOCUMENTED))
 

@@ -4,7 +4,7 @@ import {
   type RelayWalletSimulatorOptions,
 } from '../../../examples/wallet-simulator/src/relay'
 import {
-  type PairingFlow,
+  type PairingHandle,
   type PairingOptions,
   startPairing,
 } from '../../../machines/pairing/pairing.facade'
@@ -26,7 +26,7 @@ export const EVM_NAMESPACES = {
 export function dappPairing(
   server: Pick<TestServer, 'baseUrl' | 'appKey'>,
   overrides: Partial<PairingOptions> = {},
-): PairingFlow {
+): PairingHandle {
   return startPairing({
     baseUrl: server.baseUrl,
     appKey: server.appKey,
