@@ -68,6 +68,7 @@ export type {
 } from './paths/types'
 export { type ClientPathWorld, defaultWorld, PATH_TIMEOUTS } from './paths/world'
 export { type ClientCoverage, createClientCoverage, UNCOUNTED_STATUSES } from './run/coverage'
+export { preloadClientPaths } from './run/preload'
 export {
   type ClientPathDriver,
   ClientPathError,

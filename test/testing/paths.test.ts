@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AnyStateMachine, createMachine } from 'xstate'
 import { type ClientMachine, clientMachine } from '../../machines/client/client.machine'
 import type { ClientStatus } from '../../machines/client/client.view'
@@ -7,6 +7,7 @@ import {
   ClientPathError,
   exploreClient,
   getClientPaths,
+  preloadClientPaths,
   runClientPath,
   STEP_RULES,
   type StepRule,
@@ -21,6 +22,20 @@ const headless: ClientPathDriver = {
     action.run(client).catch(() => {})
   },
   expect: () => {},
+}
+
+// The replays run on virtual time, the Client's lazy chunks loaded first (on real time).
+beforeAll(async () => {
+  await preloadClientPaths(getClientPaths({ flows: ['desktop'] }))
+}, 30_000)
+beforeEach(() => {
+  vi.useFakeTimers()
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+const wait = async (ms: number) => {
+  await vi.advanceTimersByTimeAsync(ms)
 }
 
 /** A copy of the root machine whose transition `event` in the state at `path` goes to `target`. */
@@ -177,7 +192,7 @@ describe('a root transition re-targeted by hand', () => {
       /signs a message → cancels/.test(p.description),
     )
     expect(path).toBeDefined()
-    const failure = await runClientPath(path!, headless).then(
+    const failure = await runClientPath(path!, headless, { wait }).then(
       () => null,
       (error: unknown) => error,
     )
@@ -189,6 +204,6 @@ describe('a root transition re-targeted by hand', () => {
 
   it('while the paths of the real chart pass', async () => {
     const path = pick(getClientPaths({ flows: DESKTOP }))
-    await runClientPath(path!, headless)
+    await runClientPath(path!, headless, { wait })
   })
 })
