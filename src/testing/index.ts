@@ -53,7 +53,13 @@ export {
   exploreClient,
   getClientPaths,
 } from './paths/generate'
-export { type RuleOutcome, STEP_RULES, type StepRule } from './paths/steps'
+export {
+  type ChildAnswer,
+  type RuleEvent,
+  type RuleOutcome,
+  STEP_RULES,
+  type StepRule,
+} from './paths/steps'
 export type {
   ClientFlow,
   ClientPath,

@@ -165,6 +165,20 @@ describe('getClientPaths', () => {
           : null
       },
     }
+    // A rule sends the chart's own events and names children's answers: an event of XState's
+    // own (a child's done event) does not compile.
+    const forged: StepRule = {
+      id: 'wallet.forged',
+      flows: ['desktop'],
+      at: () => ({
+        step: { kind: 'wallet', behaviour: 'approve', description: 'forges a signature' },
+        events: [
+          // @ts-expect-error `xstate.done.actor.sign` is not a ClientEvent nor a ChildAnswer
+          { type: 'xstate.done.actor.sign', output: { signature: '0x', verification: null } },
+        ],
+      }),
+    }
+    expect(forged.id).toBe('wallet.forged')
     const more = getClientPaths({ rules: [...STEP_RULES, cancelTwice] })
     expect(more.some((path) => path.description.includes('cancels twice'))).toBe(true)
   })

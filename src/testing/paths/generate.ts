@@ -1,9 +1,9 @@
 import {
-  type ActorScope,
   type AnyActorLogic,
   type AnyEventObject,
-  type AnyMachineSnapshot,
-  createEmptyActor,
+  type EventObject,
+  initialTransition,
+  transition,
 } from 'xstate'
 import { getAdjacencyMap } from 'xstate/graph'
 import { clientTimekeeping } from '../../../machines/client/client.actors'
@@ -15,6 +15,7 @@ import {
   toClientView,
 } from '../../../machines/client/client.view'
 import { checkArgument } from '../arguments'
+import { type ChildAnswer, isChildAnswer, type RuleEvent } from './rules/outcome'
 import { pendingTimeouts, type RuleOutcome, STEP_RULES, type StepRule } from './steps'
 import type { ClientFlow, ClientPath, ClientPathStep, ClientStep } from './types'
 import { type ClientPathWorld, defaultWorld } from './world'
@@ -83,22 +84,44 @@ const linkStandIn = {
   getPersistedSnapshot: (snapshot: unknown) => snapshot,
 } as unknown as AnyActorLogic
 
-function mockScope(): ActorScope<AnyMachineSnapshot, AnyEventObject> {
-  const empty = createEmptyActor()
-  // Every snapshot of a traversal invokes its own `universalLink` child: its system id is taken
-  // again and again on this throwaway system.
-  ;(empty.system as unknown as { _set: () => void })._set = () => {}
-  return {
-    self: empty,
-    logger: () => {},
-    id: '',
-    sessionId: 'client-paths',
-    defer: () => {},
-    system: empty.system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as ActorScope<AnyMachineSnapshot, AnyEventObject>
+/**
+ * The event the chart receives when the invoked child `answer.child` ends as the answer says: its
+ * done event with the output, or its error event; a `sign` child that failed reports its
+ * snapshot, where it waits. The children do not run in a traversal: this is their end.
+ */
+function childEnd(answer: ChildAnswer): AnyEventObject {
+  if ('output' in answer)
+    return { type: `xstate.done.actor.${answer.child}`, output: answer.output }
+  if (answer.child === 'sign')
+    return {
+      type: `xstate.snapshot.${answer.child}`,
+      snapshot: { value: answer.status, context: { error: answer.error } },
+    }
+  return { type: `xstate.error.actor.${answer.child}`, error: answer.error }
+}
+
+/** What reaches the root for `event`: the chart's own event, or a child's end. */
+const toRoot = (event: RuleEvent): EventObject => (isChildAnswer(event) ? childEnd(event) : event)
+
+/**
+ * The delayed events the chart has scheduled in a snapshot (by id), from the actions XState's
+ * `transition` returns: a delayed `raise` schedules one, a `cancel` (leaving the state) drops it.
+ */
+type Scheduled = ReadonlyMap<string, EventObject>
+function schedule(before: Scheduled, actions: ReadonlyArray<{ type: string; params?: unknown }>) {
+  const after = new Map(before)
+  for (const action of actions) {
+    const params = (action.params ?? {}) as {
+      id?: string
+      delay?: unknown
+      event?: EventObject
+      sendId?: string
+    }
+    if (action.type === 'xstate.raise' && typeof params.delay === 'number' && params.event)
+      after.set(params.id ?? params.event.type, params.event)
+    if (action.type === 'xstate.cancel' && params.sendId !== undefined) after.delete(params.sendId)
+  }
+  return after
 }
 
 /** Two snapshots are one state of a path when the chart's state and what the UI shows agree. */
@@ -151,30 +174,54 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
   const machine = (options.machine ?? clientMachine)
     .provide(clientTimekeeping(() => 0))
     .provide({ actors: { transaction: transactionStandIn, universalLink: linkStandIn } })
-  const scope = mockScope()
-  const initial = machine.getInitialSnapshot(scope as never, {}) as ClientSnapshot
+  // What each snapshot of the traversal has scheduled (its named timeouts' events).
+  const scheduled = new WeakMap<ClientSnapshot, Scheduled>()
+  const [first, firstActions] = initialTransition(machine, {})
+  const initial = first as ClientSnapshot
+  scheduled.set(initial, schedule(new Map(), firstActions))
+  // XState's `transition` makes an actor of the logic for each call (its scope), which computes
+  // the initial snapshot: the chart's own transitions behind the initial snapshot made once.
+  const logicOnce = {
+    ...machine,
+    getInitialSnapshot: () => initial,
+    transition: machine.transition.bind(machine),
+  } as unknown as typeof machine
+  /** The chart's own transition (XState's `transition`), its scheduled events kept. */
+  const step = (snapshot: ClientSnapshot, event: EventObject): ClientSnapshot => {
+    const [next, actions] = transition(logicOnce, snapshot, event as never)
+    scheduled.set(next as ClientSnapshot, schedule(scheduled.get(snapshot) ?? new Map(), actions))
+    return next as ClientSnapshot
+  }
+  /** The named timeouts `snapshot` waits for, with the event XState scheduled for each. */
+  const timeouts = (snapshot: ClientSnapshot) =>
+    pendingTimeouts(snapshot).flatMap(({ timeout, eventType }) => {
+      const event = scheduled.get(snapshot)?.get(eventType)
+      return event ? [{ timeout, event }] : []
+    })
 
-  const outcome = (snapshot: ClientSnapshot, id: string): RuleOutcome | null => {
+  /** A step: a rule's outcome, or a named timeout passing (the event XState scheduled for it). */
+  type Outcome = RuleOutcome & { timer?: EventObject }
+  const outcome = (snapshot: ClientSnapshot, id: string): Outcome | null => {
     if (id.startsWith(TIME)) {
-      const found = pendingTimeouts(snapshot).find((t) => `${TIME}${t.event.type}` === id)
+      const found = timeouts(snapshot).find((t) => `${TIME}${t.event.type}` === id)
       if (!found) return null
-      const step: ClientStep = {
+      const passes: ClientStep = {
         kind: 'time',
         timeout: found.timeout,
         description: `nobody answers: ${found.timeout} passes`,
       }
-      return { step, events: [found.event] }
+      return { step: passes, events: [], timer: found.event }
     }
     return rules.find((rule) => rule.id === id)?.at(snapshot, world) ?? null
   }
 
   /** The snapshots after each root event of the step (a reload: the fresh root). */
-  const play = (snapshot: ClientSnapshot, result: RuleOutcome): ClientSnapshot[] => {
-    const restart = 'restart' in result
-    const seen: ClientSnapshot[] = restart ? [initial] : []
-    let next = restart ? initial : snapshot
-    for (const event of result.events) {
-      next = machine.transition(next, event as never, scope as never) as ClientSnapshot
+  const play = (snapshot: ClientSnapshot, result: Outcome): ClientSnapshot[] => {
+    const seen: ClientSnapshot[] = result.restart ? [initial] : []
+    let next = result.restart ? initial : snapshot
+    const events = [...(result.timer ? [result.timer] : []), ...result.events.map(toRoot)]
+    for (const event of events) {
+      next = step(next, event)
       seen.push(next)
     }
     return seen
@@ -192,7 +239,7 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
     if (snapshot.status !== 'active') return []
     const ids = [
       ...rules.filter((rule) => rule.at(snapshot, world) !== null).map((rule) => rule.id),
-      ...pendingTimeouts(snapshot).map((t) => `${TIME}${t.event.type}`),
+      ...timeouts(snapshot).map((t) => `${TIME}${t.event.type}`),
     ]
     return [...new Set(ids)].map((type) => ({ type }))
   }
@@ -250,7 +297,7 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
       snapshot = seen.at(-1) ?? snapshot
       for (const status of through) statuses.add(status)
       // A reload is a new root, not a change the chart makes: its changes start at the fresh root.
-      for (const change of statusChanges('restart' in result ? through : [before, ...through]))
+      for (const change of statusChanges(result.restart ? through : [before, ...through]))
         changes.add(change)
       steps.push({
         ...result.step,
