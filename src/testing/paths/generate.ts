@@ -1,6 +1,9 @@
 import {
   type AnyActorLogic,
+  type AnyActorRef,
   type AnyEventObject,
+  createActor,
+  createMachine,
   type EventObject,
   initialTransition,
   transition,
@@ -85,23 +88,84 @@ const linkStandIn = {
 } as unknown as AnyActorLogic
 
 /**
- * The event the chart receives when the invoked child `answer.child` ends as the answer says: its
- * done event with the output, or its error event; a `sign` child that failed reports its
- * snapshot, where it waits. The children do not run in a traversal: this is their end.
+ * The child of an answer, standing in for the root's invoked child: it ends (done with the output,
+ * or failed with the error) as soon as it starts; a `sign` child that failed stays active in the
+ * state the answer names once told to answer, as the sign machine waits in `rejected` / `failed`.
  */
-function childEnd(answer: ChildAnswer): AnyEventObject {
-  if ('output' in answer)
-    return { type: `xstate.done.actor.${answer.child}`, output: answer.output }
-  if (answer.child === 'sign')
-    return {
-      type: `xstate.snapshot.${answer.child}`,
-      snapshot: { value: answer.status, context: { error: answer.error } },
-    }
-  return { type: `xstate.error.actor.${answer.child}`, error: answer.error }
+function answeringChild(answer: ChildAnswer): AnyActorLogic {
+  type Snapshot = {
+    status: string
+    output?: unknown
+    error?: unknown
+    value?: string
+    context?: object
+  }
+  const initial: Snapshot =
+    'output' in answer
+      ? { status: 'done', output: answer.output }
+      : answer.child === 'sign'
+        ? { status: 'active', value: 'requesting', context: { error: null } }
+        : { status: 'error', error: answer.error }
+  return {
+    getInitialSnapshot: () => initial,
+    transition: (snapshot: Snapshot) =>
+      'status' in answer && answer.child === 'sign'
+        ? { status: 'active', value: answer.status, context: { error: answer.error } }
+        : snapshot,
+    getPersistedSnapshot: (snapshot: Snapshot) => snapshot,
+  } as unknown as AnyActorLogic
 }
 
-/** What reaches the root for `event`: the chart's own event, or a child's end. */
-const toRoot = (event: RuleEvent): EventObject => (isChildAnswer(event) ? childEnd(event) : event)
+/**
+ * The event the root's chart receives when its invoked child `answer.child` answers: a stand-in
+ * child with that id runs, invoked by a host machine, and the event XState itself sends the host
+ * (its done or error event, or for a failed signature its snapshot) is the one the root gets. The
+ * root's own children do not run in a traversal; this is how their answer reaches it.
+ */
+function childEnd(answer: ChildAnswer): EventObject {
+  const sent: EventObject[] = []
+  const host = createActor(
+    createMachine({
+      invoke: {
+        id: answer.child,
+        src: answeringChild(answer),
+        onSnapshot: {},
+        onDone: {},
+        onError: {},
+      },
+    }),
+    {
+      inspect: (inspection) => {
+        if (
+          inspection.type === '@xstate.event' &&
+          (inspection.sourceRef as AnyActorRef | undefined)?.id === answer.child
+        )
+          sent.push(inspection.event)
+      },
+    },
+  ).start()
+  host.getSnapshot().children[answer.child]?.send({ type: 'ANSWER' })
+  host.stop()
+  const event = sent.at(-1)
+  if (event === undefined)
+    throw new Error(`getClientPaths: the ${answer.child} child did not answer`)
+  return event
+}
+
+/** The events the children's answers gave, by answer (the same answer gives the same event). */
+const childEnds = new Map<string, EventObject>()
+
+/** What reaches the root for `event`: the chart's own event, or a child's answer. */
+function toRoot(event: RuleEvent): EventObject {
+  if (!isChildAnswer(event)) return event
+  const key = JSON.stringify(event)
+  let end = childEnds.get(key)
+  if (end === undefined) {
+    end = childEnd(event)
+    childEnds.set(key, end)
+  }
+  return end
+}
 
 /**
  * The delayed events the chart has scheduled in a snapshot (by id), from the actions XState's
