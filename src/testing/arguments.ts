@@ -95,6 +95,8 @@ function buildSchemas() {
       retryMs: z.optional(nonNegative),
     }),
     page: z.looseObject({ exposeFunction: fn, goto: fn, waitForFunction: fn, evaluate: fn }),
+    /** A page whose clock the runs play on (`openClientPaths` with `clock: true`). */
+    clockPage: z.looseObject({ clock: z.looseObject({ install: fn, runFor: fn }) }),
     openOptions: z.optional(z.looseObject({ act: optionalFn, clock: z.optional(z.boolean()) })),
     exposeOptions: z.looseObject({ driver, paths: pathOptions, run: runOptions }),
     evmKeys: z.array(hexKey),

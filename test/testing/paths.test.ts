@@ -179,6 +179,30 @@ describe('getClientPaths', () => {
       }),
     }
     expect(forged.id).toBe('wallet.forged')
+    // A child's answer: the switch child fails with the answer's error.
+    const switchRefused: StepRule = {
+      id: 'wallet.refusesSwitch',
+      flows: ['desktop'],
+      at: (snapshot) =>
+        snapshot.children.switchChain === undefined
+          ? null
+          : {
+              step: { kind: 'wallet', behaviour: 'error', description: 'the wallet cannot switch' },
+              events: [
+                {
+                  child: 'switchChain',
+                  error: { code: 'WALLET_ERROR', message: 'No such chain.' },
+                },
+              ],
+            },
+    }
+    const refused = getClientPaths({ flows: ['desktop'], rules: [...STEP_RULES, switchRefused] })
+      .flatMap((path) => path.steps)
+      .find((s) => s.description === 'the wallet cannot switch')
+    expect(refused?.expected).toMatchObject({
+      status: 'connected',
+      error: { code: 'WALLET_ERROR' },
+    })
     const more = getClientPaths({ rules: [...STEP_RULES, cancelTwice] })
     expect(more.some((path) => path.description.includes('cancels twice'))).toBe(true)
   })
