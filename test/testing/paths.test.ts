@@ -24,9 +24,13 @@ const headless: ClientPathDriver = {
   expect: () => {},
 }
 
-// The replays run on virtual time, the Client's lazy chunks loaded first (on real time).
+// The replays run on virtual time, the Client's lazy chunks loaded first (on real time) by the
+// path the replays below take.
 beforeAll(async () => {
-  await preloadClientPaths(getClientPaths({ flows: ['desktop'] }))
+  const signThenCancel = getClientPaths({ flows: ['desktop'] }).filter((path) =>
+    /signs a message → cancels → signs a message$/.test(path.description),
+  )
+  await preloadClientPaths(signThenCancel)
 }, 30_000)
 beforeEach(() => {
   vi.useFakeTimers()
