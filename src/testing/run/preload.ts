@@ -1,3 +1,4 @@
+import type { ClientTimeouts } from '../../../machines/client/client.types'
 import { checkArgument } from '../arguments'
 import type { ClientPath, ClientPathStep } from '../paths/types'
 import { type ClientPathDriver, type RunClientPathOptions, runClientPath } from './run-path'
@@ -16,6 +17,15 @@ const kindOf = (step: ClientPathStep): string => {
     case 'reload':
       return `reload.${step.reconnect ?? ''}`
   }
+}
+
+/** Named timeouts no preload waits out. */
+const PATIENT: ClientTimeouts = {
+  connectorLoadMs: 60_000,
+  discoveryMs: 200,
+  walletAnswerMs: 60_000,
+  signatureMs: 60_000,
+  reconnectMs: 60_000,
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -64,6 +74,8 @@ export async function preloadClientPaths(
       // as long as it takes to load (up to `settleMs` polls).
       wait: (ms) => sleep(Math.min(ms, 1)),
       settleMs: 30_000,
+      // No time step is played: no deadline may pass while a chunk loads on a loaded machine.
+      timeouts: PATIENT,
       ...options,
     })
     played++
