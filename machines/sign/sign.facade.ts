@@ -40,8 +40,10 @@ export function createSignActor(
 ): SignActor {
   requireObject(connector, 'createSignActor: connector')
   requireInspectionOptions(options, 'createSignActor')
+  // The facade's own `input` option (the sign request), not an actor's.
+  const { input = {} } = options
   return createActor(provideSign(connector, options.verifier), {
-    input: options.input ?? {},
+    input,
     ...inspectorOptions(options),
   })
 }

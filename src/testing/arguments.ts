@@ -64,6 +64,18 @@ function buildSchemas() {
       client: z.optional(object),
     }),
   )
+  const path = z.looseObject({
+    description: z.string(),
+    flow: z.enum(FLOWS),
+    initial: view,
+    steps: z.array(
+      z.looseObject({
+        kind: z.enum(['user', 'wallet', 'fault', 'time', 'reload']),
+        description: z.string(),
+        expected: view,
+      }),
+    ),
+  })
   return {
     function: fn,
     string: z.string(),
@@ -71,18 +83,8 @@ function buildSchemas() {
     driver,
     pathOptions,
     runOptions,
-    path: z.looseObject({
-      description: z.string(),
-      flow: z.enum(FLOWS),
-      initial: view,
-      steps: z.array(
-        z.looseObject({
-          kind: z.enum(['user', 'wallet', 'fault', 'time', 'reload']),
-          description: z.string(),
-          expected: view,
-        }),
-      ),
-    }),
+    path,
+    paths: z.array(path),
     stepIndex: z.int().check(z.gte(-1)),
     /** An element to search (`querySelectorAll`). */
     element: z.looseObject({ querySelectorAll: fn }),
@@ -93,7 +95,9 @@ function buildSchemas() {
       retryMs: z.optional(nonNegative),
     }),
     page: z.looseObject({ exposeFunction: fn, goto: fn, waitForFunction: fn, evaluate: fn }),
-    openOptions: z.optional(z.looseObject({ act: optionalFn })),
+    /** A page whose clock the runs play on (`openClientPaths` with `clock: true`). */
+    clockPage: z.looseObject({ clock: z.looseObject({ install: fn, runFor: fn }) }),
+    openOptions: z.optional(z.looseObject({ act: optionalFn, clock: z.optional(z.boolean()) })),
     exposeOptions: z.looseObject({ driver, paths: pathOptions, run: runOptions }),
     evmKeys: z.array(hexKey),
     evmOptions: z.optional(

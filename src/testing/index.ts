@@ -53,7 +53,13 @@ export {
   exploreClient,
   getClientPaths,
 } from './paths/generate'
-export { type RuleOutcome, STEP_RULES, type StepRule } from './paths/steps'
+export {
+  type ChildAnswer,
+  type RuleEvent,
+  type RuleOutcome,
+  STEP_RULES,
+  type StepRule,
+} from './paths/steps'
 export type {
   ClientFlow,
   ClientPath,
@@ -68,6 +74,7 @@ export type {
 } from './paths/types'
 export { type ClientPathWorld, defaultWorld, PATH_TIMEOUTS } from './paths/world'
 export { type ClientCoverage, createClientCoverage, UNCOUNTED_STATUSES } from './run/coverage'
+export { preloadClientPaths } from './run/preload'
 export {
   type ClientPathDriver,
   ClientPathError,

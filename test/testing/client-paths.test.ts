@@ -1,8 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   type ClientPathDriver,
   createClientCoverage,
   getClientPaths,
+  preloadClientPaths,
   runClientPath,
 } from '../../src/testing'
 
@@ -19,6 +20,20 @@ const headless: ClientPathDriver = {
 const paths = getClientPaths()
 const coverage = createClientCoverage()
 afterAll(() => console.log(coverage.line()))
+// The Client's lazy chunks load on real time, once, before the runs on virtual time.
+beforeAll(async () => {
+  await preloadClientPaths(paths)
+}, 30_000)
+// Virtual time: a named timeout passes at once, the run's polls advance the fake clock.
+beforeEach(() => {
+  vi.useFakeTimers()
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+const wait = async (ms: number) => {
+  await vi.advanceTimersByTimeAsync(ms)
+}
 
 describe('generated paths (desktop, pairing, universal link) on the real Client', () => {
   it('there are paths, each from a fresh page', () => {
@@ -26,7 +41,7 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
   })
   for (const path of paths)
     it(path.description, async () => {
-      await runClientPath(path, headless, { coverage })
+      await runClientPath(path, headless, { coverage, wait })
     })
 
   it('has universal-link paths: the phone approves, rejects, fails, never answers, signs, the backend fails the session, the page reloads (awaiting the phone or connected)', () => {
@@ -63,7 +78,7 @@ describe('generated paths (desktop, pairing, universal link) on the real Client'
       description: `${once!.description} → signs a message → the wallet approves`,
       steps: [...once!.steps, ...signAndApprove],
     }
-    const run = await runClientPath(twice, headless)
+    const run = await runClientPath(twice, headless, { wait })
     // Four links for the phone: connect, sign, then the renewed session's connect and sign.
     const created = run.backend?.requests.filter((r) => r === 'POST /api/v1/connect/sessions')
     expect(created).toHaveLength(2)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AnyStateMachine, createMachine } from 'xstate'
 import { type ClientMachine, clientMachine } from '../../machines/client/client.machine'
 import type { ClientStatus } from '../../machines/client/client.view'
@@ -7,6 +7,7 @@ import {
   ClientPathError,
   exploreClient,
   getClientPaths,
+  preloadClientPaths,
   runClientPath,
   STEP_RULES,
   type StepRule,
@@ -21,6 +22,24 @@ const headless: ClientPathDriver = {
     action.run(client).catch(() => {})
   },
   expect: () => {},
+}
+
+// The replays run on virtual time, the Client's lazy chunks loaded first (on real time) by the
+// path the replays below take.
+beforeAll(async () => {
+  const signThenCancel = getClientPaths({ flows: ['desktop'] }).filter((path) =>
+    /signs a message → cancels → signs a message$/.test(path.description),
+  )
+  await preloadClientPaths(signThenCancel)
+}, 30_000)
+beforeEach(() => {
+  vi.useFakeTimers()
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+const wait = async (ms: number) => {
+  await vi.advanceTimersByTimeAsync(ms)
 }
 
 /** A copy of the root machine whose transition `event` in the state at `path` goes to `target`. */
@@ -150,6 +169,44 @@ describe('getClientPaths', () => {
           : null
       },
     }
+    // A rule sends the chart's own events and names children's answers: an event of XState's
+    // own (a child's done event) does not compile.
+    const forged: StepRule = {
+      id: 'wallet.forged',
+      flows: ['desktop'],
+      at: () => ({
+        step: { kind: 'wallet', behaviour: 'approve', description: 'forges a signature' },
+        events: [
+          // @ts-expect-error `xstate.done.actor.sign` is not a ClientEvent nor a ChildAnswer
+          { type: 'xstate.done.actor.sign', output: { signature: '0x', verification: null } },
+        ],
+      }),
+    }
+    expect(forged.id).toBe('wallet.forged')
+    // A child's answer: the switch child fails with the answer's error.
+    const switchRefused: StepRule = {
+      id: 'wallet.refusesSwitch',
+      flows: ['desktop'],
+      at: (snapshot) =>
+        snapshot.children.switchChain === undefined
+          ? null
+          : {
+              step: { kind: 'wallet', behaviour: 'error', description: 'the wallet cannot switch' },
+              events: [
+                {
+                  child: 'switchChain',
+                  error: { code: 'WALLET_ERROR', message: 'No such chain.' },
+                },
+              ],
+            },
+    }
+    const refused = getClientPaths({ flows: ['desktop'], rules: [...STEP_RULES, switchRefused] })
+      .flatMap((path) => path.steps)
+      .find((s) => s.description === 'the wallet cannot switch')
+    expect(refused?.expected).toMatchObject({
+      status: 'connected',
+      error: { code: 'WALLET_ERROR' },
+    })
     const more = getClientPaths({ rules: [...STEP_RULES, cancelTwice] })
     expect(more.some((path) => path.description.includes('cancels twice'))).toBe(true)
   })
@@ -177,7 +234,7 @@ describe('a root transition re-targeted by hand', () => {
       /signs a message → cancels/.test(p.description),
     )
     expect(path).toBeDefined()
-    const failure = await runClientPath(path!, headless).then(
+    const failure = await runClientPath(path!, headless, { wait }).then(
       () => null,
       (error: unknown) => error,
     )
@@ -189,6 +246,6 @@ describe('a root transition re-targeted by hand', () => {
 
   it('while the paths of the real chart pass', async () => {
     const path = pick(getClientPaths({ flows: DESKTOP }))
-    await runClientPath(path!, headless)
+    await runClientPath(path!, headless, { wait })
   })
 })

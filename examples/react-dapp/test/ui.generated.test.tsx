@@ -6,11 +6,12 @@ import {
   createClientCoverage,
   createDomDriver,
   getClientPaths,
+  preloadClientPaths,
   runClientPath,
   UNCOUNTED_STATUSES,
   type UserAction,
 } from 'scope-connect/testing'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ConnectPanel } from '../src/ConnectPanel'
 import { buttonFor, checkConnectPanel } from '../src/ui-checks'
 
@@ -50,11 +51,25 @@ const coverage = createClientCoverage(FLOWS)
 afterAll(() => {
   console.log(coverage.line())
 })
+// The replays run on virtual time (a named timeout passes at once), the Client's lazy chunks
+// loaded first, on real time.
+beforeAll(async () => {
+  await preloadClientPaths(paths)
+}, 30_000)
+beforeEach(() => {
+  vi.useFakeTimers()
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+const wait = async (ms: number) => {
+  await vi.advanceTimersByTimeAsync(ms)
+}
 
 describe('the connect panel on every generated path', () => {
   for (const path of paths)
     it(path.description, async () => {
-      await runClientPath(path, panel(), { coverage })
+      await runClientPath(path, panel(), { coverage, wait })
     })
 
   it('covers every status and status change the chart allows', () => {
@@ -74,7 +89,7 @@ describe('a planted bug: Connect left disabled after USER_REJECTED', () => {
 
   it('a generated path catches it', async () => {
     expect(rejected).toBeDefined()
-    const failure = await runClientPath(rejected!, panel(buggy)).then(
+    const failure = await runClientPath(rejected!, panel(buggy), { wait }).then(
       () => null,
       (error: unknown) => error,
     )
@@ -85,6 +100,6 @@ describe('a planted bug: Connect left disabled after USER_REJECTED', () => {
   })
 
   it('the fixed panel passes the same path', async () => {
-    await runClientPath(rejected!, panel())
+    await runClientPath(rejected!, panel(), { wait })
   })
 })

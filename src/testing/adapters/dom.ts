@@ -23,11 +23,16 @@ export interface DomDriverOptions {
   >
   /** Throws when the UI does not show `view` (retried until it does, up to `retryMs`). */
   expect(view: ClientView, ui: HTMLElement, step: ClientPathStep | null): void | Promise<void>
-  /** How long `expect` is retried while the UI catches up (React renders after the change); default 1 000 ms. */
+  /**
+   * How long `expect` is retried while the UI catches up (React renders after the change), on the
+   * run's clock (virtual time when the run is); default 1 000 ms.
+   */
   retryMs?: number
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** How often `expect` is tried again while the UI catches up. */
+const RETRY_EVERY_MS = 10
 
 /**
  * A `runClientPath` driver for a DOM: happy-dom or jsdom under vitest with Testing Library, or a
@@ -54,15 +59,15 @@ export function createDomDriver(options: DomDriverOptions): ClientPathDriver {
         throw new Error(`the UI has no way to ${action.description} (act.${action.type})`)
       await perform(ui(), action)
     },
-    async expect(view, step) {
-      const until = Date.now() + (options.retryMs ?? 1_000)
-      for (;;) {
+    async expect(view, step, wait = sleep) {
+      const retryMs = options.retryMs ?? 1_000
+      for (let waited = 0; ; waited += RETRY_EVERY_MS) {
         try {
           await options.expect(view, ui(), step)
           return
         } catch (error) {
-          if (Date.now() > until) throw error
-          await sleep(10)
+          if (waited >= retryMs) throw error
+          await wait(RETRY_EVERY_MS)
         }
       }
     },

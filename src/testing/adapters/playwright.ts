@@ -23,6 +23,8 @@ interface PagePaths {
 interface PageGlobals {
   __scopeConnectPaths?: PagePaths
   __scopeConnectAct?: (action: RemoteAction) => Promise<void>
+  /** The test's `page.clock.runFor` (`openClientPaths` with `clock: true`). */
+  __scopeConnectAdvance?: (ms: number) => Promise<void>
 }
 const pageGlobals = () => globalThis as PageGlobals
 
@@ -64,8 +66,15 @@ export function exposeClientPaths(options: ExposeClientPathsOptions): ClientPath
   pageGlobals().__scopeConnectPaths = {
     descriptions: paths.map((path) => path.description),
     async run(index) {
+      // On the test's clock (Playwright's `page.clock`) when it installed one.
+      const advance = pageGlobals().__scopeConnectAdvance
+      const wait = options.run?.wait ?? (advance ? (ms: number) => advance(ms) : undefined)
       try {
-        await runClientPath(paths[index] as ClientPath, driver, { ...options.run, coverage })
+        await runClientPath(paths[index] as ClientPath, driver, {
+          ...options.run,
+          ...(wait ? { wait } : {}),
+          coverage,
+        })
         return null
       } catch (error) {
         return error instanceof Error ? error.message : String(error)
@@ -78,6 +87,11 @@ export function exposeClientPaths(options: ExposeClientPathsOptions): ClientPath
 
 /** The part of Playwright's `Page` the fixture uses (so this module needs no Playwright import). */
 export interface PlaywrightPage {
+  /** Playwright's `page.clock` (for `openClientPaths` with `clock: true`). */
+  clock?: {
+    install(options?: { time?: number | string | Date }): Promise<void>
+    runFor(ticks: number | string): Promise<void>
+  }
   exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<unknown>
   goto(url: string): Promise<unknown>
   waitForFunction(expression: string): Promise<unknown>
@@ -100,17 +114,28 @@ export interface PagePathsHandle {
  * page's driver. Wrap it in a fixture: `test.extend({ clientPaths: async ({ page }, use) =>
  * use(await openClientPaths(page, url, { act })) })`.
  *
+ * With `clock: true` the runs play on virtual time: the page's clock is Playwright's
+ * (`page.clock.install()` before the page loads), and every wait of a run is a
+ * `page.clock.runFor(ms)` from the test, so a named timeout passes at once.
+ *
  * Rejects with AppError `INVALID_CONFIG` when `page` is not a Playwright page, `url` not a string,
- * or `options.act` not a function.
+ * `options.act` not a function or `options.clock` not a boolean, or with `clock` a page without
+ * `clock`.
  */
 export async function openClientPaths(
   page: PlaywrightPage,
   url: string,
-  options: { act?: (action: RemoteAction) => Promise<void> } = {},
+  options: { act?: (action: RemoteAction) => Promise<void>; clock?: boolean } = {},
 ): Promise<PagePathsHandle> {
   checkArgument('page', page, 'openClientPaths page')
   checkArgument('string', url, 'openClientPaths url')
   checkArgument('openOptions', options, 'openClientPaths options')
+  if (options.clock) {
+    checkArgument('clockPage', page, 'openClientPaths page')
+    const clock = page.clock as NonNullable<PlaywrightPage['clock']>
+    await clock.install()
+    await page.exposeFunction('__scopeConnectAdvance', ((ms: number) => clock.runFor(ms)) as never)
+  }
   if (options.act) await page.exposeFunction('__scopeConnectAct', options.act as never)
   await page.goto(url)
   await page.waitForFunction('globalThis.__scopeConnectPaths !== undefined')

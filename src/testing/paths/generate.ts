@@ -1,9 +1,12 @@
 import {
-  type ActorScope,
   type AnyActorLogic,
+  type AnyActorRef,
   type AnyEventObject,
-  type AnyMachineSnapshot,
-  createEmptyActor,
+  createActor,
+  createMachine,
+  type EventObject,
+  initialTransition,
+  transition,
 } from 'xstate'
 import { getAdjacencyMap } from 'xstate/graph'
 import { clientTimekeeping } from '../../../machines/client/client.actors'
@@ -15,6 +18,7 @@ import {
   toClientView,
 } from '../../../machines/client/client.view'
 import { checkArgument } from '../arguments'
+import { type ChildAnswer, isChildAnswer, type RuleEvent } from './rules/outcome'
 import { pendingTimeouts, type RuleOutcome, STEP_RULES, type StepRule } from './steps'
 import type { ClientFlow, ClientPath, ClientPathStep, ClientStep } from './types'
 import { type ClientPathWorld, defaultWorld } from './world'
@@ -83,22 +87,105 @@ const linkStandIn = {
   getPersistedSnapshot: (snapshot: unknown) => snapshot,
 } as unknown as AnyActorLogic
 
-function mockScope(): ActorScope<AnyMachineSnapshot, AnyEventObject> {
-  const empty = createEmptyActor()
-  // Every snapshot of a traversal invokes its own `universalLink` child: its system id is taken
-  // again and again on this throwaway system.
-  ;(empty.system as unknown as { _set: () => void })._set = () => {}
+/**
+ * The child of an answer, standing in for the root's invoked child: it ends (done with the output,
+ * or failed with the error) as soon as it starts; a `sign` child that failed stays active in the
+ * state the answer names once told to answer, as the sign machine waits in `rejected` / `failed`.
+ */
+function answeringChild(answer: ChildAnswer): AnyActorLogic {
+  type Snapshot = {
+    status: string
+    output?: unknown
+    error?: unknown
+    value?: string
+    context?: object
+  }
+  const initial: Snapshot =
+    'output' in answer
+      ? { status: 'done', output: answer.output }
+      : answer.child === 'sign'
+        ? { status: 'active', value: 'requesting', context: { error: null } }
+        : { status: 'error', error: answer.error }
   return {
-    self: empty,
-    logger: () => {},
-    id: '',
-    sessionId: 'client-paths',
-    defer: () => {},
-    system: empty.system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as unknown as ActorScope<AnyMachineSnapshot, AnyEventObject>
+    getInitialSnapshot: () => initial,
+    transition: (snapshot: Snapshot) =>
+      'status' in answer && answer.child === 'sign'
+        ? { status: 'active', value: answer.status, context: { error: answer.error } }
+        : snapshot,
+    getPersistedSnapshot: (snapshot: Snapshot) => snapshot,
+  } as unknown as AnyActorLogic
+}
+
+/**
+ * The event the root's chart receives when its invoked child `answer.child` answers: a stand-in
+ * child with that id runs, invoked by a host machine, and the event XState itself sends the host
+ * (its done or error event, or for a failed signature its snapshot) is the one the root gets. The
+ * root's own children do not run in a traversal; this is how their answer reaches it.
+ */
+function childEnd(answer: ChildAnswer): EventObject {
+  const sent: EventObject[] = []
+  const host = createActor(
+    createMachine({
+      invoke: {
+        id: answer.child,
+        src: answeringChild(answer),
+        onSnapshot: {},
+        onDone: {},
+        onError: {},
+      },
+    }),
+    {
+      inspect: (inspection) => {
+        if (
+          inspection.type === '@xstate.event' &&
+          (inspection.sourceRef as AnyActorRef | undefined)?.id === answer.child
+        )
+          sent.push(inspection.event)
+      },
+    },
+  ).start()
+  host.getSnapshot().children[answer.child]?.send({ type: 'ANSWER' })
+  host.stop()
+  const event = sent.at(-1)
+  if (event === undefined)
+    throw new Error(`getClientPaths: the ${answer.child} child did not answer`)
+  return event
+}
+
+/** The events the children's answers gave, by answer (the same answer gives the same event). */
+const childEnds = new Map<string, EventObject>()
+
+/** What reaches the root for `event`: the chart's own event, or a child's answer. */
+function toRoot(event: RuleEvent): EventObject {
+  if (!isChildAnswer(event)) return event
+  const key = JSON.stringify(event)
+  let end = childEnds.get(key)
+  if (end === undefined) {
+    end = childEnd(event)
+    childEnds.set(key, end)
+  }
+  return end
+}
+
+/**
+ * The delayed events the chart has scheduled in a snapshot (by id), from the actions XState's
+ * `transition` returns: a delayed `raise` schedules one, a `cancel` (leaving the state) drops it.
+ */
+type Scheduled = ReadonlyMap<string, EventObject>
+function schedule(before: Scheduled, actions: ReadonlyArray<{ type: string; params?: unknown }>) {
+  const after = new Map(before)
+  for (const action of actions) {
+    const params = (action.params ?? {}) as {
+      id?: string
+      delay?: unknown
+      event?: EventObject
+      sendId?: string
+    }
+    if (action.type === 'xstate.raise' && typeof params.delay === 'number' && params.event)
+      after.set(params.id ?? params.event.type, params.event)
+    if (action.type === 'xstate.cancel' && params.sendId !== undefined) after.delete(params.sendId)
+  }
+  return after
 }
 
 /** Two snapshots are one state of a path when the chart's state and what the UI shows agree. */
@@ -151,30 +238,54 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
   const machine = (options.machine ?? clientMachine)
     .provide(clientTimekeeping(() => 0))
     .provide({ actors: { transaction: transactionStandIn, universalLink: linkStandIn } })
-  const scope = mockScope()
-  const initial = machine.getInitialSnapshot(scope as never, {}) as ClientSnapshot
+  // What each snapshot of the traversal has scheduled (its named timeouts' events).
+  const scheduled = new WeakMap<ClientSnapshot, Scheduled>()
+  const [first, firstActions] = initialTransition(machine, {})
+  const initial = first as ClientSnapshot
+  scheduled.set(initial, schedule(new Map(), firstActions))
+  // XState's `transition` makes an actor of the logic for each call (its scope), which computes
+  // the initial snapshot: the chart's own transitions behind the initial snapshot made once.
+  const logicOnce = {
+    ...machine,
+    getInitialSnapshot: () => initial,
+    transition: machine.transition.bind(machine),
+  } as unknown as typeof machine
+  /** The chart's own transition (XState's `transition`), its scheduled events kept. */
+  const step = (snapshot: ClientSnapshot, event: EventObject): ClientSnapshot => {
+    const [next, actions] = transition(logicOnce, snapshot, event as never)
+    scheduled.set(next as ClientSnapshot, schedule(scheduled.get(snapshot) ?? new Map(), actions))
+    return next as ClientSnapshot
+  }
+  /** The named timeouts `snapshot` waits for, with the event XState scheduled for each. */
+  const timeouts = (snapshot: ClientSnapshot) =>
+    pendingTimeouts(snapshot).flatMap(({ timeout, eventType }) => {
+      const event = scheduled.get(snapshot)?.get(eventType)
+      return event ? [{ timeout, event }] : []
+    })
 
-  const outcome = (snapshot: ClientSnapshot, id: string): RuleOutcome | null => {
+  /** A step: a rule's outcome, or a named timeout passing (the event XState scheduled for it). */
+  type Outcome = RuleOutcome & { timer?: EventObject }
+  const outcome = (snapshot: ClientSnapshot, id: string): Outcome | null => {
     if (id.startsWith(TIME)) {
-      const found = pendingTimeouts(snapshot).find((t) => `${TIME}${t.event.type}` === id)
+      const found = timeouts(snapshot).find((t) => `${TIME}${t.event.type}` === id)
       if (!found) return null
-      const step: ClientStep = {
+      const passes: ClientStep = {
         kind: 'time',
         timeout: found.timeout,
         description: `nobody answers: ${found.timeout} passes`,
       }
-      return { step, events: [found.event] }
+      return { step: passes, events: [], timer: found.event }
     }
     return rules.find((rule) => rule.id === id)?.at(snapshot, world) ?? null
   }
 
   /** The snapshots after each root event of the step (a reload: the fresh root). */
-  const play = (snapshot: ClientSnapshot, result: RuleOutcome): ClientSnapshot[] => {
-    const restart = 'restart' in result
-    const seen: ClientSnapshot[] = restart ? [initial] : []
-    let next = restart ? initial : snapshot
-    for (const event of result.events) {
-      next = machine.transition(next, event as never, scope as never) as ClientSnapshot
+  const play = (snapshot: ClientSnapshot, result: Outcome): ClientSnapshot[] => {
+    const seen: ClientSnapshot[] = result.restart ? [initial] : []
+    let next = result.restart ? initial : snapshot
+    const events = [...(result.timer ? [result.timer] : []), ...result.events.map(toRoot)]
+    for (const event of events) {
+      next = step(next, event)
       seen.push(next)
     }
     return seen
@@ -192,7 +303,7 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
     if (snapshot.status !== 'active') return []
     const ids = [
       ...rules.filter((rule) => rule.at(snapshot, world) !== null).map((rule) => rule.id),
-      ...pendingTimeouts(snapshot).map((t) => `${TIME}${t.event.type}`),
+      ...timeouts(snapshot).map((t) => `${TIME}${t.event.type}`),
     ]
     return [...new Set(ids)].map((type) => ({ type }))
   }
@@ -250,7 +361,7 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
       snapshot = seen.at(-1) ?? snapshot
       for (const status of through) statuses.add(status)
       // A reload is a new root, not a change the chart makes: its changes start at the fresh root.
-      for (const change of statusChanges('restart' in result ? through : [before, ...through]))
+      for (const change of statusChanges(result.restart ? through : [before, ...through]))
         changes.add(change)
       steps.push({
         ...result.step,

@@ -36,7 +36,15 @@ import { viewDifferences } from './same-view'
 export interface ClientPathDriver {
   mount(client: Client): void | Promise<void>
   act(action: UserAction, client: Client): void | Promise<void>
-  expect(view: ClientView, step: ClientPathStep | null): void | Promise<void>
+  /**
+   * `wait` is the run's clock (`RunClientPathOptions.wait`): a driver that retries while the UI
+   * catches up waits with it, so the retry runs on virtual time too.
+   */
+  expect(
+    view: ClientView,
+    step: ClientPathStep | null,
+    wait: (ms: number) => Promise<void>,
+  ): void | Promise<void>
   /** Removes the UI (before a reload's new mount, and at the end). */
   unmount?(): void | Promise<void>
 }
@@ -50,9 +58,15 @@ export interface RunClientPathOptions {
   backend?: { baseUrl: string; appKey: string; fetchImpl?: typeof fetch }
   /** The named timeouts of the Client; default `PATH_TIMEOUTS` (short, for time steps). */
   timeouts?: Partial<ClientTimeouts>
-  /** How time passes for a time step; default a real wait (`setTimeout`). */
+  /**
+   * How time passes: every wait of the run goes through it (a time step, the polls while the
+   * Client settles, the driver's retries), and the run counts time by what it waited. Default a
+   * real wait (`setTimeout`). On virtual time: `vi.useFakeTimers()` and
+   * `wait: (ms) => vi.advanceTimersByTimeAsync(ms)` under Vitest; `openClientPaths(page, url,
+   * { clock: true })` in Chromium (Playwright's `page.clock`).
+   */
   wait?(ms: number): Promise<void>
-  /** How long the Client may take to show a step's view before the run fails; default 3 000 ms. */
+  /** How long (as `wait` counts it) the Client may take to show a step's view before the run fails; default 3 000 ms. */
   settleMs?: number
   /** Records what the run covered. */
   coverage?: ClientCoverage
@@ -100,6 +114,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const TIMEOUT_MARGIN_MS = 150
 /** A view that matched must hold this long (the Client has not moved on). */
 const STEADY_MS = 15
+/** How often the run looks again while it waits for the Client. */
+const POLL_MS = 5
 
 /**
  * Replays `path` on a fresh `Client` — a held test wallet (`createTestWallet`: each prompt waits for
@@ -196,14 +212,15 @@ export async function runClientPath(
   }
 
   const settle = async (expected: ClientView, index: number) => {
-    const started = Date.now()
-    for (;;) {
+    for (let waited = 0; ; ) {
       if (viewDifferences(client.getView(), expected).length === 0) {
-        await sleep(STEADY_MS)
+        await wait(STEADY_MS)
+        waited += STEADY_MS
         if (viewDifferences(client.getView(), expected).length === 0) return
       }
-      if (Date.now() - started > settleMs) break
-      await sleep(5)
+      if (waited > settleMs) break
+      await wait(POLL_MS)
+      waited += POLL_MS
     }
     const differences = viewDifferences(client.getView(), expected)
     throw new ClientPathError(
@@ -214,9 +231,8 @@ export async function runClientPath(
   }
 
   /** Polls `condition` until it holds or `settleMs` passes; whether it holds. */
-  const eventually = async (condition: () => boolean, pollMs = 5) => {
-    const until = Date.now() + settleMs
-    while (!condition() && Date.now() < until) await sleep(pollMs)
+  const eventually = async (condition: () => boolean, pollMs = POLL_MS) => {
+    for (let waited = 0; !condition() && waited < settleMs; waited += pollMs) await wait(pollMs)
     return condition()
   }
 
@@ -319,7 +335,7 @@ export async function runClientPath(
   try {
     await driver.mount(client)
     await settle(path.initial, -1)
-    await driver.expect(client.getView(), null)
+    await driver.expect(client.getView(), null, wait)
     for (const [index, step] of path.steps.entries()) {
       switch (step.kind) {
         case 'user':
@@ -354,7 +370,7 @@ export async function runClientPath(
       }
       await settle(step.expected, index)
       try {
-        await driver.expect(step.expected, step)
+        await driver.expect(step.expected, step, wait)
       } catch (error) {
         throw new ClientPathError(
           path,

@@ -5,6 +5,7 @@ import {
   createActor,
   createMachine,
   type EventObject,
+  getStateNodes,
 } from 'xstate'
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph'
 import { machineEdges, machineStates } from '../../../visualizations/graph'
@@ -84,7 +85,7 @@ export function explore(
     const adjacency = getAdjacencyMap(machine, { ...options, fromState: initial } as never)
     for (const { state, transitions } of Object.values(adjacency)) {
       const snapshot = state as AnyMachineSnapshot
-      for (const node of (snapshot as unknown as { _nodes: { id: string }[] })._nodes) {
+      for (const node of getStateNodes(snapshot.machine.root, snapshot.value)) {
         coveredStates.add(node.id)
       }
       for (const { event } of Object.values(transitions) as { event: EventObject }[]) {
@@ -104,9 +105,7 @@ export function explore(
 export function possibleEvents(snapshot: AnyMachineSnapshot, events: EventObject[]): EventObject[] {
   if (snapshot.status !== 'active') return []
   const children = Object.keys(snapshot.children ?? {})
-  const active = new Set(
-    (snapshot as unknown as { _nodes: { id: string }[] })._nodes.map((n) => n.id),
-  )
+  const active = new Set(getStateNodes(snapshot.machine.root, snapshot.value).map((n) => n.id))
   return events.filter(({ type }) => {
     const actor = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(type)
     if (actor) return children.includes(actor[1]!)
