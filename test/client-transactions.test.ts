@@ -21,13 +21,26 @@ const backend = useBackendWithAnvil({
   anvilArgs: ['--no-mining'],
   transactions: {
     blockPollMs: 100,
-    timeoutMs: 1_000,
+    // Short, so the slow-node path fails in about 5 s rather than 17 (its five failed reads each wait
+    // out the timeout twice); a read that misses it once under load is retried by wait() (50 ms).
+    timeoutMs: 300,
     fetch: async (input, init) => {
-      if (nodeDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, nodeDelayMs))
+      // A slow node, as a socket is: the backend's abort (its timeout) ends the wait at once.
+      if (nodeDelayMs > 0) await slowNode(nodeDelayMs, init?.signal)
       return fetch(input, init)
     },
   },
 })
+
+function slowNode(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    })
+  })
+}
 
 const dappFetch: typeof fetch = async (input, init) => {
   const url = input instanceof Request ? input.url : String(input)
@@ -239,7 +252,7 @@ describe('Client.sendTransaction', () => {
   it('error: a node slower than the backend allows → RPC_ERROR with UPSTREAM_ERROR; then it recovers', async () => {
     const { client } = await connected()
     const handle = await client.sendTransaction({ to: RECIPIENT, value: 1n })
-    nodeDelayMs = 1_500
+    nodeDelayMs = 1_000
     try {
       const error = await failure(handle.wait())
       expect(error?.code).toBe('RPC_ERROR')

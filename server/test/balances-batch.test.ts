@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createChainRegistry } from '../src/chains'
 import { closedPortUrl } from './chains/support/black-hole'
 import {
@@ -35,6 +35,9 @@ const countingFetch: typeof fetch = async (input, init) => {
 }
 
 beforeAll(async () => {
+  // Date alone is faked, and runs at the wall clock's pace: the server's block clock (created below,
+  // so it reads the fake Date) can be moved past its 1 s reuse between tests without waiting it out.
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
   fx = await startEvmFixture()
   await fx.deployMulticall3()
   for (let i = 0; i < 3; i++) {
@@ -64,15 +67,16 @@ beforeAll(async () => {
   })
 }, 60_000)
 afterAll(async () => {
+  vi.useRealTimers()
   await server?.close()
   await solana?.close()
   await fx?.anvil.stop()
 })
 beforeEach(async () => {
-  // A new block per test, seen once the block number's 1 s has passed: nothing a test reads
-  // comes from an earlier test's cache.
+  // A new block per test, seen once the block number's 1 s has passed (on the faked Date): nothing
+  // a test reads comes from an earlier test's cache.
   await fx.testClient.mine({ blocks: 1 })
-  await new Promise((resolve) => setTimeout(resolve, BLOCK_TIME_MS / 4 + 50))
+  vi.setSystemTime(Date.now() + BLOCK_TIME_MS / 4 + 50)
   upstream.length = 0
 })
 

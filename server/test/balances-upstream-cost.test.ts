@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createChainRegistry } from '../src/chains'
 import { startEvmFixture } from './chains/support/evm-fixture'
 import { randomAddress } from './chains/support/solana-keys'
@@ -34,6 +34,9 @@ const tokens: Address[] = []
 let burner: Address
 
 beforeAll(async () => {
+  // Date alone is faked, and runs at the wall clock's pace: the server's block clock (created below,
+  // so it reads the fake Date) can be moved past its 1 s reuse between tests without waiting it out.
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true })
   fx = await startEvmFixture()
   await fx.deployMulticall3()
   for (let i = 0; i < 3; i++) {
@@ -60,6 +63,7 @@ beforeAll(async () => {
   })
 }, 90_000)
 afterAll(async () => {
+  vi.useRealTimers()
   await server?.close()
   await evmProxy?.close()
   await solanaProxy?.close()
@@ -67,9 +71,9 @@ afterAll(async () => {
   await fx?.anvil.stop()
 })
 beforeEach(async () => {
-  // A new block, seen once the block number's 1 s has passed: every read is cold.
+  // A new block, seen once the block number's 1 s has passed (on the faked Date): every read is cold.
   await fx.testClient.mine({ blocks: 1 })
-  await new Promise((resolve) => setTimeout(resolve, BLOCK_TIME_MS / 4 + 50))
+  vi.setSystemTime(Date.now() + BLOCK_TIME_MS / 4 + 50)
   evmProxy.reset()
   evmProxy.holdMs = 0
   solanaProxy.reset()
@@ -252,10 +256,10 @@ describe('behavior: a single GET /balances is charged its upstream calls', () =>
       expect(refused.headers.get('ratelimit-policy')).toMatch(/^"appkey"/)
       expect(evmProxy.methods).toEqual([])
       // A refused read counts in the caller's window as any request does: the next read works
-      // once the window is over, and is charged its own calls.
+      // once the window is over (on the faked Date), and is charged its own calls.
       const retryAfter = Number(refused.headers.get('retry-after'))
       expect(retryAfter).toBeGreaterThan(0)
-      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1_000 + 100))
+      vi.setSystemTime(Date.now() + retryAfter * 1_000 + 100)
       const next = await read(PLAIN_CHAIN, tokens[1]!)
       expect([next.status, (next.body as { raw?: string }).raw]).toEqual([200, '2000'])
       expect(evmProxy.methods.length).toBeGreaterThanOrEqual(2)

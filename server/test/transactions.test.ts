@@ -24,18 +24,30 @@ beforeAll(async () => {
   ]
   const counting: typeof fetch = async (input, init) => {
     rpcCalls.push(String(JSON.parse(String(init?.body)).method))
-    if (upstreamDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, upstreamDelayMs))
+    // A slow node, as a socket is: the server's abort (its timeout) ends the wait at once.
+    if (upstreamDelayMs > 0) await slowNode(upstreamDelayMs, init?.signal)
     return fetch(input, init)
   }
   server = await startTestServer({
     projects: { projects: [{ ...TEST_PROJECT, networks }] },
-    transactions: { blockPollMs: 100, fetch: counting },
+    // A 1 s upstream timeout (default 3 s): the slow node’s 502 comes in about 2 s, not 8.
+    transactions: { blockPollMs: 100, timeoutMs: 1_000, fetch: counting },
   })
 })
 afterAll(async () => {
   await server?.close()
   await anvil?.stop()
 })
+
+function slowNode(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    })
+  })
+}
 
 const status = (query: Record<string, string>, headers: Record<string, string> = {}) =>
   call(server.baseUrl, `/transactions?${new URLSearchParams(query)}`, {

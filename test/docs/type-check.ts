@@ -9,6 +9,12 @@ export interface BlockError {
 }
 
 /**
+ * The library's and the libs' parsed files, shared by every check of the process (as a language
+ * service shares them between programs): a second check parses only its blocks.
+ */
+const parsedFiles = new Map<string, ts.SourceFile>()
+
+/**
  * Type-checks doc blocks as virtual files beside their pages, with the repository's compiler
  * options (strict; `scope-connect` → `src/` through `paths`) plus JSX for `tsx` blocks.
  */
@@ -31,9 +37,14 @@ export function typeCheckBlocks(blocks: DocBlock[]): BlockError[] {
   }
   host.getSourceFile = (file, language, onError, create) => {
     const block = virtual.get(file)
-    return block
-      ? ts.createSourceFile(file, blockSource(block), language, true)
-      : getSourceFile.call(host, file, language, onError, create)
+    if (block) return ts.createSourceFile(file, blockSource(block), language, true)
+    const key = `${file}\0${JSON.stringify(language)}`
+    let source = parsedFiles.get(key)
+    if (!source) {
+      source = getSourceFile.call(host, file, language, onError, create)
+      if (source) parsedFiles.set(key, source)
+    }
+    return source
   }
   const program = ts.createProgram({ rootNames: [...virtual.keys()], options, host })
   const errors: BlockError[] = []
