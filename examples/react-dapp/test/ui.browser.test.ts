@@ -56,6 +56,8 @@ beforeAll(async () => {
   })
   page = await browser.newPage()
   paths = await openClientPaths(page, `${origin}/paths.html`, {
+    // The page's clock is Playwright's: named timeouts pass when the path says, not in real time.
+    clock: true,
     // A real click on the action's button; a disabled one times out and fails the path.
     act: (action) =>
       page.getByRole('button', { name: buttonFor(action), exact: true }).click({ timeout: 2_000 }),
