@@ -359,7 +359,7 @@ describe('restore never hangs and never throws', () => {
 
   type Changed = Awaited<ReturnType<typeof savedRecord>>
   const cases: Array<[string, (r: Changed) => unknown]> = [
-    ['another machine definition', (r) => ({ ...r, fingerprint: '0000000000000000' })],
+    ['another record schema', (r) => ({ ...r, fingerprint: 'client.link@0' })],
     [
       'a renamed state',
       (r) => ({ ...r, snapshot: { ...r.snapshot, value: { link: { flaw: 'connecting' } } } }),

@@ -85,9 +85,10 @@ export function describeMachineDefinition(machine: AnyStateMachine): string {
 }
 
 /**
- * A hash of a machine's definition (see `describeMachineDefinition`): a persisted snapshot written
- * by a definition of another fingerprint is not restored as is. Renaming a state, an invoke id or an
- * actor source, adding or removing an event or a tag changes it; changing an action's code does not.
+ * A hash of a machine's definition (see `describeMachineDefinition`), for tooling that tells two
+ * charts apart. Stored records no longer carry it: they name their record schema (`client.link@1`),
+ * which unrelated chart changes leave as it is. Renaming a state, an invoke id or an actor source,
+ * adding or removing an event or a tag changes it; changing an action's code does not.
  * @throws `INVALID_CONFIG` when `machine` is not a state machine.
  */
 export function machineFingerprint(machine: AnyStateMachine): string {

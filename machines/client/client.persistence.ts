@@ -1,8 +1,8 @@
 import {
   type AnyActorRef,
   type AnyStateMachine,
-  type AnyStateNode,
   createActor,
+  getStateNodes,
   type Snapshot,
 } from 'xstate'
 import { isObject, requireFunction } from '../../src/errors/arguments'
@@ -17,16 +17,16 @@ import { requireMethods } from '../shared/argument-shapes'
 import { contextKeys } from './client.fingerprint'
 
 /**
- * Turns the snapshot of an older machine definition (whose fingerprint is the key it is registered
- * under) into one of the current definition, or returns `null` to discard it. May throw: a throw
- * discards the record too.
+ * Turns a record of an older schema (the `fingerprint` it was written under, e.g. `client.link@1`, is
+ * the key it is registered under) into one of the current schema, or returns `null` to discard it.
+ * May throw: a throw discards the record too.
  */
 export type SnapshotMigration = (record: {
   snapshot: unknown
   tokens: Record<string, string>
 }) => { snapshot: unknown; tokens: Record<string, string> } | null
 
-/** Migrations by the fingerprint they migrate from. */
+/** Migrations by the record schema (`name@version`) they migrate from. */
 export type SnapshotMigrations = Readonly<Record<string, SnapshotMigration>>
 
 /**
@@ -42,15 +42,25 @@ export const RESUMABLE = 'resumable'
 
 interface TaggedSnapshot {
   status: string
+  value?: unknown
   hasTag?: (tag: string) => boolean
   context?: unknown
   machine?: AnyStateMachine
   children?: Record<string, AnyActorRef | undefined>
 }
 
+/**
+ * A record written by a release before record schemas: its `fingerprint` is a 16-hex hash of the
+ * whole machine. It is checked against today's schema and a trial restore like any other record.
+ */
+const LEGACY_FINGERPRINT = /^[0-9a-f]{16}$/
+
 /** Every invoke of every active state has its child in the restored snapshot (an invoke renamed: no). */
-function invokesPresent(snapshot: TaggedSnapshot & { _nodes?: AnyStateNode[] }): boolean {
-  for (const node of snapshot._nodes ?? [])
+function invokesPresent(snapshot: TaggedSnapshot): boolean {
+  const active = snapshot.machine
+    ? getStateNodes(snapshot.machine.root, snapshot.value as never)
+    : []
+  for (const node of active)
     for (const invoke of node.invoke) if (!snapshot.children?.[invoke.id]) return false
   for (const child of Object.values(snapshot.children ?? {})) {
     const childSnapshot = child?.getSnapshot() as TaggedSnapshot | undefined
@@ -103,6 +113,11 @@ export function isResumableTree(snapshot: unknown): boolean {
 /** What `checkRestorable` checks a record against. */
 export interface RestoreOptions {
   machine: AnyStateMachine
+  /**
+   * The schema (`name@version`, e.g. `client.link@1`) of the records this release writes: a record
+   * of another schema needs a registered migration (records of releases before schemas carry a hash
+   * and are checked against today's schema). Unrelated chart changes leave it as it is.
+   */
   fingerprint: string
   migrations?: SnapshotMigrations
   now?: number
@@ -117,7 +132,7 @@ export interface RestoreOptions {
 
 /**
  * Decides whether a stored value can be restored into `machine` (provided with its real actors):
- * the envelope, the expiry, the fingerprint (a different one needs a registered migration), then a
+ * the envelope, the expiry, the record schema (another one needs a registered migration), then a
  * trial restore — an actor is created from the snapshot, not started — which must give an active
  * tree in `resumable` states. Never throws, never starts anything.
  */
@@ -128,7 +143,7 @@ export function checkRestorable(value: unknown, options: RestoreOptions): Restor
 }
 
 /**
- * `checkRestorable` past the envelope: the expiry, the fingerprint (or a migration), the trial
+ * `checkRestorable` past the envelope: the expiry, the record schema (or a migration), the trial
  * restore. For stores with an envelope of their own (the relay pairing's). Never throws.
  */
 export function checkRestorableRecord(
@@ -161,25 +176,27 @@ export function checkRestorableRecord(
   let migrated = false
   if (state.fingerprint !== options.fingerprint) {
     const migrate = options.migrations?.[state.fingerprint]
-    if (typeof migrate !== 'function')
-      return {
-        ok: false,
-        reason: `the record was written by machine ${state.fingerprint}, this is ${options.fingerprint}, and no migration is registered`,
+    if (typeof migrate === 'function') {
+      try {
+        const next = migrate(record)
+        if (next === null)
+          return { ok: false, reason: `the migration from ${state.fingerprint} discarded it` }
+        if (!isObject(next) || !isObject(next.tokens))
+          return { ok: false, reason: `the migration from ${state.fingerprint} returned no record` }
+        record = next
+      } catch (error) {
+        return {
+          ok: false,
+          reason: `the migration from ${state.fingerprint} failed: ${String(error)}`,
+        }
       }
-    try {
-      const next = migrate(record)
-      if (next === null)
-        return { ok: false, reason: `the migration from ${state.fingerprint} discarded it` }
-      if (!isObject(next) || !isObject(next.tokens))
-        return { ok: false, reason: `the migration from ${state.fingerprint} returned no record` }
-      record = next
-      migrated = true
-    } catch (error) {
+    } else if (!LEGACY_FINGERPRINT.test(state.fingerprint)) {
       return {
         ok: false,
-        reason: `the migration from ${state.fingerprint} failed: ${String(error)}`,
+        reason: `the record was written under schema ${state.fingerprint}, this release reads ${options.fingerprint}, and no migration is registered`,
       }
     }
+    migrated = true
   }
   try {
     const problem = options.values?.(record.snapshot) ?? null

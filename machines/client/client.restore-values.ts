@@ -8,6 +8,18 @@ import * as z from 'zod/mini'
  * with the reason. Read from the persisted JSON only: no XState internals.
  */
 
+/**
+ * The schema a `Client` writes its universal-link record under (the envelope's `fingerprint`):
+ * `linkRecordProblem`'s schemas plus the root in `link` with the `universalLink` child. Bump the
+ * version (and register a migration in `LINK_RECORD_MIGRATIONS`) when what the flow needs changes;
+ * a chart change elsewhere leaves it, so stored flows survive the upgrade.
+ */
+export const LINK_RECORD_SCHEMA = 'client.link@1'
+/** The schema of a `UniversalLinkConnector`'s own record (`universalLinkRecordProblem`). */
+export const UNIVERSAL_LINK_RECORD_SCHEMA = 'universal-link@1'
+/** The schema of a `Client`'s paired relay session (`rootRecordProblem`, the root in `relay`). */
+export const RELAY_RECORD_SCHEMA = 'client.relay@1'
+
 /** Longest id, address, chain id or nonce a record may hold. */
 const MAX_ID = 256
 /** Longest link (a wallet URL carries a session id, a nonce, a callback and a payload). */
@@ -181,15 +193,8 @@ export function linkRecordProblem(snapshot: unknown, options: LinkValueOptions):
   const { context, children } = parsed.data
   const link = children.universalLink
   if (link) {
-    const linkParsed = linkContext.safeParse(link.snapshot.context)
-    if (!linkParsed.success)
-      return `the stored universal-link context is invalid (${issue(linkParsed.error)})`
-    const poll = persistedChild.safeParse(link.snapshot.children?.poll)
-    if (link.snapshot.children?.poll !== undefined) {
-      const pollParsed = pollContext.safeParse(poll.success ? poll.data.snapshot.context : null)
-      if (!pollParsed.success)
-        return `the stored session-polling context is invalid (${issue(pollParsed.error)})`
-    }
+    const problem = universalLinkRecordProblem(link.snapshot)
+    if (problem !== null) return problem
   }
   const walletId = context.walletId ?? context.connector?.walletId ?? null
   if (
@@ -197,6 +202,30 @@ export function linkRecordProblem(snapshot: unknown, options: LinkValueOptions):
     !isWalletUrl(context.walletUrl, walletId ? options.walletSchemes(walletId) : [])
   )
     return 'the stored wallet link is neither https nor the wallet’s registered scheme'
+  return null
+}
+
+/**
+ * Checks a persisted universal-link machine snapshot (a `UniversalLinkConnector`'s record, or the
+ * `universalLink` child of a `Client`'s): its context and its `poll` child's. The reason the record
+ * is discarded, or null.
+ */
+export function universalLinkRecordProblem(snapshot: unknown): string | null {
+  const parsed = persistedChild.shape.snapshot.safeParse(snapshot)
+  if (!parsed.success)
+    return `the stored universal-link snapshot is invalid (${issue(parsed.error)})`
+  const linkParsed = linkContext.safeParse(parsed.data.context)
+  if (!linkParsed.success)
+    return `the stored universal-link context is invalid (${issue(linkParsed.error)})`
+  const poll = parsed.data.children?.poll
+  if (poll !== undefined) {
+    const pollChild = persistedChild.safeParse(poll)
+    const pollParsed = pollContext.safeParse(
+      pollChild.success ? pollChild.data.snapshot.context : null,
+    )
+    if (!pollParsed.success)
+      return `the stored session-polling context is invalid (${issue(pollParsed.error)})`
+  }
   return null
 }
 

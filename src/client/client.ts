@@ -93,7 +93,7 @@ export interface ClientOptions extends InspectionOptions {
     returnUrl?: string
     dappName?: string
     pollIntervalMs?: readonly [number, number] | number
-    /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
+    /** Migrations of stored flows written under older record schemas, by that schema (`client.link@1`). */
     migrations?: SnapshotMigrations
   }
   /**
@@ -146,7 +146,7 @@ export interface ClientOptions extends InspectionOptions {
   pairing?: {
     /** Keeps the settled session (7 days); `createBrowserPairingStore()` in a page. Default: none. */
     store?: PairingStore
-    /** Migrations of stored sessions written by older root definitions, by their fingerprint. */
+    /** Migrations of stored sessions written under older record schemas, by that schema (`client.relay@1`). */
     migrations?: SnapshotMigrations
   }
   /** `sendTransaction`: confirmations to wait for, named timeouts, where the one in flight is kept. */

@@ -1,7 +1,7 @@
 /** The `format` tag of the persisted envelope. */
 export const UNIVERSAL_LINK_STATE_FORMAT = 'scope-connect/universal-link'
 
-/** The version of the envelope's own shape (not of the machine, which `fingerprint` identifies). */
+/** The version of the envelope's own shape (not of the flow's record, which `fingerprint` names). */
 export const UNIVERSAL_LINK_STATE_FORMAT_VERSION = 2
 
 /**
@@ -12,8 +12,10 @@ export interface UniversalLinkPersistedState {
   format: typeof UNIVERSAL_LINK_STATE_FORMAT
   formatVersion: typeof UNIVERSAL_LINK_STATE_FORMAT_VERSION
   /**
-   * A hash of the machine definition that wrote `snapshot` (state ids, tags, invoke ids and actor
-   * sources, event types). A record of another fingerprint is migrated or discarded, never restored.
+   * The record schema `snapshot` was written under (`client.link@1`, `universal-link@1`): what the
+   * resumed flow needs, versioned. A record of another schema is migrated or discarded, never
+   * restored as is; a chart change elsewhere keeps it. Releases before schemas wrote a 16-hex hash
+   * of the whole machine here: such records are checked against today's schema.
    */
   fingerprint: string
   /** Milliseconds since the epoch. */

@@ -202,7 +202,7 @@ describe("Client.pair() as the root's child", () => {
     expect(first.getView()).toMatchObject({ status: 'connected', pairingUri: null })
     expect(store.raw).not.toBeNull()
     const saved = JSON.parse(store.raw as string) as PairingPersistedState
-    expect(saved.fingerprint).toMatch(/^[0-9a-f]{16}$/)
+    expect(saved.fingerprint).toBe('client.relay@1')
     // The root's snapshot holds no key: only the envelope's secrets do, beside it.
     const snapshotText = JSON.stringify(saved.snapshot)
     expect(snapshotText).not.toContain(saved.secrets.symKeyS)
@@ -234,8 +234,8 @@ describe("Client.pair() as the root's child", () => {
 
   it.each([
     [
-      'a renamed root state',
-      (r: PairingPersistedState) => ({ ...r, fingerprint: '0123456789abcdef' }),
+      'a record schema this release cannot read',
+      (r: PairingPersistedState) => ({ ...r, fingerprint: 'client.relay@0' }),
       /no migration is registered/,
     ],
     [

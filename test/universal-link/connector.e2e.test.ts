@@ -258,9 +258,9 @@ describe('universal-link connector against the real server', () => {
     it.each([
       ['corrupt JSON', () => '{"format": "scope-connect/universal-link", "snap'],
       [
-        'another machine fingerprint',
+        'another record schema',
         (r: UniversalLinkPersistedState) =>
-          JSON.stringify({ ...r, fingerprint: 'ffffffffffffffff' }),
+          JSON.stringify({ ...r, fingerprint: 'universal-link@0' }),
       ],
       [
         'an expired record',

@@ -2,9 +2,11 @@
 // import: the pairing machine, the relay client and the pairing persistence stay out of the
 // `Client` entry until then.
 import type { AnyActorRef, AnyStateMachine } from 'xstate'
-import { machineFingerprint } from '../../../machines/client/client.fingerprint'
 import type { SnapshotMigrations } from '../../../machines/client/client.persistence'
-import { rootRecordProblem } from '../../../machines/client/client.restore-values'
+import {
+  RELAY_RECORD_SCHEMA,
+  rootRecordProblem,
+} from '../../../machines/client/client.restore-values'
 import {
   type ClientPairingHost,
   createClientPairing,
@@ -33,7 +35,7 @@ export interface ClientPairingPartHost extends ClientPairingHost {
  */
 export function loadClientPairing(host: ClientPairingPartHost) {
   const part = createClientPairing(host)
-  const fingerprint = machineFingerprint(host.rootMachine(part.machine))
+  const fingerprint = RELAY_RECORD_SCHEMA
   return {
     ...part,
     fingerprint,

@@ -1,11 +1,14 @@
 import { type Actor, createActor, type SnapshotFrom } from 'xstate'
-import { machineFingerprint } from '../../../machines/client/client.fingerprint'
 import {
   checkRestorable,
   persistWhileResumable,
   type SnapshotMigrations,
 } from '../../../machines/client/client.persistence'
 import { createRedactingInspector } from '../../../machines/client/client.redact'
+import {
+  UNIVERSAL_LINK_RECORD_SCHEMA,
+  universalLinkRecordProblem,
+} from '../../../machines/client/client.restore-values'
 import { createMemoryTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import type { InspectionOptions } from '../../../machines/shared/inspect'
 import { createSecretRegistry } from '../../../machines/shared/secret-registry'
@@ -47,7 +50,7 @@ export interface UniversalLinkConnectorOptions extends InspectionOptions {
   store?: UniversalLinkStore
   /** Poll cadence for the session (default 1.5–2 s with jitter). */
   pollIntervalMs?: readonly [number, number] | number
-  /** Migrations of stored flows written by older machine definitions, by their fingerprint. */
+  /** Migrations of stored flows written under older record schemas, by that schema (`universal-link@1`). */
   migrations?: SnapshotMigrations
 }
 
@@ -100,7 +103,6 @@ export class UniversalLinkConnector implements IWalletConnector {
   readonly #vault = createMemoryTokenVault()
   readonly #secrets = createSecretRegistry()
   readonly #machine: typeof universalLinkMachine
-  readonly #fingerprint: string
   #actor: UniversalLinkActor | null = null
   #stopPersisting: (() => void) | null = null
 
@@ -129,7 +131,6 @@ export class UniversalLinkConnector implements IWalletConnector {
         onSecret: (value) => this.#secrets.add(value),
       }),
     })
-    this.#fingerprint = machineFingerprint(this.#machine)
   }
 
   /** Universal links need nothing installed in the page. */
@@ -242,14 +243,15 @@ export class UniversalLinkConnector implements IWalletConnector {
   }
 
   /**
-   * Continues a flow from a persisted state. An unusable record (other machine fingerprint without a
+   * Continues a flow from a persisted state. An unusable record (another record schema without a
    * migration, expired, corrupt, not resumable) is cleared and reported as `discarded` with the
    * reason; nothing else happens. Never throws.
    */
   async rehydrate(state: UniversalLinkPersistedState): Promise<UniversalLinkResumeResult> {
     const check = checkRestorable(state, {
       machine: this.#machine,
-      fingerprint: this.#fingerprint,
+      fingerprint: UNIVERSAL_LINK_RECORD_SCHEMA,
+      values: universalLinkRecordProblem,
       ...(this.#options.migrations ? { migrations: this.#options.migrations } : {}),
     })
     if (!check.ok) {
@@ -322,7 +324,7 @@ export class UniversalLinkConnector implements IWalletConnector {
     if (this.#options.store) {
       const sessionOf = () => actor.getSnapshot().context.session
       this.#stopPersisting = persistWhileResumable(actor, this.#options.store, {
-        fingerprint: this.#fingerprint,
+        fingerprint: UNIVERSAL_LINK_RECORD_SCHEMA,
         child: 'poll',
         expiresAt: () => sessionOf()?.expiresAt ?? 0,
         tokens: () => {

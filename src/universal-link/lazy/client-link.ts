@@ -1,13 +1,15 @@
 import type { AnyActorRef, AnyStateMachine } from 'xstate'
 import { migrateStoredConnectionKind } from '../../../machines/client/client.connection-kind'
-import { machineFingerprint } from '../../../machines/client/client.fingerprint'
 import {
   checkRestorable,
   persistWhileResumable,
   type RestoreCheck,
   type SnapshotMigrations,
 } from '../../../machines/client/client.persistence'
-import { linkRecordProblem } from '../../../machines/client/client.restore-values'
+import {
+  LINK_RECORD_SCHEMA,
+  linkRecordProblem,
+} from '../../../machines/client/client.restore-values'
 import type { SessionTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import type { SecretRegistry } from '../../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
@@ -121,7 +123,7 @@ export function createClientLink(host: ClientLinkHost) {
         open(context, context.request?.method ?? 'signMessage', context.request?.payload ?? null),
     },
   })
-  const fingerprint = machineFingerprint(host.rootMachine(machine))
+  const fingerprint = LINK_RECORD_SCHEMA
   return {
     machine,
     fingerprint,
