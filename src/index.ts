@@ -175,6 +175,7 @@ export type {
   WatchedResult,
   WatchResultOptions,
 } from './session/types'
+export type { RecordEnvelope, RecordStore } from './storage/record-store'
 export {
   createBrowserTransactionStore,
   createMemoryTransactionStore,

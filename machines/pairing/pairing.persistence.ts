@@ -5,6 +5,7 @@ import { requireFunction } from '../../src/errors/arguments'
 import { createLogger } from '../../src/logging'
 import { PeerMetadataSchema, SettledNamespacesSchema } from '../../src/relay/protocol/schemas'
 import { createLocalStorageRecord } from '../../src/storage/local-storage-record'
+import type { RecordEnvelope, RecordStore } from '../../src/storage/record-store'
 import {
   checkRestorableRecord,
   flowSnapshot,
@@ -31,7 +32,7 @@ const HEX32 = z.string().check(z.regex(/^[0-9a-f]{64}$/))
  * beside — never inside — the machine snapshot: like the universal-link store's session token, it
  * must never be copied to logs or analytics.
  */
-export interface PairingPersistedState {
+export interface PairingPersistedState extends RecordEnvelope {
   format: typeof PAIRING_STATE_FORMAT
   formatVersion: typeof PAIRING_STATE_FORMAT_VERSION
   machineVersion: number
@@ -50,11 +51,7 @@ export interface PairingPersistedState {
 }
 
 /** Where a settled pairing survives a reload. Must not throw. */
-export interface PairingStore {
-  save(state: PairingPersistedState): void
-  load(): PairingPersistedState | null
-  clear(): void
-}
+export type PairingStore = RecordStore<PairingPersistedState>
 
 const EnvelopeSchema = z.object({
   format: z.literal(PAIRING_STATE_FORMAT),

@@ -53,6 +53,7 @@ import { registerNetworks } from '../registry/custom-networks'
 import { type PartnerWalletInput, registerPartnerWallets } from '../registry/partners'
 import type { Caip2ChainId, ChainNamespace, NetworkInfo, WalletId } from '../registry/types'
 import type { WebSocketConstructor } from '../relay/client/websocket'
+import type { RecordStore } from '../storage/record-store'
 import type { TransactionStore } from '../transaction/store'
 import type {
   SendTransactionParameters,
@@ -103,7 +104,7 @@ export interface ClientOptions extends InspectionOptions {
    * of each request (`answerMs`, default 5 minutes). `resume({ url })` takes the wallet's answer.
    */
   phantomLink?: {
-    store?: UniversalLinkStore<PhantomLinkPersistedState>
+    store?: RecordStore<PhantomLinkPersistedState>
     openLink?: (url: string) => void
     redirectLink?: string
     appUrl?: string

@@ -1,6 +1,6 @@
 import { createLogger } from '../logging'
 import { createLocalStorageRecord } from '../storage/local-storage-record'
-import type { UniversalLinkStore } from '../universal-link/store'
+import { createMemoryRecordStore, type RecordStore } from '../storage/record-store'
 import { type PhantomLinkPersistedState, parsePhantomLinkState } from './persisted'
 
 /** The localStorage key `createBrowserPhantomLinkStore` uses by default. */
@@ -15,7 +15,7 @@ const log = /* @__PURE__ */ createLogger('phantom-link-store')
  */
 export function createBrowserPhantomLinkStore(
   storageKey: string = DEFAULT_PHANTOM_LINK_STORAGE_KEY,
-): UniversalLinkStore<PhantomLinkPersistedState> {
+): RecordStore<PhantomLinkPersistedState> {
   return createLocalStorageRecord({
     storageKey,
     parse: parsePhantomLinkState,
@@ -25,15 +25,6 @@ export function createBrowserPhantomLinkStore(
 }
 
 /** An in-memory store of the Phantom-link flow (tests, Node, React Native with its own storage). */
-export function createMemoryPhantomLinkStore(): UniversalLinkStore<PhantomLinkPersistedState> {
-  let stored: string | null = null
-  return {
-    save: (state) => {
-      stored = JSON.stringify(state)
-    },
-    load: () => (stored === null ? null : parsePhantomLinkState(JSON.parse(stored))),
-    clear: () => {
-      stored = null
-    },
-  }
+export function createMemoryPhantomLinkStore(): RecordStore<PhantomLinkPersistedState> {
+  return createMemoryRecordStore(parsePhantomLinkState, 'Phantom-link state')
 }

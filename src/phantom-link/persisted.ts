@@ -45,7 +45,7 @@ const contextSchema = /* @__PURE__ */ z.object({
 
 const recordSchema = /* @__PURE__ */ z.object({
   format: /* @__PURE__ */ z.literal(PHANTOM_LINK_STATE_FORMAT),
-  version: /* @__PURE__ */ z.literal(PHANTOM_LINK_STATE_VERSION),
+  formatVersion: /* @__PURE__ */ z.literal(PHANTOM_LINK_STATE_VERSION),
   savedAt: /* @__PURE__ */ z.number(),
   /**
    * The chart's persisted snapshot (`getPersistedSnapshot()`): its state (only resumable ones are
@@ -64,8 +64,21 @@ const recordSchema = /* @__PURE__ */ z.object({
  */
 export type PhantomLinkPersistedState = z.infer<typeof recordSchema>
 
+/** A record of the first release names its version `version` (the other stores' `formatVersion`). */
+function withFormatVersion(value: unknown): unknown {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    !('version' in value) ||
+    'formatVersion' in value
+  )
+    return value
+  const { version, ...rest } = value as { version: unknown }
+  return { ...rest, formatVersion: version }
+}
+
 /** Validates a stored value (already JSON-parsed): the record, or null. Never throws. */
 export function parsePhantomLinkState(value: unknown): PhantomLinkPersistedState | null {
-  const parsed = recordSchema.safeParse(value)
+  const parsed = recordSchema.safeParse(withFormatVersion(value))
   return parsed.success ? parsed.data : null
 }

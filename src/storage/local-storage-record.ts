@@ -1,14 +1,5 @@
 import type { Logger } from '../logging'
-
-/** One JSON record under one `localStorage` key: what every browser store of the library is. */
-export interface LocalStorageRecord<T> {
-  save(value: T): void
-  /** The stored value if it parses; a value that is not JSON or fails `parse` is removed. */
-  load(): T | null
-  clear(): void
-  /** Why the last `load()` removed what was stored (once), or null. */
-  discarded(): string | null
-}
+import type { RecordStore } from './record-store'
 
 /** `globalThis.localStorage`, or null in SSR, without storage, or when touching it throws. */
 function storage(): Storage | null {
@@ -33,7 +24,7 @@ export function createLocalStorageRecord<T>(options: {
   parse: (value: unknown) => T | null
   log: Logger
   what: string
-}): LocalStorageRecord<T> {
+}): RecordStore<T> & { discarded(): string | null } {
   const { storageKey, parse, log, what } = options
   let discarded: string | null = null
   const clear = () => {

@@ -2,7 +2,11 @@ import * as z from 'zod/mini'
 import type { TransactionDeadlines } from '../../machines/transaction/transaction.types'
 import { createLogger } from '../logging'
 import { createLocalStorageRecord } from '../storage/local-storage-record'
-import type { UniversalLinkStore } from '../universal-link/store'
+import {
+  createMemoryRecordStore,
+  type RecordEnvelope,
+  type RecordStore,
+} from '../storage/record-store'
 
 /** The `format` of a stored `TransactionRecord`. */
 export const TRANSACTION_RECORD_FORMAT = 'scope-connect/transaction'
@@ -15,7 +19,7 @@ export const DEFAULT_TRANSACTION_STORAGE_KEY = 'scope-connect:transaction'
  * A sent transaction still waiting for its receipt, as kept across a reload: what the transaction
  * machine needs to pick it up (`submitted`), nothing secret (a hash is public).
  */
-export interface TransactionRecord {
+export interface TransactionRecord extends RecordEnvelope {
   format: typeof TRANSACTION_RECORD_FORMAT
   formatVersion: typeof TRANSACTION_RECORD_VERSION
   chainId: string
@@ -26,7 +30,7 @@ export interface TransactionRecord {
 }
 
 /** Where `Client` keeps the transaction in flight (default: `localStorage` in a page). */
-export type TransactionStore = UniversalLinkStore<TransactionRecord>
+export type TransactionStore = RecordStore<TransactionRecord>
 
 const time = /* @__PURE__ */ z.nullable(
   /* @__PURE__ */ z.number().check(
@@ -93,14 +97,5 @@ export function createBrowserTransactionStore(
 
 /** A `TransactionStore` in memory (tests, or to share one between two clients of a process). */
 export function createMemoryTransactionStore(): TransactionStore {
-  let kept: string | null = null
-  return {
-    save: (record) => {
-      kept = JSON.stringify(record)
-    },
-    load: () => (kept === null ? null : parseTransactionRecord(JSON.parse(kept))),
-    clear: () => {
-      kept = null
-    },
-  }
+  return createMemoryRecordStore(parseTransactionRecord, 'transaction record')
 }

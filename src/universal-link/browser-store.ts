@@ -1,6 +1,6 @@
 import { createLogger } from '../logging'
 import { createLocalStorageRecord } from '../storage/local-storage-record'
-import { parsePersistedState, type UniversalLinkPersistedState } from './persisted-state'
+import { parsePersistedState } from './persisted-state'
 import type { UniversalLinkStore } from './store'
 
 /** The localStorage key `createBrowserUniversalLinkStore` uses by default. */
@@ -18,7 +18,7 @@ const log = /* @__PURE__ */ createLogger('universal-link-store')
  */
 export function createBrowserUniversalLinkStore(
   storageKey: string = DEFAULT_UNIVERSAL_LINK_STORAGE_KEY,
-): UniversalLinkStore<UniversalLinkPersistedState> {
+): UniversalLinkStore {
   return createLocalStorageRecord({
     storageKey,
     parse: parsePersistedState,

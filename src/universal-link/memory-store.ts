@@ -1,3 +1,4 @@
+import { createMemoryRecordStore } from '../storage/record-store'
 import { parsePersistedState, type UniversalLinkPersistedState } from './persisted-state'
 import type { UniversalLinkStore } from './store'
 
@@ -12,35 +13,8 @@ import type { UniversalLinkStore } from './store'
  */
 export function createMemoryUniversalLinkStore(
   initial: UniversalLinkPersistedState | null = null,
-): UniversalLinkStore<UniversalLinkPersistedState> {
-  let stored: string | null = null
-  let discarded: string | null = null
-  const store: UniversalLinkStore<UniversalLinkPersistedState> = {
-    save(state) {
-      try {
-        stored = parsePersistedState(state) === null ? null : JSON.stringify(state)
-      } catch {
-        stored = null // a bigint or a cycle: not JSON-safe, so not kept (as localStorage would)
-      }
-    },
-    load() {
-      if (stored === null) return null
-      const state = parsePersistedState(JSON.parse(stored))
-      if (state === null) {
-        stored = null
-        discarded = 'the stored record is not a valid universal-link state'
-      }
-      return state
-    },
-    clear() {
-      stored = null
-    },
-    discarded() {
-      const reason = discarded
-      discarded = null
-      return reason
-    },
-  }
+): UniversalLinkStore {
+  const store = createMemoryRecordStore(parsePersistedState, 'universal-link state')
   if (initial !== null) store.save(initial)
   return store
 }

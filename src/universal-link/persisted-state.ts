@@ -1,3 +1,5 @@
+import type { RecordEnvelope } from '../storage/record-store'
+
 /** The `format` tag of the persisted envelope. */
 export const UNIVERSAL_LINK_STATE_FORMAT = 'scope-connect/universal-link'
 
@@ -8,7 +10,7 @@ export const UNIVERSAL_LINK_STATE_FORMAT_VERSION = 2
  * The envelope the universal-link flow persists across the page reload. `tokens` holds the session
  * token (once, keyed by session id; the snapshot itself has none): never copy it to logs or analytics.
  */
-export interface UniversalLinkPersistedState {
+export interface UniversalLinkPersistedState extends RecordEnvelope {
   format: typeof UNIVERSAL_LINK_STATE_FORMAT
   formatVersion: typeof UNIVERSAL_LINK_STATE_FORMAT_VERSION
   /**

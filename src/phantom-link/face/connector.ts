@@ -19,7 +19,7 @@ import { AppError, type AppErrorCode } from '../../errors/app-error'
 import { createLogger } from '../../logging'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
 import type { Caip2ChainId } from '../../registry/types'
-import type { UniversalLinkStore } from '../../universal-link/store'
+import type { RecordStore } from '../../storage/record-store'
 import { boxBefore, createBoxKeyPair, openJson, sealJson } from '../box'
 import {
   PHANTOM_LINK_STATE_FORMAT,
@@ -56,7 +56,7 @@ export interface PhantomLinkConnectorOptions extends InspectionOptions {
   /** Opens the wallet's link; default `window.location.assign`. */
   openLink?: (url: string) => void
   /** Keeps the flow across the navigation to the wallet and back; without one it cannot resume. */
-  store?: UniversalLinkStore<PhantomLinkPersistedState>
+  store?: RecordStore<PhantomLinkPersistedState>
   /** Named timeout of each request, from when it is sent (default 5 minutes); `TIMEOUT` after. */
   answerMs?: number
   /** Secrets to redact (the `Client` passes its own); default a registry of this connector. */
@@ -523,7 +523,7 @@ export class PhantomLinkConnector implements IWalletConnector {
   #record(actor: PhantomLinkActor): PhantomLinkPersistedState {
     return {
       format: PHANTOM_LINK_STATE_FORMAT,
-      version: PHANTOM_LINK_STATE_VERSION,
+      formatVersion: PHANTOM_LINK_STATE_VERSION,
       savedAt: Date.now(),
       snapshot: actor.getPersistedSnapshot() as unknown as PhantomLinkPersistedState['snapshot'],
     }
