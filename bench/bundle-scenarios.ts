@@ -110,11 +110,14 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     budget: 31 * KB,
   },
   {
-    // No budget: esbuild with code splitting stops honouring `"sideEffects": false` once a build has
-    // an `import()` (evanw/esbuild#1110), so root modules the lazy chunks share load up front.
+    // esbuild with code splitting stops honouring `"sideEffects": false` once a build has an
+    // `import()` (evanw/esbuild#1110): every module the root index names with `export { … } from`
+    // and the lazy chunks share loaded up front (62–70 KB). The root index re-exports through
+    // `src/root/*` with `export *` instead: 33.9 KB (issue 30 asked for at most 60).
     name: '`Client` with `isAppError` and `getWalletInfo` (a typical app)',
     source: `${from(['Client'], 'scope-connect/client')}\n${from(['isAppError', 'getWalletInfo'])}`,
     subpath: './client',
+    budget: 40 * KB,
   },
   ...(
     [

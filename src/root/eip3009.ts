@@ -1,0 +1,15 @@
+export {
+  authorizationOf,
+  type BuildEip3009AuthorizationParams,
+  buildEip3009Authorization,
+  type ContractReader,
+  type Eip3009Authorization,
+  type Eip3009TypedData,
+  type RelaySessionRequester,
+  type SignedTransferAuthorization,
+  type SignTransferAuthorizationParams,
+  type SplitSignature,
+  signTransferAuthorization,
+  signTypedDataOverRelay,
+  splitSignature,
+} from '../eip3009'

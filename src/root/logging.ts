@@ -1,0 +1,1 @@
+export { setConsoleLogging, setDebugMode } from '../logging'

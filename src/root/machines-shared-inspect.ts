@@ -1,0 +1,1 @@
+export { createSafeInspector, sanitizeInspectionEvent } from '../../machines/shared/inspect'

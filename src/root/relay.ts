@@ -1,0 +1,18 @@
+export {
+  buildPairingUri,
+  type CaipNamespace,
+  type CaipNamespaces,
+  createPairing,
+  PAIRING_URI_SCHEME,
+  type Pairing,
+  type ParsedPairingUri,
+  parsePairingUri,
+  RELAY_PROTOCOL,
+  RELAY_TOKEN_EXPIRY_MARGIN_MS,
+  type RelayTokenGrant,
+  relayTokenExpired,
+  SCOPE_PAIRING_VERSION,
+  type Session,
+  type SettledNamespace,
+  type SettledNamespaces,
+} from '../relay'

@@ -1,0 +1,1 @@
+export { GenericWalletSessionClient } from '../session/client'

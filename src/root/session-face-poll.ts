@@ -1,0 +1,1 @@
+export { type PollGenericSessionOptions, pollGenericSessionResult } from '../session/face/poll'

@@ -1,0 +1,17 @@
+export {
+  createBrowserTransactionStore,
+  createMemoryTransactionStore,
+  createTransactionStatusReader,
+  DEFAULT_TRANSACTION_STORAGE_KEY,
+  parseTransactionRecord,
+  type SendTransactionParameters,
+  TRANSACTION_RECORD_FORMAT,
+  TRANSACTION_RECORD_VERSION,
+  type TransactionCall,
+  type TransactionHandle,
+  type TransactionReceiptSummary,
+  type TransactionRecord,
+  type TransactionStatusReaderOptions,
+  type TransactionStore,
+  toTransactionRequestData,
+} from '../transaction'

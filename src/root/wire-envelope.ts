@@ -1,0 +1,1 @@
+export { buildSignedMessageEnvelope } from '../wire/envelope'
