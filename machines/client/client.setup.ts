@@ -18,7 +18,7 @@ import type { AppErrorCode } from '../../src/errors/app-error'
 import type { ConnectMachine } from '../connect/connect.machine'
 import type { PairingMachine } from '../pairing/pairing.machine'
 import { type ErrorData, toErrorData } from '../shared/error-data'
-import { notProvidedLogic } from '../shared/not-provided'
+import { notProvided, notProvidedLogic } from '../shared/not-provided'
 import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
@@ -34,19 +34,20 @@ import type {
 } from './client.types'
 
 /**
- * What the promise actors are until the facade provides them (`provideClient`); the child
+ * The promise actors are `notProvided` until the facade provides them (`provideClient`); the child
  * machines stand in as `notProvidedLogic` of their types (they load with their connector or with
  * `pair()`).
  */
-const notProvided = async (): Promise<never> => {
-  throw new Error('clientMachine: provide its actors (provideClient)')
-}
+const unprovided = notProvided('clientMachine', 'provideClient')
 
 /** The stand-in of child machine `T`: its types, none of its code. */
 const child = <T extends AnyStateMachine>(name: string) =>
   notProvidedLogic<SnapshotFrom<T>, EventFromLogic<T>, InputFrom<T>, EmittedFrom<T>>(name)
 
 export const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
+
+/** The outcome of a flow given up on `CANCEL`. */
+export const CANCELLED = err('ABORTED', 'Cancelled.')
 
 /** The settle parameters of a child that failed: its error, as plain data, else `code`. */
 export const failedWith =
@@ -89,7 +90,7 @@ export const clientSetup = setup({
   },
   actors: {
     /** Loads (dynamic import) and builds the connector of a wallet; the facade keeps the object. */
-    loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(notProvided),
+    loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(unprovided),
     /** The `connect` machine bound to the selected connector. */
     connection: child<ConnectMachine>('connection'),
     /** The `sign` machine bound to the selected connector. */
@@ -101,12 +102,12 @@ export const clientSetup = setup({
     /** The `transaction` machine bound to the current connector and the backend's status reads. */
     transaction: child<TransactionMachine>('transaction'),
     /** GET the project config. */
-    readConfig: fromPromise<ConnectConfig>(notProvided),
+    readConfig: fromPromise<ConnectConfig>(unprovided),
     /** Asks the connected wallet to switch chains (adding the chain from the registry when unknown). */
-    switchChain: fromPromise<{ chainId: string }, { chainId: string }>(notProvided),
+    switchChain: fromPromise<{ chainId: string }, { chainId: string }>(unprovided),
     /** GET a token balance. */
-    readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(notProvided),
-    readBalances: fromPromise<TokenBalanceResult[], readonly TokenBalanceQuery[]>(notProvided),
+    readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(unprovided),
+    readBalances: fromPromise<TokenBalanceResult[], readonly TokenBalanceQuery[]>(unprovided),
   },
   delays: {
     connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
