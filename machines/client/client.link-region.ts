@@ -1,5 +1,5 @@
 import { linkPollTrouble, linkTimeoutError } from './client.link-polls'
-import { clientSetup, err, failedWith } from './client.setup'
+import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
 
 /** `link`: a mobile wallet over a universal link, driven by the `universalLink` child. */
 export const linkRegion = clientSetup.createStateConfig({
@@ -142,7 +142,7 @@ export const linkRegion = clientSetup.createStateConfig({
         'LINK.CHANGED': { actions: 'storeLinkPolls' },
         CANCEL: {
           target: 'disconnected',
-          actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+          actions: { type: 'settle', params: { error: CANCELLED } },
         },
         DISCONNECT: {
           target: 'disconnected',

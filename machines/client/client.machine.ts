@@ -1,7 +1,7 @@
 import { linkRegion } from './client.link-region'
 import { operationsRegion } from './client.operations-region'
 import { relayRegion } from './client.relay-region'
-import { clientSetup, err, failedWith } from './client.setup'
+import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
 import { DEFAULT_CLIENT_TIMEOUTS } from './client.types'
 import { walletRegion } from './client.wallet-region'
 
@@ -104,7 +104,7 @@ export const clientMachine = clientSetup.createMachine({
       on: {
         CANCEL: {
           target: 'idle',
-          actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+          actions: { type: 'settle', params: { error: CANCELLED } },
         },
       },
     },

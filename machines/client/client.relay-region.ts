@@ -1,6 +1,12 @@
 import { relayDownReason, relayTimeoutError } from './client.link-polls'
-import { clientSetup, err, failedWith } from './client.setup'
+import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
 import type { ClientContext } from './client.types'
+
+/** `DISCONNECT` from a paired wallet, asked or not. */
+const startDisconnect = {
+  target: 'disconnecting',
+  actions: { type: 'startFlow', params: 'disconnect' },
+} as const
 
 /** `relay`: a wallet paired over the relay (`PAIR`), driven by the `pairing` child. */
 export const relayRegion = clientSetup.createStateConfig({
@@ -74,7 +80,7 @@ export const relayRegion = clientSetup.createStateConfig({
         },
         CANCEL: {
           target: '#client.idle',
-          actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+          actions: { type: 'settle', params: { error: CANCELLED } },
         },
       },
     },
@@ -90,10 +96,7 @@ export const relayRegion = clientSetup.createStateConfig({
           target: 'signing',
           actions: [{ type: 'startFlow', params: 'sign' }, 'storeRelayRequest'],
         },
-        DISCONNECT: {
-          target: 'disconnecting',
-          actions: { type: 'startFlow', params: 'disconnect' },
-        },
+        DISCONNECT: startDisconnect,
       },
     },
     signing: {
@@ -137,12 +140,9 @@ export const relayRegion = clientSetup.createStateConfig({
         ],
         CANCEL: {
           target: 'paired',
-          actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
+          actions: { type: 'settle', params: { error: CANCELLED } },
         },
-        DISCONNECT: {
-          target: 'disconnecting',
-          actions: { type: 'startFlow', params: 'disconnect' },
-        },
+        DISCONNECT: startDisconnect,
       },
       after: {
         signatureMs: {

@@ -1,4 +1,40 @@
-import { clientSetup, err, failedWith } from './client.setup'
+import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
+
+// The transitions several wallet states share, written once.
+
+/** The connect child reports `connected`: the flow in progress succeeds with its connection. */
+const reachedConnected = {
+  guard: { type: 'childIn', params: ['connected'] },
+  target: 'connected',
+  actions: ['storeConnection', { type: 'settle', params: { error: null } }],
+} as const
+
+/** Still connected: the account and chain changes the child reports are kept. */
+const keepConnection = {
+  guard: { type: 'childIn', params: ['connected'] },
+  actions: 'storeConnection',
+} as const
+
+/** Asked (a chain switch, a signature) when the wallet leaves: the request fails. */
+const walletGone = {
+  target: 'disconnected',
+  actions: {
+    type: 'settle',
+    params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
+  },
+} as const
+
+/** `CANCEL` while the wallet is asked: the request is given up, the wallet stays connected. */
+const cancelAsking = {
+  target: 'connected',
+  actions: { type: 'settle', params: { error: CANCELLED } },
+} as const
+
+/** `DISCONNECT` from a connected wallet, asked or not. */
+const startDisconnect = {
+  target: 'disconnecting',
+  actions: { type: 'startFlow', params: 'disconnect' },
+} as const
 
 /** `wallet`: a desktop connector, driven by the `connect` child; signatures and chain switches. */
 export const walletRegion = clientSetup.createStateConfig({
@@ -50,11 +86,7 @@ export const walletRegion = clientSetup.createStateConfig({
       exit: 'clearPairingUri',
       on: {
         'CONNECTION.CHANGED': [
-          {
-            guard: { type: 'childIn', params: ['connected'] },
-            target: 'connected',
-            actions: ['storeConnection', { type: 'settle', params: { error: null } }],
-          },
+          reachedConnected,
           {
             guard: { type: 'childIn', params: ['rejected', 'failed'] },
             target: 'disconnected',
@@ -69,10 +101,7 @@ export const walletRegion = clientSetup.createStateConfig({
         ],
         CANCEL: {
           target: 'disconnected',
-          actions: [
-            'resetConnection',
-            { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-          ],
+          actions: ['resetConnection', { type: 'settle', params: { error: CANCELLED } }],
         },
         DISCONNECT: {
           target: 'disconnected',
@@ -102,11 +131,7 @@ export const walletRegion = clientSetup.createStateConfig({
       entry: ['resetConnection', 'askReconnect'],
       on: {
         'CONNECTION.CHANGED': [
-          {
-            guard: { type: 'childIn', params: ['connected'] },
-            target: 'connected',
-            actions: ['storeConnection', { type: 'settle', params: { error: null } }],
-          },
+          reachedConnected,
           {
             guard: { type: 'childIn', params: ['failed'] },
             target: 'disconnected',
@@ -123,7 +148,7 @@ export const walletRegion = clientSetup.createStateConfig({
           target: 'disconnected',
           actions: [
             'resetConnection',
-            { type: 'settle', params: { error: err('ABORTED', 'Cancelled.'), quiet: true } },
+            { type: 'settle', params: { error: CANCELLED, quiet: true } },
           ],
         },
       },
@@ -147,10 +172,7 @@ export const walletRegion = clientSetup.createStateConfig({
       tags: ['connected'],
       on: {
         // Account and chain changes are kept; any other state of the child means it is gone.
-        'CONNECTION.CHANGED': [
-          { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-          { target: 'disconnected' },
-        ],
+        'CONNECTION.CHANGED': [keepConnection, { target: 'disconnected' }],
         // One wallet request at a time: not while the wallet is asked for a transaction.
         SIGN: {
           guard: 'noFlowPending',
@@ -162,10 +184,7 @@ export const walletRegion = clientSetup.createStateConfig({
           target: 'switchingChain',
           actions: { type: 'startFlow', params: 'switchChain' },
         },
-        DISCONNECT: {
-          target: 'disconnecting',
-          actions: { type: 'startFlow', params: 'disconnect' },
-        },
+        DISCONNECT: startDisconnect,
       },
     },
     switchingChain: {
@@ -188,24 +207,9 @@ export const walletRegion = clientSetup.createStateConfig({
         },
       },
       on: {
-        'CONNECTION.CHANGED': [
-          { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-          {
-            target: 'disconnected',
-            actions: {
-              type: 'settle',
-              params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-            },
-          },
-        ],
-        CANCEL: {
-          target: 'connected',
-          actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-        },
-        DISCONNECT: {
-          target: 'disconnecting',
-          actions: { type: 'startFlow', params: 'disconnect' },
-        },
+        'CONNECTION.CHANGED': [keepConnection, walletGone],
+        CANCEL: cancelAsking,
+        DISCONNECT: startDisconnect,
       },
       after: {
         walletAnswerMs: {
@@ -273,23 +277,11 @@ export const walletRegion = clientSetup.createStateConfig({
               },
             ],
           },
-          { guard: { type: 'childIn', params: ['connected'] }, actions: 'storeConnection' },
-          {
-            target: 'disconnected',
-            actions: {
-              type: 'settle',
-              params: { error: err('NOT_CONNECTED', 'The wallet disconnected.') },
-            },
-          },
+          keepConnection,
+          walletGone,
         ],
-        CANCEL: {
-          target: 'connected',
-          actions: { type: 'settle', params: { error: err('ABORTED', 'Cancelled.') } },
-        },
-        DISCONNECT: {
-          target: 'disconnecting',
-          actions: { type: 'startFlow', params: 'disconnect' },
-        },
+        CANCEL: cancelAsking,
+        DISCONNECT: startDisconnect,
       },
       after: {
         signatureMs: {
