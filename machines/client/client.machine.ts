@@ -6,7 +6,8 @@ import { DEFAULT_CLIENT_TIMEOUTS } from './client.types'
 import { walletRegion } from './client.wallet-region'
 
 /**
- * The `Client`'s root statechart, assembled from its regions: `selecting` (the connector loads)
+ * The `Client`'s root statechart: one actor system for the whole library. It is assembled from its
+ * regions: `selecting` (the connector loads)
  * here, then `wallet` (client.wallet-region.ts), `link` (client.link-region.ts) or `relay`
  * (client.relay-region.ts); reads and transactions run beside them (client.operations-region.ts).
  * The actors, guards, actions and delays all regions share are in client.setup.ts.
