@@ -1,4 +1,5 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate'
+import { notProvided } from '../shared/not-provided'
 import { walletErrorData } from '../shared/wallet-error-data'
 import type {
   ConnectContext,
@@ -8,12 +9,6 @@ import type {
   PairingUriEvent,
   WalletWatchEvent,
 } from './connect.types'
-
-const notProvided = (name: string) => () => {
-  throw new Error(
-    `The actor "${name}" was not provided (use machine.provide or createConnectActor).`,
-  )
-}
 
 /** The error of a failed actor, as a guard's or action's parameter. */
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
@@ -36,13 +31,21 @@ export const connectMachine = setup({
     tags: 'connected'
   },
   actors: {
-    connectWallet: fromPromise<ConnectionData>(notProvided('connectWallet')),
-    reconnectWallet: fromPromise<ConnectionData>(notProvided('reconnectWallet')),
-    watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(notProvided('watchWallet')),
-    watchPairingUri: fromCallback<ConnectEvent, void, PairingUriEvent>(
-      notProvided('watchPairingUri'),
+    connectWallet: fromPromise<ConnectionData>(
+      notProvided('connectWallet', 'machine.provide or createConnectActor'),
     ),
-    disconnectWallet: fromPromise<void>(notProvided('disconnectWallet')),
+    reconnectWallet: fromPromise<ConnectionData>(
+      notProvided('reconnectWallet', 'machine.provide or createConnectActor'),
+    ),
+    watchWallet: fromCallback<ConnectEvent, void, WalletWatchEvent>(
+      notProvided('watchWallet', 'machine.provide or createConnectActor'),
+    ),
+    watchPairingUri: fromCallback<ConnectEvent, void, PairingUriEvent>(
+      notProvided('watchPairingUri', 'machine.provide or createConnectActor'),
+    ),
+    disconnectWallet: fromPromise<void>(
+      notProvided('disconnectWallet', 'machine.provide or createConnectActor'),
+    ),
   },
   guards: {
     /** The wallet's error is a user rejection. */

@@ -13,6 +13,7 @@ import { relayConnectionSettings } from '../../src/relay/client/settings'
 import type { ConnectionData } from '../connect/connect.types'
 import { relayConnectionMachine } from '../relay-connection/relay-connection.machine'
 import { toErrorData } from '../shared/error-data'
+import { notProvided } from '../shared/not-provided'
 import {
   type ActorTime,
   type ApprovalOutput,
@@ -33,10 +34,6 @@ import {
 
 /** Bump when a change makes older persisted snapshots unsafe to restore. */
 export const PAIRING_MACHINE_VERSION = 3
-
-const notProvided = (name: string) => () => {
-  throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-}
 
 type AnyEvent = PairingEvent | { type: string }
 /** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
@@ -98,20 +95,36 @@ export const pairingMachine = setup({
   actors: {
     /** The relay connection while the flow is active (the relay-connection chart); reports its status. */
     relayConnection: relayConnectionMachine,
-    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(notProvided('fetchRelayToken')),
-    connectRelay: fromPromise<ActorTime, PairingRefInput>(notProvided('connectRelay')),
+    fetchRelayToken: fromPromise<ActorTime, PairingRefInput>(
+      notProvided('fetchRelayToken', 'machine.provide or the factory'),
+    ),
+    connectRelay: fromPromise<ActorTime, PairingRefInput>(
+      notProvided('connectRelay', 'machine.provide or the factory'),
+    ),
     /** Publishes the proposal on the pairing topic and waits for the wallet's answer. */
-    awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(notProvided('awaitApproval')),
+    awaitApproval: fromPromise<ApprovalOutput, AwaitApprovalInput>(
+      notProvided('awaitApproval', 'machine.provide or the factory'),
+    ),
     /** Derives the session key and topic, subscribes to the topic, forgets the pairing. */
-    settleSession: fromPromise<ActorTime, SettleSessionInput>(notProvided('settleSession')),
+    settleSession: fromPromise<ActorTime, SettleSessionInput>(
+      notProvided('settleSession', 'machine.provide or the factory'),
+    ),
     /**
      * Keeps the session topic subscribed; reports the wallet's delete, and the time whenever it
      * (re)starts — after a restore too — so the `sessionExpiry` delay counts only what is left.
      */
-    maintainSession: fromCallback<EventObject, PairingRefInput>(notProvided('maintainSession')),
-    sendRequest: fromPromise<ActorTime, SendRequestInput>(notProvided('sendRequest')),
-    pingPeer: fromPromise<ActorTime, PairingRefInput>(notProvided('pingPeer')),
-    deleteSession: fromPromise<ActorTime, PairingRefInput>(notProvided('deleteSession')),
+    maintainSession: fromCallback<EventObject, PairingRefInput>(
+      notProvided('maintainSession', 'machine.provide or the factory'),
+    ),
+    sendRequest: fromPromise<ActorTime, SendRequestInput>(
+      notProvided('sendRequest', 'machine.provide or the factory'),
+    ),
+    pingPeer: fromPromise<ActorTime, PairingRefInput>(
+      notProvided('pingPeer', 'machine.provide or the factory'),
+    ),
+    deleteSession: fromPromise<ActorTime, PairingRefInput>(
+      notProvided('deleteSession', 'machine.provide or the factory'),
+    ),
   },
   guards: {
     failedWith: ({ event }, params: { code: AppErrorCode }) =>

@@ -12,6 +12,7 @@ import { reconnectWait } from '../../src/relay/client/backoff'
 import { isPermanentTokenFailure } from '../../src/relay/client/errors'
 import { RELAY_CLOSE_CODES } from '../../src/wire/relay'
 import { type ErrorData, toErrorData } from '../shared/error-data'
+import { notProvided } from '../shared/not-provided'
 import {
   type ActorTime,
   type ConnectionRef,
@@ -24,12 +25,6 @@ import {
   type ReportedRelayStatus,
   type TokenOutput,
 } from './relay-connection.types'
-
-const notProvided = (name: string) => () => {
-  throw new Error(
-    `The actor "${name}" was not provided (use machine.provide or createRelayClient).`,
-  )
-}
 
 type AnyEvent = RelayConnectionEvent | { type: string }
 const doneOutput = <T>(event: AnyEvent) => (event as DoneActorEvent<T>).output
@@ -106,13 +101,21 @@ export const relayConnectionMachine = setup({
   },
   actors: {
     /** Resolves the token grant to open with (the cached one unless `stale`). */
-    fetchToken: fromPromise<TokenOutput, FetchTokenInput>(notProvided('fetchToken')),
+    fetchToken: fromPromise<TokenOutput, FetchTokenInput>(
+      notProvided('fetchToken', 'machine.provide or createRelayClient'),
+    ),
     /** Owns the WebSocket: opens it with the token, feeds its frames to the client, reports open/close. */
-    socket: fromCallback<{ type: string }, ConnectionRef>(notProvided('socket')),
+    socket: fromCallback<{ type: string }, ConnectionRef>(
+      notProvided('socket', 'machine.provide or createRelayClient'),
+    ),
     /** On a fresh socket: subscribes every topic again and fetches its mailbox. */
-    settle: fromPromise<ActorTime, ConnectionRef>(notProvided('settle')),
+    settle: fromPromise<ActorTime, ConnectionRef>(
+      notProvided('settle', 'machine.provide or createRelayClient'),
+    ),
     /** `scr_ping` (browsers cannot see WebSocket pings); the chart decides when it is too late. */
-    ping: fromPromise<ActorTime, ConnectionRef>(notProvided('ping')),
+    ping: fromPromise<ActorTime, ConnectionRef>(
+      notProvided('ping', 'machine.provide or createRelayClient'),
+    ),
   },
   guards: {
     /** Another reconnect attempt fits the budget. */

@@ -1,5 +1,6 @@
 import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate'
 import type { ErrorData } from '../shared/error-data'
+import { notProvided } from '../shared/not-provided'
 import {
   backoffDelay,
   initialContext,
@@ -20,10 +21,6 @@ import type {
   SessionPollingInput,
   SessionPollingOutput,
 } from './session-polling.types'
-
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`The actor "${name}" was not provided (use machine.provide or the factory).`)
-}
 
 type AnyEvent = SessionPollingEvent | { type: string }
 const doneOutput = <T>(event: AnyEvent) => (event as DoneActorEvent<T>).output
@@ -135,8 +132,12 @@ export const sessionPollingMachine = setup({
     tags: 'resumable' | 'polling'
   },
   actors: {
-    createSession: fromPromise<CreatedSession, CreateSessionParams>(notProvided('createSession')),
-    fetchResult: fromPromise<FetchResultOutput, FetchResultInput>(notProvided('fetchResult')),
+    createSession: fromPromise<CreatedSession, CreateSessionParams>(
+      notProvided('createSession', 'machine.provide or the factory'),
+    ),
+    fetchResult: fromPromise<FetchResultOutput, FetchResultInput>(
+      notProvided('fetchResult', 'machine.provide or the factory'),
+    ),
   },
   guards: {
     hasSession: ({ context }) => context.session !== null,

@@ -20,3 +20,14 @@ export function notProvidedLogic<
     getPersistedSnapshot: (snapshot) => snapshot,
   }
 }
+
+/**
+ * The implementation of an actor a chart names but its facade or factory provides (`provide`):
+ * the one stand-in every chart uses. Invoking it unprovided throws, naming the actor and `by`,
+ * what provides it.
+ */
+export const notProvided =
+  (name: string, by = 'machine.provide') =>
+  (): never => {
+    throw new Error(`The actor "${name}" was not provided (use ${by}).`)
+  }

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate'
 import type { GenericSessionResult } from '../../src/session/types'
 import { toErrorData } from '../shared/error-data'
+import { notProvided } from '../shared/not-provided'
 import { walletErrorData } from '../shared/wallet-error-data'
 import type {
   SignContext,
@@ -10,10 +11,6 @@ import type {
   SignRequest,
   VerifySignatureInput,
 } from './sign.types'
-
-const notProvided = (name: string) => () => {
-  throw new Error(`The actor "${name}" was not provided (use machine.provide or createSignActor).`)
-}
 
 /** The error of a failed actor and the output of a finished one, as guard and action parameters. */
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
@@ -33,9 +30,11 @@ export const signMachine = setup({
     output: SignOutput
   },
   actors: {
-    requestSignature: fromPromise<string, SignRequest>(notProvided('requestSignature')),
+    requestSignature: fromPromise<string, SignRequest>(
+      notProvided('requestSignature', 'machine.provide or createSignActor'),
+    ),
     verifySignature: fromPromise<GenericSessionResult, VerifySignatureInput>(
-      notProvided('verifySignature'),
+      notProvided('verifySignature', 'machine.provide or createSignActor'),
     ),
   },
   guards: {

@@ -1,6 +1,7 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { type ErrorData, toErrorData } from '../shared/error-data'
+import { notProvided } from '../shared/not-provided'
 import { walletErrorData } from '../shared/wallet-error-data'
 import {
   DEFAULT_TRANSACTION_TIMEOUTS,
@@ -15,10 +16,6 @@ import {
   type TransactionRequestData,
   type TransactionSummary,
 } from './transaction.types'
-
-const notProvided = (name: string) => () => {
-  throw new Error(`The actor "${name}" was not provided (use machine.provide).`)
-}
 
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 const outputOf = <T>({ event }: { event: { output: T } }) => event.output

@@ -60,7 +60,10 @@ export interface Mutant {
   /** The machine's file name without `.machine.ts` (`session-polling`). */
   machine: string
   machineId: string
-  /** The source file, relative to the project root. */
+  /**
+   * The source file the mutant changes, relative to the project root: the machine's, or the
+   * module of an imported state config (`createStateConfig`).
+   */
   file: string
   kind: MutantKind
   /** Source state path (`waiting.fetching`) and runtime id. */
@@ -224,6 +227,10 @@ export function generateMutants(
     machine.onErrors.map((o) => [`${o.source.id}|${o.event}`, o]),
   )
   const onErrorDone = new Set<OnErrorSite>()
+  /** The file a site's edits apply to, and its text. */
+  const fileOf = (site: { file?: string }) => site.file ?? file
+  const textOf = (site: { file?: string }) =>
+    site.file === undefined ? text : (machine.sources[site.file] ?? '')
   for (const site of machine.transitions) {
     // The invoke's `drop-onerror` comes with its first onError transition.
     const onError =
@@ -237,7 +244,7 @@ export function generateMutants(
           id: `${name}#${mutants.length + 1}`,
           machine: name,
           machineId: machine.id,
-          file,
+          file: fileOf(onError),
           kind: 'drop-onerror',
           state: statePath(onError.source),
           stateId: onError.source.id,
@@ -255,7 +262,7 @@ export function generateMutants(
           line: onError.line,
           useLine: onError.line,
           key: transitionKey(onError.source.id, onError.event, 0),
-          source: applySourceEdit(text, onError.removal),
+          source: applySourceEdit(textOf(onError), onError.removal),
         })
     }
     const removal = (kind: 'drop-handler' | 'drop-after', fault: string) => {
@@ -264,7 +271,7 @@ export function generateMutants(
         id: `${name}#${mutants.length + 1}`,
         machine: name,
         machineId: machine.id,
-        file,
+        file: fileOf(site),
         kind,
         state: statePath(site.source),
         stateId: site.source.id,
@@ -280,7 +287,7 @@ export function generateMutants(
         line: site.targets[0]?.line ?? site.line,
         useLine: site.line,
         key: transitionKey(site.source.id, site.event, site.index),
-        source: applySourceEdit(text, site.removal),
+        source: applySourceEdit(textOf(site), site.removal),
       })
     }
     if (site.origin === 'after') removal('drop-after', 'the timeout never fires')
@@ -292,7 +299,7 @@ export function generateMutants(
     const base = {
       machine: name,
       machineId: machine.id,
-      file,
+      file: fileOf(site),
       state: statePath(site.source),
       stateId: site.source.id,
       event: site.event,
@@ -316,7 +323,7 @@ export function generateMutants(
         to,
         expectedTargets: expected,
         line,
-        source: applyEdit(text, site, to),
+        source: applyEdit(textOf(site), site, to),
       })
     }
     if (kinds.includes('retarget')) {

@@ -47,7 +47,9 @@ export function planMutation(options: MutateOptions = {}): MachinePlan[] {
   const plans: MachinePlan[] = []
   for (const file of machineFiles(root)) {
     const text = readFileSync(join(root, file), 'utf8')
-    const charts = analyzeSource(file, text)
+    const charts = analyzeSource(file, text, (module) =>
+      existsSync(join(root, module)) ? readFileSync(join(root, module), 'utf8') : undefined,
+    )
     for (const chart of charts) {
       const name = charts.length > 1 ? `${machineName(file)}:${chart.id}` : machineName(file)
       if (options.machines && !options.machines.some((m) => m === name || m === chart.id)) continue
@@ -132,6 +134,7 @@ export async function runMutation(options: MutateOptions = {}): Promise<Mutation
         job: {
           ...jobFor(plan),
           mutant: {
+            ...(mutant.file === plan.file ? {} : { file: join(root, mutant.file) }),
             source: mutant.source,
             key: mutant.key,
             expectedTargets: mutant.expectedTargets,

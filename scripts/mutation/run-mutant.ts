@@ -29,6 +29,8 @@ export interface MutantJob {
   /** Absolute paths of the test files to run. */
   tests: string[]
   mutant?: {
+    /** Absolute path of the file the mutant changes, when not `module` (an imported state config). */
+    file?: string
     source: string
     key: string
     expectedTargets: string[] | null
@@ -101,7 +103,7 @@ async function run(job: MutantJob): Promise<JobResult> {
       sequence: { sequencer: inOrder(job.tests) },
       ...(job.testTimeout ? { testTimeout: job.testTimeout } : {}),
     },
-    job.mutant ? { plugins: [mutantPlugin(job.module, job.mutant.source)] } : {},
+    job.mutant ? { plugins: [mutantPlugin(job.mutant.file ?? job.module, job.mutant.source)] } : {},
   )
   const done = (result: Omit<JobResult, 'durationMs'>): JobResult => ({
     ...result,

@@ -12,6 +12,8 @@
  * (`'#machine.state'`). A transition reached through a shared constant is rewritten at its use site
  * (`ON_FETCH_ERROR.map(...)`), so the other users of the constant keep the original.
  */
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import ts from 'typescript'
 
 export interface ChartState {
@@ -73,6 +75,11 @@ export type TransitionOrigin =
 
 export interface TransitionSite {
   machineId: string
+  /**
+   * The file the edits apply to when it is not the machine's own: a state config imported from a
+   * sibling module (`setup(...).createStateConfig`), relative to the project root.
+   */
+  file?: string
   source: ChartState
   /** The runtime event descriptor (`CANCEL`, `xstate.done.actor.fetchResult`, `always`, …). */
   event: string
@@ -103,6 +110,8 @@ export interface TransitionSite {
 /** An invoke with an `onError` handler, and how to remove that handler (the whole key). */
 export interface OnErrorSite {
   machineId: string
+  /** The file the removal applies to when it is not the machine's own (see `TransitionSite`). */
+  file?: string
   source: ChartState
   /** The invoke's id (runtime `xstate.error.actor.<id>`). */
   id: string
@@ -127,6 +136,8 @@ export interface ChartMachine {
   onErrors: OnErrorSite[]
   /** Transitions or targets written in a form this analysis does not follow. */
   unsupported: Array<{ line: number; reason: string }>
+  /** The text of each imported module a state config came from, by file (relative to the root). */
+  sources: Record<string, string>
 }
 
 /** Parameters of a helper function being followed, bound to the call's arguments. */
@@ -160,14 +171,29 @@ const propertyName = (name: ts.PropertyName): string | undefined => {
   return undefined
 }
 
-/** Analyses every `createMachine({...})` call of a source file. */
-export function analyzeSource(fileName: string, text: string): ChartMachine[] {
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
-  const line = (node: ts.Node) => file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1
+/** Reads a module of the project (a path relative to its root); undefined when there is none. */
+export type ReadModule = (fileName: string) => string | undefined
 
-  // Module-level constants and functions, by name.
+const readFromCwd: ReadModule = (fileName) => {
+  try {
+    return readFileSync(fileName, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+interface ModuleScope {
+  constants: Map<string, ts.Expression>
+  functions: Map<string, ts.SignatureDeclaration & { body?: ts.Node }>
+  /** Names imported from a relative module: the module's file and the exported name. */
+  imports: Map<string, { fileName: string; name: string }>
+}
+
+/** Module-level constants, functions and relative imports of a source file, by name. */
+function moduleScope(file: ts.SourceFile): ModuleScope {
   const constants = new Map<string, ts.Expression>()
   const functions = new Map<string, ts.SignatureDeclaration & { body?: ts.Node }>()
+  const imports = new Map<string, { fileName: string; name: string }>()
   for (const statement of file.statements) {
     if (ts.isVariableStatement(statement)) {
       if (!(statement.declarationList.flags & ts.NodeFlags.Const)) continue
@@ -180,7 +206,71 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       }
     } else if (ts.isFunctionDeclaration(statement) && statement.name && statement.body) {
       functions.set(statement.name.text, statement)
+    } else if (
+      ts.isImportDeclaration(statement) &&
+      ts.isStringLiteral(statement.moduleSpecifier) &&
+      statement.moduleSpecifier.text.startsWith('.') &&
+      statement.importClause?.namedBindings &&
+      ts.isNamedImports(statement.importClause.namedBindings) &&
+      !statement.importClause.isTypeOnly
+    ) {
+      const fileName = `${join(dirname(file.fileName), statement.moduleSpecifier.text).split('\\').join('/')}.ts`
+      for (const element of statement.importClause.namedBindings.elements)
+        imports.set(element.name.text, {
+          fileName,
+          name: (element.propertyName ?? element.name).text,
+        })
     }
+  }
+  return { constants, functions, imports }
+}
+
+/**
+ * Analyses every `createMachine({...})` call of a source file. A state config imported from a
+ * sibling module (`export const walletRegion = setup(...).createStateConfig({...})`) is followed
+ * into that module (read with `readModule`), so its transitions are the machine's too.
+ */
+export function analyzeSource(
+  fileName: string,
+  text: string,
+  readModule: ReadModule = readFromCwd,
+): ChartMachine[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const line = (node: ts.Node) =>
+    node.getSourceFile().getLineAndCharacterOfPosition(node.getStart()).line + 1
+
+  const scopes = new Map<ts.SourceFile, ModuleScope>([[file, moduleScope(file)]])
+  const modules = new Map<string, ts.SourceFile | undefined>()
+  const sources: Record<string, string> = {}
+  const scopeOf = (node: ts.Node) => {
+    const sourceFile = node.getSourceFile()
+    let scope = scopes.get(sourceFile)
+    if (!scope) {
+      scope = moduleScope(sourceFile)
+      scopes.set(sourceFile, scope)
+    }
+    return scope
+  }
+  /** The initializer of `export const <name>` in a relative module, parsed once. */
+  const imported = (from: { fileName: string; name: string }): ts.Expression | undefined => {
+    if (!modules.has(from.fileName)) {
+      const moduleText = readModule(from.fileName)
+      modules.set(
+        from.fileName,
+        moduleText === undefined
+          ? undefined
+          : ts.createSourceFile(
+              from.fileName,
+              moduleText,
+              ts.ScriptTarget.Latest,
+              true,
+              ts.ScriptKind.TS,
+            ),
+      )
+      if (moduleText !== undefined) sources[from.fileName] = moduleText
+    }
+    const module = modules.get(from.fileName)
+    return module && scopeOf(module).constants.get(from.name)
   }
 
   /** What a reference (identifier or helper call) stands for, with the bindings of its body. */
@@ -192,11 +282,32 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
     if (ts.isIdentifier(e)) {
       const bound = env.get(e.text)
       if (bound) return bound
-      const value = constants.get(e.text)
-      return value ? { value, env: new Map() } : undefined
+      const scope = scopeOf(e)
+      const value = scope.constants.get(e.text)
+      if (value) return { value, env: new Map() }
+      const from = scope.imports.get(e.text)
+      const exported = from && imported(from)
+      return exported ? { value: exported, env: new Map() } : undefined
+    }
+    // A state config built with `setup(...).createStateConfig({...})` is its argument.
+    if (
+      ts.isCallExpression(e) &&
+      ts.isPropertyAccessExpression(e.expression) &&
+      e.expression.name.text === 'createStateConfig' &&
+      e.arguments[0]
+    )
+      return { value: e.arguments[0], env }
+    // A property of an object config (`...operationsRegion.on`).
+    if (ts.isPropertyAccessExpression(e)) {
+      const object = resolveObject(e.expression, env)
+      const property = object?.value.properties.find(
+        (p): p is ts.PropertyAssignment =>
+          ts.isPropertyAssignment(p) && propertyName(p.name) === e.name.text,
+      )
+      return property && object ? { value: property.initializer, env: object.env } : undefined
     }
     if (ts.isCallExpression(e) && ts.isIdentifier(e.expression)) {
-      const fn = functions.get(e.expression.text)
+      const fn = scopeOf(e).functions.get(e.expression.text)
       if (!fn?.body) return undefined
       const body = returned(fn.body)
       if (!body) return undefined
@@ -356,8 +467,22 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
     const onErrors: OnErrorSite[] = []
 
     /** Inside this machine's `createMachine(...)` call: changing it there changes this use only. */
-    const inMachine = (node: ts.Node) =>
-      node.getStart(file) >= call.getStart(file) && node.getEnd() <= call.getEnd()
+    const inMachine = (node: ts.Node) => {
+      if (node.getSourceFile() === file)
+        return node.getStart() >= call.getStart() && node.getEnd() <= call.getEnd()
+      // In an imported state config: the machine is its one use.
+      for (let up: ts.Node | undefined = node; up; up = up.parent)
+        if (
+          ts.isCallExpression(up) &&
+          ts.isPropertyAccessExpression(up.expression) &&
+          up.expression.name.text === 'createStateConfig'
+        )
+          return true
+      return false
+    }
+    /** The file of `node` when it is not the machine's own. */
+    const fileOf = (node: ts.Node) =>
+      node.getSourceFile() === file ? undefined : node.getSourceFile().fileName
     /** The node with the parentheses and type assertions around it. */
     const outer = (node: ts.Node): ts.Node => {
       let current = node
@@ -374,9 +499,9 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
     }
     /** Removes a node (an array element or an object property) with the comma after it. */
     const removeNode = (node: ts.Node): SourceEdit => {
-      const start = node.getStart(file)
+      const start = node.getStart()
       let end = node.getEnd()
-      const comma = /^\s*,/.exec(text.slice(end))
+      const comma = /^\s*,/.exec(node.getSourceFile().text.slice(end))
       if (comma) end += comma[0].length
       return { start, end, text: '' }
     }
@@ -385,13 +510,11 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       const node = found.via?.node ?? found.config
       if (!inMachine(node)) return undefined
       if (found.via && found.via.index !== undefined) {
-        const prefix = ts.isShorthandPropertyAssignment(node.parent)
-          ? `${node.getText(file)}: `
-          : ''
+        const prefix = ts.isShorthandPropertyAssignment(node.parent) ? `${node.getText()}: ` : ''
         return {
-          start: node.getStart(file),
+          start: node.getStart(),
           end: node.getEnd(),
-          text: `${prefix}(${node.getText(file)}).filter((_, i) => i !== ${found.via.index})`,
+          text: `${prefix}(${node.getText()}).filter((_, i) => i !== ${found.via.index})`,
         }
       }
       const wrapped = outer(node)
@@ -435,7 +558,7 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       if (isReference(e)) {
         const target = dereference(e, scope)
         if (!target) {
-          unsupported.push({ line: line(e), reason: `unknown transition "${e.getText(file)}"` })
+          unsupported.push({ line: line(e), reason: `unknown transition "${e.getText()}"` })
           return []
         }
         const inner = expand(target.value, target.env, true)
@@ -455,7 +578,7 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       if (literal) return literal.text
       const object = resolveObject(node, scope)
       if (object) return guardName(props(object.value, object.env).get('type')?.value, object.env)
-      return unwrap(node).getText(file).replace(/\s+/g, ' ')
+      return unwrap(node).getText().replace(/\s+/g, ' ')
     }
 
     const addTransitions = (
@@ -478,12 +601,12 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
         if (shorthand) {
           targetNodes = [config]
           if (!found.via)
-            edit = { kind: 'shorthand', start: config.getStart(file), end: config.getEnd() }
+            edit = { kind: 'shorthand', start: config.getStart(), end: config.getEnd() }
         } else if (ts.isObjectLiteralExpression(config)) {
           const own = props(config, found.env)
           guard = guardName(own.get('guard')?.value, found.env)
-          guardText = own.get('guard')?.value.getText(file)
-          actionsText = own.get('actions')?.value.getText(file)
+          guardText = own.get('guard')?.value.getText()
+          actionsText = own.get('actions')?.value.getText()
           const target = own.get('target')
           if (target) {
             const value = unwrap(target.value)
@@ -500,7 +623,7 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
             if (inPlace)
               edit = {
                 kind: 'property',
-                start: target.value.getStart(file),
+                start: target.value.getStart(),
                 end: target.value.getEnd(),
               }
           }
@@ -510,8 +633,8 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
         }
         if (!edit) {
           const node = found.via?.node ?? found.config
-          const text = node.getText(file)
-          const start = node.getStart(file)
+          const text = node.getText()
+          const start = node.getStart()
           const end = node.getEnd()
           const prefix = ts.isShorthandPropertyAssignment(node.parent) ? `${text}: ` : ''
           edit =
@@ -535,8 +658,10 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
             unsupported.push({ line: line(literal), reason: `unresolved target "${literal.text}"` })
         }
         if (targets.length !== targetNodes.length) return
+        const siteFile = fileOf(useNode)
         transitions.push({
           machineId,
+          ...(siteFile ? { file: siteFile } : {}),
           source,
           event,
           index,
@@ -610,13 +735,15 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
               ? removeNode(onError.node)
               : inMachine(use)
                 ? {
-                    start: element.getStart(file),
+                    start: element.getStart(),
                     end: element.getEnd(),
-                    text: `{ ...(${element.getText(file)}), onError: undefined }`,
+                    text: `{ ...(${element.getText()}), onError: undefined }`,
                   }
                 : undefined
+            const onErrorFile = fileOf(own ? onError.node : element)
             onErrors.push({
               machineId,
+              ...(onErrorFile ? { file: onErrorFile } : {}),
               source: state,
               id,
               event: `xstate.error.actor.${id}`,
@@ -639,6 +766,7 @@ export function analyzeSource(fileName: string, text: string): ChartMachine[] {
       transitions,
       onErrors,
       unsupported,
+      sources,
     }
   }
 

@@ -1,0 +1,154 @@
+import { linkPollTrouble, linkTimeoutError } from './client.link-polls'
+import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
+
+/** `link`: a mobile wallet over a universal link, driven by the `universalLink` child. */
+export const linkRegion = clientSetup.createStateConfig({
+  tags: ['selected'],
+  initial: 'checking',
+  states: {
+    checking: {
+      always: [
+        { guard: { type: 'isPending', params: 'connect' }, target: 'flow' },
+        { target: 'disconnected', actions: { type: 'settle', params: { error: null } } },
+      ],
+    },
+    disconnected: {
+      on: {
+        CONNECT: { target: 'flow', actions: { type: 'startFlow', params: 'connect' } },
+      },
+    },
+    flow: {
+      // A flow starts with no poll trouble (cleared here, not on exit: a timeout's message reads it).
+      entry: 'clearLinkPolls',
+      // Every way out of the flow leaves it without a connection.
+      exit: 'clearConnection',
+      invoke: {
+        id: 'universalLink',
+        systemId: 'universalLink',
+        src: 'universalLink',
+        input: ({ context }) => ({
+          walletId: context.connector?.walletId ?? '',
+          chainId: context.connector?.chainId ?? '',
+          ...(context.connector?.pollIntervalMs == null
+            ? {}
+            : { pollIntervalMs: context.connector.pollIntervalMs }),
+        }),
+        onSnapshot: {
+          actions: {
+            type: 'forward',
+            params: ({ event }) => ({
+              type: 'LINK.CHANGED' as const,
+              status: String(event.snapshot.value),
+              connection: event.snapshot.context.connection,
+              signature: event.snapshot.context.txSignature ?? event.snapshot.context.signature,
+              polls: linkPollTrouble(event.snapshot),
+            }),
+          },
+        },
+        onDone: {
+          target: 'disconnected',
+          actions: { type: 'settle', params: ({ event }) => ({ error: event.output.error }) },
+        },
+        onError: {
+          target: 'disconnected',
+          actions: {
+            type: 'settle',
+            params: failedWith('SESSION_FAILED'),
+          },
+        },
+      },
+      initial: 'connecting',
+      states: {
+        connecting: {
+          tags: ['busy', 'cancellable', 'resumable'],
+          entry: { type: 'armDeadline', params: 'walletAnswerMs' },
+          on: {
+            RESUMED: { target: 'connecting', reenter: true },
+            'LINK.CHANGED': {
+              guard: { type: 'childIn', params: ['connected'] },
+              target: 'connected',
+              actions: ['storeConnection', { type: 'settle', params: { error: null } }],
+            },
+          },
+          after: {
+            walletAnswerMs: {
+              target: '#client.link.disconnected',
+              actions: {
+                type: 'settle',
+                params: ({ context }) => ({
+                  error: linkTimeoutError(
+                    context.linkPolls,
+                    'answer',
+                    'The wallet did not answer in time.',
+                  ),
+                }),
+              },
+            },
+          },
+        },
+        connected: {
+          tags: ['connected', 'resumable'],
+          on: {
+            SIGN: {
+              target: 'signing',
+              actions: [
+                { type: 'startFlow', params: 'sign' },
+                'storeSignRequest',
+                'askLinkSignature',
+              ],
+            },
+            DISCONNECT: {
+              target: '#client.link.disconnected',
+              actions: [
+                { type: 'startFlow', params: 'disconnect' },
+                { type: 'settle', params: { error: null } },
+              ],
+            },
+          },
+        },
+        signing: {
+          tags: ['connected', 'busy', 'cancellable', 'resumable'],
+          entry: { type: 'armDeadline', params: 'signatureMs' },
+          on: {
+            RESUMED: { target: 'signing', reenter: true },
+            'LINK.CHANGED': {
+              guard: { type: 'childIn', params: ['connected'] },
+              target: 'connected',
+              actions: {
+                type: 'settle',
+                params: ({ event }) => ({ error: null, signature: event.signature }),
+              },
+            },
+          },
+          after: {
+            signatureMs: {
+              target: '#client.link.disconnected',
+              actions: {
+                type: 'settle',
+                params: ({ context }) => ({
+                  error: linkTimeoutError(
+                    context.linkPolls,
+                    'signature',
+                    'The wallet did not sign in time.',
+                  ),
+                }),
+              },
+            },
+          },
+        },
+      },
+      on: {
+        // The child's polls, whichever state waits on them (a state's own handler goes first).
+        'LINK.CHANGED': { actions: 'storeLinkPolls' },
+        CANCEL: {
+          target: 'disconnected',
+          actions: { type: 'settle', params: { error: CANCELLED } },
+        },
+        DISCONNECT: {
+          target: 'disconnected',
+          actions: { type: 'settle', params: { error: err('ABORTED', 'Disconnected.') } },
+        },
+      },
+    },
+  },
+})

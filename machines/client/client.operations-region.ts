@@ -1,0 +1,49 @@
+import { clientSetup, err, failedWith, STILL_ASKED } from './client.setup'
+
+/**
+ * Reads and transactions: the root's own transitions, in any state. Config and balance reads are
+ * spawned actors whose end is their caller's alone; a transaction is a spawned `transaction` child
+ * that runs beside the connection (its receipt needs no wallet).
+ */
+export const operationsRegion = clientSetup.createStateConfig({
+  on: {
+    READ_CONFIG: { actions: 'spawnRead' },
+    READ_BALANCE: { actions: 'spawnBalanceRead' },
+    READ_BALANCES: { actions: 'spawnBalancesRead' },
+    // A read's end, success or failure, is its caller's alone (the Client settles its promise).
+    'xstate.done.actor.read.*': { actions: 'endRead' },
+    'xstate.error.actor.read.*': { actions: 'endRead' },
+    WALLET_OPENED: { actions: 'storeWalletUrl' },
+    'PROJECT.CHAINS': { actions: 'storeProjectChains' },
+    // The transaction runs beside the connection (its receipt needs no wallet): a spawned child.
+    SEND_TRANSACTION: {
+      guard: 'canSendTransaction',
+      actions: [
+        { type: 'startFlow', params: 'transaction' },
+        'stopTransaction',
+        'spawnTransaction',
+      ],
+    },
+    WATCH_TRANSACTION: { actions: ['stopTransaction', 'spawnTransaction'] },
+    'TRANSACTION.SUBMITTED': {
+      guard: 'isTransactionFlow',
+      actions: {
+        type: 'settle',
+        params: ({ event }) => ({ error: null, signature: event.hash }),
+      },
+    },
+    'TRANSACTION.FAILED': {
+      guard: 'isTransactionFlow',
+      actions: { type: 'settle', params: ({ event }) => ({ error: event.error }) },
+    },
+    'xstate.error.actor.transaction': {
+      guard: { type: 'isPending', params: 'transaction' },
+      actions: { type: 'settle', params: failedWith('WALLET_ERROR') },
+    },
+    // Given up, not stopped: the child keeps waiting for the wallet, whose hash is never lost.
+    CANCEL: {
+      guard: { type: 'isPending', params: 'transaction' },
+      actions: { type: 'settle', params: { error: err('ABORTED', `Cancelled.${STILL_ASKED}`) } },
+    },
+  },
+})

@@ -1,0 +1,333 @@
+import {
+  type AnyStateMachine,
+  assign,
+  type EmittedFrom,
+  type EventFromLogic,
+  fromPromise,
+  type InputFrom,
+  raise,
+  type SnapshotFrom,
+  sendTo,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate'
+import type { TokenBalance, TokenBalanceQuery, TokenBalanceResult } from '../../src/balance'
+import type { ConnectConfig } from '../../src/config'
+import type { AppErrorCode } from '../../src/errors/app-error'
+import type { ConnectMachine } from '../connect/connect.machine'
+import type { PairingMachine } from '../pairing/pairing.machine'
+import { type ErrorData, toErrorData } from '../shared/error-data'
+import { notProvided, notProvidedLogic } from '../shared/not-provided'
+import type { SignMachine } from '../sign/sign.machine'
+import type { TransactionMachine } from '../transaction/transaction.machine'
+import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
+import type {
+  ClientContext,
+  ClientEvent,
+  ClientInput,
+  ClientTag,
+  ClientTimeouts,
+  LoadConnectorInput,
+  LoadedConnector,
+  OperationKind,
+} from './client.types'
+
+/**
+ * The promise actors are `notProvided` until the facade provides them (`provideClient`); the child
+ * machines stand in as `notProvidedLogic` of their types (they load with their connector or with
+ * `pair()`).
+ */
+const unprovided = notProvided('clientMachine', 'provideClient')
+
+/** The stand-in of child machine `T`: its types, none of its code. */
+const child = <T extends AnyStateMachine>(name: string) =>
+  notProvidedLogic<SnapshotFrom<T>, EventFromLogic<T>, InputFrom<T>, EmittedFrom<T>>(name)
+
+export const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
+
+/** The outcome of a flow given up on `CANCEL`. */
+export const CANCELLED = err('ABORTED', 'Cancelled.')
+
+/** The settle parameters of a child that failed: its error, as plain data, else `code`. */
+export const failedWith =
+  (code: AppErrorCode) =>
+  ({ event }: { event: { error: unknown } }) => ({ error: toErrorData(event.error, code) })
+
+type ChildChange = Extract<
+  ClientEvent,
+  { type: 'CONNECTION.CHANGED' | 'LINK.CHANGED' | 'PAIRING.CHANGED' }
+>
+
+/**
+ * A transaction flow given up while the wallet is asked: the wallet may still send it (an EIP-1193
+ * request cannot be taken back), so its `transaction` child keeps waiting for the answer.
+ */
+export const STILL_ASKED =
+  ' The wallet was asked already and may still send it: getView().transaction follows its answer.'
+
+type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
+
+/**
+ * The `Client`'s root statechart: one actor system for the whole library. Selecting a wallet runs
+ * `loadConnector`; a desktop connector is driven by the `connect` machine (invoked as `connection`
+ * for as long as the connector is selected) and each signature by an invoked `sign` machine; a
+ * mobile wallet by the invoked `universalLink` machine, which invokes the `sessionPolling` machine;
+ * a wallet paired over the relay (`PAIR`) by the invoked `pairing` machine. Config and balance
+ * reads are spawned `readConfig` / `readBalance` / `readBalances` actors. Every flow a public method starts (`flow`,
+ * `pending`) ends in one `outcome`: success, the wallet's error, `TIMEOUT` after its named delay,
+ * or `ABORTED` on `CANCEL` or when another flow replaces it. The wallet-answer and signature waits
+ * keep their deadline as an absolute time (`deadline`): a restored root, sent `RESUMED`, waits only
+ * for what is left of it. The chart is in every app's entry chunk, so its state descriptions live
+ * with its diagram (visualizations/descriptions.ts), not here.
+ */
+export const clientSetup = setup({
+  types: {
+    context: {} as ClientContext,
+    events: {} as ClientEvent,
+    input: {} as ClientInput,
+    tags: {} as ClientTag,
+  },
+  actors: {
+    /** Loads (dynamic import) and builds the connector of a wallet; the facade keeps the object. */
+    loadConnector: fromPromise<LoadedConnector, LoadConnectorInput>(unprovided),
+    /** The `connect` machine bound to the selected connector. */
+    connection: child<ConnectMachine>('connection'),
+    /** The `sign` machine bound to the selected connector. */
+    sign: child<SignMachine>('sign'),
+    /** The `universalLink` machine bound to the session client, vault and link opener. */
+    universalLink: child<UniversalLinkMachine>('universalLink'),
+    /** The `pairing` machine bound to the relay client, its peer and the pairing vault. */
+    pairing: child<PairingMachine>('pairing'),
+    /** The `transaction` machine bound to the current connector and the backend's status reads. */
+    transaction: child<TransactionMachine>('transaction'),
+    /** GET the project config. */
+    readConfig: fromPromise<ConnectConfig>(unprovided),
+    /** Asks the connected wallet to switch chains (adding the chain from the registry when unknown). */
+    switchChain: fromPromise<{ chainId: string }, { chainId: string }>(unprovided),
+    /** GET a token balance. */
+    readBalance: fromPromise<TokenBalance, TokenBalanceQuery>(unprovided),
+    readBalances: fromPromise<TokenBalanceResult[], readonly TokenBalanceQuery[]>(unprovided),
+  },
+  delays: {
+    connectorLoadMs: ({ context }) => context.timeouts.connectorLoadMs,
+    reconnectMs: ({ context }) => context.timeouts.reconnectMs,
+    // The chart keeps no clock: `provideClient` counts these from the deadline, on its clock.
+    walletAnswerMs: ({ context }) => context.timeouts.walletAnswerMs,
+    signatureMs: ({ context }) => context.timeouts.signatureMs,
+  },
+  guards: {
+    /** `SELECT_WALLET` goes on to connect. */
+    wantsConnect: ({ event }) => event.type === 'SELECT_WALLET' && event.connect,
+    /** No flow is pending (a transaction's wallet request is one: the wallet is asked). */
+    noFlowPending: ({ context }) => context.pending === null,
+    /** The connection child, still connected, reports another active account than the one kept. */
+    accountChanged: ({ context, event }) =>
+      ((event.type === 'CONNECTION.CHANGED' && event.status === 'connected') ||
+        (event.type === 'PAIRING.CHANGED' && event.status === 'paired')) &&
+      (event.connection ?? null) !== null &&
+      context.connection !== null &&
+      (event.connection?.accounts[0] ?? '').toLowerCase() !==
+        (context.connection.accounts[0] ?? '').toLowerCase(),
+    /** The pending flow is `kind`. */
+    isPending: ({ context }, kind: OperationKind) => context.pending === kind,
+    /** The loaded connector is the universal-link flow. */
+    isUniversalLink: (_, connector: LoadedConnector) => connector.kind === 'universal-link',
+    /** The child that raised this `*.CHANGED` event is in one of `states`. */
+    childIn: ({ event }, states: readonly string[]) =>
+      'status' in event && states.includes(event.status),
+    /** A transaction may start: a wallet connected (not over a universal link), no flow pending. */
+    canSendTransaction: ({ context }) =>
+      context.connection !== null &&
+      context.pending === null &&
+      context.connector?.kind !== 'universal-link',
+    /** The `transaction` child reports on the pending transaction flow (not a replaced one). */
+    isTransactionFlow: ({ context, event }) =>
+      context.pending === 'transaction' && 'flow' in event && event.flow === context.flow,
+    /** The `sign` child stopped at a rejection or a failure (its state value). */
+    signFailed: (_, value: string) => value === 'rejected' || value === 'failed',
+    /** The `pairing` child settled the root's request in flight with `status`. */
+    relayRequestIs: ({ context, event }, status: 'answered' | 'failed') =>
+      event.type === 'PAIRING.CHANGED' &&
+      event.lastRequest !== null &&
+      event.lastRequest.requestId === context.relay?.request?.requestId &&
+      event.lastRequest.status === status,
+  },
+  actions: {
+    /** Starts a flow: a settled outcome for the one it replaces (`ABORTED`), a new flow number. */
+    startFlow: assign(({ context }, kind: OperationKind) => ({
+      flow: context.flow + 1,
+      pending: kind,
+      error: null,
+      outcome:
+        context.pending === null
+          ? context.outcome
+          : {
+              flow: context.flow,
+              kind: context.pending,
+              error: err(
+                'ABORTED',
+                `The ${context.pending} flow was replaced by a ${kind} flow.${context.pending === 'transaction' ? STILL_ASKED : ''}`,
+              ),
+              signature: null,
+            },
+    })),
+    /**
+     * Settles the pending flow (no-op when none is pending). `quiet`: the error is the outcome's
+     * alone, not shown in the view (a silent reconnect that did not happen is no error to the user).
+     */
+    settle: assign(
+      ({ context }, p: { error: ErrorData | null; signature?: string | null; quiet?: boolean }) =>
+        context.pending === null
+          ? { error: p.error ?? context.error }
+          : {
+              pending: null,
+              error: p.quiet ? null : p.error,
+              // A settled request leaves the context (a signed message is not carried on).
+              sign: null,
+              outcome: {
+                flow: context.flow,
+                kind: context.pending,
+                error: p.error,
+                signature: p.signature ?? null,
+              },
+            },
+    ),
+    storeSelection: assign(({ event }) =>
+      event.type === 'SELECT_WALLET' || event.type === 'RECONNECT'
+        ? {
+            walletId: event.walletId,
+            namespace: event.namespace,
+            selectedConnectorId: event.type === 'RECONNECT' ? event.connectorId : null,
+            connector: null,
+            connection: null,
+            walletUrl: null,
+            relay: null,
+          }
+        : {},
+    ),
+    storePairing: assign(({ event }) =>
+      event.type === 'PAIR'
+        ? {
+            walletId: null,
+            namespace: null,
+            connector: {
+              kind: 'relay' as const,
+              connectorId: 'relay',
+              walletId: null,
+              chainId: null,
+            },
+            connection: null,
+            walletUrl: null,
+            relay: { input: event.input, uri: event.uri, request: null },
+          }
+        : {},
+    ),
+    /** Paired: the URI (it holds the pairing key) is no longer kept. */
+    forgetPairingUri: assign(({ context }) =>
+      context.relay ? { relay: { ...context.relay, uri: null } } : {},
+    ),
+    storeRelayRequest: assign(({ context, event }) =>
+      event.type === 'RELAY.REQUEST' && context.relay
+        ? {
+            relay: {
+              ...context.relay,
+              request: { requestId: event.requestId, method: event.method },
+            },
+          }
+        : {},
+    ),
+    clearRelayRequest: assign(({ context }) =>
+      context.relay ? { relay: { ...context.relay, request: null } } : {},
+    ),
+    endRelay: assign({ relay: null, connector: null, connection: null }),
+    askRelayRequest: sendTo('pairing', ({ context }) => ({
+      type: 'REQUEST' as const,
+      requestId: context.relay?.request?.requestId ?? '',
+      method: context.relay?.request?.method ?? '',
+    })),
+    askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
+    /** The wait of the current flow ends at now + `delay` (kept if it has one): `provideClient`'s, on its clock. */
+    armDeadline: (_, _delay: WaitDelay) => {},
+    storeConnector: assign({ connector: (_, connector: LoadedConnector) => ({ ...connector }) }),
+    /** The connection a child reports (every flow reports it in the same shape). */
+    storeConnection: assign({
+      connection: ({ event }) => ('connection' in event ? event.connection : null),
+    }),
+    /** Raises a child's state as its `*.CHANGED` event, which the chart's transitions read. */
+    forward: raise((_, change: ChildChange) => change),
+    clearConnection: assign({ connection: null }),
+    /** Whether the universal-link child's result polls are failing (for its timeout's message). */
+    storeLinkPolls: assign({
+      linkPolls: ({ event }) => (event.type === 'LINK.CHANGED' ? (event.polls ?? null) : null),
+    }),
+    clearLinkPolls: assign({ linkPolls: null }),
+    /** Whether the pairing's relay connection is down (for a relay timeout's message). */
+    storeRelayDown: assign({
+      relayDown: ({ event }) =>
+        event.type === 'PAIRING.CHANGED' ? (event.relayDown ?? null) : null,
+    }),
+    clearRelayDown: assign({ relayDown: null }),
+    /** The pairing URI the connect child reports (WalletConnect), for the view and the QR modal. */
+    storePairingUri: assign({
+      walletPairingUri: ({ event }) =>
+        event.type === 'CONNECTION.CHANGED' ? event.pairingUri : null,
+    }),
+    clearPairingUri: assign({ walletPairingUri: null }),
+    storeSignRequest: assign({
+      sign: ({ event }) =>
+        event.type === 'SIGN' ? { request: event.request, link: event.link } : null,
+    }),
+    storeWalletUrl: assign({
+      walletUrl: ({ event, context }) =>
+        event.type === 'WALLET_OPENED' ? event.url : context.walletUrl,
+    }),
+    /** Brings the connect child back to `idle` from any state (before a `CONNECT`: it starts over). */
+    resetConnection: sendTo('connection', { type: 'RESET' }),
+    askConnect: sendTo('connection', { type: 'CONNECT' }),
+    askReconnect: sendTo('connection', { type: 'RECONNECT' }),
+    /** The wallet switched (its answer): the connection follows even if it sends no `chainChanged`. */
+    confirmChain: sendTo('connection', (_, chainId: string) => ({
+      type: 'WALLET.CHAIN_CHANGED' as const,
+      chainId,
+    })),
+    storeProjectChains: assign({
+      projectChains: ({ event }) => (event.type === 'PROJECT.CHAINS' ? [...event.chainIds] : null),
+    }),
+    askDisconnect: sendTo('connection', { type: 'DISCONNECT' }),
+    askSignature: sendTo('sign', { type: 'SIGN' }),
+    askLinkSignature: sendTo('universalLink', ({ context }) =>
+      context.sign?.link.method === 'signTransaction'
+        ? { type: 'SIGN_TRANSACTION' as const, payload: context.sign.link.payload ?? '' }
+        : { type: 'SIGN_MESSAGE' as const },
+    ),
+    /** The previous transaction's watcher goes before a new one starts (one `transaction` child). */
+    stopTransaction: stopChild('transaction'),
+    spawnTransaction: spawnChild('transaction', {
+      id: 'transaction',
+      input: ({ context, event }) =>
+        event.type === 'SEND_TRANSACTION' || event.type === 'WATCH_TRANSACTION'
+          ? {
+              ...event.input,
+              flow: event.type === 'SEND_TRANSACTION' ? context.flow : null,
+            }
+          : { request: null },
+    }),
+    /** A settled read leaves nothing behind: its actor (and its output) goes. */
+    endRead: stopChild(({ event }) => (event as { actorId?: string }).actorId ?? ''),
+    spawnRead: spawnChild('readConfig', {
+      id: ({ event }) => (event.type === 'READ_CONFIG' ? event.id : 'readConfig'),
+    }),
+    spawnBalanceRead: spawnChild('readBalance', {
+      id: ({ event }) => (event.type === 'READ_BALANCE' ? event.id : 'readBalance'),
+      input: ({ event }) =>
+        event.type === 'READ_BALANCE'
+          ? event.query
+          : { chainId: '', tokenAddress: '', account: '' },
+    }),
+    spawnBalancesRead: spawnChild('readBalances', {
+      id: ({ event }) => (event.type === 'READ_BALANCES' ? event.id : 'readBalances'),
+      input: ({ event }) => (event.type === 'READ_BALANCES' ? event.queries : []),
+    }),
+  },
+})
