@@ -1,8 +1,9 @@
-import type { AnyActorRef, Subscription } from 'xstate'
+import type { ActorRefFrom, Subscription } from 'xstate'
+import type { ClientActor } from '../../machines/client/client.facade'
 import type { FlowOutcome } from '../../machines/client/client.types'
 import type { PairingFlow } from '../../machines/pairing/pairing.facade'
 import { toAppError } from '../../machines/shared/error-data'
-import type { TransactionSummary } from '../../machines/transaction/transaction.types'
+import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
 import type { WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
 import type { TransactionStore } from '../transaction/store'
@@ -15,6 +16,13 @@ import type { ClientLoaders } from './environment'
 import { childOf, type RootHost } from './host'
 
 type TransactionPart = typeof import('./lazy/transaction')
+
+type TransactionActor = ActorRefFrom<TransactionMachine>
+
+/** The root's `transaction` child (spawned by `SEND_TRANSACTION` / `WATCH_TRANSACTION`), if any. */
+function transactionChild(root: ClientActor): TransactionActor | undefined {
+  return childOf(root, 'transaction') as TransactionActor | undefined
+}
 
 /** Solana tools emit standard base64; a universal link carries base64url. */
 export function toBase64Url(base64: string): string {
@@ -35,7 +43,7 @@ export class ClientTransactions {
   /** The hash last written to the transaction store (saved once per transaction). */
   #storedTransaction: string | null = null
   /** The root's `transaction` child this client follows (its changes reach the view's listeners). */
-  #child: AnyActorRef | null = null
+  #child: TransactionActor | null = null
   #follow: Subscription | null = null
 
   constructor(host: RootHost, loaders: ClientLoaders, paired: () => PairingFlow | null) {
@@ -176,10 +184,7 @@ export class ClientTransactions {
     return new Promise((resolve, reject) => {
       let subscription: { unsubscribe(): void } | undefined
       const check = (): boolean => {
-        const child = childOf(this.#host.actor, 'transaction')
-        const snapshot = child?.getSnapshot() as
-          | { status: string; context: { hash: string | null }; output?: TransactionSummary }
-          | undefined
+        const snapshot = transactionChild(this.#host.actor)?.getSnapshot()
         if (!snapshot || snapshot.context.hash !== hash) {
           reject(new AppError('ABORTED', 'Another transaction replaced this one.'))
           return true
@@ -220,8 +225,7 @@ export class ClientTransactions {
         },
       })
       // Child snapshots do not always change the root's: follow the child itself too.
-      const child = childOf(actor, 'transaction')
-      const own = child?.subscribe({
+      const own = transactionChild(actor)?.subscribe({
         next: () => {
           if (check()) {
             own?.unsubscribe()
@@ -245,7 +249,7 @@ export class ClientTransactions {
    * it waits for its receipt and forgets it once settled.
    */
   keep(): void {
-    const child = childOf(this.#host.actor, 'transaction')
+    const child = transactionChild(this.#host.actor)
     if ((child ?? null) !== this.#child) {
       this.#follow?.unsubscribe()
       this.#child = child ?? null
@@ -257,18 +261,7 @@ export class ClientTransactions {
     }
     const store = this.#store
     if (!store) return
-    const snapshot = child?.getSnapshot() as
-      | {
-          status: string
-          hasTag(tag: string): boolean
-          context: {
-            chainId: string
-            hash: string | null
-            confirmationsWanted: number
-            deadlines: { wallet: number | null; receipt: number | null; notSeen: number | null }
-          }
-        }
-      | undefined
+    const snapshot = child?.getSnapshot()
     const waiting = snapshot?.status === 'active' && snapshot.hasTag('resumable')
     if (waiting && snapshot.context.hash !== null) {
       if (this.#storedTransaction === snapshot.context.hash) return
