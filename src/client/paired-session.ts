@@ -1,0 +1,91 @@
+import type { ClientActor } from '../../machines/client/client.facade'
+import type { PairingActor, PairingHandle } from '../../machines/pairing/pairing.facade'
+import type { PairingStore } from '../../machines/pairing/pairing.persistence'
+import { AppError } from '../errors/app-error'
+import type { ClientLoaders } from './environment'
+import { childOf, type RootHost } from './host'
+import type { ClientPairingPart } from './lazy/pairing'
+
+/** What a paired session asks of the `Client`. */
+export interface PairedSessionHost {
+  disconnect(): Promise<void>
+  cancel(): void
+}
+
+/**
+ * The Client's relay pairing: the `PairingHandle` of the root's `pairing` child (from `pair()`, or
+ * restored by `resume()`), and the pairing store that keeps the settled session for a reload.
+ */
+export class PairedSession {
+  readonly #host: RootHost
+  readonly #loaders: ClientLoaders
+  readonly #client: PairedSessionHost
+  /** The flow of the root's current `pairing` child. */
+  #pairing: PairingHandle | null = null
+  #store: PairingStore | null = null
+  #stopPersisting: (() => void) | null = null
+
+  constructor(host: RootHost, loaders: ClientLoaders, client: PairedSessionHost) {
+    this.#host = host
+    this.#loaders = loaders
+    this.#client = client
+  }
+
+  /** The paired session's flow, while the root is in its relay flow. */
+  current(): PairingHandle | null {
+    return this.#host.actor.getSnapshot().matches('relay') ? this.#pairing : null
+  }
+
+  /**
+   * A new pairing persists in `store` (null: nowhere): the old store and the new one are cleared,
+   * so that no stale session comes back at the next `resume()` should this pairing fail.
+   */
+  replaceStore(store: PairingStore | null): void {
+    this.#store?.clear()
+    this.#store = store
+    store?.clear()
+  }
+
+  /** A restored session goes on persisting in the store it came from. */
+  keepStore(store: PairingStore): void {
+    this.#store = store
+  }
+
+  /**
+   * The `PairingHandle` of the root's `pairing` child: its requests are `RELAY.REQUEST` events of the
+   * root (which settles them, with `signatureMs`), its approval is the root's `pair` flow `flow`.
+   */
+  open(pairingId: string, uri: string | null, flow: number): PairingHandle {
+    const part = this.#loaders.pairingPart as ClientPairingPart // loaded before any pairing
+    const child = childOf(this.#host.actor, 'pairing') as PairingActor
+    const approval = this.#host.wait(flow).then(() => {
+      const session = child.getSnapshot().context.session
+      if (session) return session
+      throw new AppError('NOT_CONNECTED', 'The relay session has ended.')
+    })
+    approval.catch(() => undefined)
+    const pairing = part.flow(child, pairingId, uri, {
+      submit: (requestId, method) => this.#host.run({ type: 'RELAY.REQUEST', requestId, method }),
+      approval,
+      disconnect: () => this.#client.disconnect(),
+      stop: () => {
+        if (this.#host.actor.getSnapshot().matches({ relay: 'pairing' })) this.#client.cancel()
+      },
+    })
+    this.#pairing = pairing
+    return pairing
+  }
+
+  /** Keeps the root's paired session in the pairing store (when there is one). */
+  persist(actor: ClientActor): void {
+    this.stopPersisting()
+    const part = this.#loaders.pairingPart
+    if (part && this.#store) this.#stopPersisting = part.persist(actor, this.#store)
+  }
+
+  /** Stops keeping the current root's session (it is being replaced). */
+  stopPersisting(): void {
+    this.#stopPersisting?.()
+    this.#stopPersisting = null
+  }
+}
