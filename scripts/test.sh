@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
 npx biome ci .
-npx tsc --noEmit -p tsconfig.json
+# The type check with tsgo (TypeScript 7 native: ~17 s against tsc's ~40 s); the build keeps tsc 5.9
+# for the published declarations.
+npx tsgo --noEmit -p tsconfig.json
 npm run build --silent
 npx vitest run "$@"
