@@ -84,7 +84,7 @@ describe('Phantom deeplinks in Chromium: navigate to the wallet and back', () =>
       const connected = await roundTrip(page, 'connect')
       expect(connected).toMatchObject({ status: 'connected', address: phone.current.address })
       const stored = await page.evaluate(() => localStorage.getItem('scope-connect:phantom-link'))
-      expect(stored).toContain('"version":1')
+      expect(stored).toContain('"formatVersion":1')
 
       const signed = await roundTrip(page, 'sign', 'Hello from Chromium')
       expect(signed.status).toBe('signed')

@@ -54,7 +54,7 @@ export const transactionTimeout: StepRule = {
 }
 
 /** A read fails, then succeeds: once per connection, where nothing else is going on. */
-const readFaults = FAULTS.flatMap(({ at, faults }) =>
+const readFaults = /* @__PURE__ */ FAULTS.flatMap(({ at, faults }) =>
   faults.map(
     (fault): StepRule => ({
       id: `fault.${at}.${fault}`,
@@ -77,7 +77,7 @@ const readFaults = FAULTS.flatMap(({ at, faults }) =>
 )
 
 /** The user connects over a universal link and the backend fails the session: the flow fails. */
-const sessionFaults = (['down', 'status503'] as const).map(
+const sessionFaults = /* @__PURE__ */ (['down', 'status503'] as const).map(
   (fault): StepRule => ({
     id: `fault.sessions.${fault}`,
     flows: LINK,
@@ -116,4 +116,7 @@ const relaySocketDrop: StepRule = {
 }
 
 /** The backend's and the relay's faults, in the table's order. */
-export const faultRules: StepRule[] = [...readFaults, ...sessionFaults, relaySocketDrop]
+export const faultRules: StepRule[] = /* @__PURE__ */ readFaults.concat(
+  sessionFaults,
+  relaySocketDrop,
+)

@@ -206,7 +206,7 @@ const cancel: StepRule = {
       : null,
 }
 
-const switchChain = (['known', 'addable'] as const).map(
+const switchChain = /* @__PURE__ */ (['known', 'addable'] as const).map(
   (which): StepRule => ({
     id: `user.switchChain.${which}`,
     flows: DESKTOP,

@@ -126,7 +126,7 @@ function answerEvents(
 }
 
 /** The wallet answers the prompt it shows: approves, rejects, fails. */
-export const walletAnswerRules = (['approve', 'reject', 'error'] as const).map(
+export const walletAnswerRules = /* @__PURE__ */ (['approve', 'reject', 'error'] as const).map(
   (behaviour): StepRule => ({
     id: `wallet.${behaviour}`,
     flows: EVERY,
@@ -141,7 +141,9 @@ export const walletAnswerRules = (['approve', 'reject', 'error'] as const).map(
 )
 
 /** The desktop wallet acts on its own: another account, another chain, locked. */
-export const walletActRules = (['changeAccount', 'changeChain', 'lock'] as const).map(
+export const walletActRules = /* @__PURE__ */ (
+  ['changeAccount', 'changeChain', 'lock'] as const
+).map(
   (behaviour): StepRule => ({
     id: `wallet.${behaviour}`,
     flows: DESKTOP,
