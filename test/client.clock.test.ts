@@ -6,11 +6,10 @@ import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import { createMemoryTransactionStore } from '../src/transaction'
-import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
-import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
 import { ANVIL_KEY_0, rpc } from './support/evm-transactions'
+import { textLinkStore } from './support/text-link-store'
 
 // Issue 27, finding 8 and "What to build" 6: deadlines inside a page run on a monotonic clock
 // (`performance.now()`), so a wall-clock jump (an NTP correction, a user changing the time) neither
@@ -86,23 +85,8 @@ describe('a wall-clock jump inside a page (finding 8)', () => {
 })
 
 describe('a wall clock that went back between two pages', () => {
-  function textStore(): UniversalLinkStore & { value: string | null } {
-    const store = {
-      value: null as string | null,
-      save: (state: UniversalLinkPersistedState) => {
-        store.value = JSON.stringify(state)
-      },
-      load: () =>
-        store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-      clear: () => {
-        store.value = null
-      },
-    }
-    return store
-  }
-
   it('error: −1 h before the reload — a restored 3 s wallet wait ends after 3 s, not after an hour', async () => {
-    const store = textStore()
+    const store = textLinkStore()
     const links: string[] = []
     const options = {
       baseUrl: backend.server.baseUrl,

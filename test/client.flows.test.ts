@@ -13,9 +13,9 @@ import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { isAppError } from '../src/errors'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
-import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
+import { textLinkStore } from './support/text-link-store'
 import { createTestSolanaWallet } from './support/wallet-standard-wallet'
 
 // The Client's root actor against real parts: anvil and a viem-keyed EIP-1193 wallet on desktop,
@@ -61,23 +61,8 @@ function desktopClient(connector: Eip1193Connector, extra: Partial<ClientOptions
   })
 }
 
-function memoryStore(): UniversalLinkStore & { value: string | null } {
-  const store = {
-    value: null as string | null,
-    save: (state: UniversalLinkPersistedState) => {
-      store.value = JSON.stringify(state)
-    },
-    load: () =>
-      store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-    clear: () => {
-      store.value = null
-    },
-  }
-  return store
-}
-
 /** A mobile client on the real server; `requests` counts every HTTP request it makes. */
-function mobileClient(store = memoryStore(), extra: Partial<ClientOptions> = {}) {
+function mobileClient(store = textLinkStore(), extra: Partial<ClientOptions> = {}) {
   const links: string[] = []
   const requests: string[] = []
   const options: ClientOptions = {
@@ -385,7 +370,7 @@ describe('restore never hangs and never throws', () => {
     '%s: discarded with a reason, store cleared, nothing started',
     async (_, change) => {
       const record = change(await savedRecord())
-      const store = memoryStore()
+      const store = textLinkStore()
       store.value = JSON.stringify(record)
       const { client, requests, links } = mobileClient(store)
       const resumed = await client.resume()
@@ -402,7 +387,7 @@ describe('restore never hangs and never throws', () => {
 
   it('a record of another definition is migrated by a registered migration', async () => {
     const record = await savedRecord()
-    const store = memoryStore()
+    const store = textLinkStore()
     store.value = JSON.stringify({ ...record, fingerprint: 'old-definition' })
     let migrated = 0
     const { client } = mobileClient(store, {
@@ -431,7 +416,7 @@ describe('inspection: one observer sees the whole system, and no secret', () => 
     const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
     const events: InspectionEvent[] = []
     const seen: string[] = []
-    const { client, links, store } = mobileClient(memoryStore(), {
+    const { client, links, store } = mobileClient(textLinkStore(), {
       inspect: (event) => {
         events.push(event)
         // What an inspector does: serialise the event and read the actor's snapshot.

@@ -5,10 +5,10 @@ import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { AppError } from '../src/errors/app-error'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
-import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
+import { textLinkStore } from './support/text-link-store'
 
 // Issue 27, finding 4 and the small ones: a read in flight (getBalance, getBalances, loadConfig)
 // rejects with AppError `ABORTED` when its root goes — replaced by `resume()` restoring a
@@ -37,21 +37,6 @@ function holdingFetch() {
   }
 }
 
-function textStore(): UniversalLinkStore & { value: string | null } {
-  const store = {
-    value: null as string | null,
-    save: (state: UniversalLinkPersistedState) => {
-      store.value = JSON.stringify(state)
-    },
-    load: () =>
-      store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-    clear: () => {
-      store.value = null
-    },
-  }
-  return store
-}
-
 const mobileOptions = (
   store: UniversalLinkStore,
   extra: Partial<ClientOptions> = {},
@@ -73,7 +58,7 @@ const mobileOptions = (
 
 /** A store holding a live universal-link flow (the wallet was opened), as on page load. */
 async function storedLinkFlow() {
-  const store = textStore()
+  const store = textLinkStore()
   const before = new Client(mobileOptions(store))
   await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
   void before.connect().catch(() => {})

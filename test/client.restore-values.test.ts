@@ -11,9 +11,9 @@ import {
   type TransactionRecord,
 } from '../src/transaction/store'
 import { createBrowserUniversalLinkStore } from '../src/universal-link/browser-store'
-import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
+import { textLinkStore } from './support/text-link-store'
 
 // Issue 27, finding 5 and "What to build" 5: a restore checks the values of a stored record, not
 // only its keys. A record whose context no flow can run on — `timeouts: null`, `pending: "bogus"`,
@@ -22,22 +22,6 @@ import { useBackendWithAnvil } from './support/backend-with-anvil'
 // Real parts: the server (anvil beside it), a real universal-link session for the record.
 
 const backend = useBackendWithAnvil()
-
-/** A plain store on a string, as localStorage keeps it (what the app's own store would do). */
-function textStore(): UniversalLinkStore & { value: string | null } {
-  const store = {
-    value: null as string | null,
-    save: (state: UniversalLinkPersistedState) => {
-      store.value = JSON.stringify(state)
-    },
-    load: () =>
-      store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-    clear: () => {
-      store.value = null
-    },
-  }
-  return store
-}
 
 const optionsWith = (store: UniversalLinkStore, links: string[] = []) =>
   ({
@@ -57,7 +41,7 @@ const optionsWith = (store: UniversalLinkStore, links: string[] = []) =>
 
 /** The record a real universal-link connect leaves in the store while the wallet is asked. */
 async function liveRecord(): Promise<Record<string, unknown>> {
-  const store = textStore()
+  const store = textLinkStore()
   const links: string[] = []
   const before = new Client(optionsWith(store, links))
   await before.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
@@ -77,7 +61,7 @@ function withRootContext(record: Record<string, unknown>, key: string, value: un
 }
 
 async function resumeWith(record: unknown) {
-  const store = textStore()
+  const store = textLinkStore()
   store.value = JSON.stringify(record)
   const client = new Client(optionsWith(store))
   const result = await client.resume()

@@ -10,10 +10,9 @@ import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
 import { GenericWalletSessionClient } from '../src/session/client'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
-import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
-import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
+import { textLinkStore } from './support/text-link-store'
 
 const backend = useBackendWithAnvil()
 
@@ -156,24 +155,9 @@ describe('Client with an EIP-1193 wallet on a real viem account and anvil', () =
 })
 
 describe('Client on mobile: the universal-link flow survives a reload', () => {
-  function memoryStore(): UniversalLinkStore & { value: string | null } {
-    const store = {
-      value: null as string | null,
-      save: (state: UniversalLinkPersistedState) => {
-        store.value = JSON.stringify(state)
-      },
-      load: () =>
-        store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-      clear: () => {
-        store.value = null
-      },
-    }
-    return store
-  }
-
   it('connects the partner wallet by universal link, reloads, resumes connected and signs', async () => {
     const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
-    const store = memoryStore()
+    const store = textLinkStore()
     const links: string[] = []
     const options = {
       baseUrl: backend.server.baseUrl,
@@ -224,7 +208,7 @@ describe('Client on mobile: the universal-link flow survives a reload', () => {
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
       mobile: true,
-      universalLink: { store: memoryStore() },
+      universalLink: { store: textLinkStore() },
     })
     expect((await client.resume()).status).toBe('none')
   })

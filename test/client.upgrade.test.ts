@@ -9,6 +9,7 @@ import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import type { UniversalLinkStore } from '../src/universal-link/store'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
+import { textLinkStore } from './support/text-link-store'
 
 // A library upgrade that changes the root chart somewhere the universal-link flow does not look
 // (one more root event and state) keeps the flows users left for their wallet: the record is
@@ -28,21 +29,6 @@ function withUnrelatedChange(machine: AnyStateMachine): AnyStateMachine {
     } as never,
     machine.implementations as never,
   )
-}
-
-function memoryStore(): UniversalLinkStore & { value: string | null } {
-  const store = {
-    value: null as string | null,
-    save: (state: UniversalLinkPersistedState) => {
-      store.value = JSON.stringify(state)
-    },
-    load: () =>
-      store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-    clear: () => {
-      store.value = null
-    },
-  }
-  return store
 }
 
 function mobileOptions(store: UniversalLinkStore, links: string[]): ClientOptions {
@@ -68,7 +54,7 @@ async function until(condition: () => boolean) {
 
 /** Today's Client leaves for the wallet: the page goes away with the record stored. */
 async function leaveForWallet(ClientClass: typeof Client) {
-  const store = memoryStore()
+  const store = textLinkStore()
   const links: string[] = []
   const client = new ClientClass(mobileOptions(store, links))
   await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })

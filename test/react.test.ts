@@ -8,12 +8,11 @@ import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
 import { useClientActor, useClientSelector, useClientView, useConnection } from '../src/react'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
-import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
-import type { UniversalLinkStore } from '../src/universal-link/store'
 import { DAPP_METADATA, WS, walletSimulator } from './relay/support/pairing-setup'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from './support/eip1193-wallet'
 import { useReactRoot } from './support/react-root'
+import { textLinkStore } from './support/text-link-store'
 
 // The React hooks in a DOM (happy-dom) with react-dom, against a real Client: desktop wallets
 // on viem keys and anvil, and the universal-link flow against the real server and the reference
@@ -219,7 +218,7 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
   })
 
   it('follows resume() replacing the root actor, then the wallet answering', async () => {
-    const store = memoryStore()
+    const store = textLinkStore()
     const links: string[] = []
     const options = {
       baseUrl: backend.server.baseUrl,
@@ -335,18 +334,3 @@ describe('scope-connect/react against a real Client (happy-dom, react-dom)', () 
     expect(text('connection')).toBe(`metamask ${address(second.wallet)}`)
   })
 })
-
-function memoryStore(): UniversalLinkStore & { value: string | null } {
-  const store = {
-    value: null as string | null,
-    save: (state: UniversalLinkPersistedState) => {
-      store.value = JSON.stringify(state)
-    },
-    load: () =>
-      store.value === null ? null : (JSON.parse(store.value) as UniversalLinkPersistedState),
-    clear: () => {
-      store.value = null
-    },
-  }
-  return store
-}
