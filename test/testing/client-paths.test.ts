@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  type ClientPathDriver,
   createClientCoverage,
   getClientPaths,
   preloadClientPaths,
   runClientPath,
 } from '../../src/testing'
-
-// The generated paths replayed on the real Client with no UI: the Client shows, after every step,
-// the view the chart gives. The driver calls the method itself, as a UI handler would.
-const headless: ClientPathDriver = {
-  mount: () => {},
-  act: (action, client) => {
-    action.run(client).catch(() => {})
-  },
-  expect: () => {},
-}
+import { headless, useVirtualTime } from './support/replays'
 
 const paths = getClientPaths()
 const coverage = createClientCoverage()
@@ -25,15 +15,7 @@ beforeAll(async () => {
   await preloadClientPaths(paths)
 }, 30_000)
 // Virtual time: a named timeout passes at once, the run's polls advance the fake clock.
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
-const wait = async (ms: number) => {
-  await vi.advanceTimersByTimeAsync(ms)
-}
+const wait = useVirtualTime()
 
 describe('generated paths (desktop, pairing, universal link) on the real Client', () => {
   it('there are paths, each from a fresh page', () => {

@@ -1,9 +1,8 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { type AnyStateMachine, createMachine } from 'xstate'
 import { type ClientMachine, clientMachine } from '../../machines/client/client.machine'
 import type { ClientStatus } from '../../machines/client/client.view'
 import {
-  type ClientPathDriver,
   ClientPathError,
   exploreClient,
   getClientPaths,
@@ -12,17 +11,10 @@ import {
   STEP_RULES,
   type StepRule,
 } from '../../src/testing'
+import { headless, useVirtualTime } from './support/replays'
 
 // The generation itself: what the paths reach, that they follow the chart they come from (a
 // transition re-targeted by hand makes a generated path fail on the real Client), the options.
-
-const headless: ClientPathDriver = {
-  mount: () => {},
-  act: (action, client) => {
-    action.run(client).catch(() => {})
-  },
-  expect: () => {},
-}
 
 // The replays run on virtual time, the Client's lazy chunks loaded first (on real time) by the
 // path the replays below take.
@@ -32,15 +24,7 @@ beforeAll(async () => {
   )
   await preloadClientPaths(signThenCancel)
 }, 30_000)
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
-const wait = async (ms: number) => {
-  await vi.advanceTimersByTimeAsync(ms)
-}
+const wait = useVirtualTime()
 
 /** A copy of the root machine whose transition `event` in the state at `path` goes to `target`. */
 function retarget(path: string[], event: string, target: string): ClientMachine {

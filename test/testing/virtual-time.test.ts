@@ -1,24 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../src/errors'
 import {
-  type ClientPathDriver,
   getClientPaths,
   openClientPaths,
   PATH_TIMEOUTS,
   preloadClientPaths,
   runClientPath,
 } from '../../src/testing'
+import { headless } from './support/replays'
 
 // The runner on virtual time: every wait goes through `options.wait`, so under fake timers a
 // named timeout passes at once; the lazy chunks are loaded first, on real time.
-
-const headless: ClientPathDriver = {
-  mount: () => {},
-  act: (action, client) => {
-    action.run(client).catch(() => {})
-  },
-  expect: () => {},
-}
 
 const desktop = getClientPaths({ flows: ['desktop'] })
 /** A path that waits out `signatureMs` (1 s of `PATH_TIMEOUTS`) and signs again after it. */
