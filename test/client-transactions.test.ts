@@ -1,5 +1,6 @@
 import { type Hex, parseGwei } from 'viem'
 import { describe, expect, it } from 'vitest'
+import { slowNode } from '../server/test/support/slow-node'
 import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { type AppError, isAppError } from '../src/errors'
@@ -31,16 +32,6 @@ const backend = useBackendWithAnvil({
     },
   },
 })
-
-function slowNode(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    })
-  })
-}
 
 const dappFetch: typeof fetch = async (input, init) => {
   const url = input instanceof Request ? input.url : String(input)

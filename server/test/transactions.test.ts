@@ -5,6 +5,7 @@ import { type RunningAnvil, startAnvil } from '../../test/support/anvil'
 import { keyWallet, revertingInitCode, rpc } from '../../test/support/evm-transactions'
 import { call, codeOf } from './support/http'
 import { startTestServer, TEST_PROJECT, type TestServer } from './support/server'
+import { slowNode } from './support/slow-node'
 
 const CHAIN = 'eip155:31337'
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -38,16 +39,6 @@ afterAll(async () => {
   await server?.close()
   await anvil?.stop()
 })
-
-function slowNode(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    })
-  })
-}
 
 const status = (query: Record<string, string>, headers: Record<string, string> = {}) =>
   call(server.baseUrl, `/transactions?${new URLSearchParams(query)}`, {
