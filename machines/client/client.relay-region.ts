@@ -1,5 +1,11 @@
 import { relayDownReason, relayTimeoutError } from './client.link-polls'
-import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
+import {
+  ACCOUNT_CHANGED_WHILE_SIGNING,
+  CANCELLED,
+  clientSetup,
+  err,
+  failedWith,
+} from './client.setup'
 import type { ClientContext } from './client.types'
 
 /** `DISCONNECT` from a paired wallet, asked or not. */
@@ -114,10 +120,7 @@ export const relayRegion = clientSetup.createStateConfig({
               {
                 type: 'settle',
                 params: {
-                  error: err(
-                    'ACCOUNT_CHANGED',
-                    "The wallet's account changed while it was asked to sign: the signature is not returned.",
-                  ),
+                  error: ACCOUNT_CHANGED_WHILE_SIGNING,
                 },
               },
             ],

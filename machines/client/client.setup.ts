@@ -49,6 +49,12 @@ export const err = (code: AppErrorCode, message: string): ErrorData => ({ code, 
 /** The outcome of a flow given up on `CANCEL`. */
 export const CANCELLED = err('ABORTED', 'Cancelled.')
 
+/** The outcome of a signature whose wallet's account changed while it was asked (not returned). */
+export const ACCOUNT_CHANGED_WHILE_SIGNING = err(
+  'ACCOUNT_CHANGED',
+  "The wallet's account changed while it was asked to sign: the signature is not returned.",
+)
+
 /** The settle parameters of a child that failed: its error, as plain data, else `code`. */
 export const failedWith =
   (code: AppErrorCode) =>

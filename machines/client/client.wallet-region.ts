@@ -1,4 +1,10 @@
-import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
+import {
+  ACCOUNT_CHANGED_WHILE_SIGNING,
+  CANCELLED,
+  clientSetup,
+  err,
+  failedWith,
+} from './client.setup'
 
 // The transitions several wallet states share, written once.
 
@@ -269,10 +275,7 @@ export const walletRegion = clientSetup.createStateConfig({
               {
                 type: 'settle',
                 params: {
-                  error: err(
-                    'ACCOUNT_CHANGED',
-                    "The wallet's account changed while it was asked to sign: the signature is not returned.",
-                  ),
+                  error: ACCOUNT_CHANGED_WHILE_SIGNING,
                 },
               },
             ],
