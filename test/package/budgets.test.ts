@@ -1,5 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { attribute, type Bundler, kb, measure } from '../../bench/bundle-measure'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import {
+  attribute,
+  type Bundler,
+  kb,
+  type Measurement,
+  measure as measureOnce,
+} from '../../bench/bundle-measure'
 import { LIBRARY_SCENARIOS, ROOT_MACHINE, WAGMI_PEERS } from '../../bench/bundle-scenarios'
 import { type Consumer, createConsumer, packTarball } from '../support/packed'
 
@@ -17,11 +23,34 @@ beforeAll(() => {
 
 afterAll(() => consumer?.remove())
 
+/**
+ * `measure` of bench/bundle-measure, once per (bundler, source, external) in this file: the same
+ * bundle of the same consumer is the same (the `Client` entry, for one, is asked for by its budget
+ * and again by the wagmi rows).
+ */
+const measured = new Map<string, Promise<Measurement>>()
+function measure(
+  bundler: Bundler,
+  source: string,
+  dir: string,
+  external?: readonly string[],
+): Promise<Measurement> {
+  const key = JSON.stringify([bundler, source, dir, external ?? []])
+  let pending = measured.get(key)
+  if (!pending) {
+    pending = measureOnce(bundler, source, dir, external)
+    measured.set(key, pending)
+  }
+  return pending
+}
+
 const budgeted = LIBRARY_SCENARIOS.filter((scenario) => scenario.budget !== undefined)
 const BUNDLERS: Bundler[] = ['esbuild', 'rollup']
 
-describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () => {
-  it('covers the goals of the package issue', () => {
+// Concurrent: each row bundles on its own (esbuild's service process, Rollup in this one), so two
+// rows overlap on two cores. Assertions use the test's own `expect`.
+describe.concurrent('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () => {
+  it('covers the goals of the package issue', ({ expect }) => {
     expect(budgeted.map((scenario) => [scenario.name, scenario.budget])).toEqual([
       ['`isAppError`', 1024],
       ['one lookup (`getWalletInfo`)', 3584],
@@ -57,7 +86,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
 
   for (const scenario of LIBRARY_SCENARIOS.filter((s) => s.totalBudget !== undefined)) {
     for (const bundler of BUNDLERS) {
-      it(`${scenario.name} with ${bundler}: everything it can load ≤ ${kb(scenario.totalBudget ?? 0)}`, async () => {
+      it(`${scenario.name} with ${bundler}: everything it can load ≤ ${kb(scenario.totalBudget ?? 0)}`, async ({
+        expect,
+      }) => {
         const { initial, lazy, total } = await measure(bundler, scenario.source, consumer.dir)
         // The measure is live: the elements are a chunk of their own, behind an import().
         expect(lazy.map((chunk) => chunk.name)).toContain('dist/ui/lazy/mount.js')
@@ -71,7 +102,7 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
 
   for (const scenario of budgeted) {
     for (const bundler of BUNDLERS) {
-      it(`${scenario.name} with ${bundler} ≤ ${kb(scenario.budget ?? 0)}`, async () => {
+      it(`${scenario.name} with ${bundler} ≤ ${kb(scenario.budget ?? 0)}`, async ({ expect }) => {
         const { initial } = await measure(bundler, scenario.source, consumer.dir, scenario.external)
         expect(initial.gzip, `${scenario.name}: ${kb(initial.gzip)}`).toBeGreaterThan(0)
         expect(initial.gzip, `${scenario.name} is ${kb(initial.gzip)}`).toBeLessThanOrEqual(
@@ -82,7 +113,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
   }
 
   for (const bundler of BUNDLERS) {
-    it(`the root machine adds ≤ ${kb(ROOT_MACHINE.budget)} to the \`Client\` entry with ${bundler}`, async () => {
+    it(`the root machine adds ≤ ${kb(ROOT_MACHINE.budget)} to the \`Client\` entry with ${bundler}`, async ({
+      expect,
+    }) => {
       const share = await attribute(bundler, ROOT_MACHINE.source, consumer.dir, ROOT_MACHINE.own)
       // The measure is live: the chart itself is counted, and the cut leaves the rest of the entry.
       expect(share.modules.map((m) => m.name)).toContain('dist/machines/client/client.machine.js')
@@ -95,7 +128,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
   }
 
   for (const bundler of BUNDLERS) {
-    it(`the wagmi entry adds nothing to the \`Client\` entry, and its peers load behind an import() (${bundler})`, async () => {
+    it(`the wagmi entry adds nothing to the \`Client\` entry, and its peers load behind an import() (${bundler})`, async ({
+      expect,
+    }) => {
       const wagmi = await attribute(bundler, ROOT_MACHINE.source, consumer.dir, (name) =>
         name.startsWith('dist/wagmi/'),
       )
@@ -120,7 +155,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
     }, 60_000)
   }
 
-  it('attributing no module adds nothing; the option guards add to the entry', async () => {
+  it('attributing no module adds nothing; the option guards add to the entry', async ({
+    expect,
+  }) => {
     const none = await attribute('esbuild', ROOT_MACHINE.source, consumer.dir, () => false)
     expect(none.added).toBe(0)
     expect(none.modules).toEqual([])
@@ -144,7 +181,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
     'dist/registry/custom-networks.js',
   ])
   for (const bundler of BUNDLERS) {
-    it(`the connector loader, the connector kinds and the wallet registry load with the first connector, not with the \`Client\` entry (${bundler})`, async () => {
+    it(`the connector loader, the connector kinds and the wallet registry load with the first connector, not with the \`Client\` entry (${bundler})`, async ({
+      expect,
+    }) => {
       // src/client/lazy/route.ts (issue 27: the Client budget); only the chain-id constants stay,
       // and the partner-wallet and network checks the constructor runs on `partnerWallets` and
       // `networks` (issues 26, 29: they throw INVALID_CONFIG at once; no registry data).
@@ -162,7 +201,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
     }, 60_000)
   }
 
-  it('a scenario that pulls in more is measured as bigger (the measure is live)', async () => {
+  it('a scenario that pulls in more is measured as bigger (the measure is live)', async ({
+    expect,
+  }) => {
     const alone = await measure(
       'esbuild',
       "export { isAppError } from 'scope-connect'",
@@ -176,7 +217,9 @@ describe('bundle-size budgets (gzip, entry chunk, from the packed tarball)', () 
     expect(more.initial.gzip).toBeGreaterThan(alone.initial.gzip + 4 * 1024)
   })
 
-  it('a peer left external is not measured; bundled, it is (the React rows are live)', async () => {
+  it('a peer left external is not measured; bundled, it is (the React rows are live)', async ({
+    expect,
+  }) => {
     const source = "export * from 'scope-connect/react'"
     const peersOut = await measure('esbuild', source, consumer.dir, ['react', '@xstate/react'])
     const xstateReactIn = await measure('esbuild', source, consumer.dir, ['react'])

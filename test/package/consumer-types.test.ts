@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Consumer, createConsumer, packTarball } from '../support/packed'
 
@@ -102,23 +103,48 @@ const COMPILER_OPTIONS = {
 }
 
 let consumer: Consumer
+/** The four compilations, started together in `beforeAll` (independent `tsc` processes). */
+let checks: Record<'bundler' | 'node16-esm' | 'node16-cjs' | 'broken', Promise<string>>
 
 beforeAll(() => {
   consumer = createConsumer(packTarball(), ['typescript', '@types/react', 'csstype'])
   writeFileSync(join(consumer.dir, 'esm.mts'), ESM_IMPORTS + USES)
   writeFileSync(join(consumer.dir, 'cjs.cts'), CJS_IMPORTS + USES)
+  writeFileSync(
+    join(consumer.dir, 'broken.mts'),
+    `${ESM_IMPORTS}${USES}\nexport const n: number = client\n`,
+  )
+  const node16 = { module: 'Node16', moduleResolution: 'Node16' }
+  checks = {
+    bundler: tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['esm.mts']),
+    'node16-esm': tsc('node16-esm', node16, ['esm.mts']),
+    'node16-cjs': tsc('node16-cjs', node16, ['cjs.cts']),
+    broken: tsc('broken', node16, ['broken.mts']),
+  }
+  // Each test awaits its own; none is left unobserved if a test before it fails.
+  for (const check of Object.values(checks)) check.catch(() => {})
 }, 180_000)
 
-afterAll(() => consumer?.remove())
+afterAll(async () => {
+  await Promise.allSettled(Object.values(checks ?? {}))
+  consumer?.remove()
+}, 120_000)
 
-function tsc(name: string, options: Record<string, unknown>, files: string[]): string {
+const execFileAsync = promisify(execFile)
+
+/** `tsc -p` of a config written for `files`: its output, '' when the program compiles. */
+async function tsc(
+  name: string,
+  options: Record<string, unknown>,
+  files: string[],
+): Promise<string> {
   const config = join(consumer.dir, `tsconfig.${name}.json`)
   writeFileSync(
     config,
     JSON.stringify({ compilerOptions: { ...COMPILER_OPTIONS, ...options }, files }),
   )
   try {
-    execFileSync(join(consumer.dir, 'node_modules/typescript/bin/tsc'), ['-p', config], {
+    await execFileAsync(join(consumer.dir, 'node_modules/typescript/bin/tsc'), ['-p', config], {
       cwd: consumer.dir,
       encoding: 'utf8',
     })
@@ -129,29 +155,19 @@ function tsc(name: string, options: Record<string, unknown>, files: string[]): s
 }
 
 describe('the packed declarations in a consumer project (skipLibCheck: false)', () => {
-  it('moduleResolution bundler', () => {
-    expect(tsc('bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['esm.mts'])).toBe('')
+  it('moduleResolution bundler', async () => {
+    expect(await checks.bundler).toBe('')
   }, 120_000)
 
-  it('node16 from an ES module', () => {
-    expect(tsc('node16-esm', { module: 'Node16', moduleResolution: 'Node16' }, ['esm.mts'])).toBe(
-      '',
-    )
+  it('node16 from an ES module', async () => {
+    expect(await checks['node16-esm']).toBe('')
   }, 120_000)
 
-  it('node16 from CommonJS (no TS1479 on ESM-only dependencies)', () => {
-    expect(tsc('node16-cjs', { module: 'Node16', moduleResolution: 'Node16' }, ['cjs.cts'])).toBe(
-      '',
-    )
+  it('node16 from CommonJS (no TS1479 on ESM-only dependencies)', async () => {
+    expect(await checks['node16-cjs']).toBe('')
   }, 120_000)
 
-  it('a type error in the consumer is reported (the check is live)', () => {
-    writeFileSync(
-      join(consumer.dir, 'broken.mts'),
-      `${ESM_IMPORTS}${USES}\nexport const n: number = client\n`,
-    )
-    expect(tsc('broken', { module: 'Node16', moduleResolution: 'Node16' }, ['broken.mts'])).toMatch(
-      /broken\.mts.*TS2322/,
-    )
+  it('a type error in the consumer is reported (the check is live)', async () => {
+    expect(await checks.broken).toMatch(/broken\.mts.*TS2322/)
   }, 120_000)
 })

@@ -8,12 +8,11 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packServerTarball, packTarball, ROOT } from '../../../test/support/packed'
+import { packServerTarball, packTarball, ROOT, removeLater } from '../../../test/support/packed'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
 
 // Docker does not run here. This test reads server/Dockerfile, builds the layout its stages make
@@ -159,8 +158,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await redis?.stop()
-  if (root) rmSync(root, { recursive: true, force: true })
-}, 300_000) // two installed trees of about 100 packages
+  // Two installed trees of about 100 packages: removed in the background.
+  if (root) removeLater(root)
+})
 
 /** The container's process: ENTRYPOINT + CMD, the image's ENV, then `docker run -e` overrides. */
 function startContainer(env: Record<string, string>) {

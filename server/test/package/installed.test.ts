@@ -1,12 +1,18 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer as createTcpServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { npmInstall, packServerTarball, packTarball, ROOT } from '../../../test/support/packed'
+import {
+  npmInstall,
+  packServerTarball,
+  packTarball,
+  ROOT,
+  removeLater,
+} from '../../../test/support/packed'
 
 // The backend as an operator gets it: both packages packed (`npm pack`, whose prepack builds
 // them), installed with `npm install <tarballs>` into an empty folder, and run from there with
@@ -35,8 +41,9 @@ beforeAll(() => {
 }, 900_000)
 
 afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true })
-}, 300_000) // an installed tree of about 100 packages
+  // An installed tree of about 100 packages: removed in the background.
+  if (dir) removeLater(dir)
+})
 
 /** `npx scope-connect-server …`: the installed bin, run by node itself so SIGTERM reaches it. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
