@@ -2,14 +2,18 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { BalanceResponseSchema, ConfigResponseSchema } from 'scope-connect/wire'
-import { describe, expect, it } from 'vitest'
+import { describe, it } from 'vitest'
 import { DEV_ACCOUNT } from '../scripts/dev-chain'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const readme = readFileSync(`${ROOT}README.md`, 'utf8')
 
-describe('the README commands', () => {
-  it('gives one command that starts the backend and one that runs every test; CI runs the latter', () => {
+// Concurrent: the two `npm start`s listen on free ports and chains of their own; assertions use
+// the test's own `expect`.
+describe.concurrent('the README commands', () => {
+  it('gives one command that starts the backend and one that runs every test; CI runs the latter', ({
+    expect,
+  }) => {
     expect(readme).toMatch(/^npm install && npm start\b/m)
     expect(readme).toMatch(/^npm install && npm test\b/m)
     const ci = readFileSync(`${ROOT}.ci/run`, 'utf8')
@@ -17,7 +21,9 @@ describe('the README commands', () => {
     expect(ci).toMatch(/^npm test$/m)
   })
 
-  it('`npm start` serves the sample project and its local chain: a balance answers', async () => {
+  it('`npm start` serves the sample project and its local chain: a balance answers', async ({
+    expect,
+  }) => {
     // `--port 0` and DEV_CHAIN_PORT=0 only so parallel runs do not collide; the rest is the README's.
     const child = spawn('npm', ['start', '--', '--port', '0', '--log-level', 'warn'], {
       cwd: ROOT,
@@ -61,7 +67,9 @@ describe('the README commands', () => {
     }
   }, 60_000)
 
-  it('`npm start` warns and serves without the chain when anvil cannot start', async () => {
+  it('`npm start` warns and serves without the chain when anvil cannot start', async ({
+    expect,
+  }) => {
     const child = spawn('npm', ['start', '--', '--port', '0', '--log-level', 'warn'], {
       cwd: ROOT,
       detached: true,

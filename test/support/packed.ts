@@ -28,15 +28,23 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'scope-connect-pack')
 const LOCK = join(CACHE, 'lock')
 const LOCK_STALE_MS = 5 * 60_000
 
-/** What the tarball is made from; a change to any of these packs again. */
+/**
+ * What the tarball is made from; a change to any of these packs again. `dist` itself is one: a
+ * tarball packed from an earlier build (`--ignore-scripts`, below) is not reused after a rebuild.
+ */
 const INPUTS = [
   'package.json',
+  'tsconfig.json',
   'scripts/build.ts',
   'README.md',
   'LICENSE',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
+  'visualizations',
   'src',
   'machines',
   'docs',
+  'dist',
 ]
 
 function hashInputs(): string {
@@ -234,6 +242,7 @@ export function createConsumer(tarball: string, extra: string[] = []): Consumer 
 /** What the server's tarball is made from (besides the library, whose build its types read). */
 const SERVER_INPUTS = [
   'scripts/build-server.ts',
+  'server/dist',
   'server/package.json',
   'server/README.md',
   'server/Dockerfile',

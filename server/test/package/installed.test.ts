@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ConfigResponseSchema } from 'scope-connect/wire'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, it } from 'vitest'
 import {
   npmInstall,
   packServerTarball,
@@ -85,8 +85,10 @@ async function stopped(child: ChildProcess, exited: Promise<number | null>) {
   return exited
 }
 
-describe('@scope-connect/server installed from its tarball', () => {
-  it('installs no tsx and ships built JavaScript, no TypeScript sources', () => {
+// Concurrent: each test starts its own processes (free ports, its own script files) in the
+// installed folder and waits on them; assertions use the test's own `expect`.
+describe.concurrent('@scope-connect/server installed from its tarball', () => {
+  it('installs no tsx and ships built JavaScript, no TypeScript sources', ({ expect }) => {
     const pkg = join(dir, 'node_modules', '@scope-connect', 'server')
     expect(existsSync(join(pkg, 'dist', 'cli.js'))).toBe(true)
     expect(existsSync(join(pkg, 'dist', 'index.d.ts'))).toBe(true)
@@ -98,7 +100,9 @@ describe('@scope-connect/server installed from its tarball', () => {
     )
   })
 
-  it('behavior: `scope-connect-server --projects projects.json` serves /healthz, /readyz and the project config; SIGTERM exits 0', async () => {
+  it('behavior: `scope-connect-server --projects projects.json` serves /healthz, /readyz and the project config; SIGTERM exits 0', async ({
+    expect,
+  }) => {
     const proc = cli(['--projects', 'projects.json', '--port', '0', '--log-level', 'warn'])
     try {
       const url = await proc.listening
@@ -118,7 +122,9 @@ describe('@scope-connect/server installed from its tarball', () => {
     }
   })
 
-  it('behavior: `@scope-connect/server/testing` loads in plain Node and starts and stops a backend', async () => {
+  it('behavior: `@scope-connect/server/testing` loads in plain Node and starts and stops a backend', async ({
+    expect,
+  }) => {
     const script = join(dir, 'testing.mjs')
     writeFileSync(
       script,
@@ -137,7 +143,9 @@ await backend.close()
     expect(result.relayUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/api\/v1\/connect\/relay$/)
   })
 
-  it('behavior: `createServer` of `@scope-connect/server` embeds it in a Node program', async () => {
+  it('behavior: `createServer` of `@scope-connect/server` embeds it in a Node program', async ({
+    expect,
+  }) => {
     const script = join(dir, 'embed.mjs')
     writeFileSync(
       script,
@@ -152,7 +160,9 @@ await server.close()
     expect(JSON.parse(stdout)).toEqual({ ready: 200, storeKind: 'memory' })
   })
 
-  it('behavior: `@scope-connect/server/testing` loads in a Vitest file of the installed folder', async () => {
+  it('behavior: `@scope-connect/server/testing` loads in a Vitest file of the installed folder', async ({
+    expect,
+  }) => {
     // Vitest itself from the repository (linked in, as a dev dependency of the app would be); the
     // backend from the installed package.
     const modules = join(dir, 'node_modules')
@@ -185,7 +195,9 @@ it('starts the backend', async () => {
     expect(stdout).toMatch(/1 passed/)
   })
 
-  it('error: a missing projects file exits 1 naming the file; the next start works', async () => {
+  it('error: a missing projects file exits 1 naming the file; the next start works', async ({
+    expect,
+  }) => {
     const missing = cli(['--projects', 'nowhere.json', '--port', '0'])
     expect(await missing.exited).toBe(1)
     expect(missing.err()).toMatch(/invalid nowhere\.json:\n {2}- cannot read: ENOENT/)
@@ -194,7 +206,7 @@ it('starts the backend', async () => {
     expect(await stopped(next.child, next.exited)).toBe(0)
   })
 
-  it('error: a bad flag exits 1 with the flag named', async () => {
+  it('error: a bad flag exits 1 with the flag named', async ({ expect }) => {
     const badPort = cli(['--projects', 'projects.json', '--port', 'eighty'])
     expect(await badPort.exited).toBe(1)
     expect(badPort.err()).toContain('scope-connect-server: --port: not a port: eighty')
@@ -203,7 +215,9 @@ it('starts the backend', async () => {
     expect(unknown.err()).toContain("Unknown option '--prot'")
   })
 
-  it('error: a port in use exits 1 with EADDRINUSE; the same start on a free port works', async () => {
+  it('error: a port in use exits 1 with EADDRINUSE; the same start on a free port works', async ({
+    expect,
+  }) => {
     const holder: Server = createTcpServer()
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
     const address = holder.address()
@@ -220,7 +234,9 @@ it('starts the backend', async () => {
     expect(await stopped(next.child, next.exited)).toBe(0)
   })
 
-  it('error: `startTestBackend({ anvil: true })` without @foundry-rs/anvil says which package; the next start works', async () => {
+  it('error: `startTestBackend({ anvil: true })` without @foundry-rs/anvil says which package; the next start works', async ({
+    expect,
+  }) => {
     const script = join(dir, 'no-anvil.mjs')
     writeFileSync(
       script,
