@@ -382,8 +382,13 @@ const toggleJob = (tests: string[]): JobInput => ({
   tests: tests.map((t) => join(project.root, t)),
 })
 
-describe('running mutants', () => {
-  it('kills what the tests catch, lists the survivor, writes the report, leaves the source as it was', async () => {
+// Concurrent: each test runs its own mutation children (its own job folder, report file and
+// test files; mutants are loaded in memory, the sources stay as they are); assertions use the
+// test's own `expect`.
+describe.concurrent('running mutants', () => {
+  it('kills what the tests catch, lists the survivor, writes the report, leaves the source as it was', async ({
+    expect,
+  }) => {
     const file = join(project.root, 'machines/toggle/toggle.machine.ts')
     const before = { text: readFileSync(file, 'utf8'), mtime: statSync(file).mtimeMs }
     const json = join(project.root, 'reports/mutation.json')
@@ -419,7 +424,9 @@ describe('running mutants', () => {
     expect({ text: readFileSync(file, 'utf8'), mtime: statSync(file).mtimeMs }).toEqual(before)
   }, 180_000)
 
-  it('scores each kind apart: a suite that never drives a failure kills no fault mutant', async () => {
+  it('scores each kind apart: a suite that never drives a failure kills no fault mutant', async ({
+    expect,
+  }) => {
     const json = join(project.root, 'reports/fetch.json')
     const { code, stdout } = await cli([
       '--root',
@@ -458,7 +465,7 @@ describe('running mutants', () => {
     )
   }, 180_000)
 
-  it('counts a mutant XState rejects as invalid, not killed', async () => {
+  it('counts a mutant XState rejects as invalid, not killed', async ({ expect }) => {
     const source = TOGGLE_PROJECT['machines/toggle/toggle.machine.ts'].replace(
       "TOGGLE: 'on'",
       "TOGGLE: 'nowhere'",
@@ -479,7 +486,9 @@ describe('running mutants', () => {
     expect(outcome.result.tests).toBeUndefined()
   }, 150_000)
 
-  it('ends a run that hangs after its time limit, with every process it started', async () => {
+  it('ends a run that hangs after its time limit, with every process it started', async ({
+    expect,
+  }) => {
     project.write(
       'test/hang.test.ts',
       "import { it } from 'vitest'\nit('hangs', () => {\n  for (;;) {}\n})\n",
