@@ -119,6 +119,20 @@ describe('QueryCache', () => {
     stop()
   })
 
+  it('refetchAfterFlight judges the answer in flight, then reads again only if still stale', async () => {
+    const cache = new QueryCache()
+    const { read, answer } = manualRead<number>()
+    const stop = cache.watch('k', read, () => {})
+    cache.refetchAfterFlight<number>('k', ({ data }) => (data ?? 0) < 2) // the first read in flight
+    expect(read).toHaveBeenCalledTimes(1)
+    await answer(1) // older than wanted: read again
+    expect(read).toHaveBeenCalledTimes(2)
+    await answer(2)
+    cache.refetchAfterFlight<number>('k', ({ data }) => (data ?? 0) < 2) // nothing in flight, fresh
+    expect(read).toHaveBeenCalledTimes(2)
+    stop()
+  })
+
   it('one cache per owner', () => {
     const owner = {}
     expect(queryCacheOf(owner)).toBe(queryCacheOf(owner))

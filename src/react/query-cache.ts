@@ -114,6 +114,16 @@ export class QueryCache {
     if (entry && !entry.inFlight && stale(entry.state)) void this.#fetch(entry)
   }
 
+  /**
+   * As `refetchIf`, but a read in flight (which may have started before what made the state stale)
+   * is let finish and its answer judged: reads again once it settled if `stale` still holds.
+   */
+  refetchAfterFlight<T>(key: string, stale: (state: QueryState<T>) => boolean): void {
+    const entry = this.#entries.get(key) as Entry<T> | undefined
+    if (!entry?.inFlight) return this.refetchIf(key, stale)
+    void entry.inFlight.then(() => this.refetchIf(key, stale))
+  }
+
   #fetch<T>(entry: Entry<T>): Promise<void> {
     if (entry.inFlight) return entry.inFlight
     this.#set(entry, { ...entry.state, isFetching: true })

@@ -1,7 +1,9 @@
-import { useCallback, useEffect } from 'react'
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
 import type { TokenBalance, TokenBalanceQuery } from '../balance'
+import { parseSettled, readBefore, settledKey } from '../balance/settled'
 import type { Client } from '../client/client'
 import { useClient } from './client-context'
+import { clientStore } from './client-store'
 import { type QueryState, queryCacheOf } from './query-cache'
 import { useConnection } from './use-connection'
 import { useQuery } from './use-query'
@@ -41,7 +43,9 @@ const DEFAULT_BLOCK_POLL_MS = 4_000
 /**
  * A token balance read through the backend (`client.getBalance`), cached per client and query:
  * every component reading the same query shares one request and its answer. Refetched on mount of
- * the first reader, on `refetchInterval`, on new blocks (`refetchOnBlock`) and by `refetch()`; a
+ * the first reader, on `refetchInterval`, on new blocks (`refetchOnBlock`), by `refetch()`, and
+ * once a transaction of the client on the query's chain has its receipt, when the balance in hand
+ * was read before the receipt's block (docs/transactions.md, "Balances after a transaction"); a
  * failed read keeps the last `data`, sets `status: 'error'` and the `AppError` (`RPC_ERROR`,
  * `UNSUPPORTED_CHAIN`), and the next successful read clears it.
  */
@@ -83,6 +87,23 @@ export function useBalance(parameters: UseBalanceParameters = {}): UseBalanceRes
     if (key === null || latest === undefined) return
     cache.refetchIf<TokenBalance>(key, ({ data }) => (data?.blockNumber ?? latest) < latest)
   }, [cache, key, block.data])
+
+  // A receipt on the query's chain: a balance read before its block is read again.
+  const settledStore = useMemo(() => clientStore(client, (c) => settledKey(c.getView())), [client])
+  const settled = useSyncExternalStore(
+    settledStore.subscribe,
+    settledStore.getSnapshot,
+    settledStore.getSnapshot,
+  )
+  useEffect(() => {
+    if (key === null || settled === null) return
+    const { chainId: settledOn, blockNumber } = parseSettled(settled)
+    if (settledOn !== chainId) return
+    cache.refetchAfterFlight<TokenBalance>(
+      key,
+      ({ data, status }) => status !== 'pending' && readBefore(data?.blockNumber, blockNumber),
+    )
+  }, [cache, key, chainId, settled])
 
   const refetch = useCallback(
     () => (key === null ? Promise.resolve() : cache.refetch(key)),
