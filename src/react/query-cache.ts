@@ -120,8 +120,8 @@ export class QueryCache {
    */
   refetchAfterFlight<T>(key: string, stale: (state: QueryState<T>) => boolean): void {
     const entry = this.#entries.get(key) as Entry<T> | undefined
-    if (!entry?.inFlight) return this.refetchIf(key, stale)
-    void entry.inFlight.then(() => this.refetchIf(key, stale))
+    if (entry?.inFlight) void entry.inFlight.then(() => this.refetchIf(key, stale))
+    else this.refetchIf(key, stale)
   }
 
   #fetch<T>(entry: Entry<T>): Promise<void> {
