@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
 import type { TokenBalance, TokenBalanceQuery } from '../balance'
-import { parseSettled, readBefore, settledKey } from '../balance/settled'
 import type { Client } from '../client/client'
 import { useClient } from './client-context'
 import { clientStore } from './client-store'
@@ -82,28 +81,26 @@ export function useBalance(parameters: UseBalanceParameters = {}): UseBalanceRes
     async () => BigInt(await (connector?.request<string>({ method: 'eth_blockNumber' }) ?? '0')),
     parameters.blockPollMs ?? DEFAULT_BLOCK_POLL_MS,
   )
-  useEffect(() => {
-    const latest = block.data
-    if (key === null || latest === undefined) return
-    cache.refetchIf<TokenBalance>(key, ({ data }) => (data?.blockNumber ?? latest) < latest)
-  }, [cache, key, block.data])
-
   // A receipt on the query's chain: a balance read before its block is read again.
-  const settledStore = useMemo(() => clientStore(client, (c) => settledKey(c.getView())), [client])
-  const settled = useSyncExternalStore(
-    settledStore.subscribe,
-    settledStore.getSnapshot,
-    settledStore.getSnapshot,
+  const receiptStore = useMemo(
+    () =>
+      clientStore(client, (c) => {
+        const transaction = c.getView().transaction
+        return transaction?.chainId === chainId ? transaction?.blockNumber : null
+      }),
+    [client, chainId],
+  )
+  const receipt = useSyncExternalStore(
+    receiptStore.subscribe,
+    receiptStore.getSnapshot,
+    receiptStore.getSnapshot,
   )
   useEffect(() => {
-    if (key === null || settled === null) return
-    const { chainId: settledOn, blockNumber } = parseSettled(settled)
-    if (settledOn !== chainId) return
-    cache.refetchAfterFlight<TokenBalance>(
-      key,
-      ({ data, status }) => status !== 'pending' && readBefore(data?.blockNumber, blockNumber),
-    )
-  }, [cache, key, chainId, settled])
+    for (const latest of [block.data, receipt ? BigInt(receipt) : undefined]) {
+      if (key !== null && latest !== undefined)
+        cache.refetchIf<TokenBalance>(key, ({ data }) => (data?.blockNumber ?? latest) < latest)
+    }
+  }, [cache, key, block.data, receipt])
 
   const refetch = useCallback(
     () => (key === null ? Promise.resolve() : cache.refetch(key)),
