@@ -105,17 +105,24 @@ describe('QueryCache', () => {
     expect(cache.get('k')).toBe(NOT_READ)
   })
 
-  it('refetchIf reads again only when stale and nothing is in flight', async () => {
+  it('refetchIf reads again only when stale; a read in flight is let finish and its answer judged', async () => {
     const cache = new QueryCache()
     const { read, answer } = manualRead<number>()
     const stop = cache.watch('k', read, () => {})
-    cache.refetchIf<number>('k', () => true) // the first read is in flight
+    cache.refetchIf<number>('k', ({ data }) => (data ?? 0) < 2) // the first read is in flight
     expect(read).toHaveBeenCalledTimes(1)
-    await answer(1)
-    cache.refetchIf<number>('k', ({ data }) => (data ?? 0) < 1)
-    expect(read).toHaveBeenCalledTimes(1)
+    await answer(1) // older than wanted: read again
+    expect(read).toHaveBeenCalledTimes(2)
+    await answer(2)
     cache.refetchIf<number>('k', ({ data }) => (data ?? 0) < 2)
     expect(read).toHaveBeenCalledTimes(2)
+    cache.refetchIf<number>('k', ({ data }) => (data ?? 0) < 3)
+    expect(read).toHaveBeenCalledTimes(3)
+    cache.refetchIf<number>('k', () => true) // in flight: judged once it answers
+    expect(read).toHaveBeenCalledTimes(3)
+    await answer(3)
+    expect(read).toHaveBeenCalledTimes(4)
+    await answer(4)
     stop()
   })
 

@@ -200,6 +200,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       {
         feed: transactionFeed,
         log: app.log,
+        // A receipt ends the balance cache of the accounts it touched (docs/chains.md).
+        onSettled: (chainId, touch) => chains.get(chainId)?.settled?.(touch),
         ...(options.transactions?.blockPollMs === undefined
           ? {}
           : { blockPollMs: options.transactions.blockPollMs }),

@@ -108,10 +108,14 @@ export class QueryCache {
     return entry ? this.#fetch(entry) : Promise.resolve()
   }
 
-  /** Reads `key` again when `stale(state)` holds and no read is in flight. */
+  /**
+   * Reads `key` again when `stale(state)` holds; a read in flight (which may have started before
+   * what made the state stale) is let finish first and its answer judged.
+   */
   refetchIf<T>(key: string, stale: (state: QueryState<T>) => boolean): void {
     const entry = this.#entries.get(key) as Entry<T> | undefined
-    if (entry && !entry.inFlight && stale(entry.state)) void this.#fetch(entry)
+    if (entry?.inFlight) void entry.inFlight.then(() => this.refetchIf(key, stale))
+    else if (entry && stale(entry.state)) void this.#fetch(entry)
   }
 
   #fetch<T>(entry: Entry<T>): Promise<void> {

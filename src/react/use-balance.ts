@@ -1,7 +1,8 @@
-import { useCallback, useEffect } from 'react'
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
 import type { TokenBalance, TokenBalanceQuery } from '../balance'
 import type { Client } from '../client/client'
 import { useClient } from './client-context'
+import { clientStore } from './client-store'
 import { type QueryState, queryCacheOf } from './query-cache'
 import { useConnection } from './use-connection'
 import { useQuery } from './use-query'
@@ -41,7 +42,9 @@ const DEFAULT_BLOCK_POLL_MS = 4_000
 /**
  * A token balance read through the backend (`client.getBalance`), cached per client and query:
  * every component reading the same query shares one request and its answer. Refetched on mount of
- * the first reader, on `refetchInterval`, on new blocks (`refetchOnBlock`) and by `refetch()`; a
+ * the first reader, on `refetchInterval`, on new blocks (`refetchOnBlock`), by `refetch()`, and
+ * once a transaction of the client on the query's chain has its receipt, when the balance in hand
+ * was read before the receipt's block (docs/transactions.md, "Balances after a transaction"); a
  * failed read keeps the last `data`, sets `status: 'error'` and the `AppError` (`RPC_ERROR`,
  * `UNSUPPORTED_CHAIN`), and the next successful read clears it.
  */
@@ -78,11 +81,26 @@ export function useBalance(parameters: UseBalanceParameters = {}): UseBalanceRes
     async () => BigInt(await (connector?.request<string>({ method: 'eth_blockNumber' }) ?? '0')),
     parameters.blockPollMs ?? DEFAULT_BLOCK_POLL_MS,
   )
+  // A receipt on the query's chain: a balance read before its block is read again.
+  const receiptStore = useMemo(
+    () =>
+      clientStore(client, (c) => {
+        const transaction = c.getView().transaction
+        return transaction?.chainId === chainId ? transaction?.blockNumber : null
+      }),
+    [client, chainId],
+  )
+  const receipt = useSyncExternalStore(
+    receiptStore.subscribe,
+    receiptStore.getSnapshot,
+    receiptStore.getSnapshot,
+  )
   useEffect(() => {
-    const latest = block.data
-    if (key === null || latest === undefined) return
-    cache.refetchIf<TokenBalance>(key, ({ data }) => (data?.blockNumber ?? latest) < latest)
-  }, [cache, key, block.data])
+    for (const latest of [block.data, receipt ? BigInt(receipt) : undefined]) {
+      if (key !== null && latest !== undefined)
+        cache.refetchIf<TokenBalance>(key, ({ data }) => (data?.blockNumber ?? latest) < latest)
+    }
+  }, [cache, key, block.data, receipt])
 
   const refetch = useCallback(
     () => (key === null ? Promise.resolve() : cache.refetch(key)),

@@ -8,6 +8,12 @@ import type { BalanceReadResult } from './types'
 export interface BlockCache {
   get(block: bigint, key: string): BalanceReadResult | undefined
   set(block: bigint, key: string, result: BalanceReadResult): void
+  /**
+   * A transaction mined at `block` changed the balances of the accounts `touches(key)` names: their
+   * entries of older blocks go (an entry of `block` or later was read after it, and stays), and so
+   * does the whole older block once a read of `block` is stored.
+   */
+  settle(block: bigint, touches: (key: string) => boolean): void
 }
 
 export const DEFAULT_BLOCK_CACHE_ENTRIES = 10_000
@@ -28,6 +34,10 @@ export function createBlockCache(maxEntries = DEFAULT_BLOCK_CACHE_ENTRIES): Bloc
     set(block, key, result) {
       advance(block)
       if (block === current && entries.size < maxEntries) entries.set(key, result)
+    },
+    settle(block, touches) {
+      if (current === undefined || current >= block) return
+      for (const key of [...entries.keys()]) if (touches(key)) entries.delete(key)
     },
   }
 }

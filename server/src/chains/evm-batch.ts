@@ -30,6 +30,7 @@ import {
   ChainInputError,
   GasLimitExceededError,
   noRpcUrl,
+  type SettledTransaction,
   UpstreamError,
   UpstreamTooLargeError,
 } from './types'
@@ -280,7 +281,19 @@ export function createEvmBatchReader(options: EvmBatchReaderOptions) {
     )
   }
 
-  return { readAll, upstreamCalls }
+  /**
+   * A transaction mined at `touch.blockNumber`: the block clock takes that number (so the next read
+   * is pinned to it, or to a later one, not to the block in hand before the receipt), and the
+   * cached balances of the accounts it touched end. Costs no upstream call.
+   */
+  function settled(touch: SettledTransaction): void {
+    const accounts = new Set(touch.accounts.map((account) => account.toLowerCase()))
+    if (accounts.size === 0) return
+    cache.settle(touch.blockNumber, (key) => accounts.has((JSON.parse(key) as string[])[1]!))
+    clock.record(touch.blockNumber)
+  }
+
+  return { readAll, upstreamCalls, settled }
 }
 
 /** A native balance (Multicall3's getEthBalance, or eth_getBalance), or a contract call. */

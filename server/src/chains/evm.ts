@@ -81,6 +81,7 @@ export function createEvmAdapter(options: EvmAdapterOptions): ChainAdapter {
     },
     readBalances: (requests) => reader.readAll(requests),
     upstreamCalls: (requests) => reader.upstreamCalls(requests),
+    settled: (touch) => reader.settled(touch),
     close: () => ws?.close(),
   }
 }

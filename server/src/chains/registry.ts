@@ -108,6 +108,7 @@ export function createChainRegistry(
       upstreamCalls: (requests) =>
         adapter.upstreamCalls?.(requests.map((request) => ({ ...request, chainId }))) ??
         requests.length,
+      settled: (touch) => adapter.settled?.(touch),
     })
   }
   return {

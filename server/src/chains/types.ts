@@ -73,6 +73,20 @@ export interface ChainAdapter {
   verifySignature(check: SignatureCheck): Promise<boolean>
   /** Whether `address` is well-formed for this namespace. */
   isValidAddress(address: string): boolean
+  /**
+   * A transaction was mined at `blockNumber` touching `accounts` (its sender, its recipient, the
+   * parties of its ERC-20 Transfer logs): the per-block cache ends for them, and every read from
+   * now is pinned to that block or a later one (no upstream call of its own: the block number
+   * comes from the receipt the transaction service read).
+   */
+  settled?(touch: SettledTransaction): void
   /** Lets go of long-lived connections (an EVM chain's WebSocket), if any. */
   close?(): void
+}
+
+/** A mined transaction's block and the accounts whose balances it changed. */
+export interface SettledTransaction {
+  blockNumber: bigint
+  /** Addresses as the chain writes them (any case for EVM). */
+  accounts: readonly string[]
 }

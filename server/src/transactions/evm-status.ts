@@ -6,6 +6,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem'
+import type { SettledTransaction } from '../chains/types'
 import type { TransactionFeed } from './feed'
 import type { TransactionReport } from './report'
 import { reportAt, type ScanHeads, type Tracked } from './tracker'
@@ -33,6 +34,35 @@ interface MinedReceipt {
   revertReason?: string
 }
 
+/** Told of each receipt read: its block and the accounts whose balances it changed. */
+export type OnSettled = (touch: SettledTransaction) => void
+
+/** ERC-20 (and ERC-721) `Transfer(address,address,uint256)`'s topic. */
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+
+/**
+ * The accounts a mined transaction changed the balances of: its sender (the gas, even when it
+ * reverted), its recipient or created contract, and both parties of each Transfer log.
+ */
+export function touchedAccounts(receipt: {
+  from: string
+  to: string | null
+  contractAddress?: string | null | undefined
+  logs: readonly { topics: readonly string[] }[]
+}): string[] {
+  const accounts = new Set<string>([receipt.from.toLowerCase()])
+  if (receipt.to) accounts.add(receipt.to.toLowerCase())
+  if (receipt.contractAddress) accounts.add(receipt.contractAddress.toLowerCase())
+  for (const log of receipt.logs) {
+    if (log.topics[0] !== TRANSFER_TOPIC || log.topics.length < 3) continue
+    for (const topic of log.topics.slice(1, 3)) {
+      if (/^0x0{24}[0-9a-fA-F]{40}$/.test(topic!))
+        accounts.add(`0x${topic!.slice(26).toLowerCase()}`)
+    }
+  }
+  return [...accounts]
+}
+
 /** Receipts kept per reader, so a transaction's receipt is read once per block hash. */
 export type ReceiptCache = Map<string, MinedReceipt>
 const RECEIPT_CACHE_MAX = 10_000
@@ -50,6 +80,7 @@ export async function readEvmStatus(
   chainId: string,
   hash: Hash,
   head: bigint,
+  onSettled?: OnSettled,
 ): Promise<TransactionReport> {
   const tx = await client.getTransaction({ hash }).catch(orNull(TransactionNotFoundError))
   if (tx && tx.blockNumber === null) {
@@ -61,7 +92,15 @@ export async function readEvmStatus(
     return { status: 'pending', seen }
   }
   if (tx) {
-    const report = await readMinedStatus(client, receipts, chainId, hash, tx.blockHash, head)
+    const report = await readMinedStatus(
+      client,
+      receipts,
+      chainId,
+      hash,
+      tx.blockHash,
+      head,
+      onSettled,
+    )
     return report ?? { status: 'pending' }
   }
   const seen = await feed.recall(chainId, hash)
@@ -102,6 +141,7 @@ export async function readMinedStatus(
   hash: Hash,
   blockHash: string,
   head: bigint,
+  onSettled?: OnSettled,
 ): Promise<TransactionReport | undefined> {
   const key = `${chainId} ${hash}`
   let mined = receipts.get(key)
@@ -121,6 +161,7 @@ export async function readMinedStatus(
       success,
       ...(revertReason === undefined ? {} : { revertReason }),
     }
+    onSettled?.({ blockNumber: receipt.blockNumber, accounts: touchedAccounts(receipt) })
     receipts.delete(key)
     receipts.set(key, mined)
     if (receipts.size > RECEIPT_CACHE_MAX) receipts.delete(receipts.keys().next().value as string)
@@ -171,6 +212,7 @@ export function createEvmHeadScan(
   feed: TransactionFeed,
   receipts: ReceiptCache,
   chainId: string,
+  onSettled?: OnSettled,
 ): ScanHeads {
   let last: { number: bigint; hash: string } | undefined
   return async (tracked, from, head) => {
@@ -211,7 +253,15 @@ export function createEvmHeadScan(
           async ([hash, blockHash]) =>
             [
               hash,
-              await readMinedStatus(client, receipts, chainId, hash as Hash, blockHash, head),
+              await readMinedStatus(
+                client,
+                receipts,
+                chainId,
+                hash as Hash,
+                blockHash,
+                head,
+                onSettled,
+              ),
             ] as const,
         ),
       ),

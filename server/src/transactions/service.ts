@@ -4,7 +4,7 @@ import { createCoalescer } from '../chains/coalesce'
 import { DEFAULT_TIMEOUT_MS } from '../chains/defaults'
 import type { NetworkConfig } from '../chains/registry'
 import { createSolanaRpc, type SolanaRpc } from '../chains/solana-rpc'
-import { UpstreamError } from '../chains/types'
+import { type SettledTransaction, UpstreamError } from '../chains/types'
 import { type BlockWatchers, createBlockWatchers } from './block-watcher'
 import { createEvmHeadScan, type ReceiptCache, readEvmStatus } from './evm-status'
 import type { TransactionFeed } from './feed'
@@ -33,6 +33,11 @@ export interface TransactionServiceOptions {
   timeoutMs?: number
   fetch?: typeof fetch
   log?: { warn(obj: object, msg: string): void }
+  /**
+   * Told of each receipt read (its chain, block and the accounts it touched): the balance
+   * readers end their per-block cache for those accounts (`ChainAdapter.settled`).
+   */
+  onSettled?: (chainId: string, touch: SettledTransaction) => void
   /** Long-polls waiting at once; `DEFAULT_WAITER_LIMITS` by default. */
   waiters?: Partial<WaiterLimits>
   now?: () => number
@@ -280,6 +285,9 @@ function createChainReader(
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (namespace === 'eip155') {
     const receipts: ReceiptCache = new Map()
+    const onSettled = options.onSettled
+      ? (touch: SettledTransaction) => options.onSettled!(chainId, touch)
+      : undefined
     const client: PublicClient = createPublicClient({
       cacheTime: 0,
       transport: http(rpcUrl, { timeout, retryCount: 1, fetchFn: options.fetch }),
@@ -287,8 +295,8 @@ function createChainReader(
     return {
       readHead: () => client.getBlockNumber({ cacheTime: 0 }),
       readStatus: (hash, head) =>
-        readEvmStatus(client, options.feed, receipts, chainId, hash as Hash, head),
-      scan: createEvmHeadScan(client, options.feed, receipts, chainId),
+        readEvmStatus(client, options.feed, receipts, chainId, hash as Hash, head, onSettled),
+      scan: createEvmHeadScan(client, options.feed, receipts, chainId, onSettled),
       normalizeHash: (hash) => (/^0x[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase() : undefined),
     }
   }

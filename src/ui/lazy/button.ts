@@ -1,4 +1,5 @@
 import type { ClientView } from '../../../machines/client/client.view'
+import { parseSettled, settledKey } from '../../balance/settled'
 import type { Caip2ChainId } from '../../registry/types'
 import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
 import { nativeBalance, projectConfig } from './data'
@@ -23,6 +24,9 @@ export function mountButton(host: ConnectElement): MountedElement {
   root.replaceChildren(h('style', {}, STYLES), slot, modal, toast)
 
   let shown = ''
+  // The chip's balance is read again at a receipt's block (docs/transactions.md).
+  let settledSeen: string | null = null
+  let showBalance: ((settled: string | null) => void) | null = null
   let stop: (() => void) | null = null
   let client = host.client
 
@@ -65,8 +69,15 @@ export function mountButton(host: ConnectElement): MountedElement {
     const key = view.isConnected
       ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
       : `off|${view.isBusy}`
-    if (key === shown) return
+    const settled = settledKey(view)
+    const receipt = settled !== settledSeen
+    settledSeen = settled
+    if (key === shown) {
+      if (receipt) showBalance?.(settled)
+      return
+    }
     shown = key
+    showBalance = null
     const open = () => modal.open()
     if (!view.isConnected) {
       slot.replaceChildren(
@@ -97,10 +108,17 @@ export function mountButton(host: ConnectElement): MountedElement {
     )
     slot.replaceChildren(networkControl(view), account)
     const current = host.client
-    if (current && view.chainId) {
-      void nativeBalance(current, view.chainId, address).then((text) => {
-        balance.textContent = text ?? ''
-      })
+    const chainId = view.chainId
+    if (current && chainId) {
+      showBalance = (at) => {
+        const block = at === null ? undefined : parseSettled(at)
+        const atLeast = block?.chainId === chainId ? block.blockNumber : undefined
+        void nativeBalance(current, chainId, address, atLeast).then((text) => {
+          // A failed read again keeps the figure shown.
+          if (text !== null || atLeast === undefined) balance.textContent = text ?? ''
+        })
+      }
+      showBalance(settled)
     }
   }
 
