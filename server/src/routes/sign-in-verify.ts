@@ -127,24 +127,22 @@ export async function verifySignIn(
   if (!(await ctx.store.takeNonce(nonceKey(project.projectId, message.nonce)))) {
     throw new ApiError('NONCE_USED', 'the nonce is unknown, expired or already used')
   }
+  const check = {
+    chainId,
+    address: message.address,
+    message: body.message,
+    signature: body.signature,
+  }
   let kind: SignInRecord['kind'] = 'eoa'
-  const valid =
-    message.namespace === 'solana'
-      ? await adapter.verifySignature({
-          chainId,
-          address: message.address,
-          publicKey: message.address,
-          message: body.message,
-          signature: body.signature,
-        })
-      : (await signedByEoa(body.message, message.address, body.signature)) ||
-        ((kind = 'contract'),
-        await adapter.verifySignature({
-          chainId,
-          address: message.address,
-          message: body.message,
-          signature: body.signature,
-        }))
+  let valid: boolean
+  if (message.namespace === 'solana') {
+    valid = await adapter.verifySignature({ ...check, publicKey: message.address })
+  } else if (await signedByEoa(body.message, message.address, body.signature)) {
+    valid = true
+  } else {
+    kind = 'contract'
+    valid = await adapter.verifySignature(check)
+  }
   if (!valid) {
     throw new ApiError('SIGNATURE_INVALID', 'the signature does not verify for this message')
   }
