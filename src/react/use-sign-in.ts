@@ -24,9 +24,5 @@ export function useSignIn(options: { client?: Client } = {}): UseSignInResult {
   const { mutate, mutateAsync, ...state } = useMutation((parameters?: SignInParameters) =>
     client.signIn(parameters),
   )
-  return {
-    ...state,
-    signIn: (parameters) => mutate(parameters),
-    signInAsync: (parameters) => mutateAsync(parameters),
-  }
+  return { ...state, signIn: mutate, signInAsync: mutateAsync }
 }

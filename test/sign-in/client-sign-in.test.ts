@@ -89,7 +89,7 @@ describe('client.signIn (EIP-4361)', () => {
     expect(states).toContain('signing')
     const signed = wallet.requests.filter((r) => r.method === 'personal_sign')
     expect(signed).toHaveLength(1)
-    const hex = (signed[0]?.params as string[])[0] as string
+    const hex = (signed[0]?.params as string[] | undefined)?.[0] ?? ''
     const text = new TextDecoder().decode(
       Uint8Array.from(hex.slice(2).match(/../g) ?? [], (b) => Number.parseInt(b, 16)),
     )
