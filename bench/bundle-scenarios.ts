@@ -176,8 +176,9 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     source: "export * from 'scope-connect/react'",
     subpath: './react',
     external: REACT_PEERS,
-    // 2.37 KB (esbuild) / 2.31 KB (Rollup) with issue 18's hooks and their query cache.
-    budget: 2.5 * KB,
+    // 2.37 KB (esbuild) / 2.31 KB (Rollup) with issue 18's hooks and their query cache; 2.51 KB
+    // (esbuild) with useSignIn (issue 31 item 8).
+    budget: 2.6 * KB,
   },
   {
     name: 'React view hooks alone (`useClientView`, `useConnection`, `useClientSelector`, `useClientActor`)',

@@ -46,6 +46,7 @@ export * from './root/relay-client'
 export * from './root/relay-protocol'
 export * from './root/session-client'
 export * from './root/session-face-poll'
+export * from './root/sign-in'
 export * from './root/transaction'
 export * from './root/universal-link'
 export * from './root/wire-envelope'
@@ -65,8 +66,11 @@ export type {
   WatchedResult,
   WatchResultOptions,
 } from './session/types'
+export type { SignInParameters } from './siwe/parameters'
 export type { RecordEnvelope, RecordStore } from './storage/record-store'
 export type {
   UniversalLinkConnectorOptions,
   UniversalLinkResumeResult,
 } from './universal-link/face/connector'
+export type { SignInRecord } from './wire/schemas/sign-in'
+export type { SignInMessage, SignInNamespace } from './wire/sign-in-message'

@@ -45,6 +45,7 @@ import { registerConfigRoute } from './routes/config'
 import { registerHealthRoutes } from './routes/health'
 import { type RelayOptions, registerRelayRoutes } from './routes/relay'
 import { registerSessionRoutes } from './routes/sessions'
+import { registerSignInRoutes } from './routes/sign-in'
 import { registerTransactionRoute } from './routes/transactions'
 import { createPollWindows } from './sessions/poll-windows'
 import { createMemoryStore } from './store/memory'
@@ -243,6 +244,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSessionRoutes(app, ctx)
   registerCallbackRoutes(app, ctx)
   registerTransactionRoute(app, ctx)
+  registerSignInRoutes(app, ctx)
   registerOpenApiRoute(app)
   if (metrics && options.metrics?.token !== undefined) {
     registerMetricsRoute(app, metrics, options.metrics.token)

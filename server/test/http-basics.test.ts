@@ -235,6 +235,8 @@ describe('GET /openapi.json', () => {
         `${prefix}/callback/reject`,
         `${prefix}/relay/token`,
         `${prefix}/relay`,
+        `${prefix}/sign-in/nonce`,
+        `${prefix}/sign-in/verify`,
         `${prefix}/openapi.json`,
         '/healthz',
         '/readyz',

@@ -15,7 +15,9 @@ import { requireNonEmpty, resolveFetch } from '../http/options'
 import { registerNetworks } from '../registry/custom-networks'
 import { registerPartnerWallets } from '../registry/partners'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
+import type { SignInParameters } from '../siwe/parameters'
 import type { SendTransactionParameters, TransactionHandle } from '../transaction/types'
+import type { SignInRecord } from '../wire/schemas/sign-in'
 import { checkParameters, loadParameterChecks } from './check'
 import type { ClientLoaders } from './environment'
 import { guardClientOptions } from './guard-options'
@@ -302,6 +304,24 @@ export class Client {
         ? signRequest(message, connection.accounts[0] ?? '')
         : { method: 'solana_signMessage', params: { message } }
     return this.#host.sign({ request, link: { method: 'signMessage', payload: null } })
+  }
+
+  /**
+   * Sign-In with Ethereum (EIP-4361), or With Solana on a Solana connection: asks the backend for
+   * a single-use nonce (`POST /sign-in/nonce`), builds the message for the connected account
+   * (`domain` and `uri` default to the page's; `expirationTime` to 10 minutes), has the wallet
+   * sign it through the sign chart (as `signMessage`), and has the backend verify it (`POST
+   * /sign-in/verify`: domain, URI, chain, nonce, times; EIP-191, ERC-1271, ERC-6492 or ed25519).
+   * Resolves with the backend's verified record. Its code loads on first use (docs/sign-in.md).
+   * @throws `INVALID_CONFIG` (a parameter of the wrong shape, `details` names it; nothing is
+   * sent), `NOT_CONNECTED`, `UNSUPPORTED_CHAIN`, `BACKEND_ERROR` (the backend's refusal in
+   * `backendCode`: `NONCE_USED`, `SIGNATURE_INVALID`, `VALIDATION_FAILED`; or no backend), and
+   * what `signMessage` throws: `USER_REJECTED`, `WALLET_ERROR`, `WALLET_BUSY`, `ACCOUNT_CHANGED`,
+   * `TIMEOUT`, `ABORTED`.
+   */
+  async signIn(parameters?: SignInParameters): Promise<SignInRecord> {
+    const { signIn } = await import('../siwe/sign-in')
+    return signIn(this, this.#options, parameters)
   }
 
   /**

@@ -16,4 +16,6 @@ export {
 export type { TransactionTimeouts } from '../../machines/transaction/transaction.types'
 export { DEFAULT_TRANSACTION_TIMEOUTS } from '../../machines/transaction/transaction.types'
 export type { TransactionStage, TransactionView } from '../../machines/transaction/transaction.view'
+export type { SignInParameters } from '../siwe/parameters'
+export type { SignInRecord } from '../wire/schemas/sign-in'
 export { Client, type ClientOptions, type ResumeResult } from './client'

@@ -15,6 +15,7 @@ export { useClientView } from './use-client-view'
 export { type ConnectVariables, type UseConnectResult, useConnect } from './use-connect'
 export { useConnection } from './use-connection'
 export { type UseSendTransactionResult, useSendTransaction } from './use-send-transaction'
+export { type UseSignInResult, useSignIn } from './use-sign-in'
 export {
   type SignMessageVariables,
   type UseSignMessageResult,

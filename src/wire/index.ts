@@ -114,3 +114,20 @@ export {
   type WalletEntry,
   WalletEntrySchema,
 } from './schemas'
+export {
+  SIGN_IN_MESSAGE_MAX_LENGTH,
+  type SignInNonceResponse,
+  SignInNonceResponseSchema,
+  type SignInRecord,
+  SignInRecordSchema,
+  type SignInVerifyRequest,
+  SignInVerifyRequestSchema,
+} from './schemas/sign-in'
+export {
+  buildSignInMessage,
+  checksumAddress,
+  parseSignInMessage,
+  type SignInMessage,
+  SignInMessageSchema,
+  type SignInNamespace,
+} from './sign-in-message'

@@ -15,6 +15,8 @@ export const ROUTES = {
   transactions: '/transactions',
   relayToken: '/relay/token',
   relay: '/relay',
+  signInNonce: '/sign-in/nonce',
+  signInVerify: '/sign-in/verify',
 } as const
 
 /** The header that carries the public app key (`X-App-Key`). */

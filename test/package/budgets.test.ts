@@ -60,7 +60,8 @@ describe.concurrent('bundle-size budgets (gzip, entry chunk, from the packed tar
       ['`Client` (before any connector loads)', 32256],
       ['`Client` with `isAppError` and `getWalletInfo` (a typical app)', 40960],
       ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 1024],
-      ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 2560],
+      // 2.50 -> 2.60 KB: useSignIn (issue 31 item 8) is one more hook of the entry (2.51 KB with esbuild).
+      ['React hooks (`scope-connect/react`; `react`, `@xstate/react` external)', 2662.4],
       [
         'React view hooks alone (`useClientView`, `useConnection`, `useClientSelector`, `useClientActor`)',
         1024,

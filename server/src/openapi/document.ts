@@ -25,6 +25,9 @@ import {
   SessionResultResponseSchema,
   SessionResultSchema,
   SignCallbackSchema,
+  SignInNonceResponseSchema,
+  SignInRecordSchema,
+  SignInVerifyRequestSchema,
   TransactionCallbackSchema,
   TransactionQuerySchema,
   TransactionStatusResponseSchema,
@@ -60,6 +63,9 @@ const COMPONENTS = {
   RejectCallback: RejectCallbackSchema,
   RelayTokenResponse: RelayTokenResponseSchema,
   TransactionStatusResponse: TransactionStatusResponseSchema,
+  SignInNonceResponse: SignInNonceResponseSchema,
+  SignInVerifyRequest: SignInVerifyRequestSchema,
+  SignInRecord: SignInRecordSchema,
 } as const
 type ComponentName = keyof typeof COMPONENTS
 
@@ -341,6 +347,35 @@ export function buildOpenApiDocument(): Json {
         'Wallet reports a rejection or failure',
         'RejectCallback',
       ),
+      [p(ROUTES.signInNonce)]: {
+        post: {
+          summary: 'A single-use Sign-In nonce (EIP-4361 / Sign-In With Solana)',
+          description:
+            'No body. The nonce is kept in the store (memory or Redis) for 10 minutes and is good for one POST /sign-in/verify. Limited per app key like /config.',
+          security: appKey,
+          responses: {
+            '201': {
+              description: 'nonce',
+              headers: rateLimitHeaders,
+              ...json('SignInNonceResponse'),
+            },
+            ...errors(401, 403, 503),
+          },
+        },
+      },
+      [p(ROUTES.signInVerify)]: {
+        post: {
+          summary: 'Verifies a signed Sign-In message and answers the verified record',
+          description:
+            'The message is an EIP-4361 or Sign-In With Solana text. Checked in order: its form (422 VALIDATION_FAILED naming the field), domain (the request Origin, else the project allowedOrigins) and URI, chain (403 CHAIN_NOT_ENABLED, 422 UNSUPPORTED_CHAIN), issued-at, expiration-time and not-before (422 VALIDATION_FAILED), the nonce, spent at once (409 NONCE_USED: unknown, expired or used), then the signature (422 SIGNATURE_INVALID): EIP-191 recovered locally, else ERC-1271 or ERC-6492 by one eth_call through the chain RPC; ed25519 on Solana.',
+          security: appKey,
+          requestBody: { required: true, ...json('SignInVerifyRequest') },
+          responses: {
+            '200': { description: 'verified', headers: rateLimitHeaders, ...json('SignInRecord') },
+            ...errors(401, 403, 409, 422, 503),
+          },
+        },
+      },
       [p(ROUTES.relayToken)]: {
         post: {
           summary: 'A relay token grant: an EdDSA (Ed25519) JWT for the relay WebSocket',

@@ -34,6 +34,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const graceMs = options.sessionGraceMs ?? SESSION_GRACE_MS
   const sessions = new Map<string, StoredSession>()
   const windows = createFixedWindows(now)
+  const nonces = new Map<string, number>()
 
   const liveSession = (sessionId: string): StoredSession | undefined => {
     const stored = sessions.get(sessionId)
@@ -50,6 +51,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (const [id, stored] of sessions) {
       if (at >= stored.deleteAt) {
         sessions.delete(id)
+        removed++
+      }
+    }
+    for (const [key, expiresAt] of nonces) {
+      if (at >= expiresAt) {
+        nonces.delete(key)
         removed++
       }
     }
@@ -99,6 +106,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         record: { ...stored.record },
         hit: windowMs === undefined ? null : windows.hit(counterKey, windowMs),
       }
+    },
+
+    async putNonce(key, expiresAt) {
+      nonces.set(key, expiresAt)
+    },
+
+    async takeNonce(key) {
+      const expiresAt = nonces.get(key)
+      if (expiresAt === undefined) return false
+      nonces.delete(key)
+      return now() < expiresAt
     },
 
     async hitWindow(key, windowMs) {

@@ -283,6 +283,18 @@ export function createRedisStore(target: RedisTarget, options: RedisStoreOptions
       })
     },
 
+    putNonce(key, expiresAt) {
+      return run(async () => {
+        const ttlMs = Math.max(1, Math.ceil(expiresAt - Date.now()))
+        await redis.set(`${keyPrefix}signin-nonce:${key}`, '1', 'PX', ttlMs)
+      })
+    },
+
+    takeNonce(key) {
+      // DEL answers 1 to one caller only: the nonce is spent atomically, on every instance.
+      return run(async () => (await redis.del(`${keyPrefix}signin-nonce:${key}`)) === 1)
+    },
+
     hitWindow(key, windowMs): Promise<WindowHit> {
       return run(async () => {
         const [count, resetInMs] = await scripts.scHitWindow(

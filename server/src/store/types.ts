@@ -106,7 +106,18 @@ export interface GatedRead {
   hit: WindowHit | null
 }
 
-export interface Store extends SessionStore, CounterStore {
+/** Single-use sign-in nonces (POST /sign-in/nonce, /sign-in/verify), each with its lifetime. */
+export interface NonceStore {
+  /** Keeps `key` until `expiresAt` (ms epoch). */
+  putNonce(key: string, expiresAt: number): Promise<void>
+  /**
+   * Removes `key` in one atomic step: true for the one caller that found it live, false for
+   * every other (unknown, expired, or taken already).
+   */
+  takeNonce(key: string): Promise<boolean>
+}
+
+export interface Store extends SessionStore, CounterStore, NonceStore {
   readonly kind: 'memory' | 'redis'
   /**
    * `getSession`, and in the same atomic step, only when the gate admits the record (its

@@ -72,6 +72,17 @@ describe.each([
     expect(await store.isReady()).toBe(true)
   })
 
+  it('sign-in nonces: taken once of 20 racing takes, forgotten after their expiry', async () => {
+    const { store, now, advance } = harness()
+    await store.putNonce('p:racing', now() + 60_000)
+    const takes = await Promise.all(Array.from({ length: 20 }, () => store.takeNonce('p:racing')))
+    expect(takes.filter(Boolean)).toHaveLength(1)
+    expect(await store.takeNonce('p:never-issued')).toBe(false)
+    await store.putNonce('p:short', now() + 200)
+    await advance(400)
+    expect(await store.takeNonce('p:short')).toBe(false)
+  })
+
   it('stores a session and reads it back field for field', async () => {
     const { store, now } = harness()
     const record = sessionRecord(now(), { walletSlug: 'metamask', nonceUsed: true, version: 7 })

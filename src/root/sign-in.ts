@@ -1,0 +1,1 @@
+export { buildSignInMessage, parseSignInMessage } from '../wire/sign-in-message'
