@@ -48,8 +48,8 @@ describe('AppError', () => {
     expect(isAppError(error, 'WALLET_NOT_FOUND')).toBe(true)
     expect(isAppError(error, 'RPC_ERROR')).toBe(false)
     expect(isAppError(new Error('x'))).toBe(false)
-    expect(isAppError({ name: 'AppError', code: 'RPC_ERROR' })).toBe(false)
-    expect(isAppError(null)).toBe(false)
+    expect(isAppError({ name: 'AppError', code: 'RPC_ERROR' } as unknown)).toBe(false)
+    expect(isAppError(null as unknown)).toBe(false)
   })
 })
 

@@ -1,5 +1,6 @@
 import type { AnyActorRef, SnapshotFrom } from 'xstate'
-import type { ErrorData } from '../shared/error-data'
+import type { AppError } from '../../src/errors/app-error'
+import { type ErrorData, toAppError } from '../shared/error-data'
 import { requireSnapshot } from '../shared/snapshot-argument'
 import {
   type TransactionSnapshot,
@@ -50,8 +51,13 @@ export interface ClientView {
   canSign: boolean
   /** The flow in progress. */
   pending: OperationKind | null
-  /** The last flow's error (also after a cancellation: `ABORTED`). */
-  error: ErrorData | null
+  /**
+   * The last flow's error (also after a cancellation: `ABORTED`), as an `AppError`:
+   * `isAppError(view.error, 'USER_REJECTED')` tells a rejection. `message` is its one-line reason
+   * (`shortMessage`), with `status`, `backendCode` and `retryAfterMs` when the backend gave them;
+   * the same error (one object) for as long as the flow's error stays.
+   */
+  error: AppError | null
   walletId: string | null
   connectionKind: ConnectionKind | null
   address: string | null
@@ -75,6 +81,18 @@ export interface ClientView {
    * `pending`, `confirmed`, …), hash and confirmations; null before the first.
    */
   transaction: TransactionView | null
+}
+
+/** One `AppError` per error of the context: views of the same snapshot share it (`===`). */
+const appErrors = new WeakMap<ErrorData, AppError>()
+
+function errorOf(data: ErrorData | null): AppError | null {
+  if (data === null) return null
+  const known = appErrors.get(data)
+  if (known) return known
+  const error = toAppError(data)
+  appErrors.set(data, error)
+  return error
 }
 
 function transactionOf(snapshot: ClientSnapshot): TransactionView | null {
@@ -146,7 +164,7 @@ export function clientView(snapshot: ClientSnapshot): ClientView {
     canSign: isConnected && !isBusy,
     // A transaction the wallet sent is still pending on chain until its receipt settles.
     pending: active ? (context.pending ?? (transaction?.isActive ? 'transaction' : null)) : null,
-    error: context.error,
+    error: errorOf(context.error),
     walletId: context.connector?.walletId ?? context.walletId,
     connectionKind: context.connector?.kind ?? null,
     address: connection?.accounts[0] ?? null,

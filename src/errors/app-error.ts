@@ -111,7 +111,28 @@ export class AppError extends Error {
   }
 }
 
-/** True for an `AppError`, optionally of one code. Works across bundle copies (checks the name). */
+/**
+ * Whether a value of type `T` may be an `AppError`: `unknown`, `any`, `Error`, `{}` or a union with
+ * an error in it. A type that can never be one (the plain `ErrorData` of a machine's context, a
+ * string) is a mistake `isAppError` refuses to compile: its answer would always be false.
+ */
+export type MayBeAppError<T> = 0 extends 1 & T
+  ? true
+  : [Extract<T, Error>] extends [never]
+    ? Error extends T
+      ? true
+      : false
+    : true
+
+/**
+ * True for an `AppError`, optionally of one code. Works across bundle copies (checks the name).
+ * The value's type must be one that can be an `AppError` (`unknown` from a `catch`, `view.error`,
+ * `Error | null`…): a type that never is one does not compile (see `MayBeAppError`).
+ */
+export function isAppError<T>(
+  value: T,
+  ...code: MayBeAppError<T> extends true ? [code?: AppErrorCode] : [neverAnAppError: never]
+): value is T & AppError
 export function isAppError(value: unknown, code?: AppErrorCode): value is AppError {
   if (!(value instanceof Error) || value.name !== 'AppError') return false
   return code === undefined || (value as AppError).code === code

@@ -4,6 +4,7 @@ export {
   type AppErrorOptions,
   type FieldIssue,
   isAppError,
+  type MayBeAppError,
 } from './app-error'
 export {
   isProviderRpcError,

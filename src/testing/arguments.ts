@@ -62,6 +62,7 @@ function buildSchemas() {
       settleMs: z.optional(nonNegative),
       coverage: z.optional(z.looseObject({ record: fn })),
       client: z.optional(object),
+      world: z.optional(object),
     }),
   )
   const path = z.looseObject({

@@ -31,6 +31,7 @@ export {
   type BackendDouble,
   createBackendDouble,
   TEST_APP_KEY,
+  TEST_BALANCE_RAW,
   TEST_BASE_URL,
 } from './doubles/backend-double'
 export { createScriptedEvmWallet, type ScriptedEvmWallet } from './doubles/evm-wallet'

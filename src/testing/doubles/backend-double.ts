@@ -5,6 +5,7 @@ import { base58 } from '@scure/base'
 import { buildSignedMessageEnvelope } from '../../wire/envelope'
 import { API_PREFIX, APP_KEY_HEADER, SESSION_NONCE_HEADER } from '../../wire/routes'
 import type { SessionResultResponse } from '../../wire/schemas'
+import { BalancesRequestSchema } from '../../wire/schemas/balances'
 import { type BackendFault, delay, never } from './answers'
 import { TEST_PARTNER_WALLET } from './partner-wallet'
 
@@ -12,6 +13,12 @@ import { TEST_PARTNER_WALLET } from './partner-wallet'
 export const TEST_APP_KEY = 'pk_test_kit'
 /** The base URL the Client uses for the backend double (no socket: the double is its `fetchImpl`). */
 export const TEST_BASE_URL = 'https://backend.test'
+
+/**
+ * The raw balance (18 decimals) the backend double answers for every account and token: beyond
+ * 2^53, so it only fits a bigint (123 456.789… in units).
+ */
+export const TEST_BALANCE_RAW = '123456789012345678901234'
 
 interface SessionRecord {
   sessionId: string
@@ -32,7 +39,7 @@ interface SessionRecord {
 /**
  * A TEST DOUBLE of the backend as a `fetchImpl`, in process (no socket): the routes the Client and
  * the reference wallets use, answering in the documented wire shapes (src/wire/schemas) — config,
- * balances, sessions and their result, the wallet callbacks (nonce-bound; a Solana signature is
+ * balances (GET one, POST a batch), transaction status, sessions and their result, the wallet callbacks (nonce-bound; a Solana signature is
  * verified with ed25519 over the session envelope), the relay token. `fault` turns every answer
  * into a failure: down (fetch rejects), 4xx / 5xx error bodies, 429 with Retry-After, a body that
  * is not JSON or not of the schema, a slow or hanging answer, a socket dropped mid-body.
@@ -58,6 +65,24 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 const error = (status: number, code: string, message: string, headers = {}) =>
   json(status, { error: { code, message } }, headers)
 const noContent = () => new Response(null, { status: 204 })
+
+/** A CAIP-2 chain id, as the real backend checks it. */
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/
+
+/**
+ * The balance the double answers for any account (GET /balances and each query of POST /balances):
+ * `TEST_BALANCE_RAW` with 18 decimals, at block 19 000 000.
+ */
+function balanceOf(chainId: string, tokenAddress: string, account: string) {
+  return {
+    chainId,
+    tokenAddress,
+    account,
+    raw: TEST_BALANCE_RAW,
+    decimals: 18,
+    blockNumber: '19000000',
+  }
+}
 
 const FAULT_STATUS: Partial<Record<BackendFault, [number, string]>> = {
   status401: [401, 'INVALID_APP_KEY'],
@@ -147,15 +172,35 @@ export function createBackendDouble(): BackendDouble {
     }
     if (method === 'GET' && path === '/balances') {
       if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
-      const chainId = url.searchParams.get('chainId') ?? ''
+      return json(
+        200,
+        balanceOf(
+          url.searchParams.get('chainId') ?? '',
+          url.searchParams.get('tokenAddress') ?? 'native',
+          url.searchParams.get('account') ?? '',
+        ),
+      )
+    }
+    if (method === 'POST' && path === '/balances') {
+      // As the real route (server/src/routes/balances-batch.ts): 1..100 queries checked for shape
+      // (else 422 for the batch), each answered in order, a query in a wrong format as its own error.
+      if (appKey !== TEST_APP_KEY) return error(401, 'INVALID_APP_KEY', 'unknown app key')
+      const parsed = BalancesRequestSchema.safeParse(body)
+      if (!parsed.success) return error(422, 'VALIDATION_FAILED', 'queries is invalid')
       return json(200, {
-        chainId,
-        tokenAddress: url.searchParams.get('tokenAddress') ?? 'native',
-        account: url.searchParams.get('account') ?? '',
-        // Beyond 2^53: it only fits a bigint.
-        raw: '123456789012345678901234',
-        decimals: 18,
-        blockNumber: '19000000',
+        balances: parsed.data.queries.map(({ chainId, tokenAddress, account }) =>
+          CAIP2.test(chainId) && account !== ''
+            ? balanceOf(chainId, tokenAddress, account)
+            : {
+                chainId,
+                tokenAddress,
+                account,
+                error: {
+                  code: 'VALIDATION_FAILED',
+                  message: CAIP2.test(chainId) ? 'account is invalid' : 'chainId is invalid',
+                },
+              },
+        ),
       })
     }
     if (method === 'GET' && path === '/transactions') {

@@ -417,5 +417,8 @@ function exploreFlow(flow: ClientFlow, options: ClientPathOptions): ClientExplor
  */
 export function getClientPaths(options: ClientPathOptions = {}): ClientPath[] {
   checkArgument('pathOptions', options, 'getClientPaths options')
-  return exploreClient(options).paths
+  const { paths } = exploreClient(options)
+  // A custom world goes with its paths: `runClientPath` replays them in it.
+  const world = options.world
+  return world ? paths.map((path) => ({ ...path, world })) : paths
 }

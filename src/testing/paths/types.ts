@@ -2,6 +2,7 @@ import type { ClientTimeouts } from '../../../machines/client/client.types'
 import type { ClientStatus, ClientView } from '../../../machines/client/client.view'
 import type { Client } from '../../client/client'
 import type { BackendFault } from '../doubles/answers'
+import type { ClientPathWorld } from './world'
 
 /** The flows a path can take: a desktop wallet, a mobile universal link, a wallet paired over the relay. */
 export type ClientFlow = 'desktop' | 'universalLink' | 'pairing'
@@ -93,4 +94,9 @@ export interface ClientPath {
   /** The view before the first step (a fresh `Client`). */
   initial: ClientView
   steps: ClientPathStep[]
+  /**
+   * The world the path was generated for (`getClientPaths({ world })`): `runClientPath` plays it
+   * with that world's wallet, chains and phone wallet. Absent: the default world.
+   */
+  world?: ClientPathWorld
 }

@@ -23,7 +23,7 @@ import { createRelayDouble, type RelayDouble } from '../doubles/relay-double'
 import { createTestWallet, type TestWallet } from '../doubles/test-wallet'
 import { LINK_POLL_MS } from '../paths/steps'
 import type { ClientPath, ClientPathStep, FaultStep, UserAction } from '../paths/types'
-import { defaultWorld, PATH_TIMEOUTS } from '../paths/world'
+import { type ClientPathWorld, defaultWorld, PATH_TIMEOUTS } from '../paths/world'
 import type { ClientCoverage } from './coverage'
 import { viewDifferences } from './same-view'
 
@@ -72,6 +72,12 @@ export interface RunClientPathOptions {
   coverage?: ClientCoverage
   /** More Client options (over the run's own). */
   client?: Partial<ClientOptions>
+  /**
+   * The world to play the path in: its wallet id and chains (the test wallet's), its phone wallet
+   * and Solana chain. Default the path's own (`getClientPaths({ world })` puts it on each path),
+   * else `defaultWorld()`. Its accounts are the test keys' (`TEST_EVM_KEYS`): the wallet signs.
+   */
+  world?: ClientPathWorld
 }
 
 /** What a run leaves for the test to look at. */
@@ -136,8 +142,12 @@ export async function runClientPath(
   checkArgument('path', path, 'runClientPath path')
   checkArgument('driver', driver, 'runClientPath driver')
   checkArgument('runOptions', options, 'runClientPath options')
-  const world = defaultWorld()
-  const wallet = createTestWallet({ namespace: world.namespace, walletId: world.walletId })
+  const world = options.world ?? path.world ?? defaultWorld()
+  const wallet = createTestWallet({
+    namespace: world.namespace,
+    walletId: world.walletId,
+    chains: world.chains as readonly `${string}:${string}`[],
+  })
   wallet.answer = 'hold'
   const backend = options.backend ? null : createBackendDouble()
   const relay = options.backend ? null : createRelayDouble()
@@ -180,6 +190,7 @@ export async function runClientPath(
       connectors: [wallet.connector()],
       // The phone flow's wallet: the test kit's partner (`sc*` links), as a project's config lists it.
       partnerWallets: [TEST_PARTNER_WALLET],
+      solanaChainId: world.phone.chainId as Caip2ChainId,
       ...(relay ? { relayUrl: relayUrlForBaseUrl(TEST_BASE_URL), WebSocket: relay.WebSocket } : {}),
       mobile,
       universalLink: {

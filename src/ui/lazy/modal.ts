@@ -63,7 +63,9 @@ const TITLES: Record<Screen, string> = {
 
 /**
  * The modal (`<scope-connect-modal>`): a native `<dialog>` opened with `showModal()`, so the page
- * behind is inert (focus stays in the dialog) and Escape closes it — cancelling a pending flow.
+ * behind is inert (focus stays in the dialog) and Escape closes it. Closing keeps a pending flow:
+ * the wallet may still be asked (reopening shows the pending screen, an approval afterwards
+ * connects); only the Cancel button cancels.
  */
 export function mountModal(host: ConnectElement): MountedElement {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
@@ -376,12 +378,11 @@ export function mountModal(host: ConnectElement): MountedElement {
     queueMicrotask(() => (body.querySelector<HTMLElement>('.primary,button,a') ?? close).focus())
   }
 
-  // Escape (the dialog's cancel) and the backdrop close it; closing ends a pending flow.
+  // Escape (the dialog's cancel) and the backdrop close it. A pending flow goes on (the wallet may
+  // still be asked and approve): only Cancel cancels; reopening shows where it stands.
   dialog.addEventListener('close', () => {
     dismissed = client?.getView().error ?? null // a closed modal leaves the error behind
     shown = null
-    const view = client?.getView()
-    if (view?.canCancel && !view.isConnected) client?.cancel()
     host.dispatchEvent(new Event('close'))
   })
   // A modal dialog makes the page inert, but Tab can still leave it for the browser's own UI:

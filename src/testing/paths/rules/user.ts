@@ -95,6 +95,8 @@ const pair: StepRule = {
             run: async (client) => {
               const flow = await client.pair({
                 namespace: world.namespace,
+                // The world's first chain, as the chart's event asks for it.
+                chains: [world.chains[0] ?? ''] as Caip2ChainId[],
                 metadata: PAIR_METADATA,
               })
               // The app shows the approval's failure from the view (`view.error`).
