@@ -19,7 +19,7 @@ import {
 } from './parameters'
 
 /** How long a message is good for when `expirationTime` is not given (ms). */
-export const SIGN_IN_DEFAULT_TTL_MS = 10 * 60_000
+export const SIGN_IN_DEFAULT_TTL_MS = 600_000 // 10 minutes
 
 const SIWS_CHAIN_NAMES: Readonly<Record<string, string>> = {
   'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp': 'mainnet',
