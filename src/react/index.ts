@@ -5,6 +5,8 @@
  * replacements (`resume()`) and wallet changes (`selectWallet`).
  */
 
+'use client'
+
 export { ClientProvider, type ClientProviderProps, useClient } from './client-context'
 export type { MutationState, MutationStatus } from './mutation'
 export type { QueryState, QueryStatus } from './query-cache'

@@ -5,6 +5,8 @@
  * renders them loads on first use (a dynamic import), when the first element enters the page.
  */
 
+'use client'
+
 export {
   CONNECT_ELEMENT_TAGS,
   type ConnectElement,

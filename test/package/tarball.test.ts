@@ -70,4 +70,24 @@ describe('the packed tarball', () => {
       expect.arrayContaining(['docs/README.md', 'visualizations/connect.svg']),
     )
   })
+
+  it('the React and UI entries open with "use client" (ESM and CJS); the others do not', () => {
+    // The directive prologue: the string-literal statements a module opens with.
+    const prologue = (path: string) => {
+      const directives: string[] = []
+      const statement = /\s*(?:"([^"]*)"|'([^']*)');?/y
+      const text = read(path)
+      for (let match = statement.exec(text); match !== null; match = statement.exec(text)) {
+        directives.push(match[1] ?? match[2] ?? '')
+      }
+      return directives
+    }
+    for (const entry of ['dist/react/index', 'dist/ui/index']) {
+      expect(prologue(`${entry}.js`)).toContain('use client')
+      expect(prologue(`${entry}.cjs`)).toContain('use client')
+    }
+    for (const entry of ['dist/index', 'dist/client/index', 'dist/wire/index']) {
+      expect(prologue(`${entry}.js`)).not.toContain('use client')
+    }
+  })
 })
