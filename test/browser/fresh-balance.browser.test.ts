@@ -1,10 +1,11 @@
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { createPublicClient, type Hex, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
 import { formatUnits } from '../../src/ui/lazy/format'
 import { keyWallet } from '../support/evm-transactions'
+import { launchChromium } from './support/chromium'
 
 // Issue 31 item 1 in real Chromium: the account chip of `<scope-connect-button>` on the demo's
 // dApp page (the real backend, a real anvil) shows the chain's balance within one head poll of a
@@ -25,11 +26,7 @@ let page: Page
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, dappPort: 0, walletPort: 0, devChainPort: 0 })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.exposeFunction('sendInNode', async (to: string, value: string) =>
     keyWallet(demo.rpcUrl!, KEY).sendTransaction({

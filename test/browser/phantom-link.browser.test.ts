@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleBrowserScript } from '../../examples/wallet-simulator/serve'
 import { createPhantomPhoneDouble } from '../support/phantom-phone-double'
+import { launchChromium } from './support/chromium'
 
 // Phantom's deeplinks in Chromium with a real navigation away and back: the page's connector
 // navigates to the loopback phone TEST DOUBLE (`/phone/ul/v1/{method}`), which answers as the
@@ -36,11 +37,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   phone.current = createPhantomPhoneDouble({ baseUrl: `${origin}/phone/ul/v1/` })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleBrowserScript, servePage } from '../../examples/wallet-simulator/serve'
 import { DEFAULT_CONNECTION_STORAGE_KEY } from '../../src/connection/browser-store'
 import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { launchChromium } from './support/chromium'
 
 // A silent reconnect across a real page reload in Chromium: the Client's default connection store
 // is the page's localStorage; the wallet on `window.ethereum` is the viem-keyed test wallet in
@@ -25,11 +26,7 @@ beforeAll(async () => {
   const html =
     '<!doctype html><html><body><script type="module" src="/page.js"></script></body></html>'
   ;({ url: origin, server } = await servePage(0, html, new Map([['/page.js', script]])))
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await launchChromium()
 })
 
 afterAll(async () => {

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
+import { launchChromium } from './support/chromium'
 
 // `scope-connect/ui` in real Chromium, on the demo's dApp page (scripts/demo.ts in process: the
 // backend with the sample project, a real anvil, the pages) with a test wallet in the page that
@@ -28,11 +29,7 @@ let browser: Browser
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, dappPort: 0, walletPort: 0, devChainPort: 0 })
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await launchChromium()
 }, 90_000)
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { recoverMessageAddress } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { bundleBrowserScript, servePage } from '../../examples/wallet-simulator/serve'
@@ -16,6 +16,7 @@ import {
   startWalletConnectWallet,
   type TestWalletConnectWallet,
 } from '../support/walletconnect-wallet'
+import { launchChromium } from './support/chromium'
 
 // Issue 26 item 1 in real Chromium: a page with the Client (its `walletConnect` option) and the
 // connect modal, the real sign-client bundled into the page, the loopback relay double between it
@@ -51,11 +52,7 @@ beforeAll(async () => {
   const html =
     '<!doctype html><html lang="en"><head><title>WalletConnect</title></head><body><script type="module" src="/page.js"></script></body></html>'
   ;({ url: origin, server } = await servePage(0, html, new Map([['/page.js', script]])))
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await launchChromium()
 }, 120_000)
 
 afterAll(async () => {

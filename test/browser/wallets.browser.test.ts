@@ -1,9 +1,10 @@
 import type { Server } from 'node:http'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveDapp } from '../../examples/dapp/serve'
+import { launchChromium } from './support/chromium'
 
 // Issue 26 items 2 and 3 in real Chromium, on the example dApp (examples/dapp/serve.ts), which
 // registers no connector of its own:
@@ -31,11 +32,7 @@ let origin: string
 
 beforeAll(async () => {
   ;({ url: origin, server } = await serveDapp(0))
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await launchChromium()
 }, 90_000)
 
 afterAll(async () => {
