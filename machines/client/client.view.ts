@@ -87,7 +87,8 @@ export interface ClientView {
 const appErrors = new WeakMap<ErrorData, AppError>()
 
 function errorOf(data: ErrorData | null): AppError | null {
-  if (data === null) return null
+  // A snapshot from app code may carry none (`toClientView` refuses no context shape beyond that).
+  if (typeof data !== 'object' || data === null) return null
   const known = appErrors.get(data)
   if (known) return known
   const error = toAppError(data)
