@@ -76,8 +76,16 @@ export const SignInMessageSchema = /* @__PURE__ */ z.object({
 /** The fields of a sign-in message (see `SignInMessageSchema`). */
 export type SignInMessage = z.infer<typeof SignInMessageSchema>
 
-/** `0x…` with the EIP-55 mixed-case checksum. */
+/**
+ * `0x…` with the EIP-55 mixed-case checksum.
+ * @throws `INVALID_CONFIG` when `address` is not a 0x address of 20 bytes.
+ */
 export function checksumAddress(address: string): string {
+  if (typeof address !== 'string' || !EVM_ADDRESS.test(address)) {
+    throw new AppError('INVALID_CONFIG', 'Invalid address: must be a 0x address of 20 bytes.', {
+      details: [{ field: 'address', reason: 'must be a 0x address of 20 bytes' }],
+    })
+  }
   const lower = address.slice(2).toLowerCase()
   const hash = keccak_256(new TextEncoder().encode(lower))
   let out = '0x'
