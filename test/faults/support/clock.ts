@@ -13,6 +13,8 @@ export function useFaultClock(): void {
       import('../../../src/client/lazy/route'),
       import('../../../machines/session-polling/session-polling.actors'),
       import('../../../src/client/lazy/pairing'),
+      // `resume()`'s chunk: loaded on the fake clock, the first resume outlived every named timeout.
+      import('../../../src/client/lazy/resume'),
       import('../../../src/client/lazy/inspector'),
       import('../../../src/universal-link/lazy/connector'),
       import('../../../src/client/lazy/transaction'),
