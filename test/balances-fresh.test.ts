@@ -131,6 +131,19 @@ function Shown() {
   return h('p', { id: 'balance' }, `${balance.status} ${balance.data?.raw ?? '-'} ${code}`)
 }
 
+/** A payment's receipt: `useBalance` shows the sender's balance on chain within one head poll. */
+async function expectShownWithinOnePoll(client: Client) {
+  await pay(client)
+  const expected = `success ${await onChain(SENDER)} -`
+  expect(
+    await within(
+      HEAD_POLL_MS,
+      () => text('balance'),
+      (s) => s === expected,
+    ),
+  ).toBe(expected)
+}
+
 describe('useBalance after a receipt', () => {
   it('shows the chain balance within one head poll of the receipt', async () => {
     const client = await connected()
@@ -140,15 +153,7 @@ describe('useBalance after a receipt', () => {
       () => text('balance'),
       (shown) => shown.startsWith('success'),
     )
-    await pay(client)
-    const expected = `success ${await onChain(SENDER)} -`
-    expect(
-      await within(
-        HEAD_POLL_MS,
-        () => text('balance'),
-        (s) => s === expected,
-      ),
-    ).toBe(expected)
+    await expectShownWithinOnePoll(client)
   })
 
   it('twin: the read again fails (RPC_ERROR, the figure kept), the next receipt brings it', async () => {
@@ -169,15 +174,7 @@ describe('useBalance after a receipt', () => {
     )
     nodeRefuses = false
     expect(failed).toBe(`error ${before} RPC_ERROR`)
-    await pay(client)
-    const expected = `success ${await onChain(SENDER)} -`
-    expect(
-      await within(
-        HEAD_POLL_MS,
-        () => text('balance'),
-        (s) => s === expected,
-      ),
-    ).toBe(expected)
+    await expectShownWithinOnePoll(client)
   })
 })
 
