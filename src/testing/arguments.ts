@@ -63,6 +63,7 @@ function buildSchemas() {
       coverage: z.optional(z.looseObject({ record: fn })),
       client: z.optional(object),
       world: z.optional(object),
+      expectShown: z.optional(z.looseObject({ balance: optionalFn, toast: optionalFn })),
     }),
   )
   const path = z.looseObject({

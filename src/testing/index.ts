@@ -84,3 +84,4 @@ export {
   runClientPath,
 } from './run/run-path'
 export { sameClientView, viewDifferences } from './run/same-view'
+export type { ShownReaders } from './run/shown'

@@ -26,6 +26,7 @@ import type { ClientPath, ClientPathStep, FaultStep, UserAction } from '../paths
 import { type ClientPathWorld, defaultWorld, PATH_TIMEOUTS } from '../paths/world'
 import type { ClientCoverage } from './coverage'
 import { viewDifferences } from './same-view'
+import { type ShownReaders, shownDifferences } from './shown'
 
 /**
  * The app's side of a replay. `mount` renders the app's UI on the client (again after a reload,
@@ -78,6 +79,13 @@ export interface RunClientPathOptions {
    * else `defaultWorld()`. Its accounts are the test keys' (`TEST_EVM_KEYS`): the wallet signs.
    */
   world?: ClientPathWorld
+  /**
+   * Opt-in: after each step (and before the first), what the app SHOWS — its balance, its
+   * transaction toast, each read by a function of the app's — must agree with the world (the
+   * backend's balance of the view's account, the transaction's stage) within `settleMs`; else the
+   * step fails with `ClientPathError` naming both values.
+   */
+  expectShown?: ShownReaders
 }
 
 /** What a run leaves for the test to look at. */
@@ -342,11 +350,25 @@ export async function runClientPath(
     })
   }
 
+  /** The app shows what the world says (`options.expectShown`), within `settleMs`. */
+  const shown = async (index: number) => {
+    const readers = options.expectShown
+    if (!readers) return
+    const world = { baseUrl, appKey, fetchImpl: fetchImpl ?? fetch }
+    let differences = await shownDifferences(readers, client, world)
+    for (let waited = 0; differences.length > 0 && waited < settleMs; waited += POLL_MS) {
+      await wait(POLL_MS)
+      differences = await shownDifferences(readers, client, world)
+    }
+    if (differences.length > 0) throw new ClientPathError(path, index, differences.join('; '))
+  }
+
   observe(client)
   try {
     await driver.mount(client)
     await settle(path.initial, -1)
     await driver.expect(client.getView(), null, wait)
+    await shown(-1)
     for (const [index, step] of path.steps.entries()) {
       switch (step.kind) {
         case 'user':
@@ -389,6 +411,7 @@ export async function runClientPath(
           `the UI does not show the view: ${error instanceof Error ? error.message : String(error)}`,
         )
       }
+      await shown(index)
     }
   } finally {
     await driver.unmount?.()
