@@ -132,6 +132,29 @@ describe('expectShown: the balance and the toast the app shows', () => {
     expect(message).toMatch(/toast shows awaitingWallet, the transaction is confirmed/)
   })
 
+  it('a toast dismissed once the transaction settled passes; only the balance is read where only it is given', async () => {
+    const { driver, shown } = app(true)
+    await runClientPath(sent, driver, {
+      wait,
+      backend: minedBackend(),
+      expectShown: {
+        ...shown,
+        toast: async (client) => {
+          const stage = await shown.toast?.(client)
+          return stage === 'confirmed' ? null : (stage ?? null)
+        },
+      },
+    })
+    const stale = app(false)
+    const failure = await runClientPath(sent, stale.driver, {
+      wait,
+      backend: minedBackend(),
+      expectShown: { balance: stale.shown.balance },
+    }).catch((error: unknown) => error)
+    expect(String(failure)).toContain(`the backend answers ${AFTER}`)
+    expect(String(failure)).not.toContain('toast')
+  })
+
   it('without expectShown the same stale app passes (the check is opt-in)', async () => {
     const { driver } = app(false)
     await runClientPath(sent, driver, { wait, backend: minedBackend() })
