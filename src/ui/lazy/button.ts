@@ -7,6 +7,7 @@ import { h } from './dom'
 import { shorten } from './format'
 import type { MountedElement } from './mount'
 import { STYLES } from './styles'
+import { createToast } from './toast'
 
 /** The wallet is on a chain the project does not enable (unknown until the config is read: fine). */
 const unsupported = (view: ClientView) => view.chainSupported === false
@@ -20,8 +21,8 @@ export function mountButton(host: ConnectElement): MountedElement {
   const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
   const slot = h('div', { class: 'chip' })
   // In the page from the start: screen readers announce a live region's changes, not its arrival.
-  const toast = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
-  root.replaceChildren(h('style', {}, STYLES), slot, modal, toast)
+  const toast = createToast(host)
+  root.replaceChildren(h('style', {}, STYLES), slot, modal, toast.element)
 
   let shown = ''
   // The chip's balance is read again at a receipt's block (docs/transactions.md).
@@ -65,7 +66,7 @@ export function mountButton(host: ConnectElement): MountedElement {
   }
 
   function render(view: ClientView) {
-    toast.textContent = transactionText(view)
+    toast.render(view)
     const key = view.isConnected
       ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
       : `off|${view.isBusy}`
@@ -159,16 +160,4 @@ export function mountButton(host: ConnectElement): MountedElement {
       stop = null
     },
   }
-}
-
-/** The pending-transaction toast's line, from the view only: stage, confirmations, hash. */
-function transactionText({ transaction: t }: ClientView): string {
-  if (!t || t.stage === 'aborted') return ''
-  if (t.stage === 'awaitingWallet') return 'Confirm in your wallet'
-  const words = [
-    'Transaction',
-    t.isActive ? `pending ${t.confirmations}/${t.confirmationsWanted}` : t.stage,
-  ]
-  if (t.hash) words.push(shorten(t.hash))
-  return words.join(' ') + (t.revertReason ? `: ${t.revertReason}` : '')
 }
