@@ -4,6 +4,7 @@ import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { createMemoryTransactionStore } from '../../src/transaction'
 import { type ConnectElement, defineConnectElements } from '../../src/ui'
+import { HISTORY_STORAGE_KEY, readHistory } from '../../src/ui/lazy/history'
 import { explorerTransactionUrl } from '../../src/ui/lazy/toast'
 import { useBackendWithAnvil } from '../support/backend-with-anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
@@ -168,5 +169,66 @@ describe('explorerTransactionUrl', () => {
     expect(explorerTransactionUrl('not a url', evm)).toBeNull()
     expect(explorerTransactionUrl('https://user:pw@etherscan.io', evm)).toBeNull()
     expect(explorerTransactionUrl('https://etherscan.io', '0x1234/../../x')).toBeNull()
+  })
+})
+
+describe('"Recent transactions" in the account screen', () => {
+  const historyOf = (element: Element) =>
+    element.shadowRoot
+      ?.querySelector('scope-connect-modal')
+      ?.shadowRoot?.querySelector<HTMLElement>('[part="history"]') ?? null
+
+  it('lists the settled transactions, newest first, with explorer links, also after a reload', async () => {
+    localStorage.removeItem(HISTORY_STORAGE_KEY)
+    const first = await setUp('0')
+    const confirmedHash = await confirmed(first.client, first.element)
+    const reverting = await first.client.sendTransaction({
+      data: revertingInitCode('nope'),
+      gas: 100_000n,
+    })
+    await rpc(backend.anvil.rpcUrl, 'evm_mine')
+    await reverting.wait().catch(() => {})
+    await until(() => readHistory().length === 2, 'two settled transactions kept')
+    first.element.remove()
+
+    // A reload: a new Client and button, the same storage.
+    const second = await setUp('0')
+    second.element.open()
+    await until(() => historyOf(second.element)?.querySelectorAll('li').length === 2, 'history')
+    const items = [...(historyOf(second.element)?.querySelectorAll('li') ?? [])]
+    expect(items.map((li) => li.querySelector('.name')?.textContent)).toEqual([
+      'reverted',
+      'confirmed',
+    ])
+    const links = items.map((li) => li.querySelector('a'))
+    await until(() => links.every((a) => a?.hasAttribute('href')), 'history links')
+    expect(links.map((a) => a?.getAttribute('href'))).toEqual([
+      `${EXPLORER}/tx/${reverting.hash}`,
+      `${EXPLORER}/tx/${confirmedHash}`,
+    ])
+    second.element.remove()
+  })
+
+  it('drops a garbage stored history (record or entries), never throws', () => {
+    const good = { chainId: 'eip155:1', hash: `0x${'ab'.repeat(32)}`, stage: 'confirmed', at: 1 }
+    for (const garbage of ['{', '"x"', '{"v":2,"entries":[]}', '{"v":1,"entries":{}}', 'null']) {
+      localStorage.setItem(HISTORY_STORAGE_KEY, garbage)
+      expect(readHistory()).toEqual([])
+    }
+    localStorage.setItem(
+      HISTORY_STORAGE_KEY,
+      JSON.stringify({
+        v: 1,
+        entries: [
+          { ...good, hash: '<img src=x>' },
+          { ...good, chainId: 42 },
+          null,
+          good,
+          { ...good, stage: 'x'.repeat(99) },
+        ],
+      }),
+    )
+    expect(readHistory()).toEqual([good])
+    localStorage.removeItem(HISTORY_STORAGE_KEY)
   })
 })

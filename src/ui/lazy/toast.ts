@@ -110,6 +110,7 @@ export function createToast(host: ConnectElement): {
       timed = key
       const ms = timeoutOf(host)
       if (key && ms > 0) timer = setTimeout(hide, ms)
+      if (key && t?.hash) void import('./history').then((m) => m.rememberTransaction(t))
     }
     const hash = text === '' ? null : (t?.hash ?? null)
     const wanted = hash && t ? `${t.chainId}|${hash}` : ''
