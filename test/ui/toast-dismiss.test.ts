@@ -33,10 +33,17 @@ const parts = (element: Element) => {
     if (!found) throw new Error(`no ${selector} in the button`)
     return found
   }
+  // The link and the button come with the toast's chunk, at the first transaction.
   return {
-    line: get<HTMLElement>('[part="toast"]'),
-    link: get<HTMLAnchorElement>('[part="toast-link"]'),
-    dismiss: get<HTMLButtonElement>('[part="toast-dismiss"]'),
+    get line() {
+      return get<HTMLElement>('[part="toast"]')
+    },
+    get link() {
+      return get<HTMLAnchorElement>('[part="toast-link"]')
+    },
+    get dismiss() {
+      return get<HTMLButtonElement>('[part="toast-dismiss"]')
+    },
   }
 }
 

@@ -7,7 +7,6 @@ import { h } from './dom'
 import { shorten } from './format'
 import type { MountedElement } from './mount'
 import { STYLES } from './styles'
-import { createToast } from './toast'
 
 /** The wallet is on a chain the project does not enable (unknown until the config is read: fine). */
 const unsupported = (view: ClientView) => view.chainSupported === false
@@ -21,8 +20,12 @@ export function mountButton(host: ConnectElement): MountedElement {
   const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
   const slot = h('div', { class: 'chip' })
   // In the page from the start: screen readers announce a live region's changes, not its arrival.
-  const toast = createToast(host)
-  root.replaceChildren(h('style', {}, STYLES), slot, modal, toast.element)
+  const line = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
+  const box = h('div', { class: 'tw' }, line)
+  root.replaceChildren(h('style', {}, STYLES), slot, modal, box)
+  // The toast's code (dismiss, timeout, explorer link) loads with the first transaction.
+  let toast: ((view: ClientView) => void) | null = null
+  let latest: ClientView | null = null
 
   let shown = ''
   // The chip's balance is read again at a receipt's block (docs/transactions.md).
@@ -66,7 +69,15 @@ export function mountButton(host: ConnectElement): MountedElement {
   }
 
   function render(view: ClientView) {
-    toast.render(view)
+    latest = view
+    if (toast) toast(view)
+    else if (view.transaction) {
+      toast = () => {}
+      void import('./toast').then((m) => {
+        toast = m.createToast(host, box, line)
+        if (latest) toast(latest)
+      })
+    }
     const key = view.isConnected
       ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
       : `off|${view.isBusy}`

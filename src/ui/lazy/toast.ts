@@ -51,16 +51,16 @@ function transactionText({ transaction: t }: ClientView): string {
 }
 
 /**
- * The transaction toast of `<scope-connect-button>`: a live region (`part="toast"`) with the
+ * The transaction toast of `<scope-connect-button>` (loaded with the first transaction; `box` and its live region `line` are in the page from the start): the
  * transaction's line, a link to the network's explorer (`part="toast-link"`) and a dismiss button
  * (`part="toast-dismiss"`). Once settled it goes after `toast-timeout` ms (0: it stays); a
  * dismissed toast shows again for the next transaction.
  */
-export function createToast(host: ConnectElement): {
-  element: HTMLElement
-  render(view: ClientView): void
-} {
-  const line = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
+export function createToast(
+  host: ConnectElement,
+  box: HTMLElement,
+  line: HTMLElement,
+): (view: ClientView) => void {
   const link = h('a', {
     class: 'tl',
     part: 'toast-link',
@@ -74,7 +74,7 @@ export function createToast(host: ConnectElement): {
     { type: 'button', class: 'x', part: 'toast-dismiss', 'aria-label': TEXT.dismiss, hidden: true },
     '×',
   )
-  const element = h('div', { class: 'tw' }, line, link, close)
+  box.append(link, close)
   let dismissed = false
   let last: ClientView['transaction'] = null
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -135,5 +135,5 @@ export function createToast(host: ConnectElement): {
     } else if (!wanted) link.toggleAttribute('hidden', true)
   }
 
-  return { element, render }
+  return render
 }
