@@ -14,6 +14,8 @@ export interface BackendWithAnvilOptions {
   anvilArgs?: string[]
   /** The server's transaction settings (its block poll, its node timeout). */
   transactions?: AppOptions['transactions']
+  /** The anvil network's explorer in the projects file (the toast's link). */
+  explorerUrl?: string
 }
 
 /**
@@ -36,7 +38,11 @@ export function useBackendWithAnvil(options: BackendWithAnvilOptions = {}): {
           withTestPartnerWallet({
             ...TEST_PROJECT,
             networks: [
-              { chainId: 'eip155:31337', rpcUrl: parts.anvil.rpcUrl },
+              {
+                chainId: 'eip155:31337',
+                rpcUrl: parts.anvil.rpcUrl,
+                ...(options.explorerUrl ? { explorerUrl: options.explorerUrl } : {}),
+              },
               { chainId: SOLANA_DEVNET },
             ],
           }),

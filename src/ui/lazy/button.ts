@@ -20,8 +20,12 @@ export function mountButton(host: ConnectElement): MountedElement {
   const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
   const slot = h('div', { class: 'chip' })
   // In the page from the start: screen readers announce a live region's changes, not its arrival.
-  const toast = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
-  root.replaceChildren(h('style', {}, STYLES), slot, modal, toast)
+  const line = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
+  const box = h('div', { class: 'tw' }, line)
+  root.replaceChildren(h('style', {}, STYLES), slot, modal, box)
+  // The toast's code (dismiss, timeout, explorer link) loads with the first transaction.
+  let toast: ((view: ClientView) => void) | null = null
+  let latest: ClientView | null = null
 
   let shown = ''
   // The chip's balance is read again at a receipt's block (docs/transactions.md).
@@ -65,7 +69,15 @@ export function mountButton(host: ConnectElement): MountedElement {
   }
 
   function render(view: ClientView) {
-    toast.textContent = transactionText(view)
+    latest = view
+    if (toast) toast(view)
+    else if (view.transaction) {
+      toast = () => {}
+      void import('./toast').then((m) => {
+        toast = m.createToast(host, box, line)
+        if (latest) toast(latest)
+      })
+    }
     const key = view.isConnected
       ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
       : `off|${view.isBusy}`
@@ -159,16 +171,4 @@ export function mountButton(host: ConnectElement): MountedElement {
       stop = null
     },
   }
-}
-
-/** The pending-transaction toast's line, from the view only: stage, confirmations, hash. */
-function transactionText({ transaction: t }: ClientView): string {
-  if (!t || t.stage === 'aborted') return ''
-  if (t.stage === 'awaitingWallet') return 'Confirm in your wallet'
-  const words = [
-    'Transaction',
-    t.isActive ? `pending ${t.confirmations}/${t.confirmationsWanted}` : t.stage,
-  ]
-  if (t.hash) words.push(shorten(t.hash))
-  return words.join(' ') + (t.revertReason ? `: ${t.revertReason}` : '')
 }

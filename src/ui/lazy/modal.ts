@@ -306,6 +306,8 @@ export function mountModal(host: ConnectElement): MountedElement {
         if (n) network.textContent = n.name
       })
     }
+    const recent = h('div')
+    void import('./history').then((m) => recent.replaceChildren(m.historySection(current) ?? ''))
     body.replaceChildren(
       h(
         'dl',
@@ -334,6 +336,7 @@ export function mountModal(host: ConnectElement): MountedElement {
           'Disconnect',
         ),
       ),
+      recent,
     )
     announce(`Connected ${shorten(address)}`)
   }

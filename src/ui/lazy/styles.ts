@@ -43,7 +43,10 @@ dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}
 dt{color:var(--mu)}
 dd{margin:0;text-align:right;font-weight:600;overflow-wrap:anywhere}
 p{margin:0}
-.toast{position:fixed;right:16px;bottom:16px;margin:0;padding:.75em 1em;border-radius:var(--r);background:var(--tx);color:var(--bg)}
-.toast:empty{display:none}
+.tw{position:fixed;right:16px;bottom:16px;display:flex;align-items:center;gap:.75em;padding:.5em .5em .5em 1em;border-radius:var(--r);background:var(--tx);color:var(--bg)}
+.tw:has(.toast:empty){display:none}
+.tw a{color:inherit}
+.tw .x{background:none;color:inherit}
+[hidden]{display:none!important}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 `

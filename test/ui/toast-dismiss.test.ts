@@ -1,0 +1,241 @@
+// @vitest-environment happy-dom-node
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { Client } from '../../src/client'
+import { Eip1193Connector } from '../../src/connectors/eip1193'
+import { createMemoryTransactionStore } from '../../src/transaction'
+import { type ConnectElement, defineConnectElements } from '../../src/ui'
+import { HISTORY_STORAGE_KEY, readHistory } from '../../src/ui/lazy/history'
+import { explorerTransactionUrl } from '../../src/ui/lazy/toast'
+import { useBackendWithAnvil } from '../support/backend-with-anvil'
+import { createEip1193TestWallet } from '../support/eip1193-wallet'
+import { ANVIL_KEY_0, revertingInitCode, rpc } from '../support/evm-transactions'
+
+// The transaction toast goes: a dismiss button, auto-dismiss once settled (`toast-timeout`), and a
+// link to the network's explorer; a real Client sends through a real key to anvil (mined by hand),
+// the real backend reads the receipts and serves the project's explorer URL.
+
+const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const EXPLORER = 'https://explorer.example'
+const backend = useBackendWithAnvil({
+  anvilArgs: ['--no-mining'],
+  transactions: { blockPollMs: 100, timeoutMs: 1_000 },
+  explorerUrl: EXPLORER,
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const parts = (element: Element) => {
+  const root = element.shadowRoot
+  const get = <T extends Element>(selector: string) => {
+    const found = root?.querySelector<T>(selector)
+    if (!found) throw new Error(`no ${selector} in the button`)
+    return found
+  }
+  // The link and the button come with the toast's chunk, at the first transaction.
+  return {
+    get line() {
+      return get<HTMLElement>('[part="toast"]')
+    },
+    get link() {
+      return get<HTMLAnchorElement>('[part="toast-link"]')
+    },
+    get dismiss() {
+      return get<HTMLButtonElement>('[part="toast-dismiss"]')
+    },
+  }
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    if (check()) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`never: ${what}`)
+}
+
+async function setUp(timeout: string | null) {
+  const wallet = await createEip1193TestWallet({
+    rpcUrl: backend.anvil.rpcUrl,
+    privateKeys: [ANVIL_KEY_0],
+  })
+  const client = new Client({
+    baseUrl: backend.server.baseUrl,
+    appKey: backend.server.appKey,
+    connectors: [new Eip1193Connector('metamask', () => wallet)],
+    mobile: false,
+    transactions: { store: createMemoryTransactionStore(), timeouts: { retryMs: 50 } },
+  })
+  defineConnectElements()
+  const element = document.createElement('scope-connect-button') as ConnectElement
+  if (timeout !== null) element.setAttribute('toast-timeout', timeout)
+  element.client = client
+  document.body.append(element)
+  await client.connect()
+  return { client, element, wallet }
+}
+
+async function confirmed(client: Client, element: Element) {
+  const handle = await client.sendTransaction({ to: RECIPIENT, value: 1n })
+  await rpc(backend.anvil.rpcUrl, 'evm_mine')
+  await handle.wait()
+  await until(
+    () => parts(element).line.textContent?.startsWith('Transaction confirmed') === true,
+    'confirmed',
+  )
+  return handle.hash
+}
+
+describe('the transaction toast goes', () => {
+  it('links to the explorer, hides on dismiss, and shows again for the next transaction', async () => {
+    const { client, element } = await setUp('0')
+    const hash = await confirmed(client, element)
+    const toast = parts(element)
+    await until(() => !toast.link.hasAttribute('hidden'), 'the explorer link')
+    expect(toast.link.getAttribute('href')).toBe(`${EXPLORER}/tx/${hash}`)
+    expect(toast.link.getAttribute('rel')).toBe('noopener noreferrer')
+    expect(toast.dismiss.hasAttribute('hidden')).toBe(false)
+    expect(toast.dismiss.getAttribute('aria-label')).toBe('Dismiss')
+
+    toast.dismiss.click()
+    expect(toast.line.textContent).toBe('')
+    expect(toast.dismiss.hasAttribute('hidden')).toBe(true)
+    expect(toast.link.hasAttribute('hidden')).toBe(true)
+
+    const next = await client.sendTransaction({ to: RECIPIENT, value: 2n })
+    await until(() => toast.line.textContent?.startsWith('Transaction pending') === true, 'next')
+    await until(() => toast.link.getAttribute('href') === `${EXPLORER}/tx/${next.hash}`, 'link')
+    await rpc(backend.anvil.rpcUrl, 'evm_mine')
+    await next.wait()
+    // toast-timeout="0": the settled toast stays.
+    await until(() => toast.line.textContent?.startsWith('Transaction confirmed') === true, 'c')
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    vi.advanceTimersByTime(3_600_000)
+    vi.useRealTimers()
+    expect(toast.line.textContent?.startsWith('Transaction confirmed')).toBe(true)
+    element.remove()
+  })
+
+  it('goes by itself once confirmed, after toast-timeout, and not before', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true })
+    const { client, element } = await setUp('60000')
+    await confirmed(client, element)
+    const toast = parts(element)
+    vi.advanceTimersByTime(50_000)
+    expect(toast.line.textContent?.startsWith('Transaction confirmed')).toBe(true)
+    vi.advanceTimersByTime(11_000)
+    expect(toast.line.textContent).toBe('')
+    expect(toast.dismiss.hasAttribute('hidden')).toBe(true)
+    element.remove()
+  })
+
+  it('a reverted transaction shows reverted, then goes too; a rejection goes; the next one shows', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true })
+    const { client, element, wallet } = await setUp('60000')
+    const toast = parts(element)
+    const reverting = await client.sendTransaction({
+      data: revertingInitCode('nope'),
+      gas: 100_000n,
+    })
+    await rpc(backend.anvil.rpcUrl, 'evm_mine')
+    await reverting.wait().catch(() => {})
+    await until(() => toast.line.textContent?.startsWith('Transaction reverted') === true, 'r')
+    vi.advanceTimersByTime(61_000)
+    expect(toast.line.textContent).toBe('')
+
+    wallet.rejectNextRequest('eth_sendTransaction')
+    await expect(client.sendTransaction({ to: RECIPIENT, value: 1n })).rejects.toThrow()
+    await until(() => toast.line.textContent === 'Transaction rejected', 'rejected')
+    vi.advanceTimersByTime(61_000)
+    expect(toast.line.textContent).toBe('')
+
+    await confirmed(client, element)
+    element.remove()
+  })
+})
+
+describe('explorerTransactionUrl', () => {
+  const evm = `0x${'ab'.repeat(32)}`
+  const sig = '5'.repeat(87)
+  it('is <explorer>/tx/<hash>, keeping the explorer query (Solana clusters)', () => {
+    expect(explorerTransactionUrl('https://etherscan.io', evm)).toBe(
+      `https://etherscan.io/tx/${evm}`,
+    )
+    expect(explorerTransactionUrl('https://scan.example/base/', evm)).toBe(
+      `https://scan.example/base/tx/${evm}`,
+    )
+    expect(explorerTransactionUrl('https://explorer.solana.com/?cluster=devnet', sig)).toBe(
+      `https://explorer.solana.com/tx/${sig}?cluster=devnet`,
+    )
+  })
+  it('is null for an explorer that is not https, or a hash that is not an id', () => {
+    expect(explorerTransactionUrl(undefined, evm)).toBeNull()
+    expect(explorerTransactionUrl('http://etherscan.io', evm)).toBeNull()
+    expect(explorerTransactionUrl('javascript:alert(1)//', evm)).toBeNull()
+    expect(explorerTransactionUrl('not a url', evm)).toBeNull()
+    expect(explorerTransactionUrl('https://user:pw@etherscan.io', evm)).toBeNull()
+    expect(explorerTransactionUrl('https://etherscan.io', '0x1234/../../x')).toBeNull()
+  })
+})
+
+describe('"Recent transactions" in the account screen', () => {
+  const historyOf = (element: Element) =>
+    element.shadowRoot
+      ?.querySelector('scope-connect-modal')
+      ?.shadowRoot?.querySelector<HTMLElement>('[part="history"]') ?? null
+
+  it('lists the settled transactions, newest first, with explorer links, also after a reload', async () => {
+    localStorage.removeItem(HISTORY_STORAGE_KEY)
+    const first = await setUp('0')
+    const confirmedHash = await confirmed(first.client, first.element)
+    const reverting = await first.client.sendTransaction({
+      data: revertingInitCode('nope'),
+      gas: 100_000n,
+    })
+    await rpc(backend.anvil.rpcUrl, 'evm_mine')
+    await reverting.wait().catch(() => {})
+    await until(() => readHistory().length === 2, 'two settled transactions kept')
+    first.element.remove()
+
+    // A reload: a new Client and button, the same storage.
+    const second = await setUp('0')
+    second.element.open()
+    await until(() => historyOf(second.element)?.querySelectorAll('li').length === 2, 'history')
+    const items = [...(historyOf(second.element)?.querySelectorAll('li') ?? [])]
+    expect(items.map((li) => li.querySelector('.name')?.textContent)).toEqual([
+      'reverted',
+      'confirmed',
+    ])
+    const links = items.map((li) => li.querySelector('a'))
+    await until(() => links.every((a) => a?.hasAttribute('href')), 'history links')
+    expect(links.map((a) => a?.getAttribute('href'))).toEqual([
+      `${EXPLORER}/tx/${reverting.hash}`,
+      `${EXPLORER}/tx/${confirmedHash}`,
+    ])
+    second.element.remove()
+  })
+
+  it('drops a garbage stored history (record or entries), never throws', () => {
+    const good = { chainId: 'eip155:1', hash: `0x${'ab'.repeat(32)}`, stage: 'confirmed', at: 1 }
+    for (const garbage of ['{', '"x"', '{"v":2,"entries":[]}', '{"v":1,"entries":{}}', 'null']) {
+      localStorage.setItem(HISTORY_STORAGE_KEY, garbage)
+      expect(readHistory()).toEqual([])
+    }
+    localStorage.setItem(
+      HISTORY_STORAGE_KEY,
+      JSON.stringify({
+        v: 1,
+        entries: [
+          { ...good, hash: '<img src=x>' },
+          { ...good, chainId: 42 },
+          null,
+          good,
+          { ...good, stage: 'x'.repeat(99) },
+        ],
+      }),
+    )
+    expect(readHistory()).toEqual([good])
+    localStorage.removeItem(HISTORY_STORAGE_KEY)
+  })
+})
