@@ -38,6 +38,17 @@ export interface ConnectElement extends HTMLElement {
   close(): void
 }
 
+/** The elements' colour presets: `auto` follows the OS's `prefers-color-scheme`. */
+export type ConnectTheme = 'light' | 'dark' | 'auto'
+
+/** Options of `defineConnectElements()`. */
+export interface ConnectElementsOptions {
+  /** The preset of every element without its own `theme` attribute; default `light`. */
+  theme?: ConnectTheme
+}
+
+let defaultTheme: ConnectTheme | undefined
+
 let loading: Promise<typeof import('./lazy/mount')> | undefined
 
 /** A shell class: holds the properties and loads the renderer when it first enters a page. */
@@ -70,6 +81,7 @@ function shellFor(kind: ElementKind): CustomElementConstructor {
       this.#mounted?.close()
     }
     connectedCallback() {
+      if (defaultTheme && !this.hasAttribute('theme')) this.setAttribute('theme', defaultTheme)
       loading ??= import('./lazy/mount')
       void loading.then(({ mount }) => {
         if (!this.isConnected || this.#mounted) return
@@ -89,10 +101,13 @@ function shellFor(kind: ElementKind): CustomElementConstructor {
  * Safe during server-side rendering: without `customElements` it does nothing. Set each
  * element's `client` property to a `Client` (`scope-connect/client`); it renders from the
  * Client's view only (`getView()`, `subscribe`). Theme them with the CSS custom properties of
- * docs/ui.md.
+ * docs/ui.md, and pick a preset with `theme` (or each element's `theme` attribute):
+ * `light`, `dark` or `auto` (the OS's setting).
  */
-export function defineConnectElements(): void {
+export function defineConnectElements(options: ConnectElementsOptions = {}): void {
   if (typeof customElements === 'undefined') return
+  if (options.theme === 'light' || options.theme === 'dark' || options.theme === 'auto')
+    defaultTheme = options.theme
   for (const [kind, tag] of Object.entries(CONNECT_ELEMENT_TAGS) as [ElementKind, string][]) {
     if (!customElements.get(tag)) customElements.define(tag, shellFor(kind))
   }

@@ -368,6 +368,149 @@ describe('scope-connect/ui in Chromium: the network switcher', () => {
   })
 })
 
+/** Connects Test Wallet through the modal and waits for the chip's balance. */
+async function connectTestWallet(page: Page) {
+  await openModal(page)
+  await page.getByRole('button', { name: /^Test Wallet/ }).click()
+  const chip = page.getByRole('button', { name: /^Account 0x3C44…93BC/ })
+  await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toMatch(/ETH/)
+  return chip
+}
+
+/** The Test Wallet moves to a chain the project does not have (its own chainChanged). */
+const walletToUnknownChain = (page: Page) =>
+  page.evaluate(() => {
+    type Provider = { request(args: { method: string; params: unknown[] }): Promise<unknown> }
+    const found: Provider[] = []
+    const take = (event: Event) => {
+      const { detail } = event as CustomEvent
+      if (detail.info.name === 'Test Wallet') found.push(detail.provider)
+    }
+    window.addEventListener('eip6963:announceProvider', take)
+    window.dispatchEvent(new Event('eip6963:requestProvider'))
+    window.removeEventListener('eip6963:announceProvider', take)
+    return (found[0] as Provider).request({
+      method: 'wallet_switchEthereumChain',
+      params: [{ chainId: '0x3e7' }],
+    })
+  })
+
+/** The computed colours of the chip inside the button's shadow root. */
+const chipColours = (page: Page) =>
+  page.evaluate(() => {
+    const chip = document
+      .querySelector('scope-connect-button')
+      ?.shadowRoot?.querySelector('[part="chip"]') as HTMLElement
+    const style = getComputedStyle(chip)
+    return { background: style.backgroundColor, color: style.color }
+  })
+
+describe('scope-connect/ui in Chromium: the phone layout and themes', () => {
+  for (const width of [320, 390, 520]) {
+    it(`at ${width} px the chip keeps the network, the balance and Wrong network, and nothing overflows`, async () => {
+      const context = await browser.newContext({
+        viewport: { width, height: 844 },
+        deviceScaleFactor: 1,
+      })
+      const page = await openPage(context)
+      const chip = await connectTestWallet(page)
+      const network = page.getByRole('combobox', { name: 'Network' })
+      await expect.poll(() => network.inputValue(), { timeout: 10_000 }).toBe('eip155:31337')
+      expect(await network.isVisible()).toBe(true)
+      const balance = page.locator('scope-connect-button .bal')
+      expect(await balance.isVisible()).toBe(true)
+      expect(await balance.textContent()).toMatch(/ETH/)
+      await walletToUnknownChain(page)
+      await expect
+        .poll(() => network.locator('option:checked').textContent(), { timeout: 10_000 })
+        .toBe('Wrong network')
+      expect(await network.isVisible()).toBe(true)
+      expect(await chip.isVisible()).toBe(true)
+      const fits = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }))
+      const wide = await page.evaluate((w) => {
+        const all = [...document.querySelectorAll('body *')]
+        const b = document.querySelector('scope-connect-button')?.shadowRoot
+        if (b) all.push(...b.querySelectorAll('*'))
+        return all
+          .filter((e) => e.getBoundingClientRect().right > w)
+          .map((e) => `${e.tagName}.${e.className}:${e.getBoundingClientRect().right}`)
+      }, width)
+      expect(wide).toEqual([])
+      expect(fits.scroll).toBeLessThanOrEqual(fits.client)
+      for (const box of [await network.boundingBox(), await balance.boundingBox()]) {
+        expect(box).not.toBeNull()
+        expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width)
+      }
+      expect(await seriousViolations(page)).toEqual([])
+      if (width === 390) {
+        await context.close()
+        const phone = await browser.newContext({ viewport: { width: 390, height: 844 } })
+        const shot = await openPage(phone)
+        await connectTestWallet(shot)
+        await walletToUnknownChain(shot)
+        await expect
+          .poll(() =>
+            shot.getByRole('combobox', { name: 'Network' }).locator('option:checked').textContent(),
+          )
+          .toBe('Wrong network')
+        await shoot(shot, 'ui-phone-wrong-network')
+        await phone.close()
+      } else await context.close()
+    })
+  }
+
+  it('light, dark and auto presets; auto follows the OS setting live; a custom property beats the preset', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await openPage(context)
+    await connectTestWallet(page)
+    const button = page.locator('scope-connect-button')
+    const light = await chipColours(page)
+    expect(light.color).toBe('rgb(22, 24, 29)')
+    await button.evaluate((b) => b.setAttribute('theme', 'dark'))
+    const dark = await chipColours(page)
+    expect(dark.color).toBe('rgb(236, 238, 242)')
+    expect(dark.background).toBe('rgb(23, 25, 30)')
+    await page.emulateMedia({ colorScheme: 'light' })
+    await button.evaluate((b) => b.setAttribute('theme', 'auto'))
+    expect((await chipColours(page)).color).toBe('rgb(22, 24, 29)')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    expect((await chipColours(page)).color).toBe('rgb(236, 238, 242)')
+    await page.emulateMedia({ colorScheme: 'light' })
+    expect((await chipColours(page)).color).toBe('rgb(22, 24, 29)')
+    await button.evaluate((b) => {
+      b.setAttribute('theme', 'dark')
+      b.style.setProperty('--scope-connect-text', 'rgb(1, 2, 3)')
+    })
+    expect((await chipColours(page)).color).toBe('rgb(1, 2, 3)')
+    await context.close()
+  })
+
+  it('the dark preset passes axe in the wallet list and the account screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await openPage(context)
+    await page.evaluate(() => {
+      document.querySelector('scope-connect-button')?.setAttribute('theme', 'dark')
+    })
+    await openModal(page)
+    expect(await dialog(page).evaluate((d) => getComputedStyle(d).backgroundColor)).toBe(
+      'rgb(23, 25, 30)',
+    )
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-dark-wallets', 'dialog')
+    await page.getByRole('button', { name: /^Test Wallet/ }).click()
+    const chip = page.getByRole('button', { name: /^Account 0x3C44…93BC/ })
+    await expect.poll(() => chip.textContent(), { timeout: 10_000 }).toMatch(/ETH/)
+    await chip.click()
+    await expect.poll(() => dialog(page).getAttribute('open')).toBe('')
+    expect(await seriousViolations(page)).toEqual([])
+    await shoot(page, 'ui-dark-account', 'dialog')
+    await context.close()
+  })
+})
+
 declare global {
   interface Window {
     scopeConnectExample: { client: import('../../src/client').Client }

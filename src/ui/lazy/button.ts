@@ -90,7 +90,10 @@ export function mountButton(host: ConnectElement): MountedElement {
     }
     shown = key
     showBalance = null
-    const open = () => modal.open()
+    const open = () => {
+      update() // the theme attribute may have changed since
+      modal.open()
+    }
     if (!view.isConnected) {
       slot.replaceChildren(
         h(
@@ -137,7 +140,7 @@ export function mountButton(host: ConnectElement): MountedElement {
   function update() {
     modal.client = host.client
     modal.pairOptions = host.pairOptions
-    for (const name of ['mobile']) {
+    for (const name of ['mobile', 'theme']) {
       const value = host.getAttribute(name)
       if (value === null) modal.removeAttribute(name)
       else modal.setAttribute(name, value)

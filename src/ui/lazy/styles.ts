@@ -5,6 +5,8 @@
  */
 export const STYLES = `
 :host{--a:var(--scope-connect-accent,#3b5bdb);--at:var(--scope-connect-accent-text,#fff);--bg:var(--scope-connect-background,#fff);--sf:var(--scope-connect-surface,#f3f4f6);--tx:var(--scope-connect-text,#16181d);--mu:var(--scope-connect-muted,#596170);--bd:var(--scope-connect-border,#dcdfe4);--dg:var(--scope-connect-danger,#c0262d);--ok:var(--scope-connect-success,#237a3b);--r:var(--scope-connect-radius,14px);--bk:var(--scope-connect-backdrop,rgb(12 14 18/.55));display:inline-block;font-family:var(--scope-connect-font,system-ui,-apple-system,"Segoe UI",sans-serif);color:var(--tx);font-size:15px;line-height:1.4}
+:host([theme=dark]){--bg:var(--scope-connect-background,#17191e);--sf:var(--scope-connect-surface,#24272e);--tx:var(--scope-connect-text,#eceef2);--mu:var(--scope-connect-muted,#a3aab6);--bd:var(--scope-connect-border,#3a3f48);--dg:var(--scope-connect-danger,#ff8a8f);--ok:var(--scope-connect-success,#5fd07f);color-scheme:dark}
+@media (prefers-color-scheme:dark){:host([theme=auto]){--bg:var(--scope-connect-background,#17191e);--sf:var(--scope-connect-surface,#24272e);--tx:var(--scope-connect-text,#eceef2);--mu:var(--scope-connect-muted,#a3aab6);--bd:var(--scope-connect-border,#3a3f48);--dg:var(--scope-connect-danger,#ff8a8f);--ok:var(--scope-connect-success,#5fd07f);color-scheme:dark}}
 *{box-sizing:border-box;font:inherit}
 button,.btn,select{display:inline-flex;align-items:center;justify-content:center;gap:.5em;min-height:40px;padding:.5em 1em;border:1px solid var(--bd);border-radius:calc(var(--r)*.75);background:var(--bg);color:var(--tx);font-weight:600;cursor:pointer;text-decoration:none}
 button:hover,a.btn:hover,select:hover{background:var(--sf)}
@@ -14,7 +16,7 @@ button:disabled{opacity:.55;cursor:default}
 .primary:hover{background:var(--a);filter:brightness(1.08)}
 .chip{display:flex;gap:.5em;align-items:center}
 button,.btn{white-space:nowrap}
-@media (max-width:520px){.net,.bal{display:none}}
+@media (max-width:520px){:host{max-width:100%;min-width:0}.chip{flex-wrap:wrap;justify-content:flex-end;gap:.25em}.chip button,.chip select{padding:.4em .6em;font-size:13px;max-width:100%}}
 .dot{width:.7em;height:.7em;border-radius:50%;background:var(--ok)}
 .bad{color:var(--dg);border-color:var(--dg)}
 .muted{color:var(--mu);font-weight:400}
