@@ -7,6 +7,7 @@ import { nativeBalance, networkOf, projectConfig } from './data'
 import { copyText, h } from './dom'
 import { shorten } from './format'
 import type { MountedElement } from './mount'
+import { putRecentFirst, TEXT as RECENT, readRecentWallet, rememberRecentWallet } from './recent'
 import { STYLES } from './styles'
 import { type WalletOption, walletOptions } from './wallets'
 
@@ -148,9 +149,11 @@ export function mountModal(host: ConnectElement): MountedElement {
     const badge =
       option.action.kind === 'link'
         ? h('span', { class: 'badge' }, 'Get')
-        : option.installed
-          ? h('span', { class: 'badge on' }, 'Installed')
-          : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
+        : option.recent
+          ? h('span', { class: 'badge on' }, RECENT.recent)
+          : option.installed
+            ? h('span', { class: 'badge on' }, 'Installed')
+            : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
     const content = [icon, h('span', { class: 'name' }, option.name), badge]
     if (option.action.kind === 'link') {
       return h(
@@ -168,9 +171,10 @@ export function mountModal(host: ConnectElement): MountedElement {
     const config = client ? await projectConfig(client) : null
     if (shown !== 'wallets') return
     list.replaceChildren(
-      ...walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {}).map((o) =>
-        h('li', {}, walletRow(o)),
-      ),
+      ...putRecentFirst(
+        walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {}),
+        readRecentWallet(),
+      ).map((o) => h('li', {}, walletRow(o))),
     )
   }
 
@@ -364,6 +368,7 @@ export function mountModal(host: ConnectElement): MountedElement {
     title.textContent = phoneLinks ? 'Open your wallet' : TITLES[screen]
     // A connection made from the modal closes it; the chip shows the account.
     if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
+    if (screen === 'account' && view.walletId) rememberRecentWallet(view.walletId)
     if (screen === 'wallets') {
       announce('')
       void renderWallets()

@@ -35,6 +35,8 @@ export interface WalletOption {
   action: WalletAction
   /** The path the row takes (`walletPaths`); absent for "Other wallet" and the wallet's site. */
   path?: WalletPath
+  /** The wallet last used to connect from this page (`putRecentFirst`): listed first. */
+  recent?: boolean
 }
 
 const SAFE_ICON = /^(data:image\/|https:\/\/)/
