@@ -11,6 +11,15 @@ import { putRecentFirst, TEXT as RECENT, readRecentWallet, rememberRecentWallet 
 import { STYLES } from './styles'
 import { type WalletOption, walletOptions } from './wallets'
 
+type Icons = Readonly<Record<string, string>>
+
+/** The row with the registry's icon for its wallet when it announced none. */
+function withIcon(option: WalletOption, icons: Icons): WalletOption {
+  const icon =
+    option.walletId && Object.hasOwn(icons, option.walletId) ? icons[option.walletId] : null
+  return option.icon || !icon ? option : { ...option, icon }
+}
+
 /** What the modal shows; derived from the Client's view (and the user's last choice), never stored. */
 type Screen = 'wallets' | 'pending' | 'qr' | 'error' | 'account'
 
@@ -169,12 +178,17 @@ export function mountModal(host: ConnectElement): MountedElement {
     const list = h('ul', { 'aria-label': 'Wallets' })
     body.replaceChildren(list)
     const config = client ? await projectConfig(client) : null
+    // The registry wallets' icons: a chunk of their own, loaded when the list first renders.
+    const icons = await import('./icons').then(
+      (m) => m.WALLET_ICONS,
+      () => ({}) as Icons,
+    )
     if (shown !== 'wallets') return
     list.replaceChildren(
       ...putRecentFirst(
         walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {}),
         readRecentWallet(),
-      ).map((o) => h('li', {}, walletRow(o))),
+      ).map((o) => h('li', {}, walletRow(withIcon(o, icons)))),
     )
   }
 
