@@ -59,7 +59,7 @@ describe('the Recent wallet', () => {
     rememberRecentWallet('zerion', storage)
     const rows = walletOptions(config, false, { walletConnect: true })
     const ordered = putRecentFirst(rows, readRecentWallet(storage))
-    expect(ordered[0]).toMatchObject({ name: 'Zerion', recent: true })
+    expect(ordered[0]).toMatchObject({ name: 'Zerion', recent: 'Recent' })
     expect(ordered.map((row) => row.name)).toEqual([
       'Zerion',
       ...rows.map((row) => row.name).filter((name) => name !== 'Zerion'),

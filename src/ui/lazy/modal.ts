@@ -7,7 +7,6 @@ import { nativeBalance, networkOf, projectConfig } from './data'
 import { copyText, h } from './dom'
 import { shorten } from './format'
 import type { MountedElement } from './mount'
-import { putRecentFirst, TEXT as RECENT, readRecentWallet, rememberRecentWallet } from './recent'
 import { STYLES } from './styles'
 import { type WalletOption, walletOptions } from './wallets'
 
@@ -159,7 +158,7 @@ export function mountModal(host: ConnectElement): MountedElement {
       option.action.kind === 'link'
         ? h('span', { class: 'badge' }, 'Get')
         : option.recent
-          ? h('span', { class: 'badge on' }, RECENT.recent)
+          ? h('span', { class: 'badge on' }, option.recent)
           : option.installed
             ? h('span', { class: 'badge on' }, 'Installed')
             : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
@@ -179,16 +178,20 @@ export function mountModal(host: ConnectElement): MountedElement {
     body.replaceChildren(list)
     const config = client ? await projectConfig(client) : null
     // The registry wallets' icons: a chunk of their own, loaded when the list first renders.
-    const icons = await import('./icons').then(
-      (m) => m.WALLET_ICONS,
-      () => ({}) as Icons,
-    )
+    // The "Recent" wallet's code too (a chunk of its own).
+    const [icons, recent] = await Promise.all([
+      import('./icons').then(
+        (m) => m.WALLET_ICONS,
+        () => ({}) as Icons,
+      ),
+      import('./recent').catch(() => null),
+    ])
     if (shown !== 'wallets') return
+    const rows = walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {})
     list.replaceChildren(
-      ...putRecentFirst(
-        walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {}),
-        readRecentWallet(),
-      ).map((o) => h('li', {}, walletRow(withIcon(o, icons)))),
+      ...(recent ? recent.putRecentFirst(rows, recent.readRecentWallet()) : rows).map((o) =>
+        h('li', {}, walletRow(withIcon(o, icons))),
+      ),
     )
   }
 
@@ -382,7 +385,8 @@ export function mountModal(host: ConnectElement): MountedElement {
     title.textContent = phoneLinks ? 'Open your wallet' : TITLES[screen]
     // A connection made from the modal closes it; the chip shows the account.
     if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
-    if (screen === 'account' && view.walletId) rememberRecentWallet(view.walletId)
+    const used = screen === 'account' && view.walletId
+    if (used) void import('./recent').then((m) => m.rememberRecentWallet(used), ignore)
     if (screen === 'wallets') {
       announce('')
       void renderWallets()

@@ -40,7 +40,7 @@ export function putRecentFirst(options: WalletOption[], recentId: string | null)
   )
   if (index < 0) return options
   const rest = options.filter((_, i) => i !== index)
-  return [{ ...options[index], recent: true } as WalletOption, ...rest]
+  return [{ ...options[index], recent: TEXT.recent } as WalletOption, ...rest]
 }
 
 function localStore(): Storage | null {

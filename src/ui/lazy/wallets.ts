@@ -35,8 +35,8 @@ export interface WalletOption {
   action: WalletAction
   /** The path the row takes (`walletPaths`); absent for "Other wallet" and the wallet's site. */
   path?: WalletPath
-  /** The wallet last used to connect from this page (`putRecentFirst`): listed first. */
-  recent?: boolean
+  /** The wallet last used to connect from this page (`putRecentFirst`): its badge's text. */
+  recent?: string
   /** The registry wallet of the row (its icon is looked up by it, lazily), when it is one. */
   walletId?: string
 }
