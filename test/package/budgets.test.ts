@@ -94,9 +94,20 @@ describe.concurrent('bundle-size budgets (gzip, entry chunk, from the packed tar
         // The measure is live: the elements are a chunk of their own, behind an import().
         expect(lazy.map((chunk) => chunk.name)).toContain('dist/ui/lazy/mount.js')
         expect(total.gzip).toBeGreaterThan(initial.gzip + 4 * 1024)
-        expect(total.gzip, `${scenario.name} is ${kb(total.gzip)} in all`).toBeLessThanOrEqual(
-          scenario.totalBudget ?? 0,
+        // The registry wallets' icons (issue 31 item 6) are an optional chunk of their own, loaded
+        // when the wallet list renders: a budget of their own (7.08 KB with esbuild here).
+        const icons = lazy.find((chunk) => chunk.name === 'dist/ui/lazy/icons.js')
+        expect(icons?.gzip, `the icons chunk is ${kb(icons?.gzip ?? 0)}`).toBeLessThanOrEqual(7680)
+        // and the "Recent" wallet's chunk (issue 31 item 6), loaded with the list
+        const recent = lazy.find((chunk) => chunk.name === 'dist/ui/lazy/recent.js')
+        expect(recent?.gzip, `the recent chunk is ${kb(recent?.gzip ?? 0)}`).toBeLessThanOrEqual(
+          512,
         )
+        const modal = total.gzip - (icons?.gzip ?? 0) - (recent?.gzip ?? 0)
+        expect(
+          modal,
+          `${scenario.name} is ${kb(modal)} in all, without the icons and recent`,
+        ).toBeLessThanOrEqual(scenario.totalBudget ?? 0)
       }, 60_000)
     }
   }

@@ -10,6 +10,15 @@ import type { MountedElement } from './mount'
 import { STYLES } from './styles'
 import { type WalletOption, walletOptions } from './wallets'
 
+type Icons = Readonly<Record<string, string>>
+
+/** The row with the registry's icon for its wallet when it announced none. */
+function withIcon(option: WalletOption, icons: Icons): WalletOption {
+  const icon =
+    option.walletId && Object.hasOwn(icons, option.walletId) ? icons[option.walletId] : null
+  return option.icon || !icon ? option : { ...option, icon }
+}
+
 /** What the modal shows; derived from the Client's view (and the user's last choice), never stored. */
 type Screen = 'wallets' | 'pending' | 'qr' | 'error' | 'account'
 
@@ -148,9 +157,11 @@ export function mountModal(host: ConnectElement): MountedElement {
     const badge =
       option.action.kind === 'link'
         ? h('span', { class: 'badge' }, 'Get')
-        : option.installed
-          ? h('span', { class: 'badge on' }, 'Installed')
-          : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
+        : option.recent
+          ? h('span', { class: 'badge on' }, option.recent)
+          : option.installed
+            ? h('span', { class: 'badge on' }, 'Installed')
+            : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
     const content = [icon, h('span', { class: 'name' }, option.name), badge]
     if (option.action.kind === 'link') {
       return h(
@@ -166,10 +177,20 @@ export function mountModal(host: ConnectElement): MountedElement {
     const list = h('ul', { 'aria-label': 'Wallets' })
     body.replaceChildren(list)
     const config = client ? await projectConfig(client) : null
+    // The registry wallets' icons: a chunk of their own, loaded when the list first renders.
+    // The "Recent" wallet's code too (a chunk of its own).
+    const [icons, recent] = await Promise.all([
+      import('./icons').then(
+        (m) => m.WALLET_ICONS,
+        () => ({}) as Icons,
+      ),
+      import('./recent').catch(() => null),
+    ])
     if (shown !== 'wallets') return
+    const rows = walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {})
     list.replaceChildren(
-      ...walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {}).map((o) =>
-        h('li', {}, walletRow(o)),
+      ...(recent ? recent.putRecentFirst(rows, recent.readRecentWallet()) : rows).map((o) =>
+        h('li', {}, walletRow(withIcon(o, icons))),
       ),
     )
   }
@@ -367,6 +388,8 @@ export function mountModal(host: ConnectElement): MountedElement {
     title.textContent = phoneLinks ? 'Open your wallet' : TITLES[screen]
     // A connection made from the modal closes it; the chip shows the account.
     if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
+    const used = screen === 'account' && view.walletId
+    if (used) void import('./recent').then((m) => m.rememberRecentWallet(used), ignore)
     if (screen === 'wallets') {
       announce('')
       void renderWallets()

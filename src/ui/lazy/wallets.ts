@@ -35,6 +35,10 @@ export interface WalletOption {
   action: WalletAction
   /** The path the row takes (`walletPaths`); absent for "Other wallet" and the wallet's site. */
   path?: WalletPath
+  /** The wallet last used to connect from this page (`putRecentFirst`): its badge's text. */
+  recent?: string
+  /** The registry wallet of the row (its icon is looked up by it, lazily), when it is one. */
+  walletId?: string
 }
 
 const SAFE_ICON = /^(data:image\/|https:\/\/)/
@@ -92,6 +96,7 @@ export function walletOptions(
     if (present) {
       options.push({
         name: info.name,
+        walletId: info.id,
         icon: null,
         installed: true,
         action: { kind: 'connect', walletId: info.id, namespace: present },
@@ -145,10 +150,18 @@ function notInstalledRow(
         !isInjectedPath(candidate) && (isServedPath(candidate, served) || candidate === 'relay'),
     )
     if (path === 'relay')
-      return { name: info.name, icon: null, installed: false, action: { kind: 'pair' }, path }
+      return {
+        name: info.name,
+        walletId: info.id,
+        icon: null,
+        installed: false,
+        action: { kind: 'pair' },
+        path,
+      }
     if (path) {
       return {
         name: info.name,
+        walletId: info.id,
         icon: null,
         installed: false,
         action: { kind: 'connect', walletId: info.id, namespace },
@@ -158,6 +171,7 @@ function notInstalledRow(
   }
   return {
     name: info.name,
+    walletId: info.id,
     icon: null,
     installed: false,
     action: { kind: 'link', href: info.homepage },
