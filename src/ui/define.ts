@@ -1,5 +1,6 @@
 import type { Client } from '../client/client'
 import type { ClientPairOptions } from '../client/pairing'
+import type { ConnectMessages } from './lazy/messages/en'
 import type { ElementKind, MountedElement } from './lazy/mount'
 
 /** The tags `defineConnectElements()` registers: the button (or account chip) and the modal. */
@@ -38,6 +39,15 @@ export interface ConnectElement extends HTMLElement {
   close(): void
 }
 
+/** The options of `defineConnectElements()`. */
+export interface ConnectElementsOptions {
+  /** A shipped locale: `'en'` (default, built in), `'es'` or `'ar'` (right to left), each loaded lazily. */
+  locale?: 'en' | 'es' | 'ar'
+  /** Overrides any subset of the locale's strings (keys of `ConnectMessages`). */
+  messages?: Partial<ConnectMessages>
+}
+
+let options: ConnectElementsOptions = {}
 let loading: Promise<typeof import('./lazy/mount')> | undefined
 
 /** A shell class: holds the properties and loads the renderer when it first enters a page. */
@@ -70,7 +80,10 @@ function shellFor(kind: ElementKind): CustomElementConstructor {
       this.#mounted?.close()
     }
     connectedCallback() {
-      loading ??= import('./lazy/mount')
+      loading ??= import('./lazy/mount').then(async (m) => {
+        await m.applyMessages(options)
+        return m
+      })
       void loading.then(({ mount }) => {
         if (!this.isConnected || this.#mounted) return
         this.#mounted = mount(kind, this)
@@ -89,10 +102,12 @@ function shellFor(kind: ElementKind): CustomElementConstructor {
  * Safe during server-side rendering: without `customElements` it does nothing. Set each
  * element's `client` property to a `Client` (`scope-connect/client`); it renders from the
  * Client's view only (`getView()`, `subscribe`). Theme them with the CSS custom properties of
- * docs/ui.md.
+ * docs/ui.md. `locale` and `messages` choose the strings (docs/ui.md, "Locales"); the
+ * last call's options before the first element renders apply.
  */
-export function defineConnectElements(): void {
+export function defineConnectElements(elementsOptions: ConnectElementsOptions = {}): void {
   if (typeof customElements === 'undefined') return
+  options = elementsOptions
   for (const [kind, tag] of Object.entries(CONNECT_ELEMENT_TAGS) as [ElementKind, string][]) {
     if (!customElements.get(tag)) customElements.define(tag, shellFor(kind))
   }

@@ -11,5 +11,7 @@ export {
   CONNECT_ELEMENT_TAGS,
   type ConnectElement,
   type ConnectElementClient,
+  type ConnectElementsOptions,
   defineConnectElements,
 } from './define'
+export type { ConnectMessages } from './lazy/messages/en'

@@ -5,6 +5,7 @@ import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
 import { nativeBalance, projectConfig } from './data'
 import { h } from './dom'
 import { shorten } from './format'
+import { M } from './messages/active'
 import type { MountedElement } from './mount'
 import { STYLES } from './styles'
 
@@ -18,9 +19,15 @@ const unsupported = (view: ClientView) => view.chainSupported === false
 export function mountButton(host: ConnectElement): MountedElement {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
   const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
-  const slot = h('div', { class: 'chip' })
+  const slot = h('div', { class: 'chip', dir: M.dir })
   // In the page from the start: screen readers announce a live region's changes, not its arrival.
-  const toast = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
+  const toast = h('p', {
+    class: 'toast',
+    dir: M.dir,
+    role: 'status',
+    'aria-live': 'polite',
+    part: 'toast',
+  })
   root.replaceChildren(h('style', {}, STYLES), slot, modal, toast)
 
   let shown = ''
@@ -37,7 +44,7 @@ export function mountButton(host: ConnectElement): MountedElement {
     const label = h(
       'span',
       { class: bad ? 'btn net bad' : 'btn net muted' },
-      bad ? 'Wrong network' : chainId,
+      bad ? M.wrongNetwork : chainId,
     )
     if (!current) return label
     void projectConfig(current).then((config) => {
@@ -49,8 +56,8 @@ export function mountButton(host: ConnectElement): MountedElement {
       }
       const select = h(
         'select',
-        { 'aria-label': 'Network', class: bad ? 'net bad' : 'net' },
-        ...(here ? [] : [h('option', { value: chainId, disabled: true }, 'Wrong network')]),
+        { 'aria-label': M.network, class: bad ? 'net bad' : 'net' },
+        ...(here ? [] : [h('option', { value: chainId, disabled: true }, M.wrongNetwork)]),
         ...networks.map((n) => h('option', { value: n.networkId }, n.name)),
       )
       select.value = chainId
@@ -91,7 +98,7 @@ export function mountButton(host: ConnectElement): MountedElement {
             'aria-busy': view.isBusy ? 'true' : null,
             onclick: open,
           },
-          view.isBusy ? 'Connecting…' : 'Connect wallet',
+          view.isBusy ? M.connecting : M.connectWallet,
         ),
       )
       return
@@ -102,7 +109,7 @@ export function mountButton(host: ConnectElement): MountedElement {
       'button',
       { type: 'button', part: 'chip', 'aria-haspopup': 'dialog', onclick: open },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
-      h('span', { class: 'sr' }, 'Account '),
+      h('span', { class: 'sr' }, M.accountPrefix),
       shorten(address),
       balance,
     )
@@ -141,7 +148,7 @@ export function mountButton(host: ConnectElement): MountedElement {
     if (!client) {
       shown = ''
       slot.replaceChildren(
-        h('button', { type: 'button', class: 'primary', disabled: true }, 'Connect wallet'),
+        h('button', { type: 'button', class: 'primary', disabled: true }, M.connectWallet),
       )
     }
   }
@@ -164,10 +171,12 @@ export function mountButton(host: ConnectElement): MountedElement {
 /** The pending-transaction toast's line, from the view only: stage, confirmations, hash. */
 function transactionText({ transaction: t }: ClientView): string {
   if (!t || t.stage === 'aborted') return ''
-  if (t.stage === 'awaitingWallet') return 'Confirm in your wallet'
+  if (t.stage === 'awaitingWallet') return M.confirmInYourWallet
   const words = [
-    'Transaction',
-    t.isActive ? `pending ${t.confirmations}/${t.confirmationsWanted}` : t.stage,
+    M.transaction,
+    t.isActive
+      ? M.transactionPending(t.confirmations, t.confirmationsWanted)
+      : M.transactionStage(t.stage),
   ]
   if (t.hash) words.push(shorten(t.hash))
   return words.join(' ') + (t.revertReason ? `: ${t.revertReason}` : '')

@@ -1,0 +1,61 @@
+/**
+ * Every user-visible string of the elements, in English (the default locale, in the elements
+ * chunk). Flat, camelCase keys; a function where a value is interpolated. Other locales
+ * (`es.ts`, `ar.ts`) have the same keys and load lazily.
+ */
+export const en = {
+  /** The writing direction of the locale (`dir` on the shadow content). */
+  dir: 'ltr' as 'ltr' | 'rtl',
+  connectWallet: 'Connect wallet',
+  connecting: 'Connecting…',
+  account: 'Account',
+  accountPrefix: 'Account ',
+  balance: 'Balance',
+  network: 'Network',
+  wrongNetwork: 'Wrong network',
+  transaction: 'Transaction',
+  confirmInYourWallet: 'Confirm in your wallet',
+  transactionPending: (done: number, wanted: number) => `pending ${done}/${wanted}`,
+  transactionStage: (stage: string) => stage,
+  titleWallets: 'Connect a wallet',
+  titlePending: 'Waiting for the wallet',
+  titleQr: 'Scan with your phone',
+  titleError: 'Connection failed',
+  titleAccount: 'Your account',
+  titleOpenWallet: 'Open your wallet',
+  close: 'Close',
+  wallets: 'Wallets',
+  walletApps: 'Wallet apps',
+  badgeQr: 'QR code',
+  badgeApp: 'App',
+  badgeGet: 'Get',
+  badgeInstalled: 'Installed',
+  otherWallet: 'Other wallet',
+  copied: 'Copied',
+  copyNotAllowed: 'Copying is not allowed here',
+  copyLink: 'Copy link',
+  copyAddress: 'Copy address',
+  cancel: 'Cancel',
+  back: 'Back',
+  tryAgain: 'Try again',
+  disconnect: 'Disconnect',
+  yourWallet: 'your wallet',
+  theWallet: 'The wallet',
+  confirmIn: (name: string) => `Confirm in ${name}`,
+  approveToContinue: 'Approve the request in your wallet to continue.',
+  openWalletAgain: (name: string) => `Open ${name} again`,
+  waitingFor: (name: string) => `Waiting for ${name}`,
+  openWallet: (name: string) => `Open ${name}`,
+  openAppToApprove: 'Open your wallet app to approve the connection.',
+  openYourWalletApp: 'Open your wallet app',
+  pairingQrCode: 'Pairing QR code',
+  scanOrCopy: 'Scan the code with a wallet app, or copy the link into it.',
+  scanWithWallet: 'Scan the QR code with your wallet',
+  rejected: (name: string) => `${name} rejected the request`,
+  didNotConnect: (name: string) => `${name} did not connect`,
+  canTryAgain: 'You can try again.',
+  connected: (address: string) => `Connected ${address}`,
+}
+
+/** The strings of the elements: `en`'s keys, each locale's values. */
+export type ConnectMessages = typeof en
