@@ -1,5 +1,6 @@
 import type { Client } from '../client/client'
 import type { ClientPairOptions } from '../client/pairing'
+import type { ConnectMessages } from './lazy/messages/en'
 import type { ElementKind, MountedElement } from './lazy/mount'
 
 /** The tags `defineConnectElements()` registers: the button (or account chip) and the modal. */
@@ -41,14 +42,17 @@ export interface ConnectElement extends HTMLElement {
 /** The elements' colour presets: `auto` follows the OS's `prefers-color-scheme`. */
 export type ConnectTheme = 'light' | 'dark' | 'auto'
 
-/** Options of `defineConnectElements()`. */
+/** The options of `defineConnectElements()`. */
 export interface ConnectElementsOptions {
   /** The preset of every element without its own `theme` attribute; default `light`. */
   theme?: ConnectTheme
+  /** A shipped locale: `'en'` (default, built in), `'es'` or `'ar'` (right to left), each loaded lazily. */
+  locale?: 'en' | 'es' | 'ar'
+  /** Overrides any subset of the locale's strings (keys of `ConnectMessages`). */
+  messages?: Partial<ConnectMessages>
 }
 
-let defaultTheme: ConnectTheme | undefined
-
+let options: ConnectElementsOptions = {}
 let loading: Promise<typeof import('./lazy/mount')> | undefined
 
 /** A shell class: holds the properties and loads the renderer when it first enters a page. */
@@ -81,8 +85,12 @@ function shellFor(kind: ElementKind): CustomElementConstructor {
       this.#mounted?.close()
     }
     connectedCallback() {
-      if (defaultTheme && !this.hasAttribute('theme')) this.setAttribute('theme', defaultTheme)
-      loading ??= import('./lazy/mount')
+      const theme = options.theme
+      if (theme && !this.hasAttribute('theme')) this.setAttribute('theme', theme)
+      loading ??= import('./lazy/mount').then(async (m) => {
+        await m.applyMessages(options)
+        return m
+      })
       void loading.then(({ mount }) => {
         if (!this.isConnected || this.#mounted) return
         this.#mounted = mount(kind, this)
@@ -102,12 +110,15 @@ function shellFor(kind: ElementKind): CustomElementConstructor {
  * element's `client` property to a `Client` (`scope-connect/client`); it renders from the
  * Client's view only (`getView()`, `subscribe`). Theme them with the CSS custom properties of
  * docs/ui.md, and pick a preset with `theme` (or each element's `theme` attribute):
- * `light`, `dark` or `auto` (the OS's setting).
+ * `light`, `dark` or `auto` (the OS's setting). `locale` and `messages` choose the strings
+ * (docs/ui.md, "Locales"); the last call's options before the first element renders apply.
+ * Values of the wrong kind are ignored (English, the light preset).
  */
-export function defineConnectElements(options: ConnectElementsOptions = {}): void {
+export function defineConnectElements(elementsOptions: ConnectElementsOptions = {}): void {
   if (typeof customElements === 'undefined') return
-  if (options.theme === 'light' || options.theme === 'dark' || options.theme === 'auto')
-    defaultTheme = options.theme
+  options = typeof elementsOptions === 'object' && elementsOptions ? elementsOptions : {}
+  if (options.theme !== 'dark' && options.theme !== 'auto')
+    options = { ...options, theme: undefined }
   for (const [kind, tag] of Object.entries(CONNECT_ELEMENT_TAGS) as [ElementKind, string][]) {
     if (!customElements.get(tag)) customElements.define(tag, shellFor(kind))
   }

@@ -15,3 +15,4 @@ export {
   type ConnectTheme,
   defineConnectElements,
 } from './define'
+export type { ConnectMessages } from './lazy/messages/en'

@@ -516,3 +516,26 @@ declare global {
     scopeConnectExample: { client: import('../../src/client').Client }
   }
 }
+
+describe('scope-connect/ui in Chromium: locales', () => {
+  it('in Arabic the modal is translated, right to left (close button at the inline end), axe finds nothing serious', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    try {
+      const page = await openPage(context, '?locale=ar')
+      await page.getByRole('button', { name: 'ربط المحفظة' }).click()
+      await expect.poll(() => dialog(page).getAttribute('open')).toBe('')
+      expect(await dialog(page).getAttribute('dir')).toBe('rtl')
+      expect(await dialog(page).locator('h2').textContent()).toBe('اربط محفظة')
+      const close = await dialog(page).locator('.x').boundingBox()
+      const title = await dialog(page).locator('h2').boundingBox()
+      expect(close && title && close.x < title.x).toBe(true)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(
+        true,
+      )
+      expect(await seriousViolations(page)).toEqual([])
+      await shoot(page, 'modal-ar', 'dialog')
+    } finally {
+      await context.close()
+    }
+  })
+})

@@ -7,7 +7,9 @@ import { setUpSigning, showSignature, showSignError } from './signature'
 // The page a dApp team would write: one Client, the connect button of `scope-connect/ui` (wallet
 // list, QR pairing, account chip), a signature, and on every load `resume()`, which restores a
 // paired session or finishes the universal-link flow the wallet sent the user back from.
-defineConnectElements()
+// `?locale=es|ar` shows the elements in a shipped locale (docs/ui.md, "Locales").
+const locale = new URLSearchParams(location.search).get('locale')
+defineConnectElements(locale === 'es' || locale === 'ar' ? { locale } : {})
 const config = readConfig()
 if (config.walletUrl) {
   const link = Object.assign(document.createElement('a'), {

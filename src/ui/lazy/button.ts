@@ -5,6 +5,7 @@ import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
 import { nativeBalance, projectConfig } from './data'
 import { h } from './dom'
 import { shorten } from './format'
+import { M } from './messages/active'
 import type { MountedElement } from './mount'
 import { STYLES } from './styles'
 
@@ -18,10 +19,10 @@ const unsupported = (view: ClientView) => view.chainSupported === false
 export function mountButton(host: ConnectElement): MountedElement {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' })
   const modal = document.createElement(CONNECT_ELEMENT_TAGS.modal) as ConnectElement
-  const slot = h('div', { class: 'chip' })
+  const slot = h('div', { class: 'chip', dir: M.dir })
   // In the page from the start: screen readers announce a live region's changes, not its arrival.
   const line = h('p', { class: 'toast', role: 'status', 'aria-live': 'polite', part: 'toast' })
-  const box = h('div', { class: 'tw' }, line)
+  const box = h('div', { class: 'tw', dir: M.dir }, line)
   root.replaceChildren(h('style', {}, STYLES), slot, modal, box)
   // The toast's code (dismiss, timeout, explorer link) loads with the first transaction.
   let toast: ((view: ClientView) => void) | null = null
@@ -41,7 +42,7 @@ export function mountButton(host: ConnectElement): MountedElement {
     const label = h(
       'span',
       { class: bad ? 'btn net bad' : 'btn net muted' },
-      bad ? 'Wrong network' : chainId,
+      bad ? M.wrongNetwork : chainId,
     )
     if (!current) return label
     void projectConfig(current).then((config) => {
@@ -53,8 +54,8 @@ export function mountButton(host: ConnectElement): MountedElement {
       }
       const select = h(
         'select',
-        { 'aria-label': 'Network', class: bad ? 'net bad' : 'net' },
-        ...(here ? [] : [h('option', { value: chainId, disabled: true }, 'Wrong network')]),
+        { 'aria-label': M.network, class: bad ? 'net bad' : 'net' },
+        ...(here ? [] : [h('option', { value: chainId, disabled: true }, M.wrongNetwork)]),
         ...networks.map((n) => h('option', { value: n.networkId }, n.name)),
       )
       select.value = chainId
@@ -106,7 +107,7 @@ export function mountButton(host: ConnectElement): MountedElement {
             'aria-busy': view.isBusy ? 'true' : null,
             onclick: open,
           },
-          view.isBusy ? 'Connecting…' : 'Connect wallet',
+          view.isBusy ? M.connecting : M.connectWallet,
         ),
       )
       return
@@ -117,7 +118,7 @@ export function mountButton(host: ConnectElement): MountedElement {
       'button',
       { type: 'button', part: 'chip', 'aria-haspopup': 'dialog', onclick: open },
       h('span', { class: 'dot', 'aria-hidden': 'true' }),
-      h('span', { class: 'sr' }, 'Account '),
+      h('span', { class: 'sr' }, M.accountPrefix),
       shorten(address),
       balance,
     )
@@ -156,7 +157,7 @@ export function mountButton(host: ConnectElement): MountedElement {
     if (!client) {
       shown = ''
       slot.replaceChildren(
-        h('button', { type: 'button', class: 'primary', disabled: true }, 'Connect wallet'),
+        h('button', { type: 'button', class: 'primary', disabled: true }, M.connectWallet),
       )
     }
   }

@@ -3,13 +3,8 @@ import type { ConnectElementClient } from '../define'
 import { networkOf } from './data'
 import { h } from './dom'
 import { shorten } from './format'
+import { M } from './messages/active'
 import { explorerTransactionUrl } from './toast'
-
-/** The history's own words (moved into the messages object at the merge). */
-const TEXT = {
-  recentTransactions: 'Recent transactions',
-  viewOnExplorer: 'View on explorer',
-}
 
 /** The localStorage key of the elements' recent transactions. */
 export const HISTORY_STORAGE_KEY = 'scope-connect:ui-transactions'
@@ -78,8 +73,8 @@ export function historySection(client: ConnectElementClient | null): HTMLElement
   if (entries.length === 0) return null
   return h(
     'section',
-    { part: 'history', 'aria-label': TEXT.recentTransactions },
-    h('p', { class: 'muted' }, TEXT.recentTransactions),
+    { part: 'history', 'aria-label': M.recentTransactions },
+    h('p', { class: 'muted' }, M.recentTransactions),
     h(
       'ul',
       {},
@@ -92,7 +87,12 @@ export function historySection(client: ConnectElementClient | null): HTMLElement
             if (href) link.setAttribute('href', href)
           })
         }
-        return h('li', { class: 'chip' }, h('span', { class: 'name' }, e.stage), link)
+        return h(
+          'li',
+          { class: 'chip' },
+          h('span', { class: 'name' }, M.transactionStage(e.stage)),
+          link,
+        )
       }),
     ),
   )

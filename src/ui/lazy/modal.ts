@@ -6,6 +6,7 @@ import type { ConnectElement } from '../define'
 import { nativeBalance, networkOf, projectConfig } from './data'
 import { copyText, h } from './dom'
 import { shorten } from './format'
+import { M } from './messages/active'
 import type { MountedElement } from './mount'
 import { STYLES } from './styles'
 import { type WalletOption, walletOptions } from './wallets'
@@ -42,8 +43,8 @@ function isMobile(host: HTMLElement): boolean {
  * the wallet app or its SDK.
  */
 export function badgeOf(option: WalletOption, mobile: boolean): string {
-  if (option.action.kind === 'pair') return 'QR code'
-  return option.path === 'walletconnect' && !mobile ? 'QR code' : 'App'
+  if (option.action.kind === 'pair') return M.badgeQr
+  return option.path === 'walletconnect' && !mobile ? M.badgeQr : M.badgeApp
 }
 
 function screenOf(view: ClientView, dismissed: unknown): Screen {
@@ -62,13 +63,13 @@ function walletName(attempt: Attempt | null, view: ClientView, fallback: string)
   return attempt?.name ?? allWallets().find((w) => w.id === view.walletId)?.name ?? fallback
 }
 
-const TITLES: Record<Screen, string> = {
-  wallets: 'Connect a wallet',
-  pending: 'Waiting for the wallet',
-  qr: 'Scan with your phone',
-  error: 'Connection failed',
-  account: 'Your account',
-}
+const TITLES = {
+  wallets: 'titleWallets',
+  pending: 'titlePending',
+  qr: 'titleQr',
+  error: 'titleError',
+  account: 'titleAccount',
+} as const satisfies Record<Screen, keyof typeof M>
 
 /**
  * The modal (`<scope-connect-modal>`): a native `<dialog>` opened with `showModal()`, so the page
@@ -84,12 +85,12 @@ export function mountModal(host: ConnectElement): MountedElement {
   const status = h('p', { class: 'sr', role: 'status', 'aria-live': 'polite' })
   const close = h(
     'button',
-    { class: 'x', type: 'button', 'aria-label': 'Close', onclick: () => dialog.close() },
+    { class: 'x', type: 'button', 'aria-label': M.close, onclick: () => dialog.close() },
     '×',
   )
   const dialog = h(
     'dialog',
-    { part: 'dialog', 'aria-labelledby': 'title' },
+    { part: 'dialog', dir: M.dir, 'aria-labelledby': 'title' },
     h('header', {}, title, close),
     body,
     status,
@@ -135,7 +136,7 @@ export function mountModal(host: ConnectElement): MountedElement {
       )
     } else if (action.kind === 'pair') {
       // Whichever wallet scans the code answers: it is not named.
-      begin('The wallet', () => current.pair(host.pairOptions ?? {}).then((flow) => flow.approval))
+      begin(M.theWallet, () => current.pair(host.pairOptions ?? {}).then((flow) => flow.approval))
     }
   }
 
@@ -143,7 +144,7 @@ export function mountModal(host: ConnectElement): MountedElement {
   function copyButton(label: string, text: string): HTMLButtonElement {
     const button = h('button', { type: 'button' }, label)
     button.addEventListener('click', async () => {
-      const done = (await copyText(text)) ? 'Copied' : 'Copying is not allowed here'
+      const done = (await copyText(text)) ? M.copied : M.copyNotAllowed
       button.textContent = done
       announce(done)
     })
@@ -156,11 +157,11 @@ export function mountModal(host: ConnectElement): MountedElement {
       : h('span', { class: 'icon', 'aria-hidden': 'true' }, option.name.slice(0, 1))
     const badge =
       option.action.kind === 'link'
-        ? h('span', { class: 'badge' }, 'Get')
+        ? h('span', { class: 'badge' }, M.badgeGet)
         : option.recent
           ? h('span', { class: 'badge on' }, option.recent)
           : option.installed
-            ? h('span', { class: 'badge on' }, 'Installed')
+            ? h('span', { class: 'badge on' }, M.badgeInstalled)
             : h('span', { class: 'badge' }, badgeOf(option, isMobile(host)))
     const content = [icon, h('span', { class: 'name' }, option.name), badge]
     if (option.action.kind === 'link') {
@@ -174,7 +175,7 @@ export function mountModal(host: ConnectElement): MountedElement {
   }
 
   async function renderWallets() {
-    const list = h('ul', { 'aria-label': 'Wallets' })
+    const list = h('ul', { 'aria-label': M.wallets })
     body.replaceChildren(list)
     const config = client ? await projectConfig(client) : null
     // The registry wallets' icons: a chunk of their own, loaded when the list first renders.
@@ -196,23 +197,23 @@ export function mountModal(host: ConnectElement): MountedElement {
   }
 
   function renderPending(view: ClientView) {
-    const name = walletName(attempt, view, 'your wallet')
+    const name = walletName(attempt, view, M.yourWallet)
     body.replaceChildren(
       h(
         'div',
         { class: 'center' },
         h('div', { class: 'spin', 'aria-hidden': 'true' }),
-        h('p', {}, `Confirm in ${name}`),
-        h('p', { class: 'muted' }, 'Approve the request in your wallet to continue.'),
+        h('p', {}, M.confirmIn(name)),
+        h('p', { class: 'muted' }, M.approveToContinue),
       ),
-      view.walletUrl ? h('a', { class: 'btn', href: view.walletUrl }, `Open ${name} again`) : '',
+      view.walletUrl ? h('a', { class: 'btn', href: view.walletUrl }, M.openWalletAgain(name)) : '',
       h(
         'button',
         { type: 'button', disabled: !view.canCancel, onclick: () => client?.cancel() },
-        'Cancel',
+        M.cancel,
       ),
     )
-    announce(`Waiting for ${name}`)
+    announce(M.waitingFor(name))
   }
 
   /**
@@ -235,57 +236,53 @@ export function mountModal(host: ConnectElement): MountedElement {
             href: walletConnectDeepLink(wallet.walletConnect?.link ?? '', uri),
             'data-wallet': wallet.id,
           },
-          `Open ${wallet.name}`,
+          M.openWallet(wallet.name),
         ),
       ),
     )
     body.replaceChildren(
-      h('p', { class: 'muted' }, 'Open your wallet app to approve the connection.'),
-      h('ul', { 'aria-label': 'Wallet apps' }, ...links),
+      h('p', { class: 'muted' }, M.openAppToApprove),
+      h('ul', { 'aria-label': M.walletApps }, ...links),
       h(
         'div',
         { class: 'row' },
-        copyButton('Copy link', uri),
-        h('button', { type: 'button', onclick: () => client?.cancel() }, 'Cancel'),
+        copyButton(M.copyLink, uri),
+        h('button', { type: 'button', onclick: () => client?.cancel() }, M.cancel),
       ),
     )
-    announce('Open your wallet app')
+    announce(M.openYourWalletApp)
   }
 
   function renderQr(view: ClientView) {
     const uri = view.pairingUri ?? ''
     if (uri.startsWith('wc:') && isMobile(host)) return renderDeepLinks(uri)
-    const qr = h('div', { class: 'qr', role: 'img', 'aria-label': 'Pairing QR code' })
+    const qr = h('div', { class: 'qr', role: 'img', 'aria-label': M.pairingQrCode })
     void import('../../qr').then(({ pairingQrSvg }) => {
       qr.innerHTML = pairingQrSvg(uri) // our encoder's SVG: paths only, no text of the URI
     })
     body.replaceChildren(
-      h(
-        'div',
-        { class: 'center' },
-        qr,
-        h('p', { class: 'muted' }, 'Scan the code with a wallet app, or copy the link into it.'),
-      ),
+      h('div', { class: 'center' }, qr, h('p', { class: 'muted' }, M.scanOrCopy)),
       h(
         'div',
         { class: 'row' },
-        copyButton('Copy link', uri),
-        h('button', { type: 'button', onclick: () => client?.cancel() }, 'Cancel'),
+        copyButton(M.copyLink, uri),
+        h('button', { type: 'button', onclick: () => client?.cancel() }, M.cancel),
       ),
     )
-    announce('Scan the QR code with your wallet')
+    announce(M.scanWithWallet)
   }
 
   function renderError(view: ClientView) {
     const rejected = view.error?.code === 'USER_REJECTED'
-    const name = walletName(attempt, view, 'The wallet')
-    const text = rejected ? `${name} rejected the request` : `${name} did not connect`
+    const named = walletName(attempt, view, '')
+    const name = named || M.theWallet
+    const text = rejected ? M.rejected(name) : M.didNotConnect(name)
     body.replaceChildren(
       h(
         'div',
         { class: 'center' },
         h('p', { class: 'bad' }, text),
-        h('p', { class: 'muted' }, rejected ? 'You can try again.' : (view.error?.message ?? '')),
+        h('p', { class: 'muted' }, rejected ? M.canTryAgain : (view.error?.message ?? '')),
       ),
       h(
         'div',
@@ -299,17 +296,17 @@ export function mountModal(host: ConnectElement): MountedElement {
               update()
             },
           },
-          'Back',
+          M.back,
         ),
-        h('button', { type: 'button', class: 'primary', onclick: () => retry(name) }, 'Try again'),
+        h('button', { type: 'button', class: 'primary', onclick: () => retry(name) }, M.tryAgain),
       ),
     )
     announce(text)
     // A partner wallet after a reload: the project's config registers it, and so names it.
-    if (client && name === 'The wallet' && view.walletId) {
+    if (client && !named && view.walletId) {
       const key = shown
       void projectConfig(client).then(() => {
-        if (shown === key && walletName(attempt, view, name) !== name) renderError(view)
+        if (shown === key && walletName(attempt, view, '')) renderError(view)
       })
     }
   }
@@ -333,17 +330,17 @@ export function mountModal(host: ConnectElement): MountedElement {
       h(
         'dl',
         {},
-        h('dt', {}, 'Account'),
+        h('dt', {}, M.account),
         h('dd', { title: address }, shorten(address)),
-        h('dt', {}, 'Balance'),
+        h('dt', {}, M.balance),
         balance,
-        h('dt', {}, 'Network'),
+        h('dt', {}, M.network),
         network,
       ),
       h(
         'div',
         { class: 'row' },
-        copyButton('Copy address', address),
+        copyButton(M.copyAddress, address),
         h(
           'button',
           {
@@ -354,12 +351,12 @@ export function mountModal(host: ConnectElement): MountedElement {
               void current?.disconnect().then(() => dialog.close())
             },
           },
-          'Disconnect',
+          M.disconnect,
         ),
       ),
       recent,
     )
-    announce(`Connected ${shorten(address)}`)
+    announce(M.connected(shorten(address)))
   }
 
   function update() {
@@ -385,7 +382,7 @@ export function mountModal(host: ConnectElement): MountedElement {
     const previous = shown?.split('|')[0]
     shown = key
     const phoneLinks = screen === 'qr' && isMobile(host) && view.pairingUri?.startsWith('wc:')
-    title.textContent = phoneLinks ? 'Open your wallet' : TITLES[screen]
+    title.textContent = phoneLinks ? M.titleOpenWallet : M[TITLES[screen]]
     // A connection made from the modal closes it; the chip shows the account.
     if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
     const used = screen === 'account' && view.walletId

@@ -1,5 +1,8 @@
 import type { ConnectElement } from '../define'
 import { mountButton } from './button'
+
+export { applyMessages } from './messages/active'
+
 import { mountModal } from './modal'
 
 /** The elements `defineConnectElements` registers, by kind. */

@@ -1,7 +1,5 @@
+import { M } from './messages/active'
 import type { WalletOption } from './wallets'
-
-/** The user-visible strings of this file (moved into the messages object at merge). */
-export const TEXT = { recent: 'Recent' }
 
 /** The localStorage key of the wallet last used to connect from the modal. */
 export const RECENT_WALLET_KEY = 'scope-connect:recent-wallet'
@@ -40,7 +38,7 @@ export function putRecentFirst(options: WalletOption[], recentId: string | null)
   )
   if (index < 0) return options
   const rest = options.filter((_, i) => i !== index)
-  return [{ ...options[index], recent: TEXT.recent } as WalletOption, ...rest]
+  return [{ ...options[index], recent: M.recent } as WalletOption, ...rest]
 }
 
 function localStore(): Storage | null {

@@ -30,7 +30,7 @@ ul{list-style:none;margin:0;padding:0;display:grid;gap:6px}
 li>button,li>a.btn{width:100%;justify-content:flex-start;border-color:transparent;background:var(--sf);min-height:52px;white-space:normal}
 li>button:hover,li>a.btn:hover{border-color:var(--bd)}
 .icon{width:32px;height:32px;border-radius:8px;flex:none;display:grid;place-items:center;background:var(--a);color:var(--at);font-weight:700}
-.name{flex:1;min-width:0;text-align:left}
+.name{flex:1;min-width:0;text-align:start}
 .badge{font-size:.75em;font-weight:600;padding:.15em .6em;border-radius:99px;background:var(--bg);color:var(--mu);border:1px solid var(--bd)}
 .badge.on{color:var(--ok);border-color:var(--ok)}
 .center{text-align:center;display:grid;gap:8px;justify-items:center}
@@ -43,9 +43,9 @@ li>button:hover,li>a.btn:hover{border-color:var(--bd)}
 .row>*{flex:1}
 dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}
 dt{color:var(--mu)}
-dd{margin:0;text-align:right;font-weight:600;overflow-wrap:anywhere}
+dd{margin:0;text-align:end;font-weight:600;overflow-wrap:anywhere}
 p{margin:0}
-.tw{position:fixed;right:16px;bottom:16px;display:flex;align-items:center;gap:.75em;padding:.5em .5em .5em 1em;border-radius:var(--r);background:var(--tx);color:var(--bg)}
+.tw{position:fixed;inset-inline-end:16px;bottom:16px;display:flex;align-items:center;gap:.75em;padding-block:.5em;padding-inline:1em .5em;border-radius:var(--r);background:var(--tx);color:var(--bg)}
 .tw:has(.toast:empty){display:none}
 .tw a{color:inherit}
 .tw .x{background:none;color:inherit}

@@ -3,12 +3,7 @@ import type { ConnectElement } from '../define'
 import { networkOf } from './data'
 import { h } from './dom'
 import { shorten } from './format'
-
-/** The toast's own words (moved into the messages object at the merge). */
-const TEXT = {
-  dismiss: 'Dismiss',
-  viewOnExplorer: 'View on explorer',
-}
+import { M } from './messages/active'
 
 /** How long a settled transaction's toast stays, unless the element's `toast-timeout` says. */
 export const TOAST_TIMEOUT_MS = 6_000
@@ -41,10 +36,12 @@ function timeoutOf(host: ConnectElement): number {
 /** The pending-transaction toast's line, from the view only: stage, confirmations, hash. */
 function transactionText({ transaction: t }: ClientView): string {
   if (!t || t.stage === 'aborted') return ''
-  if (t.stage === 'awaitingWallet') return 'Confirm in your wallet'
+  if (t.stage === 'awaitingWallet') return M.confirmInYourWallet
   const words = [
-    'Transaction',
-    t.isActive ? `pending ${t.confirmations}/${t.confirmationsWanted}` : t.stage,
+    M.transaction,
+    t.isActive
+      ? M.transactionPending(t.confirmations, t.confirmationsWanted)
+      : M.transactionStage(t.stage),
   ]
   if (t.hash) words.push(shorten(t.hash))
   return words.join(' ') + (t.revertReason ? `: ${t.revertReason}` : '')
@@ -68,10 +65,10 @@ export function createToast(
     rel: 'noopener noreferrer',
     hidden: true,
   })
-  link.textContent = TEXT.viewOnExplorer
+  link.textContent = M.viewOnExplorer
   const close = h(
     'button',
-    { type: 'button', class: 'x', part: 'toast-dismiss', 'aria-label': TEXT.dismiss, hidden: true },
+    { type: 'button', class: 'x', part: 'toast-dismiss', 'aria-label': M.dismiss, hidden: true },
     '×',
   )
   box.append(link, close)

@@ -18,6 +18,7 @@ import {
 import { listPartnerWallets } from '../../registry/partners'
 import type { ChainNamespace, SupportWalletInfo } from '../../registry/types'
 import { supportWallets } from '../../registry/wallets'
+import { M } from './messages/active'
 
 /** What choosing a wallet does: connect through the Client, pair by QR code, or open a page. */
 export type WalletAction =
@@ -117,7 +118,7 @@ export function walletOptions(
     })
   }
   if (!mobile)
-    options.push({ name: 'Other wallet', icon: null, installed: false, action: { kind: 'pair' } })
+    options.push({ name: M.otherWallet, icon: null, installed: false, action: { kind: 'pair' } })
   return options
 }
 
