@@ -1,3 +1,5 @@
+import type { Measurement } from './bundle-measure'
+
 /**
  * What the bundle-size bench and the budget test measure. Each scenario is the entry module of an
  * app that imports just that from the published package; `budget` is the gzip goal for the entry
@@ -12,8 +14,16 @@ export interface Scenario {
   source: string
   /** Gzip bytes the entry chunk may weigh. */
   budget?: number
-  /** Gzip bytes the entry chunk and every chunk behind its `import()`s may weigh together. */
+  /**
+   * Gzip bytes the entry chunk and every chunk behind its `import()`s may weigh together, the
+   * `optionalChunks` aside.
+   */
   totalBudget?: number
+  /**
+   * Lazy chunks an app loads only when it asks for what they hold (a locale, the wallet icons), by
+   * name (the module a chunk starts from), each with its own gzip budget; left out of `totalBudget`.
+   */
+  optionalChunks?: Record<string, number>
   /** The package subpath it needs; skipped while `exports` lacks it. */
   subpath?: string
   /** Packages the app brings itself (peer dependencies such as `react`): left out of the measure. */
@@ -21,6 +31,15 @@ export interface Scenario {
 }
 
 const KB = 1024
+
+/** What `totalBudget` counts: the entry chunk and its lazy chunks, the optional chunks aside. */
+export function coreTotal(scenario: Scenario, measured: Measurement): number {
+  const optional = scenario.optionalChunks ?? {}
+  return (
+    measured.initial.gzip +
+    measured.lazy.filter((chunk) => !(chunk.name in optional)).reduce((sum, c) => sum + c.gzip, 0)
+  )
+}
 
 /** The React entry's peer dependencies: an app using it has them already. */
 const REACT_PEERS = ['react', '@xstate/react']
@@ -168,8 +187,18 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     budget: 1 * KB,
     // 14 KB since the wallet list reads every Wallet Standard wallet (`@wallet-standard/app`) and
     // each wallet's paths (`walletPaths`): issue 26 items 2, 3 and 5 (was 12 KB at 11.98 KB); 14.5
-    // KB since the WalletConnect rows and per-wallet deep links (issue 26 item 1: 14.04 KB).
-    totalBudget: 14.5 * KB,
+    // KB since the WalletConnect rows and per-wallet deep links (issue 26 item 1: 14.04 KB); 15.5
+    // KB since issue 31 (15.39 KB with Rollup): the dark and auto presets, the messages object and
+    // its locale loader, and the hooks of the toast, the history, the icons and Recent (each of
+    // those a chunk of its own below). Every other locale and feature chunk has its own budget.
+    totalBudget: 15.5 * KB,
+    optionalChunks: {
+      'dist/ui/lazy/icons.js': 7.5 * KB,
+      'dist/ui/lazy/messages/es.js': 1.25 * KB,
+      'dist/ui/lazy/messages/ar.js': 1.25 * KB,
+      'dist/ui/lazy/toast.js': 2 * KB,
+      'dist/ui/lazy/recent.js': 0.5 * KB,
+    },
   },
   {
     name: 'React hooks (`scope-connect/react`; `react`, `@xstate/react` external)',

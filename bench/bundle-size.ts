@@ -23,6 +23,7 @@ import {
 } from './bundle-measure'
 import {
   COMPETITOR_SCENARIOS,
+  coreTotal,
   LIBRARY_SCENARIOS,
   ROOT_MACHINE,
   type Scenario,
@@ -65,14 +66,21 @@ async function measureAll(scenarios: Scenario[], resolveDir: string, exported: s
   return rows
 }
 
-function sizeOf(row: Row, bundler: Bundler, part: 'initial' | 'total'): string {
+/** Gzip bytes of the entry chunk, or of everything it loads (the optional chunks aside). */
+function gzipOf(row: Row, bundler: Bundler, part: 'initial' | 'total'): number {
   const result = row.results[bundler]
-  return result ? kb(result[part].gzip) : '–'
+  if (!result) return Number.NaN
+  return part === 'total' ? coreTotal(row.scenario, result) : result.initial.gzip
+}
+
+function sizeOf(row: Row, bundler: Bundler, part: 'initial' | 'total'): string {
+  const gzip = gzipOf(row, bundler, part)
+  return Number.isNaN(gzip) ? '–' : kb(gzip)
 }
 
 function verdictOf(row: Row, part: 'initial' | 'total', budget: number | undefined): string {
   if (budget === undefined) return ''
-  const worst = Math.max(...BUNDLERS.map((b) => row.results[b]?.[part].gzip ?? Number.NaN))
+  const worst = Math.max(...BUNDLERS.map((b) => gzipOf(row, b, part)))
   const label = part === 'total' ? `total ${kb(budget)}` : kb(budget)
   if (Number.isNaN(worst)) return `${label}: not measured`
   return worst <= budget ? `${label}: met` : `${label}: **over**`

@@ -59,7 +59,7 @@ describe('defineConnectElements({ locale, messages })', () => {
     }
     expect(chip?.textContent).toBe('اربط الآن')
     expect(chip?.getAttribute('dir')).toBe('rtl')
-    expect(button.shadowRoot?.querySelector('.toast')?.getAttribute('dir')).toBe('rtl')
+    expect(button.shadowRoot?.querySelector('.tw')?.getAttribute('dir')).toBe('rtl')
     const dialog = button.shadowRoot
       ?.querySelector('scope-connect-modal')
       ?.shadowRoot?.querySelector('dialog')

@@ -58,7 +58,7 @@ describe('the Recent wallet', () => {
     const storage = new MemoryStorageDouble()
     rememberRecentWallet('zerion', storage)
     const rows = walletOptions(config, false, { walletConnect: true })
-    const ordered = putRecentFirst(rows, readRecentWallet(storage))
+    const ordered = putRecentFirst(rows, readRecentWallet(storage), 'Recent')
     expect(ordered[0]).toMatchObject({ name: 'Zerion', recent: 'Recent' })
     expect(ordered.map((row) => row.name)).toEqual([
       'Zerion',
@@ -69,7 +69,9 @@ describe('the Recent wallet', () => {
 
   it('nothing remembered: the list is unchanged, nothing is marked', () => {
     const rows = walletOptions(config, false, { walletConnect: true })
-    expect(putRecentFirst(rows, readRecentWallet(new MemoryStorageDouble()))).toEqual(rows)
+    expect(putRecentFirst(rows, readRecentWallet(new MemoryStorageDouble()), 'Recent')).toEqual(
+      rows,
+    )
   })
 
   it.each([
@@ -85,7 +87,7 @@ describe('the Recent wallet', () => {
 
   it('a wallet no longer in the list (or a throwing storage) leaves the list as it is', () => {
     const rows = walletOptions(config, false, { walletConnect: true })
-    expect(putRecentFirst(rows, 'phantom')).toEqual(rows)
+    expect(putRecentFirst(rows, 'phantom', 'Recent')).toEqual(rows)
     const throwing = new MemoryStorageDouble()
     throwing.getItem = () => {
       throw new Error('SecurityError')

@@ -2,7 +2,7 @@ import type { ClientView } from '../../../machines/client/client.view'
 import { parseSettled, settledKey } from '../../balance/settled'
 import type { Caip2ChainId } from '../../registry/types'
 import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
-import { nativeBalance, projectConfig } from './data'
+import { nativeBalance, networkOf, projectConfig } from './data'
 import { h } from './dom'
 import { shorten } from './format'
 import { M } from './messages/active'
@@ -75,7 +75,7 @@ export function mountButton(host: ConnectElement): MountedElement {
     else if (view.transaction) {
       toast = () => {}
       void import('./toast').then((m) => {
-        toast = m.createToast(host, box, line)
+        toast = m.createToast(host, box, line, { h, shorten, networkOf, M })
         if (latest) toast(latest)
       })
     }

@@ -1,10 +1,6 @@
 import type { TransactionView } from '../../../machines/transaction/transaction.view'
 import type { ConnectElementClient } from '../define'
-import { networkOf } from './data'
-import { h } from './dom'
-import { shorten } from './format'
-import { M } from './messages/active'
-import { explorerTransactionUrl } from './toast'
+import type { UiKit } from './toast'
 
 /** The localStorage key of the elements' recent transactions. */
 export const HISTORY_STORAGE_KEY = 'scope-connect:ui-transactions'
@@ -68,7 +64,10 @@ export function rememberTransaction(t: TransactionView, at = Date.now()): void {
 }
 
 /** The account screen's "Recent transactions": stage, short hash, explorer link; null if none. */
-export function historySection(client: ConnectElementClient | null): HTMLElement | null {
+export function historySection(
+  client: ConnectElementClient | null,
+  { h, shorten, networkOf, M }: UiKit,
+): HTMLElement | null {
   const entries = readHistory()
   if (entries.length === 0) return null
   return h(
@@ -96,4 +95,22 @@ export function historySection(client: ConnectElementClient | null): HTMLElement
       }),
     ),
   )
+}
+
+/**
+ * The explorer page of a transaction: `<explorer>/tx/<hash>`, keeping the explorer's query (Solana's
+ * `?cluster=devnet`); null unless the explorer is an https URL and the hash a plain hex/base58 id.
+ */
+export function explorerTransactionUrl(explorer: string | undefined, hash: string): string | null {
+  if (!explorer || !/^[0-9a-zA-Z]{32,128}$/.test(hash.replace(/^0x/, ''))) return null
+  let url: URL
+  try {
+    url = new URL(explorer)
+  } catch {
+    return null
+  }
+  if (url.protocol !== 'https:' || url.username || url.password) return null
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/tx/${hash}`
+  url.hash = ''
+  return url.href
 }

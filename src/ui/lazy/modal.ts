@@ -190,8 +190,8 @@ export function mountModal(host: ConnectElement): MountedElement {
     if (shown !== 'wallets') return
     const rows = walletOptions(config, isMobile(host), client?.servedPathOptions?.() ?? {})
     list.replaceChildren(
-      ...(recent ? recent.putRecentFirst(rows, recent.readRecentWallet()) : rows).map((o) =>
-        h('li', {}, walletRow(withIcon(o, icons))),
+      ...(recent ? recent.putRecentFirst(rows, recent.readRecentWallet(), M.recent) : rows).map(
+        (o) => h('li', {}, walletRow(withIcon(o, icons))),
       ),
     )
   }
@@ -325,7 +325,9 @@ export function mountModal(host: ConnectElement): MountedElement {
       })
     }
     const recent = h('div')
-    void import('./history').then((m) => recent.replaceChildren(m.historySection(current) ?? ''))
+    void import('./toast').then((m) =>
+      recent.replaceChildren(m.historySection(current, { h, shorten, networkOf, M }) ?? ''),
+    )
     body.replaceChildren(
       h(
         'dl',

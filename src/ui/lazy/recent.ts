@@ -1,4 +1,3 @@
-import { M } from './messages/active'
 import type { WalletOption } from './wallets'
 
 /** The localStorage key of the wallet last used to connect from the modal. */
@@ -31,14 +30,18 @@ export function rememberRecentWallet(
 }
 
 /** The rows with the recent wallet's row first, marked `recent`; the rows unchanged otherwise. */
-export function putRecentFirst(options: WalletOption[], recentId: string | null): WalletOption[] {
+export function putRecentFirst(
+  options: WalletOption[],
+  recentId: string | null,
+  label: string,
+): WalletOption[] {
   if (recentId === null) return options
   const index = options.findIndex(
     (option) => option.action.kind === 'connect' && option.action.walletId === recentId,
   )
   if (index < 0) return options
   const rest = options.filter((_, i) => i !== index)
-  return [{ ...options[index], recent: M.recent } as WalletOption, ...rest]
+  return [{ ...options[index], recent: label } as WalletOption, ...rest]
 }
 
 function localStore(): Storage | null {

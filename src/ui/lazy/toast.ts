@@ -1,30 +1,26 @@
 import type { ClientView } from '../../../machines/client/client.view'
 import type { ConnectElement } from '../define'
-import { networkOf } from './data'
-import { h } from './dom'
-import { shorten } from './format'
-import { M } from './messages/active'
+import type { networkOf } from './data'
+import type { h } from './dom'
+import type { shorten } from './format'
+import { explorerTransactionUrl, rememberTransaction } from './history'
+import type { ConnectMessages } from './messages/en'
+
+export { explorerTransactionUrl, historySection } from './history'
+
+/**
+ * What the toast and the history use of the elements chunk, handed in: this chunk then shares no
+ * module with it (esbuild would split each shared module into a chunk of its own).
+ */
+export interface UiKit {
+  h: typeof h
+  shorten: typeof shorten
+  networkOf: typeof networkOf
+  M: ConnectMessages
+}
 
 /** How long a settled transaction's toast stays, unless the element's `toast-timeout` says. */
 export const TOAST_TIMEOUT_MS = 6_000
-
-/**
- * The explorer page of a transaction: `<explorer>/tx/<hash>`, keeping the explorer's query (Solana's
- * `?cluster=devnet`); null unless the explorer is an https URL and the hash a plain hex/base58 id.
- */
-export function explorerTransactionUrl(explorer: string | undefined, hash: string): string | null {
-  if (!explorer || !/^[0-9a-zA-Z]{32,128}$/.test(hash.replace(/^0x/, ''))) return null
-  let url: URL
-  try {
-    url = new URL(explorer)
-  } catch {
-    return null
-  }
-  if (url.protocol !== 'https:' || url.username || url.password) return null
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/tx/${hash}`
-  url.hash = ''
-  return url.href
-}
 
 /** The delay (ms) of the element's `toast-timeout` attribute; 0 keeps the toast; garbage: default. */
 function timeoutOf(host: ConnectElement): number {
@@ -34,7 +30,7 @@ function timeoutOf(host: ConnectElement): number {
 }
 
 /** The pending-transaction toast's line, from the view only: stage, confirmations, hash. */
-function transactionText({ transaction: t }: ClientView): string {
+function transactionText({ transaction: t }: ClientView, { M, shorten }: UiKit): string {
   if (!t || t.stage === 'aborted') return ''
   if (t.stage === 'awaitingWallet') return M.confirmInYourWallet
   const words = [
@@ -57,7 +53,9 @@ export function createToast(
   host: ConnectElement,
   box: HTMLElement,
   line: HTMLElement,
+  kit: UiKit,
 ): (view: ClientView) => void {
+  const { h, networkOf, M } = kit
   const link = h('a', {
     class: 'tl',
     part: 'toast-link',
@@ -96,7 +94,7 @@ export function createToast(
         (t.hash !== null && last.hash !== null && t.hash !== last.hash))
     if (fresh) dismissed = false
     last = t
-    const text = dismissed ? '' : transactionText(next)
+    const text = dismissed ? '' : transactionText(next, kit)
     line.textContent = text
     close.toggleAttribute('hidden', text === '')
     const settled = text !== '' && t !== null && !t.isActive
@@ -107,7 +105,7 @@ export function createToast(
       timed = key
       const ms = timeoutOf(host)
       if (key && ms > 0) timer = setTimeout(hide, ms)
-      if (key && t?.hash) void import('./history').then((m) => m.rememberTransaction(t))
+      if (key && t?.hash) rememberTransaction(t)
     }
     const hash = text === '' ? null : (t?.hash ?? null)
     const wanted = hash && t ? `${t.chainId}|${hash}` : ''
