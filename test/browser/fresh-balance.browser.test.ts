@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
 import { formatUnits } from '../../src/ui/lazy/format'
 import { keyWallet } from '../support/evm-transactions'
+import { seriousViolations } from './support/axe'
 import { launchChromium } from './support/chromium'
 
 // Issue 31 item 1 in real Chromium: the account chip of `<scope-connect-button>` on the demo's
@@ -146,5 +147,27 @@ describe("the account chip's balance after a receipt (Chromium)", () => {
     await pay()
     const expected = `${await figure()} ETH`
     expect(await chipWithin(HEAD_POLL_MS, expected)).toBe(expected)
+  })
+})
+
+// Issue 31 item 5 in Chromium: the settled transaction's toast, its Dismiss button, and the
+// account screen's "Recent transactions", each passing axe.
+describe('the transaction toast and history (Chromium)', () => {
+  const inButton = (selector: string) => page.locator('scope-connect-button').locator(selector)
+
+  it('a settled toast shows, passes axe, and Dismiss hides it; the account screen lists it', async () => {
+    await pay()
+    const line = inButton('.toast')
+    await expect.poll(() => line.textContent(), { timeout: 5_000 }).toMatch(/confirmed/)
+    expect(await seriousViolations(page)).toEqual([])
+    await inButton('[part="toast-dismiss"]').click()
+    expect(await line.textContent()).toBe('')
+    expect(await inButton('[part="toast-dismiss"]').isVisible()).toBe(false)
+    // The account screen (the chip's address opens it) lists the transaction, newest first.
+    await inButton('[part="chip"]').click()
+    const history = page.locator('scope-connect-button').locator('[part="history"]')
+    await expect.poll(() => history.textContent(), { timeout: 5_000 }).toMatch(/confirmed/)
+    expect(await seriousViolations(page)).toEqual([])
+    await page.keyboard.press('Escape')
   })
 })

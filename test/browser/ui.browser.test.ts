@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
+import { seriousViolations } from './support/axe'
 import { launchChromium } from './support/chromium'
 
 // `scope-connect/ui` in real Chromium, on the demo's dApp page (scripts/demo.ts in process: the
@@ -16,7 +16,6 @@ import { launchChromium } from './support/chromium'
 // (`npm run docs:screenshots`): the QR code differs every run, so a plain test run writes none.
 
 const IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url))
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 /** Anvil's third dev account: funded on the dev chain, so the chip shows a balance. */
 const ACCOUNT = privateKeyToAccount(
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
@@ -116,18 +115,6 @@ const status = (page: Page) => page.locator('scope-connect-modal [role="status"]
 async function openModal(page: Page) {
   await page.getByRole('button', { name: 'Connect wallet' }).click()
   await expect.poll(() => dialog(page).getAttribute('open')).toBe('')
-}
-
-/** axe-core in the page: the serious and critical violations (rule ids). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe
-    return (await axe.run()).violations as Array<{ id: string; impact: string; nodes: unknown[] }>
-  })
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes).slice(0, 300)}`)
 }
 
 const UPDATE_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
