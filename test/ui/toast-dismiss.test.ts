@@ -47,8 +47,9 @@ const parts = (element: Element) => {
   }
 }
 
+/** Polls `check` every 20 ms for up to 15 s (a loaded CI machine reads receipts slower). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 250; i++) {
+  for (let i = 0; i < 750; i++) {
     if (check()) return
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
