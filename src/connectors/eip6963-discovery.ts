@@ -1,9 +1,6 @@
 import { AppError } from '../errors'
-import { createLogger } from '../logging'
 import { isEip1193Provider } from './injected'
 import type { Eip1193Provider } from './types'
-
-const log = /* @__PURE__ */ createLogger('eip6963')
 
 /**
  * How long `findEip6963Provider` waits for a wallet to announce itself. An installed extension
@@ -38,10 +35,9 @@ let listening = false
 
 function onAnnounce(event: Event): void {
   const detail = (event as CustomEvent<unknown>).detail
-  if (!isProviderDetail(detail)) {
-    log.debug('ignored a malformed eip6963:announceProvider event')
-    return
-  }
+  // A malformed announcement names no wallet to connect: ignored, unlogged (a logger here would
+  // weigh 0.5 KB in the connect modal, which lists these announcements).
+  if (!isProviderDetail(detail)) return
   announced.set(detail.info.rdns, detail)
   for (const waiter of [...(waiters.get(detail.info.rdns) ?? [])]) waiter(detail)
 }
