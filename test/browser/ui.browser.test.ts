@@ -353,6 +353,29 @@ describe('scope-connect/ui in Chromium: the network switcher', () => {
     expect(await view()).toBe('eip155:8453')
     await context.close()
   })
+
+  for (const width of [1280, 390]) {
+    it(`the account screen has the switcher too (${width} px); a refusal keeps the chain`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: 844 } })
+      const page = await openPage(context)
+      const chip = await connectTestWallet(page)
+      await chip.click()
+      await expect.poll(() => dialog(page).getAttribute('open')).toBe('')
+      const network = dialog(page).getByRole('combobox', { name: 'Network' })
+      await expect.poll(() => network.inputValue(), { timeout: 10_000 }).toBe('eip155:31337')
+      expect(await network.locator('option').count()).toBe(4)
+      expect(await seriousViolations(page)).toEqual([])
+      const view = () => page.evaluate(() => window.scopeConnectExample.client.getView().chainId)
+      await network.selectOption('eip155:8453')
+      await expect.poll(view).toBe('eip155:8453')
+      await expect.poll(() => network.inputValue()).toBe('eip155:8453')
+      await setMode(page, 'reject')
+      await network.selectOption('eip155:1')
+      await expect.poll(() => network.inputValue()).toBe('eip155:8453')
+      expect(await view()).toBe('eip155:8453')
+      await context.close()
+    })
+  }
 })
 
 /** Connects Test Wallet through the modal and waits for the chip's balance. */

@@ -1,16 +1,13 @@
 import type { ClientView } from '../../../machines/client/client.view'
 import { parseSettled, settledKey } from '../../balance/settled'
-import type { Caip2ChainId } from '../../registry/types'
 import { CONNECT_ELEMENT_TAGS, type ConnectElement } from '../define'
-import { nativeBalance, networkOf, projectConfig } from './data'
+import { nativeBalance, networkOf } from './data'
 import { h } from './dom'
 import { shorten } from './format'
 import { M } from './messages/active'
 import type { MountedElement } from './mount'
+import { networkControl } from './network'
 import { STYLES } from './styles'
-
-/** The wallet is on a chain the project does not enable (unknown until the config is read: fine). */
-const unsupported = (view: ClientView) => view.chainSupported === false
 
 /**
  * The connect button (`<scope-connect-button>`): "Connect wallet" while disconnected, the account
@@ -35,40 +32,6 @@ export function mountButton(host: ConnectElement): MountedElement {
   let stop: (() => void) | null = null
   let client = host.client
 
-  function networkControl(view: ClientView): HTMLElement {
-    const current = host.client
-    const chainId = view.chainId ?? ''
-    const bad = unsupported(view)
-    const label = h(
-      'span',
-      { class: bad ? 'btn net bad' : 'btn net muted' },
-      bad ? M.wrongNetwork : chainId,
-    )
-    if (!current) return label
-    void projectConfig(current).then((config) => {
-      const networks = config?.networks.filter((n) => n.namespace === chainId.split(':')[0]) ?? []
-      const here = networks.find((n) => n.networkId === chainId)
-      if (networks.length < 2) {
-        if (here && !bad) label.textContent = here.name
-        return
-      }
-      const select = h(
-        'select',
-        { 'aria-label': M.network, class: bad ? 'net bad' : 'net' },
-        ...(here ? [] : [h('option', { value: chainId, disabled: true }, M.wrongNetwork)]),
-        ...networks.map((n) => h('option', { value: n.networkId }, n.name)),
-      )
-      select.value = chainId
-      select.addEventListener('change', () => {
-        current.switchChain(select.value as Caip2ChainId).catch(() => {
-          select.value = chainId // the wallet said no: show where it still is
-        })
-      })
-      label.replaceWith(select)
-    })
-    return label
-  }
-
   function render(view: ClientView) {
     latest = view
     if (toast) toast(view)
@@ -80,7 +43,7 @@ export function mountButton(host: ConnectElement): MountedElement {
       })
     }
     const key = view.isConnected
-      ? `on|${view.address}|${view.chainId}|${unsupported(view)}`
+      ? `on|${view.address}|${view.chainId}|${view.chainSupported === false}`
       : `off|${view.isBusy}`
     const settled = settledKey(view)
     const receipt = settled !== settledSeen
@@ -122,7 +85,7 @@ export function mountButton(host: ConnectElement): MountedElement {
       shorten(address),
       balance,
     )
-    slot.replaceChildren(networkControl(view), account)
+    slot.replaceChildren(networkControl(host.client, view), account)
     const current = host.client
     const chainId = view.chainId
     if (current && chainId) {

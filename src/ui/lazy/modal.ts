@@ -8,6 +8,7 @@ import { copyText, h } from './dom'
 import { shorten } from './format'
 import { M } from './messages/active'
 import type { MountedElement } from './mount'
+import { networkControl } from './network'
 import { STYLES } from './styles'
 import { type WalletOption, walletOptions } from './wallets'
 
@@ -315,13 +316,11 @@ export function mountModal(host: ConnectElement): MountedElement {
     const current = client
     const address = view.address ?? ''
     const balance = h('dd', {}, '…')
-    const network = h('dd', {}, view.chainId ?? '')
+    // The chip's network control: a switcher over the project's networks, "Wrong network" shown.
+    const network = h('dd', {}, networkControl(current, view))
     if (current && view.chainId) {
       void nativeBalance(current, view.chainId, address).then((text) => {
         balance.textContent = text ?? '—'
-      })
-      void networkOf(current, view.chainId).then((n) => {
-        if (n) network.textContent = n.name
       })
     }
     const recent = h('div')
@@ -379,7 +378,7 @@ export function mountModal(host: ConnectElement): MountedElement {
     const key =
       screen === 'wallets'
         ? screen
-        : `${screen}|${view.pairingUri}|${view.address}|${view.chainId}|${view.isBusy}|${view.canCancel}|${view.walletUrl}`
+        : `${screen}|${view.pairingUri}|${view.address}|${view.chainId}|${view.chainSupported}|${view.isBusy}|${view.canCancel}|${view.walletUrl}`
     if (key === shown) return
     const previous = shown?.split('|')[0]
     shown = key
