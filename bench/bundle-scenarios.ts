@@ -198,6 +198,7 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
       'dist/ui/lazy/messages/ar.js': 1.25 * KB,
       'dist/ui/lazy/toast.js': 2 * KB,
       'dist/ui/lazy/recent.js': 0.5 * KB,
+      'dist/ui/lazy/get-wallet.js': 1.5 * KB,
     },
   },
   {

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
+import { seriousViolations } from './support/axe'
 import { launchChromium } from './support/chromium'
 
 // Issue 31 item 6 in real Chromium, on the demo (the example dApp, the backend with the sample project, anvil): the registry wallets of the list show
@@ -121,6 +122,32 @@ describe('the wallet list', () => {
     await page.waitForSelector('body[data-ready]')
     await openModal(page)
     expect((await listed(page)).some((row) => row.badge === 'Recent')).toBe(false)
+    await context.close()
+  })
+
+  it('Get a wallet lists the store links (the Chrome Web Store first on a desktop), passes axe; Back returns', async () => {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await openPage(page)
+    await openModal(page)
+    const before = (await listed(page)).map((row) => row.name)
+    await dialog(page).getByRole('button', { name: 'Get a wallet' }).click()
+    const screen = dialog(page).locator('[part="get-wallet"]')
+    await expect.poll(() => screen.locator('li').count()).toBeGreaterThanOrEqual(8)
+    expect(await dialog(page).locator('h2').textContent()).toBe('Get a wallet')
+    const metamask = screen.locator('li', { hasText: 'MetaMask' }).locator('a')
+    expect(await metamask.first().getAttribute('href')).toMatch(
+      /^https:\/\/chromewebstore\.google\.com\/detail\//,
+    )
+    expect(await metamask.allTextContents()).toEqual([
+      'Chrome Web Store',
+      'App Store',
+      'Google Play',
+    ])
+    expect(await seriousViolations(page)).toEqual([])
+    await dialog(page).getByRole('button', { name: 'Back' }).click()
+    await expect.poll(async () => (await listed(page)).map((row) => row.name)).toEqual(before)
+    expect(await dialog(page).locator('h2').textContent()).toBe('Connect a wallet')
     await context.close()
   })
 })

@@ -195,6 +195,24 @@ export function mountModal(host: ConnectElement): MountedElement {
         (o) => h('li', {}, walletRow(withIcon(o, icons))),
       ),
     )
+    body.append(h('button', { type: 'button', onclick: () => getWallet(icons) }, M.getWallet))
+  }
+
+  /** "Get a wallet": the registry wallets' store links (a chunk of its own), then Back to the list. */
+  function getWallet(icons: Icons) {
+    void import('./get-wallet').then((m) => {
+      if (shown !== 'wallets') return
+      title.textContent = M.getWallet
+      const wallets = supportWallets.map((w) => ({ ...w, icon: icons[w.id] }))
+      const back = () => {
+        title.textContent = M.titleWallets
+        void renderWallets().then(focusFirst)
+      }
+      body.replaceChildren(
+        ...m.getWalletScreen({ h, M }, wallets, m.storePlatform(navigator.userAgent), back),
+      )
+      focusFirst()
+    })
   }
 
   function renderPending(view: ClientView) {

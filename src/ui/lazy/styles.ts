@@ -50,5 +50,6 @@ p{margin:0}
 .tw a{color:inherit}
 .tw .x{background:none;color:inherit}
 [hidden]{display:none!important}
+.store{display:grid;gap:8px;padding:8px;border-radius:calc(var(--r)*.75);background:var(--sf)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 `

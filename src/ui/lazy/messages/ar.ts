@@ -65,4 +65,5 @@ export const ar: ConnectMessages = {
   viewOnExplorer: 'عرض في المستكشف',
   recentTransactions: 'المعاملات الأخيرة',
   recent: 'الأحدث',
+  getWallet: 'احصل على محفظة',
 }

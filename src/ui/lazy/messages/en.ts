@@ -59,6 +59,7 @@ export const en = {
   viewOnExplorer: 'View on explorer',
   recentTransactions: 'Recent transactions',
   recent: 'Recent',
+  getWallet: 'Get a wallet',
 }
 
 /** The strings of the elements: `en`'s keys, each locale's values. */

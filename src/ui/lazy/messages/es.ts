@@ -65,4 +65,5 @@ export const es: ConnectMessages = {
   viewOnExplorer: 'Ver en el explorador',
   recentTransactions: 'Transacciones recientes',
   recent: 'Reciente',
+  getWallet: 'Consigue una billetera',
 }
