@@ -235,7 +235,7 @@ are enforced by \`test/package/budgets.test.ts\` on every \`npm test\`.
   chunks minified by esbuild.
 - **initial** = the entry chunk and every chunk it imports statically: what loads before any
   \`import()\`. **total** = initial plus every chunk behind a dynamic import (a connector that
-  \`selectWallet\` loads). gzip -9 unless said otherwise; 1 KB = 1024 bytes.
+  \`selectWallet\` loads); for the UI, the optional chunks of [ui.md](ui.md#size) aside: icons, locales, Get a wallet…. gzip -9 unless said otherwise; 1 KB = 1024 bytes.
 - Sizes depend only on the code, not on the machine: these figures are exact for this commit.
 
 ## The library
