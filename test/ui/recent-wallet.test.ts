@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { ConnectConfig } from '../../src/config'
 import {
   putRecentFirst,
   RECENT_WALLET_KEY,
@@ -7,6 +6,7 @@ import {
   rememberRecentWallet,
 } from '../../src/ui/lazy/recent'
 import { walletOptions } from '../../src/ui/lazy/wallets'
+import { projectConfig } from './support/project-config'
 
 // Issue 31 item 6: the wallet last used to connect comes first in the list, marked "Recent"; its id
 // is remembered in localStorage and validated on read (a garbage value is ignored, not thrown).
@@ -34,24 +34,7 @@ class MemoryStorageDouble implements Storage {
   }
 }
 
-const config: ConnectConfig = {
-  projectId: 'p',
-  name: 'Test',
-  networks: [
-    {
-      networkId: 'eip155:1',
-      namespace: 'eip155',
-      name: 'Ethereum',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      testnet: false,
-    },
-  ],
-  wallets: [
-    { walletId: 'metamask', name: 'MetaMask', namespaces: ['eip155'] },
-    { walletId: 'rainbow', name: 'Rainbow', namespaces: ['eip155'] },
-    { walletId: 'zerion', name: 'Zerion', namespaces: ['eip155'] },
-  ],
-}
+const config = projectConfig()
 
 describe('the Recent wallet', () => {
   it('the wallet remembered after a connection comes first, marked recent; the others keep their order', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { ConnectConfig } from '../../src/config'
 import { supportWallets } from '../../src/registry/wallets'
 import { WALLET_ICONS } from '../../src/ui/lazy/icons'
 import { walletOptions } from '../../src/ui/lazy/wallets'
+import { projectConfig } from './support/project-config'
 
 // Issue 31 item 6: registry wallets get real icons (SVG data URLs from @rainbow-me/rainbowkit, MIT),
 // in src/ui/lazy/icons.ts, a chunk the modal imports when the list renders (not letter tiles).
@@ -24,22 +24,11 @@ describe('wallet icons', () => {
   })
 
   it("every row of a registry wallet names its wallet, so the modal can find the row's icon", () => {
-    const config: ConnectConfig = {
-      projectId: 'p',
-      name: 'Test',
-      networks: [
-        {
-          networkId: 'eip155:1',
-          namespace: 'eip155',
-          name: 'Ethereum',
-          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-          testnet: false,
-        },
-      ],
-      wallets: supportWallets
+    const config = projectConfig(
+      supportWallets
         .filter((wallet) => wallet.namespaces.includes('eip155'))
         .map((wallet) => ({ walletId: wallet.id, name: wallet.name, namespaces: ['eip155'] })),
-    }
+    )
     for (const served of [{}, { walletConnect: true }]) {
       const rows = walletOptions(config, false, served)
       for (const wallet of config.wallets) {

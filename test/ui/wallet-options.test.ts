@@ -1,29 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import type { ConnectConfig } from '../../src/config'
 import { walletOptions } from '../../src/ui/lazy/wallets'
+import { projectConfig } from './support/project-config'
 
 // The modal's rows (issue 26 items 1 and 5): a wallet whose best served path is WalletConnect is
 // offered by it only when the Client serves WalletConnect (`client.servedPathOptions()`), and then
 // a generic "WalletConnect" row offers any WalletConnect wallet. In Node no wallet is in the page.
 
-const config: ConnectConfig = {
-  projectId: 'p',
-  name: 'Test',
-  networks: [
-    {
-      networkId: 'eip155:1',
-      namespace: 'eip155',
-      name: 'Ethereum',
-      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      testnet: false,
-    },
-  ],
-  wallets: [
-    { walletId: 'metamask', name: 'MetaMask', namespaces: ['eip155'] },
-    { walletId: 'rainbow', name: 'Rainbow', namespaces: ['eip155'] },
-    { walletId: 'zerion', name: 'Zerion', namespaces: ['eip155'] },
-  ],
-}
+const config = projectConfig()
 const row = (rows: ReturnType<typeof walletOptions>, name: string) =>
   rows.find((option) => option.name === name)
 

@@ -19,7 +19,7 @@ const chrome = (id: string) => `https://chromewebstore.google.com/detail/${id}`
  * links of `@rainbow-me/rainbowkit` 2.2.11). A chunk of its own: the list loads it when the user
  * asks for "Get a wallet".
  */
-export const WALLET_STORES: Record<string, WalletStores> = {
+export const WALLET_STORES: Record<string, WalletStores> = /* @__PURE__ */ (() => ({
   metamask: {
     ios: app('1438144202'),
     android: play('io.metamask'),
@@ -49,7 +49,7 @@ export const WALLET_STORES: Record<string, WalletStores> = {
     chrome: chrome('aflkmfhebedbjioipglgcbcmnbpgliof'),
   },
   zerion: { ios: app('1456732565'), android: play('io.zerion.android') },
-}
+}))()
 
 const STORE_NAMES: Record<keyof WalletStores, string> = {
   ios: 'App Store',

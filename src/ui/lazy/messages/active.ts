@@ -4,7 +4,7 @@ import { type ConnectMessages, en } from './en'
 export type ConnectLocale = 'en' | 'es' | 'ar'
 
 /** The messages the elements render with: English until `applyMessages` loads another locale. */
-export const M: ConnectMessages = { ...en }
+export const M: ConnectMessages = /* @__PURE__ */ Object.assign({}, en)
 
 const LOCALES: Record<Exclude<ConnectLocale, 'en'>, () => Promise<ConnectMessages>> = {
   es: () => import('./es').then((m) => m.es),
