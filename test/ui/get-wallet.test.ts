@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom-node
 import { describe, expect, it } from 'vitest'
 import { supportWallets } from '../../src/registry/wallets'
-import { h } from '../../src/ui/lazy/dom'
+import { h, walletIcon } from '../../src/ui/lazy/dom'
 import {
   getWalletScreen,
   storeOrder,
@@ -45,7 +45,12 @@ describe('Get a wallet', () => {
   for (const platform of ['ios', 'android', 'desktop'] as const) {
     it(`lists each wallet's store links in the ${platform} order; Back goes back`, () => {
       let backs = 0
-      const [list, back] = getWalletScreen({ h, M: en }, supportWallets, platform, () => backs++)
+      const [list, back] = getWalletScreen(
+        { h, M: en, walletIcon },
+        supportWallets,
+        platform,
+        () => backs++,
+      )
       const items = [...(list?.querySelectorAll('li') ?? [])]
       expect(items.length).toBe(
         supportWallets.filter((wallet) => WALLET_STORES[wallet.id] !== undefined).length,

@@ -20,6 +20,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element
 }
 
+/** A wallet's icon: its image, else a letter tile of its name (decorative: the name is beside it). */
+export function walletIcon(name: string, src: string | null | undefined): HTMLElement {
+  return src
+    ? h('img', { class: 'icon', src, alt: '' })
+    : h('span', { class: 'icon', 'aria-hidden': 'true' }, name.slice(0, 1))
+}
+
 /** Copies `text` to the clipboard; false when the page may not (no permission, no API). */
 export async function copyText(text: string): Promise<boolean> {
   try {

@@ -1,3 +1,4 @@
+import type { walletIcon } from './dom'
 import type { UiKit } from './toast'
 
 /** Where a wallet's apps are: the iOS App Store, Google Play, the Chrome Web Store. */
@@ -57,6 +58,11 @@ const STORE_NAMES: Record<keyof WalletStores, string> = {
   chrome: 'Chrome Web Store',
 }
 
+/** What the screen uses of the elements chunk, handed in by the modal (see `UiKit`). */
+export interface GetWalletKit extends Pick<UiKit, 'h' | 'M'> {
+  walletIcon: typeof walletIcon
+}
+
 /** The stores in the order the platform wants them: its own first. */
 export function storeOrder(platform: StorePlatform): (keyof WalletStores)[] {
   if (platform === 'ios') return ['ios', 'android', 'chrome']
@@ -72,16 +78,16 @@ export function storePlatform(userAgent: string): StorePlatform {
 
 /**
  * The "Get a wallet" screen's body: each wallet of `wallets` with a store page, its store links in
- * the platform's order (each opens a new tab, `rel="noopener noreferrer"`), then Back. `h` and the
- * messages are handed in by the modal: this chunk then shares no module with the elements'.
+ * the platform's order (each opens a new tab, `rel="noopener noreferrer"`), then Back. `h`, the
+ * messages and the list's `walletIcon` are handed in by the modal: this chunk then shares no module with the elements'.
  */
 export function getWalletScreen(
-  kit: Pick<UiKit, 'h' | 'M'>,
+  kit: GetWalletKit,
   wallets: readonly { id: string; name: string; icon?: string }[],
   platform: StorePlatform,
   back: () => void,
 ): HTMLElement[] {
-  const { h, M } = kit
+  const { h, M, walletIcon } = kit
   const order = storeOrder(platform)
   const rows = wallets.flatMap((wallet) => {
     const stores = WALLET_STORES[wallet.id]
@@ -98,14 +104,16 @@ export function getWalletScreen(
           ]
         : []
     })
-    const icon = wallet.icon
-      ? h('img', { class: 'icon', src: wallet.icon, alt: '' })
-      : h('span', { class: 'icon', 'aria-hidden': 'true' }, wallet.name.slice(0, 1))
     return [
       h(
         'li',
         { class: 'store' },
-        h('span', { class: 'chip' }, icon, h('span', { class: 'name' }, wallet.name)),
+        h(
+          'span',
+          { class: 'chip' },
+          walletIcon(wallet.name, wallet.icon),
+          h('span', { class: 'name' }, wallet.name),
+        ),
         h('span', { class: 'row' }, ...links),
       ),
     ]

@@ -4,7 +4,7 @@ import { allWallets } from '../../registry/all-wallets'
 import { supportWallets } from '../../registry/wallets'
 import type { ConnectElement } from '../define'
 import { nativeBalance, networkOf, projectConfig } from './data'
-import { copyText, h } from './dom'
+import { copyText, h, walletIcon } from './dom'
 import { shorten } from './format'
 import { M } from './messages/active'
 import type { MountedElement } from './mount'
@@ -153,9 +153,7 @@ export function mountModal(host: ConnectElement): MountedElement {
   }
 
   function walletRow(option: WalletOption): HTMLElement {
-    const icon = option.icon
-      ? h('img', { class: 'icon', src: option.icon, alt: '' })
-      : h('span', { class: 'icon', 'aria-hidden': 'true' }, option.name.slice(0, 1))
+    const icon = walletIcon(option.name, option.icon)
     const badge =
       option.action.kind === 'link'
         ? h('span', { class: 'badge' }, M.badgeGet)
@@ -209,7 +207,12 @@ export function mountModal(host: ConnectElement): MountedElement {
         void renderWallets().then(focusFirst)
       }
       body.replaceChildren(
-        ...m.getWalletScreen({ h, M }, wallets, m.storePlatform(navigator.userAgent), back),
+        ...m.getWalletScreen(
+          { h, M, walletIcon },
+          wallets,
+          m.storePlatform(navigator.userAgent),
+          back,
+        ),
       )
       focusFirst()
     })
@@ -404,7 +407,8 @@ export function mountModal(host: ConnectElement): MountedElement {
     title.textContent = phoneLinks ? M.titleOpenWallet : M[TITLES[screen]]
     // A connection made from the modal closes it; the chip shows the account.
     if (screen === 'account' && (previous === 'pending' || previous === 'qr')) dialog.close()
-    const used = screen === 'account' && view.walletId
+    // Remembered once per arrival on the account screen, not again at each of its re-renders.
+    const used = screen === 'account' && previous !== 'account' && view.walletId
     if (used) void import('./recent').then((m) => m.rememberRecentWallet(used), ignore)
     if (screen === 'wallets') {
       announce('')
