@@ -47,10 +47,20 @@ const parts = (element: Element) => {
   }
 }
 
-/** Polls `check` every 20 ms for up to 15 s (a loaded CI machine reads receipts slower). */
+/**
+ * Polls `check` every 20 ms for up to 15 s (a loaded CI machine reads receipts slower). A check
+ * that throws is not yet true: the button's parts exist only once its lazy chunk has mounted it.
+ */
 async function until(check: () => boolean, what: string): Promise<void> {
+  const holds = () => {
+    try {
+      return check()
+    } catch {
+      return false
+    }
+  }
   for (let i = 0; i < 750; i++) {
-    if (check()) return
+    if (holds()) return
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   throw new Error(`never: ${what}`)
