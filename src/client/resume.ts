@@ -8,7 +8,7 @@ import {
 } from '../connection/store'
 import type { Caip2ChainId } from '../registry/types'
 import type { UniversalLinkStore } from '../universal-link/store'
-import { type ClientLoaders, isMobile } from './environment'
+import type { ClientLoaders } from './environment'
 import type { RootHost } from './host'
 import type { PhantomLinkHost } from './lazy/phantom-link'
 import type { ResumeResult } from './options'
@@ -121,7 +121,7 @@ export class ClientResume {
     if (!view.isConnected || !connection || view.connectionKind !== 'wallet') return
     // On a phone only a WalletConnect session comes back (sign-client keeps it); the other mobile
     // paths resume their own way (universal links, Phantom's deeplinks, the relay pairing).
-    if (isMobile(this.#loaders.options) && connection.connectorId !== 'walletconnect') return
+    if (this.#loaders.isMobile() && connection.connectorId !== 'walletconnect') return
     const record: StoredConnection = {
       format: CONNECTION_STORE_FORMAT,
       formatVersion: CONNECTION_STORE_FORMAT_VERSION,

@@ -19,6 +19,7 @@ import {
   persistPairedRoot,
 } from '../../../machines/pairing/pairing.persistence'
 import { createLogger } from '../../logging'
+import type { ClientLoaders } from '../environment'
 
 const log = /* @__PURE__ */ createLogger('client')
 
@@ -59,3 +60,23 @@ export function loadClientPairing(host: ClientPairingPartHost) {
 }
 
 export type ClientPairingPart = ReturnType<typeof loadClientPairing>
+
+/** The client's pairing part, built once (its machine in the root's place) from its options. */
+export function clientPairingPart(loaders: ClientLoaders): ClientPairingPart {
+  if (!loaders.pairingPart) {
+    const { baseUrl, appKey, relayUrl, WebSocket, fetchImpl, pairing } = loaders.options
+    loaders.pairingPart = loadClientPairing({
+      baseUrl,
+      appKey,
+      ...(relayUrl ? { relayUrl } : {}),
+      ...(WebSocket ? { WebSocket } : {}),
+      ...(fetchImpl ? { fetchImpl } : {}),
+      ...(pairing?.migrations ? { migrations: pairing.migrations } : {}),
+      onSecret: (value) => loaders.secrets.add(value),
+      relayConnection: () => loaders.host.actor().system.get('relayConnection'),
+      rootMachine: (machine) => loaders.rootMachine({ pairing: machine }),
+    })
+    loaders.pairingLogic.set(loaders.pairingPart.machine)
+  }
+  return loaders.pairingPart
+}

@@ -12,6 +12,7 @@ import { AppError } from '../../errors/app-error'
 import type { FetchLike } from '../../http/client'
 import { sendThroughConnector } from '../../transaction/send'
 import { createTransactionStatusReader } from '../../transaction/status-reader'
+import type { ClientLoaders } from '../environment'
 
 export {
   evmTransactionObject,
@@ -77,4 +78,18 @@ export function createClientTransaction(options: ClientTransactionOptions) {
       return sendThroughConnector(connector, request, signal)
     },
   })
+}
+
+/** Puts the transaction machine, bound to the client's connector and backend, in the root's place. */
+export function bindTransaction(loaders: ClientLoaders): void {
+  const { baseUrl, appKey, fetchImpl } = loaders.options
+  loaders.transactionLogic.set(
+    createClientTransaction({
+      baseUrl,
+      appKey,
+      ...(fetchImpl ? { fetchImpl } : {}),
+      connector: () => loaders.connector,
+      now: loaders.now,
+    }),
+  )
 }

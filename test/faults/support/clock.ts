@@ -17,6 +17,7 @@ export function useFaultClock(): void {
       import('../../../src/client/lazy/resume'),
       import('../../../src/client/lazy/inspector'),
       import('../../../src/universal-link/lazy/connector'),
+      import('../../../src/client/lazy/link'),
       import('../../../src/client/lazy/transaction'),
       import('../../../src/connectors/switch-chain'),
       // The parameter checks: a call before they load waits for them, and a load that outlasts the
