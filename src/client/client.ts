@@ -28,7 +28,7 @@ import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from 
 import { assembleClient } from './parts'
 import type { ClientReads } from './reads'
 import type { ClientResume } from './resume'
-import { type ClientTransactions, toBase64Url } from './transactions'
+import type { ClientTransactions } from './transactions'
 
 export type { ClientOptions, ResumeResult } from './options'
 
@@ -362,10 +362,7 @@ export class Client {
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
     }
     if (this.#host.actor.getSnapshot().matches('link')) {
-      const signature = await this.#host.sign({
-        request: { method: 'solana_signTransaction', params: { transaction } },
-        link: { method: 'signTransaction', payload: toBase64Url(transaction) },
-      })
+      const signature = await this.#host.signOverLink('solana_signTransaction', transaction)
       return { signature } as T
     }
     const answer = await this.#host.sign({

@@ -98,6 +98,23 @@ export class RootHost {
     return outcome.signature ?? ''
   }
 
+  /**
+   * A `SIGN` flow over the universal link for a Solana transaction (`solana_signTransaction`, or
+   * `solana_signAndSendTransaction`): the link carries it as base64url, Solana tools emit base64.
+   */
+  signOverLink(
+    method: 'solana_signTransaction' | 'solana_signAndSendTransaction',
+    transaction: string,
+  ): Promise<string> {
+    return this.sign({
+      request: { method, params: { transaction } },
+      link: {
+        method: 'signTransaction',
+        payload: transaction.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+      },
+    })
+  }
+
   /** Calls `listener` with the view now and on every change, across root replacements. */
   subscribe(listener: (view: ClientView) => void): () => void {
     this.#listeners.add(listener)
