@@ -24,7 +24,7 @@ import { guardClientOptions } from './guard-options'
 import { childOf, type RootHost } from './host'
 import type { ClientOptions, ResumeResult } from './options'
 import type { PairedSession } from './paired-session'
-import { type ClientPairOptions, defaultRequiredNamespaces, pairMetadata } from './pairing'
+import type { ClientPairOptions } from './pairing'
 import { assembleClient } from './parts'
 import type { ClientReads } from './reads'
 import type { ClientResume } from './resume'
@@ -194,15 +194,9 @@ export class Client {
   async pair(options: ClientPairOptions = {}): Promise<PairingHandle> {
     const checking = checkParameters('pair', options)
     if (checking) await checking
-    const metadata = pairMetadata(options)
-    const part = await this.#loaders.loadPairing()
-    const begun = part.begin({
-      requiredNamespaces: defaultRequiredNamespaces(options),
-      metadata,
-      ...(options.proposalTtlSeconds === undefined
-        ? {}
-        : { proposalTtlSeconds: options.proposalTtlSeconds }),
-    })
+    // The proposal, the metadata and their checks are in the pairing chunk.
+    const { beginClientPairing } = await import('./lazy/pairing')
+    const begun = beginClientPairing(await this.#loaders.loadPairing(), options)
     // A new pairing replaces any paired session, stored ones too: should this pairing fail, no
     // stale session may come back at the next resume().
     this.#paired.replaceStore(

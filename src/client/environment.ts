@@ -22,20 +22,22 @@ import type { IWalletConnector } from '../connectors/types'
 import { AppError } from '../errors/app-error'
 import type { Caip2ChainId, ChainNamespace } from '../registry/types'
 import type { ClientLink } from '../universal-link/lazy/client-link'
+import type { RootHost } from './host'
 import type { ClientPairingPart } from './lazy/pairing'
-import type { PhantomLinkHost } from './lazy/phantom-link'
 import type { ClientOptions } from './options'
+import type { ClientFace } from './parts'
+import type { ClientResume } from './resume'
 
 /** What the loaders ask of the `Client` they serve. */
 export interface ClientLoadersHost {
-  /** The current root actor. */
-  actor(): ClientActor
-  /** The connector `selectWallet` returns for a universal-link wallet (it drives the client). */
-  linkConnector(walletId: string): IWalletConnector
+  /** The root-actor host (its current actor). */
+  root(): RootHost
+  /** The `Client` (a universal-link wallet's connector drives it). */
+  client(): ClientFace
   /** The universal-link part loaded: persist the root's flow from now on. */
   linkLoaded(): void
-  /** What the Phantom-link chunk borrows. */
-  phantomHost(): PhantomLinkHost
+  /** The resume part (what the Phantom-link chunk borrows goes through it). */
+  resume(): ClientResume
 }
 
 /**
@@ -180,7 +182,7 @@ export class ClientLoaders {
 
   /** The Phantom-link connector of `walletId` (the app's own, else a kept built-in one): in a chunk. */
   async phantomLinkConnector(walletId: string): Promise<IWalletConnector> {
-    const { phantomLinkConnector } = await import('./lazy/phantom-link')
-    return phantomLinkConnector(this.host.phantomHost(), walletId)
+    const { phantomLinkConnector, phantomHostOf } = await import('./lazy/phantom-link')
+    return phantomLinkConnector(phantomHostOf(this.host.resume()), walletId)
   }
 }

@@ -2,7 +2,7 @@ import { createActor } from 'xstate'
 import { bindClient } from '../../machines/client/client.actors'
 import type { ClientActor } from '../../machines/client/client.facade'
 import type { GuardReport } from '../../machines/shared/guard'
-import type { IWalletConnector, RequestArgs, WalletConnection } from '../connectors/types'
+import type { WalletConnection } from '../connectors/types'
 import { ClientLoaders } from './environment'
 import { RootHost } from './host'
 import type { ClientOptions } from './options'
@@ -30,8 +30,6 @@ export interface ClientParts {
   resume: ClientResume
 }
 
-const LINK_SIGN = { method: 'signMessage', payload: null } as const
-
 /**
  * Builds the parts of `client` and starts its root actor: the loaders make the root's
  * environment, the host runs the root, and on each of its changes the connection store, the
@@ -44,10 +42,10 @@ export function assembleClient(
 ): ClientParts {
   const parts = {} as ClientParts
   const loaders = new ClientLoaders(options, {
-    actor: () => parts.host.actor,
-    linkConnector: (walletId) => linkConnector(client, parts.host, walletId),
+    root: () => parts.host,
+    client: () => client,
     linkLoaded: () => parts.resume.persistLink(parts.host.actor),
-    phantomHost: () => parts.resume.phantomHost(),
+    resume: () => parts.resume,
   })
   const inspect = loaders.inspector(report)
   const { timeouts } = options
@@ -81,25 +79,4 @@ export function assembleClient(
   })
   host.start()
   return parts
-}
-
-/** The connector object `selectWallet` returns for a universal-link wallet: it drives the client. */
-function linkConnector(client: ClientFace, host: RootHost, walletId: string): IWalletConnector {
-  return {
-    id: walletId,
-    isAvailable: () => true,
-    connect: () => client.connect(),
-    getAccounts: () => client.getConnection()?.accounts ?? [],
-    disconnect: () => client.disconnect(),
-    request: async <T>(args: RequestArgs): Promise<T> => {
-      if (args.method === 'solana_signTransaction') {
-        const transaction = (args.params as { transaction?: unknown } | undefined)?.transaction
-        return client.signTransaction<T>(typeof transaction === 'string' ? transaction : '')
-      }
-      // Over a universal link the wallet signs the session's envelope: no message of the app's.
-      host.walletConnection()
-      const request = { method: 'solana_signMessage', params: { message: '' } }
-      return { signature: await host.sign({ request, link: LINK_SIGN }) } as T
-    },
-  }
 }

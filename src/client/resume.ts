@@ -1,16 +1,10 @@
 import type { ClientActor } from '../../machines/client/client.facade'
 import { clientView } from '../../machines/client/client.view'
-import {
-  CONNECTION_STORE_FORMAT,
-  CONNECTION_STORE_FORMAT_VERSION,
-  type ConnectionStore,
-  type StoredConnection,
-} from '../connection/store'
+import type { ConnectionStore, StoredConnection } from '../connection/store'
 import type { Caip2ChainId } from '../registry/types'
 import type { UniversalLinkStore } from '../universal-link/store'
 import type { ClientLoaders } from './environment'
 import type { RootHost } from './host'
-import type { PhantomLinkHost } from './lazy/phantom-link'
 import type { ResumeResult } from './options'
 import type { PairedSession } from './paired-session'
 import type { ClientTransactions } from './transactions'
@@ -23,9 +17,9 @@ const _none = async () => null
  * Phantom's deeplinks, and `resume()`, which restores whichever of them is stored.
  */
 export class ClientResume {
-  readonly #host: RootHost
-  readonly #loaders: ClientLoaders
-  readonly #transactions: ClientTransactions
+  readonly host: RootHost
+  readonly loaders: ClientLoaders
+  readonly transactions: ClientTransactions
   readonly #paired: PairedSession
   #stopPersisting: (() => void) | null = null
   /** The connection store (loaded on first use when the default one); what it last saved. */
@@ -38,9 +32,9 @@ export class ClientResume {
     transactions: ClientTransactions,
     paired: PairedSession,
   ) {
-    this.#host = host
-    this.#loaders = loaders
-    this.#transactions = transactions
+    this.host = host
+    this.loaders = loaders
+    this.transactions = transactions
     this.#paired = paired
   }
 
@@ -49,9 +43,9 @@ export class ClientResume {
     const { resumeClient } = await import('./lazy/resume')
     return resumeClient(
       {
-        host: this.#host,
-        loaders: this.#loaders,
-        transactions: this.#transactions,
+        host: this.host,
+        loaders: this.loaders,
+        transactions: this.transactions,
         paired: this.#paired,
         resume: this,
       },
@@ -59,32 +53,15 @@ export class ClientResume {
     )
   }
 
-  /** What the Phantom-link chunk borrows of the client. */
-  phantomHost(): PhantomLinkHost {
-    const host = this.#host
-    return {
-      options: this.#loaders.options,
-      kept: this.#loaders.phantomLinks,
-      secrets: this.#loaders.secrets,
-      connector: () => this.#loaders.connector,
-      pending: () => host.view().pending !== null,
-      waitFlow: () => host.waitCurrent().then(() => {}),
-      connection: () => host.connection(),
-      reconnect: (walletId, connectorId) =>
-        host.run({ type: 'RECONNECT', walletId, namespace: 'solana', connectorId }).then(() => {}),
-      watchSent: (chainId, hash) => this.#transactions.watch(chainId, hash),
-    }
-  }
-
   /** Keeps the root's universal-link flow in its store while resumable (once that part loaded). */
   persistLink(actor: ClientActor): void {
-    const part = this.#loaders.linkPart
-    const store = this.#loaders.options.universalLink?.store
+    const part = this.loaders.linkPart
+    const store = this.loaders.options.universalLink?.store
     if (!part || this.#stopPersisting) return
     if (store) this.#stopPersisting = part.persist(actor, store)
     else
       void this.linkStore().then((s) => {
-        if (this.#host.actor === actor && !this.#stopPersisting)
+        if (this.host.actor === actor && !this.#stopPersisting)
           this.#stopPersisting = part.persist(actor, s)
       })
   }
@@ -98,7 +75,7 @@ export class ClientResume {
 
   /** The universal-link store: the option, else the browser one (loaded on first use). */
   async linkStore(): Promise<UniversalLinkStore> {
-    const store = this.#loaders.options.universalLink?.store
+    const store = this.loaders.options.universalLink?.store
     return (
       store ?? (await import('../universal-link/browser-store')).createBrowserUniversalLinkStore()
     )
@@ -106,7 +83,7 @@ export class ClientResume {
 
   /** The connection store: the option, else the browser one (loaded on first use); null: none. */
   connectionStore(): Promise<ConnectionStore | null> {
-    const option = this.#loaders.options.connectionStore
+    const option = this.loaders.options.connectionStore
     this.#connections ??=
       option !== undefined
         ? Promise.resolve(option)
@@ -121,10 +98,12 @@ export class ClientResume {
     if (!view.isConnected || !connection || view.connectionKind !== 'wallet') return
     // On a phone only a WalletConnect session comes back (sign-client keeps it); the other mobile
     // paths resume their own way (universal links, Phantom's deeplinks, the relay pairing).
-    if (this.#loaders.isMobile() && connection.connectorId !== 'walletconnect') return
+    if (this.loaders.isMobile() && connection.connectorId !== 'walletconnect') return
+    // The format and its version as literals (`StoredConnection` types them): the constants'
+    // module holds the record's parser, which loads with `resume()`.
     const record: StoredConnection = {
-      format: CONNECTION_STORE_FORMAT,
-      formatVersion: CONNECTION_STORE_FORMAT_VERSION,
+      format: 'scope-connect/connection',
+      formatVersion: 1,
       connectorId: connection.connectorId,
       // A connector that serves many wallets (WalletConnect) names none: the one selected.
       walletId: connection.walletId ?? view.walletId,

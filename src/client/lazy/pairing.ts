@@ -18,8 +18,14 @@ import {
   type PairingStore,
   persistPairedRoot,
 } from '../../../machines/pairing/pairing.persistence'
+import { AppError } from '../../errors/app-error'
 import { createLogger } from '../../logging'
+import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
+import type { ChainNamespace } from '../../registry/types'
+import type { PeerMetadata } from '../../relay/protocol/schemas'
+import type { CaipNamespaces } from '../../relay/types'
 import type { ClientLoaders } from '../environment'
+import type { ClientPairOptions } from '../pairing'
 
 const log = /* @__PURE__ */ createLogger('client')
 
@@ -73,10 +79,47 @@ export function clientPairingPart(loaders: ClientLoaders): ClientPairingPart {
       ...(fetchImpl ? { fetchImpl } : {}),
       ...(pairing?.migrations ? { migrations: pairing.migrations } : {}),
       onSecret: (value) => loaders.secrets.add(value),
-      relayConnection: () => loaders.host.actor().system.get('relayConnection'),
+      relayConnection: () => loaders.host.root().actor.system.get('relayConnection'),
       rootMachine: (machine) => loaders.rootMachine({ pairing: machine }),
     })
     loaders.pairingLogic.set(loaders.pairingPart.machine)
   }
   return loaders.pairingPart
+}
+
+const DEFAULT_METHODS: Record<ChainNamespace, string[]> = {
+  eip155: ['personal_sign', 'eth_signTypedData_v4', 'eth_sendTransaction'],
+  solana: ['solana_signMessage'],
+}
+
+/** The proposal `pair()` sends when the caller names only a namespace (and maybe chains). */
+function defaultRequiredNamespaces(options: ClientPairOptions): CaipNamespaces {
+  if (options.requiredNamespaces) return options.requiredNamespaces
+  const namespace = options.namespace ?? 'eip155'
+  const chains = options.chains ?? [namespace === 'eip155' ? 'eip155:1' : SOLANA_MAINNET_CHAIN_ID]
+  return { [namespace]: { chains: [...chains], methods: DEFAULT_METHODS[namespace] } }
+}
+
+/** The dApp as `pair()` presents it: `options.metadata`, else the page's title and origin. */
+function pairMetadata(options: ClientPairOptions): PeerMetadata {
+  if (options.metadata) return options.metadata
+  if (typeof location === 'undefined' || typeof document === 'undefined') {
+    throw new AppError('INVALID_CONFIG', 'pair() outside a page needs options.metadata.')
+  }
+  return { name: document.title || location.host, url: location.origin }
+}
+
+/**
+ * Begins `Client.pair()`'s pairing with this part: the proposal (`options` or the defaults) and the
+ * dApp's metadata. @throws `INVALID_CONFIG` (no metadata outside a page, a bad proposal).
+ */
+export function beginClientPairing(part: ClientPairingPart, options: ClientPairOptions) {
+  const metadata = pairMetadata(options)
+  return part.begin({
+    requiredNamespaces: defaultRequiredNamespaces(options),
+    metadata,
+    ...(options.proposalTtlSeconds === undefined
+      ? {}
+      : { proposalTtlSeconds: options.proposalTtlSeconds }),
+  })
 }

@@ -10,6 +10,7 @@ import { phantomLinkOptions } from '../../phantom-link/options'
 import { getWalletInfo, walletIdForConnectorId } from '../../registry'
 import type { TransactionHandle } from '../../transaction/types'
 import type { ClientOptions, ResumeResult } from '../client'
+import type { ClientResume } from '../resume'
 
 /** What the `Client` lends the Phantom-link chunk. */
 export interface PhantomLinkHost {
@@ -24,6 +25,23 @@ export interface PhantomLinkHost {
   connection(): WalletConnection | null
   reconnect(walletId: string, connectorId: string): Promise<void>
   watchSent(chainId: string, hash: string): Promise<TransactionHandle>
+}
+
+/** What the Phantom-link chunk borrows of the client (through its resume part). */
+export function phantomHostOf(resume: ClientResume): PhantomLinkHost {
+  const { host, loaders, transactions } = resume
+  return {
+    options: loaders.options,
+    kept: loaders.phantomLinks,
+    secrets: loaders.secrets,
+    connector: () => loaders.connector,
+    pending: () => host.view().pending !== null,
+    waitFlow: () => host.waitCurrent().then(() => {}),
+    connection: () => host.connection(),
+    reconnect: (walletId, connectorId) =>
+      host.run({ type: 'RECONNECT', walletId, namespace: 'solana', connectorId }).then(() => {}),
+    watchSent: (chainId, hash) => transactions.watch(chainId, hash),
+  }
 }
 
 /** A Phantom-link connector, as the `Client` sees it. */

@@ -154,5 +154,6 @@ async function resumePhantomLink(
     (c) => (c as { kind?: unknown }).kind === 'phantom-link',
   )
   if (!href?.includes('scPhantomFlow=') && !stored && !own) return null
-  return (await import('./phantom-link')).resumePhantomLink(resume.phantomHost(), href)
+  const { resumePhantomLink, phantomHostOf } = await import('./phantom-link')
+  return resumePhantomLink(phantomHostOf(resume), href)
 }

@@ -51,7 +51,8 @@ export async function loadConnector(
     const kind = connectorKindForWallet(info, namespace, mobile, injected, walletConnect)
     if (kind === 'universal-link') {
       await loaders.loadLink()
-      loaders.connector = loaders.host.linkConnector(info.id)
+      const { linkConnector } = await import('./link')
+      loaders.connector = linkConnector(loaders.host.client(), loaders.host.root(), info.id)
       return {
         kind: 'universal-link',
         connectorId: info.id,
