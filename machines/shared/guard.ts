@@ -2,10 +2,9 @@
  * The app's own code the `Client` calls — its inspector, its stores, its view listeners — behind a
  * guard: a synchronous throw or a rejected promise is caught, reported once per source through
  * the logger (`warn`), and dropped. The root actor, the inspector's queue and the caller never see
- * it. The logger is imported, not loaded on demand: a dynamic `import()` of a module the entries
- * also reach makes esbuild split it into a chunk every entry then loads (evanw/esbuild#1110).
+ * it. The logger loads with the first report (a dynamic import): the `Client` entry goes without
+ * it until the app's code throws (issue 30 item 7).
  */
-import { createLogger } from '../../src/logging'
 
 /** Reports a failure of the app's code `source` (`the inspector`, `connectionStore.save`) once. */
 export type GuardReport = (source: string, error: unknown) => void
@@ -16,11 +15,13 @@ export function createGuardReport(): GuardReport {
   return (source, error) => {
     if (reported.has(source)) return
     reported.add(source)
-    try {
-      createLogger('client').warn(`${source} threw; the Client ignores it`, { error })
-    } catch {
-      // The app's log sink threw as well: nothing left to tell.
-    }
+    import('../../src/logging')
+      .then(({ createLogger }) =>
+        createLogger('client').warn(`${source} threw; the Client ignores it`, { error }),
+      )
+      .catch(() => {
+        // The logger did not load, or the app's log sink threw as well: nothing left to tell.
+      })
   }
 }
 

@@ -1,9 +1,8 @@
 import type { ClientActor } from '../../machines/client/client.facade'
-import type { PairingActor, PairingHandle } from '../../machines/pairing/pairing.facade'
+import type { PairingHandle } from '../../machines/pairing/pairing.facade'
 import type { PairingStore } from '../../machines/pairing/pairing.persistence'
-import { AppError } from '../errors/app-error'
 import type { ClientLoaders } from './environment'
-import { childOf, type RootHost } from './host'
+import type { RootHost } from './host'
 import type { ClientPairingPart } from './lazy/pairing'
 
 /** What a paired session asks of the `Client`. */
@@ -52,28 +51,14 @@ export class PairedSession {
   }
 
   /**
-   * The `PairingHandle` of the root's `pairing` child: its requests are `RELAY.REQUEST` events of the
-   * root (which settles them, with `signatureMs`), its approval is the root's `pair` flow `flow`.
+   * The `PairingHandle` of the root's `pairing` child (built by the pairing part, loaded before
+   * any pairing): its requests are `RELAY.REQUEST` events of the root, its approval the root's
+   * `pair` flow `flow`.
    */
   open(pairingId: string, uri: string | null, flow: number): PairingHandle {
-    const part = this.#loaders.pairingPart as ClientPairingPart // loaded before any pairing
-    const child = childOf(this.#host.actor, 'pairing') as PairingActor
-    const approval = this.#host.wait(flow).then(() => {
-      const session = child.getSnapshot().context.session
-      if (session) return session
-      throw new AppError('NOT_CONNECTED', 'The relay session has ended.')
-    })
-    approval.catch(() => undefined)
-    const pairing = part.flow(child, pairingId, uri, {
-      submit: (requestId, method) => this.#host.run({ type: 'RELAY.REQUEST', requestId, method }),
-      approval,
-      disconnect: () => this.#client.disconnect(),
-      stop: () => {
-        if (this.#host.actor.getSnapshot().matches({ relay: 'pairing' })) this.#client.cancel()
-      },
-    })
-    this.#pairing = pairing
-    return pairing
+    const part = this.#loaders.pairingPart as ClientPairingPart
+    this.#pairing = part.open(this.#host, this.#client, { pairingId, uri, flow })
+    return this.#pairing
   }
 
   /** Keeps the root's paired session in the pairing store (when there is one). */

@@ -10,6 +10,8 @@ import {
 import {
   type ClientPairingHost,
   createClientPairing,
+  type PairingActor,
+  type PairingHandle,
 } from '../../../machines/pairing/pairing.facade'
 import type { PairingMachine } from '../../../machines/pairing/pairing.machine'
 import {
@@ -25,6 +27,8 @@ import type { ChainNamespace } from '../../registry/types'
 import type { PeerMetadata } from '../../relay/protocol/schemas'
 import type { CaipNamespaces } from '../../relay/types'
 import type { ClientLoaders } from '../environment'
+import type { RootHost } from '../host'
+import type { PairedSessionHost } from '../paired-session'
 import type { ClientPairOptions } from '../pairing'
 
 const log = /* @__PURE__ */ createLogger('client')
@@ -57,6 +61,32 @@ export function loadClientPairing(host: ClientPairingPartHost) {
       if (!check.ok) log.warn(`discarded the stored paired session: ${check.reason}`)
       else part.restore(check.pairingId, check.secrets)
       return check
+    },
+    /**
+     * The `PairingHandle` of `root`'s `pairing` child: its requests are `RELAY.REQUEST` events of
+     * the root (which settles them, with `signatureMs`), its approval is the root's flow `flow`.
+     */
+    open(
+      root: RootHost,
+      client: PairedSessionHost,
+      opened: { pairingId: string; uri: string | null; flow: number },
+    ): PairingHandle {
+      const snapshot = root.actor.getSnapshot() as { children: Record<string, unknown> }
+      const child = snapshot.children.pairing as PairingActor
+      const approval = root.wait(opened.flow).then(() => {
+        const session = child.getSnapshot().context.session
+        if (session) return session
+        throw new AppError('NOT_CONNECTED', 'The relay session has ended.')
+      })
+      approval.catch(() => undefined)
+      return part.flow(child, opened.pairingId, opened.uri, {
+        submit: (requestId, method) => root.run({ type: 'RELAY.REQUEST', requestId, method }),
+        approval,
+        disconnect: () => client.disconnect(),
+        stop: () => {
+          if (root.actor.getSnapshot().matches({ relay: 'pairing' })) client.cancel()
+        },
+      })
     },
     /** Saves the root's deep snapshot (keys beside it) while paired; clears it once the flow ends. */
     persist(root: AnyActorRef, store: PairingStore): () => void {
