@@ -4,7 +4,6 @@ import {
   type ClientEnvironment,
   createLazyLogic,
 } from '../../machines/client/client.actors'
-import type { ClientActor } from '../../machines/client/client.facade'
 import type { LoadConnectorInput } from '../../machines/client/client.types'
 import type { ConnectMachine } from '../../machines/connect/connect.machine'
 import type { PairingMachine } from '../../machines/pairing/pairing.machine'
