@@ -108,7 +108,9 @@ export const ROOT_MACHINE = {
   // Moving the message into the universal-link and pairing charts would win it back (not done).
   // Issue 30's split of the chart by region (client.setup.ts and four region files built with
   // createStateConfig) and one shared notProvided: 5.23 KB (esbuild) / 4.93 KB (Rollup). Raised
-  // to 5.3 KB for now; issue 30 item 7 (the Client entry at 28 KB) is open and must win it back.
+  // to 5.3 KB for now. Issue 30 item 7 brought the `Client` entry back to 28 KB from outside the
+  // chart (src/client, its lazy chunks): the share stays 5.23 KB (esbuild) / 5.03 KB (Rollup), the
+  // chart's own code; 4.9 KB needs the chart itself smaller (not done).
   budget: 5.3 * KB,
 }
 
@@ -129,19 +131,24 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
     // connector kinds and loader now load with the first connector (src/client/lazy/route.ts) and
     // the universal-link token vault with its flow, 28.26 KB / 26.64 KB; back to 31 KB (29.51 /
     // 27.63 KB with partner wallets and the WalletConnect option, issue 26). Issue 30's split of
-    // the Client and its root chart into modules: 31.23 KB (esbuild). Raised to 31.5 KB for now;
-    // issue 30 item 7 asks for 28 KB and is open (bench/bundle-modules.ts shows where the bytes are).
-    budget: 31.5 * KB,
+    // the Client and its root chart into modules: 31.23 KB (esbuild), 31.5 KB for a while. Issue 30
+    // item 7, back to 28 KB: what a loaded part does lives in its chunk (picking and building the
+    // connector, the universal-link and pairing wiring, sendTransaction and the receipt wait,
+    // pair()'s proposal), the logger loads with the first guard report, and the entry imports no
+    // module only a lazy chunk needs (esbuild puts such a module in a shared chunk loaded up
+    // front): 27.87 KB with esbuild, 26.19 KB with Rollup (bench/bundle-modules.ts shows the rest).
+    budget: 28 * KB,
   },
   {
     // esbuild with code splitting stops honouring `"sideEffects": false` once a build has an
     // `import()` (evanw/esbuild#1110): every module the root index names with `export { … } from`
     // and the lazy chunks share loaded up front (62–70 KB). The root index re-exports through
-    // `src/root/*` with `export *` instead: 33.9 KB (issue 30 asked for at most 60).
+    // `src/root/*` with `export *` instead: 33.9 KB (issue 30 asked for at most 60); 30.97 KB (esbuild)
+    // / 27.96 KB (Rollup) once the `Client` entry went back to 28 KB (issue 30 item 7).
     name: '`Client` with `isAppError` and `getWalletInfo` (a typical app)',
     source: `${from(['Client'], 'scope-connect/client')}\n${from(['isAppError', 'getWalletInfo'])}`,
     subpath: './client',
-    budget: 40 * KB,
+    budget: 31.5 * KB,
   },
   ...(
     [

@@ -1,27 +1,28 @@
 /**
  * The app's own code the `Client` calls — its inspector, its stores, its view listeners — behind a
  * guard: a synchronous throw or a rejected promise is caught, reported once per source through
- * the logger (`warn`), and dropped. The root actor, the inspector's queue and the caller never see
- * it. The logger loads with the first report (a dynamic import): the `Client` entry goes without
- * it until the app's code throws (issue 30 item 7).
+ * `warn` (the logger's), and dropped. The root actor, the inspector's queue and the caller never
+ * see it. `warn` comes from the caller: the `Client` loads the logger with its first report (a
+ * dynamic import, which its entry can afford and this module, reached from the root entry, cannot:
+ * an `import()` makes esbuild keep every module the root index names, evanw/esbuild#1110).
  */
 
 /** Reports a failure of the app's code `source` (`the inspector`, `connectionStore.save`) once. */
 export type GuardReport = (source: string, error: unknown) => void
 
-/** A reporter that tells the logger once per source (later failures of that source are dropped). */
-export function createGuardReport(): GuardReport {
+/** A reporter that tells `warn` once per source (later failures of that source are dropped). */
+export function createGuardReport(
+  warn: (message: string, data: { error: unknown }) => unknown,
+): GuardReport {
   const reported = new Set<string>()
   return (source, error) => {
     if (reported.has(source)) return
     reported.add(source)
-    import('../../src/logging')
-      .then(({ createLogger }) =>
-        createLogger('client').warn(`${source} threw; the Client ignores it`, { error }),
-      )
-      .catch(() => {
-        // The logger did not load, or the app's log sink threw as well: nothing left to tell.
-      })
+    try {
+      Promise.resolve(warn(`${source} threw; the Client ignores it`, { error })).catch(() => {})
+    } catch {
+      // The app's log sink threw as well (or the logger did not load): nothing left to tell.
+    }
   }
 }
 

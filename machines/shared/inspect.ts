@@ -1,6 +1,6 @@
 import type { InspectionEvent, Observer } from 'xstate'
 import { invalidArgument, isObject } from '../../src/errors/arguments'
-import { REDACTED, redact } from '../../src/logging'
+import { createLogger, REDACTED, redact } from '../../src/logging'
 import { createGuardReport, guarded } from './guard'
 import { type InspectionRedaction, inspectionView } from './inspection-view'
 
@@ -47,7 +47,7 @@ export function sanitizeInspectionEvent(inspectionEvent: InspectionEvent): Inspe
 export function createSafeInspector(
   inspect: InspectOption,
 ): (inspectionEvent: InspectionEvent) => void {
-  const report = createGuardReport()
+  const report = createGuardReport((message, data) => createLogger('client').warn(message, data))
   return (inspectionEvent) =>
     guarded(
       report,

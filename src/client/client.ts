@@ -53,7 +53,11 @@ function rawIsEvmOnly(): AppError {
 export class Client {
   readonly #options: ClientOptions
   /** Reports a throw of the app's own code (inspector, stores, listeners) once, through the logger. */
-  readonly #report = createGuardReport()
+  readonly #report = createGuardReport(async (message, data) => {
+    // The logger loads with the first report: the entry goes without it until the app's code throws.
+    const { createLogger } = await import('../logging')
+    createLogger('client').warn(message, data)
+  })
   /** The root actor's environment and the lazily loaded parts (connectors, machines, readers). */
   readonly #loaders: ClientLoaders
   /** The root actor: started, replaced, followed; its view's listeners; its flows run. */
