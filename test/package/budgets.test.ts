@@ -62,7 +62,7 @@ describe.concurrent('bundle-size budgets (gzip, entry chunk, from the packed tar
       ['`parsePairingUri`', 2560],
       ['all pure functions', 8192],
       ['`createBalanceReader`', 15872],
-      // 31.50 -> 28 KB and 40 -> 31.5 KB: issue 30 item 7 (27.87 / 30.97 KB with esbuild).
+      // 31.50 -> 28 KB and 40 -> 31.5 KB: issue 30 item 7 (27.90 / 31.00 KB with esbuild).
       ['`Client` (before any connector loads)', 28672],
       ['`Client` with `isAppError` and `getWalletInfo` (a typical app)', 32256],
       ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 1024],
