@@ -6,7 +6,7 @@ import { toAppError } from '../../machines/shared/error-data'
 import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
 import type { WalletConnection } from '../connectors/types'
 import { AppError } from '../errors/app-error'
-import type { TransactionStore } from '../transaction/store'
+import type { SettledTransaction, TransactionStore } from '../transaction/store'
 import type {
   SendTransactionParameters,
   TransactionHandle,
@@ -167,6 +167,12 @@ export class ClientTransactions {
     return this.handle(record.chainId, record.hash)
   }
 
+  /** `Client.recentTransactions`: the store's history, newest first. */
+  async recent(): Promise<SettledTransaction[]> {
+    const part = await this.load()
+    return part.readTransactionHistory(this.#store ?? null)
+  }
+
   /** The handle of the transaction `hash`: `wait()` follows the root's `transaction` child. */
   handle(chainId: string, hash: string): TransactionHandle {
     let settled: Promise<TransactionReceiptSummary> | undefined
@@ -246,7 +252,7 @@ export class ClientTransactions {
   /**
    * Follows the root's `transaction` child (a spawned child's changes do not change the root's
    * snapshot): the view's listeners hear each of them, and the store keeps the transaction while
-   * it waits for its receipt and forgets it once settled.
+   * it waits for its receipt, forgets it once settled and keeps it in its history.
    */
   keep(): void {
     const child = transactionChild(this.#host.actor)
@@ -277,9 +283,12 @@ export class ClientTransactions {
         savedAt: Date.now(),
       })
       this.#storedTransaction = snapshot.context.hash
-    } else if (snapshot?.status === 'done' && this.#storedTransaction === snapshot.context.hash) {
-      store.clear()
-      this.#storedTransaction = null
+    } else if (snapshot?.status === 'done') {
+      if (this.#storedTransaction === snapshot.context.hash) {
+        store.clear()
+        this.#storedTransaction = null
+      }
+      this.#loaders.transactionPart?.rememberSettledTransaction(store, snapshot.output, Date.now())
     }
   }
 }

@@ -21,6 +21,8 @@ export {
 export {
   createBrowserTransactionStore,
   parseTransactionRecord,
+  readTransactionHistory,
+  rememberSettledTransaction,
   TRANSACTION_RECORD_FORMAT,
   TRANSACTION_RECORD_VERSION,
 } from '../../transaction/store'
