@@ -266,25 +266,22 @@ describe('"Recent transactions" in the account screen', () => {
     localStorage.removeItem(`${key}:history`)
   })
 
+  /** The memory store without its history: a plain `RecordStore<TransactionRecord>`. */
+  const withoutHistory = (): TransactionStore => {
+    const { history: _, ...plain } = createMemoryTransactionStore()
+    return plain
+  }
+
   it('a store without a history (a plain RecordStore) lists nothing and still sends', async () => {
-    const memory = createMemoryTransactionStore()
-    const plain: TransactionStore = {
-      save: (record) => memory.save(record),
-      load: () => memory.load(),
-      clear: () => memory.clear(),
-    }
-    const { client, element } = await setUp('0', plain)
+    const { client, element } = await setUp('0', withoutHistory())
     await confirmed(client, element)
     expect(await client.recentTransactions()).toEqual([])
     element.remove()
   })
 
   it("a history that throws (an app's store) lists nothing, and the transactions still settle", async () => {
-    const memory = createMemoryTransactionStore()
     const throwing: TransactionStore = {
-      save: (record) => memory.save(record),
-      load: () => memory.load(),
-      clear: () => memory.clear(),
+      ...withoutHistory(),
       history: {
         save() {
           throw new Error('quota')
