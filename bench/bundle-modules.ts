@@ -8,6 +8,7 @@
  *
  *   npx tsx bench/bundle-modules.ts '`Client` (before'
  *   npx tsx bench/bundle-modules.ts createBalanceReader --top 20
+ *   npx tsx bench/bundle-modules.ts 'UI elements' --core   (every chunk its total budget counts)
  */
 import { resolve } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -19,6 +20,8 @@ import { LIBRARY_SCENARIOS } from './bundle-scenarios'
 const [query, ...flags] = process.argv.slice(2)
 const topFlag = flags.indexOf('--top')
 const top = topFlag >= 0 ? Number(flags[topFlag + 1]) : 40
+// `--core`: the chunks `coreTotal` counts (the initial ones and every lazy one without its own budget).
+const core = flags.includes('--core')
 const scenario = LIBRARY_SCENARIOS.find((s) => query !== undefined && s.name.includes(query))
 if (!scenario) {
   console.error(`No scenario named like ${JSON.stringify(query)}. Scenarios:`)
@@ -62,6 +65,9 @@ try {
   const { outputs } = result.metafile
   const entry = Object.keys(outputs).find((key) => key.endsWith('/stdin.js'))
   if (!entry) throw new Error('esbuild produced no entry chunk')
+  const optional = Object.keys(scenario.optionalChunks ?? {})
+  const isOptional = (path: string) =>
+    optional.some((name) => outputs[path]?.entryPoint?.endsWith(name.replace(/^dist\//, '')))
   const initial = new Set<string>()
   const queue = [entry]
   while (queue.length > 0) {
@@ -69,7 +75,8 @@ try {
     if (initial.has(key)) continue
     initial.add(key)
     for (const i of outputs[key]?.imports ?? [])
-      if (i.kind === 'import-statement' && !i.external) queue.push(i.path)
+      if ((core || i.kind === 'import-statement') && !i.external && !isOptional(i.path))
+        queue.push(i.path)
   }
   let gzip = 0
   const modules = new Map<string, number>()
@@ -90,7 +97,7 @@ try {
       .slice(0, limit)
       .map(([name, bytes]) => `| ${name} | ${bytes} |`)
       .join('\n')
-  console.log(`${scenario.name}: initial ${kb(gzip)} gzip (esbuild), ${initial.size} chunk(s)\n`)
+  console.log(`${scenario.name}: ${core ? 'core total' : 'initial'} ${kb(gzip)} gzip (esbuild), ${initial.size} chunk(s)\n`)
   console.log(`| Package or folder | minified bytes |\n|---|---:|\n${table(groups, Infinity)}\n`)
   console.log(`| Module | minified bytes |\n|---|---:|\n${table(modules, top)}`)
 } finally {

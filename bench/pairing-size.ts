@@ -34,7 +34,7 @@ async function gzipSize(source: string): Promise<{ raw: number; gzip: number }> 
 
 const ROWS: Array<[string, string]> = [
   ['`scope-connect/wallet` (the wallet entry alone)', "export * from './src/wallet'"],
-  ['`scope-connect/qr` (`pairingQrSvg`, uqr)', "export * from './src/qr'"],
+  ['`scope-connect/qr` (`pairingQrSvg`, lean-qr)', "export * from './src/qr'"],
   [
     '`startPairing` alone (machine, relay client, crypto, xstate, zod/mini)',
     "export { startPairing } from './machines/pairing/pairing.facade'",

@@ -16,6 +16,7 @@ import { registerNetworks } from '../registry/custom-networks'
 import { registerPartnerWallets } from '../registry/partners'
 import type { Caip2ChainId, ChainNamespace, WalletId } from '../registry/types'
 import type { SignInParameters } from '../siwe/parameters'
+import type { SettledTransaction } from '../transaction/store'
 import type { SendTransactionParameters, TransactionHandle } from '../transaction/types'
 import type { SignInRecord } from '../wire/schemas/sign-in'
 import { checkParameters, loadParameterChecks } from './check'
@@ -426,6 +427,15 @@ export class Client {
    */
   resumeTransaction(): Promise<TransactionHandle | null> {
     return this.#transactions.resume()
+  }
+
+  /**
+   * The transactions that settled after the wallet sent them, newest first, from
+   * `transactions.store`'s history (the package's stores keep the last 10, across reloads; a
+   * store without `history` keeps none). Entries are checked on read: a bad one is left out.
+   */
+  recentTransactions(): Promise<SettledTransaction[]> {
+    return this.#transactions.recent()
   }
 
   /**

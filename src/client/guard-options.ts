@@ -1,6 +1,16 @@
 import type { InspectionEvent } from 'xstate'
 import { type GuardReport, guarded, guardStore } from '../../machines/shared/guard'
+import type { TransactionStore } from '../transaction/store'
 import type { ClientOptions } from './client'
+
+/** The transaction store and its history (when it keeps one), each behind guards. */
+function guardTransactionStore(store: TransactionStore, report: GuardReport): TransactionStore {
+  const guardedStore = guardStore(store, 'transactions.store', report)
+  const { history } = store
+  return history
+    ? { ...guardedStore, history: guardStore(history, 'transactions.store.history', report) }
+    : guardedStore
+}
 
 /**
  * `options` with the app's stores and inspector behind guards (`machines/shared/guard`): what they
@@ -29,7 +39,7 @@ export function guardClientOptions(options: ClientOptions, report: GuardReport):
       ? {
           transactions: {
             ...transactions,
-            store: guardStore(transactions.store, 'transactions.store', report),
+            store: guardTransactionStore(transactions.store, report),
           },
         }
       : {}),

@@ -2,7 +2,7 @@ import type { ActorRefFrom, Subscription } from 'xstate'
 import type { PairingHandle } from '../../machines/pairing/pairing.facade'
 import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
 import type { WalletConnection } from '../connectors/types'
-import type { TransactionStore } from '../transaction/store'
+import type { SettledTransaction, TransactionStore } from '../transaction/store'
 import type { SendTransactionParameters, TransactionHandle } from '../transaction/types'
 import type { ClientLoaders } from './environment'
 import { childOf, type RootHost } from './host'
@@ -62,6 +62,11 @@ export class ClientTransactions {
   /** `Client.resumeTransaction`: the stored transaction, watched again; null when none. */
   async resume(): Promise<TransactionHandle | null> {
     return (await this.load()).resumeTransaction(this)
+  }
+
+  /** `Client.recentTransactions`: the store's history, newest first. */
+  async recent(): Promise<SettledTransaction[]> {
+    return (await this.load()).recentTransactions(this)
   }
 
   /** The root's `transaction` child (spawned by `SEND_TRANSACTION` / `WATCH_TRANSACTION`), if any. */

@@ -5,9 +5,12 @@ export {
   createBrowserTransactionStore,
   createMemoryTransactionStore,
   DEFAULT_TRANSACTION_STORAGE_KEY,
+  parseTransactionHistory,
   parseTransactionRecord,
+  type SettledTransaction,
   TRANSACTION_RECORD_FORMAT,
   TRANSACTION_RECORD_VERSION,
+  type TransactionHistoryRecord,
   type TransactionRecord,
   type TransactionStore,
 } from './store'

@@ -1,5 +1,9 @@
 import * as z from 'zod/mini'
-import type { TransactionDeadlines } from '../../machines/transaction/transaction.types'
+import type {
+  TransactionDeadlines,
+  TransactionOutcome,
+  TransactionSummary,
+} from '../../machines/transaction/transaction.types'
 import { createLogger } from '../logging'
 import { createLocalStorageRecord } from '../storage/local-storage-record'
 import {
@@ -29,8 +33,36 @@ export interface TransactionRecord extends RecordEnvelope {
   savedAt: number
 }
 
-/** Where `Client` keeps the transaction in flight (default: `localStorage` in a page). */
-export type TransactionStore = RecordStore<TransactionRecord>
+/** The `format` of a stored `TransactionHistoryRecord`. */
+export const TRANSACTION_HISTORY_FORMAT = 'scope-connect/transaction-history'
+/** How many settled transactions a history keeps, newest first. */
+export const TRANSACTION_HISTORY_LENGTH = 10
+
+/** A transaction that ended after the wallet sent it (it has a hash), as a history lists it. */
+export interface SettledTransaction {
+  chainId: string
+  hash: string
+  outcome: TransactionOutcome
+  /** The receipt's block (decimal), when the chain answered one (confirmed, reverted). */
+  blockNumber: string | null
+  /** Milliseconds since the epoch. */
+  settledAt: number
+}
+
+/** The settled transactions a `TransactionStore` keeps, newest first (`Client.recentTransactions()`). */
+export interface TransactionHistoryRecord extends RecordEnvelope {
+  format: typeof TRANSACTION_HISTORY_FORMAT
+  formatVersion: 1
+  transactions: SettledTransaction[]
+}
+
+/**
+ * Where `Client` keeps the transaction in flight (default: `localStorage` in a page), and, in
+ * `history`, the transactions that settled: a plain `RecordStore<TransactionRecord>` keeps no history.
+ */
+export interface TransactionStore extends RecordStore<TransactionRecord> {
+  history?: RecordStore<TransactionHistoryRecord>
+}
 
 const time = /* @__PURE__ */ z.nullable(
   /* @__PURE__ */ z.number().check(
@@ -81,21 +113,126 @@ export function parseTransactionRecord(value: unknown): TransactionRecord | null
   return parsed.success ? (parsed.data as TransactionRecord) : null
 }
 
+const OUTCOMES: readonly TransactionOutcome[] = [
+  'confirmed',
+  'reverted',
+  'replaced',
+  'dropped',
+  'rejected',
+  'failed',
+  'aborted',
+]
+
+const SettledTransactionSchema = /* @__PURE__ */ z
+  .object({
+    chainId: /* @__PURE__ */ z
+      .string()
+      .check(/* @__PURE__ */ z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
+    hash: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100)),
+    outcome: /* @__PURE__ */ z.enum(OUTCOMES as [TransactionOutcome]),
+    blockNumber: /* @__PURE__ */ z.nullable(
+      /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^\d{1,20}$/)),
+    ),
+    settledAt: time,
+  })
+  .check(
+    /* @__PURE__ */ z.refine((entry) => isTransactionHash(entry.chainId, entry.hash), {
+      message: 'not a transaction hash of its chain',
+      path: ['hash'],
+    }),
+  )
+
+/**
+ * A stored value as a history of this version, or null: its format and version, and the entries
+ * that are settled transactions (each checked as `parseTransactionRecord` checks a record; an entry
+ * that is not is dropped, the rest kept), at most `TRANSACTION_HISTORY_LENGTH`. Never throws.
+ */
+export function parseTransactionHistory(value: unknown): TransactionHistoryRecord | null {
+  if (typeof value !== 'object' || value === null) return null
+  const record = value as Partial<Record<keyof TransactionHistoryRecord, unknown>>
+  if (record.format !== TRANSACTION_HISTORY_FORMAT || record.formatVersion !== 1) return null
+  if (!Array.isArray(record.transactions) || typeof record.savedAt !== 'number') return null
+  const transactions = record.transactions.flatMap((entry: unknown) => {
+    const parsed = SettledTransactionSchema.safeParse(entry)
+    return parsed.success && parsed.data.settledAt !== null
+      ? [{ ...parsed.data, settledAt: parsed.data.settledAt }]
+      : []
+  })
+  return {
+    format: TRANSACTION_HISTORY_FORMAT,
+    formatVersion: 1,
+    savedAt: record.savedAt,
+    transactions: transactions.slice(0, TRANSACTION_HISTORY_LENGTH),
+  }
+}
+
+/** `store`'s settled transactions, newest first, checked; none without a history. */
+export function readTransactionHistory(store: TransactionStore | null): SettledTransaction[] {
+  return parseTransactionHistory(store?.history?.load() ?? null)?.transactions ?? []
+}
+
+/**
+ * Puts a transaction that ended with a hash first in `store`'s history (once: a transaction
+ * already first is left), keeping the last `TRANSACTION_HISTORY_LENGTH`. The Client calls it with
+ * its store behind guards (`guardClientOptions`): what an app's store throws is reported, not raised.
+ */
+export function rememberSettledTransaction(
+  store: TransactionStore,
+  summary: TransactionSummary,
+  now: number,
+): void {
+  const { history } = store
+  if (!history || summary.hash === null) return
+  const kept = readTransactionHistory(store)
+  if (kept[0]?.hash === summary.hash) return
+  const settled: SettledTransaction = {
+    chainId: summary.chainId,
+    hash: summary.hash,
+    outcome: summary.outcome,
+    blockNumber: summary.blockNumber,
+    settledAt: now,
+  }
+  history.save({
+    format: TRANSACTION_HISTORY_FORMAT,
+    formatVersion: 1,
+    savedAt: now,
+    transactions: [settled, ...kept.filter((t) => t.hash !== settled.hash)].slice(
+      0,
+      TRANSACTION_HISTORY_LENGTH,
+    ),
+  })
+}
+
 const log = /* @__PURE__ */ createLogger('transaction-store')
 
-/** A `TransactionStore` on `localStorage` (nothing kept where there is none). Never throws. */
+/**
+ * A `TransactionStore` on `localStorage` (nothing kept where there is none), its history under
+ * `<storageKey>:history`. Never throws.
+ */
 export function createBrowserTransactionStore(
   storageKey: string = DEFAULT_TRANSACTION_STORAGE_KEY,
 ): TransactionStore {
-  return createLocalStorageRecord({
+  const store: TransactionStore = createLocalStorageRecord({
     storageKey,
     parse: parseTransactionRecord,
     log,
     what: 'transaction record',
   })
+  store.history = createLocalStorageRecord({
+    storageKey: `${storageKey}:history`,
+    parse: parseTransactionHistory,
+    log,
+    what: 'transaction history',
+  })
+  return store
 }
 
-/** A `TransactionStore` in memory (tests, or to share one between two clients of a process). */
+/** A `TransactionStore` in memory, history included (tests, or one store for two clients). */
 export function createMemoryTransactionStore(): TransactionStore {
-  return createMemoryRecordStore(parseTransactionRecord, 'transaction record')
+  const store: TransactionStore = createMemoryRecordStore(
+    parseTransactionRecord,
+    'transaction record',
+  )
+  store.history = createMemoryRecordStore(parseTransactionHistory, 'transaction history')
+  return store
 }

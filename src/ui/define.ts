@@ -26,7 +26,7 @@ export type ConnectElementClient = Pick<
   | 'getBalance'
   | 'switchChain'
 > &
-  Partial<Pick<Client, 'servedPathOptions'>>
+  Partial<Pick<Client, 'servedPathOptions' | 'recentTransactions'>>
 
 /** The properties and methods both elements have (set them from JS or as React props). */
 export interface ConnectElement extends HTMLElement {

@@ -87,7 +87,7 @@ describe.concurrent('bundle-size budgets (gzip, entry chunk, from the packed tar
         scenario.totalBudget,
       ]),
     ).toEqual([
-      ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 15872],
+      ['UI elements (`scope-connect/ui`; the elements and the QR code load on first use)', 14848],
     ])
   })
 

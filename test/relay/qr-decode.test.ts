@@ -1,11 +1,11 @@
 import fc from 'fast-check'
-import { encode } from 'uqr'
+import { correction, generate } from 'lean-qr/nano'
 import { describe, expect, it } from 'vitest'
 import { type PairingQrOptions, pairingQrSvg } from '../../src/qr'
 import { createPairing } from '../../src/relay'
 import { rasterizeQrSvg, readQr } from '../support/qr-image'
 
-// Our encoder (pairingQrSvg, on uqr) against a decoder we did not write (jsQR): the SVG the modal
+// Our encoder (pairingQrSvg, on lean-qr) against a decoder we did not write (jsQR): the SVG the modal
 // paints, rasterised module by module (test/support/qr-image.ts, a strict parser of the SVG's
 // shape), must decode to the exact URI. In Chromium the same holds for the painted modal
 // (test/browser/walletconnect.browser.test.ts).
@@ -18,8 +18,9 @@ const scaleOf = (pixelSize: number) => 4 / pixelSize
  * 74 instead of ISO 18004's 78), so the properties skip inputs that encode at version 23; the last
  * test checks our version-23 code against the standard's positions instead.
  */
-const jsQrReads = (uri: string, ecc: PairingQrOptions['ecc'] = 'L') =>
-  encode(uri, { ecc, border: 0 }).version !== 23
+const versionOf = (uri: string, ecc: PairingQrOptions['ecc'] = 'L') =>
+  (generate(uri, { minCorrectionLevel: correction[ecc] }).size - 17) / 4
+const jsQrReads = (uri: string, ecc: PairingQrOptions['ecc'] = 'L') => versionOf(uri, ecc) !== 23
 
 function decoded(uri: string, options: PairingQrOptions = {}): string | null {
   const svg = pairingQrSvg(uri, options)
@@ -96,10 +97,12 @@ describe('pairingQrSvg decodes with jsQR to its exact input', () => {
       expiryTimestamp: 1_800_000_000,
     })
     expect(decoded(uri)).toBe(uri)
-    const atL = `wc:${'a1'.repeat(1475)}`
-    expect(atL.length).toBe(2953)
+    // The most a version-40 code holds: its data codewords less the UTF-8 ECI and byte-mode header.
+    const atL = `wc:${'a1'.repeat(1474)}a`
+    expect([atL.length, versionOf(atL)]).toEqual([2952, 40])
     expect(decoded(atL, { pixelSize: 4 })).toBe(atL)
-    const atH = `wc:${'b2'.repeat(635)}`
+    const atH = `wc:${'b2'.repeat(634)}b`
+    expect([atH.length, versionOf(atH, 'H')]).toEqual([1272, 40])
     expect(decoded(atH, { ecc: 'H', pixelSize: 4 })).toBe(atH)
   })
 
@@ -117,15 +120,16 @@ describe('pairingQrSvg decodes with jsQR to its exact input', () => {
 
   it('a version-23 code (which jsQR misreads) has its alignment patterns where ISO 18004 puts them', () => {
     const uri = `wc:${'c3'.repeat(510)}`
-    const { version, size, data } = encode(uri, { ecc: 'L', border: 0 })
-    expect(version).toBe(23)
+    const code = generate(uri, { minCorrectionLevel: correction.L })
+    const size = code.size
+    expect(versionOf(uri)).toBe(23)
     expect(pairingQrSvg(uri)).toContain(`viewBox="0 0 ${(size + 4) * 8} ${(size + 4) * 8}"`)
     const centres = [6, 30, 54, 78, 102] // Annex E, table E.1
     const isAlignment = (x: number, y: number) => {
       for (let dy = -2; dy <= 2; dy++)
         for (let dx = -2; dx <= 2; dx++) {
           const ring = Math.max(Math.abs(dx), Math.abs(dy))
-          if (data[y + dy]?.[x + dx] !== (ring !== 1)) return false
+          if (code.get(x + dx, y + dy) !== (ring !== 1)) return false
         }
       return true
     }

@@ -1,4 +1,4 @@
-import { encode } from 'uqr'
+import { correction, generate } from 'lean-qr/nano'
 import { describe, expect, it } from 'vitest'
 import { isAppError } from '../../src/errors'
 import { pairingQrSvg } from '../../src/qr'
@@ -12,10 +12,12 @@ describe('pairingQrSvg', () => {
   it('renders the URI as an SVG whose modules are the QR code of the URI', () => {
     const svg = pairingQrSvg(uri)
     expect(svg.startsWith('<svg')).toBe(true)
-    const { size, data } = encode(uri, { ecc: 'L', border: 2 })
-    expect(svg).toContain(`viewBox="0 0 ${size * 8} ${size * 8}"`)
-    const dark = data.flat().filter(Boolean).length
-    expect(dark).toBeGreaterThan(100)
+    const code = generate(uri, { minCorrectionLevel: correction.L })
+    const side = (code.size + 4) * 8 // the 2-module quiet zone on each side
+    expect(svg).toContain(`viewBox="0 0 ${side} ${side}"`)
+    let dark = 0
+    for (let y = 0; y < code.size; y++) for (let x = 0; x < code.size; x++) dark += +code.get(x, y)
+    expect(svg.match(/M\d+,\d+h8v8h-8z/g)?.length).toBe(dark)
     expect(svg).not.toContain(uri) // the key travels only inside the code
   })
 
@@ -38,9 +40,9 @@ describe('pairingQrSvg', () => {
       () => pairingQrSvg(uri, { border: -1 }),
       () => pairingQrSvg(''),
       () => pairingQrSvg('x'.repeat(4097)),
-      // Past a version-40 code's capacity (2953 bytes at L, 1273 at H): uqr's RangeError before.
-      () => pairingQrSvg('x'.repeat(2954)),
-      () => pairingQrSvg('x'.repeat(1274), { ecc: 'H' }),
+      // Past a version-40 code's capacity (2952 bytes at L, 1272 at H): lean-qr's error before.
+      () => pairingQrSvg('x'.repeat(2953)),
+      () => pairingQrSvg('x'.repeat(1273), { ecc: 'H' }),
       () => pairingQrSvg(uri, { ecc: 'X' as 'L' }),
       () => pairingQrSvg(uri, null as never),
     ]) {

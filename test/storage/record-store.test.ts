@@ -14,6 +14,7 @@ import type { RecordEnvelope, RecordStore } from '../../src/storage/record-store
 import {
   createBrowserTransactionStore,
   createMemoryTransactionStore,
+  type TransactionHistoryRecord,
   type TransactionRecord,
   type TransactionStore,
 } from '../../src/transaction/store'
@@ -146,12 +147,17 @@ describe('default: every store of the package is a RecordStore of an enveloped r
     expect(store.load()).toBeNull()
   })
 
-  it('types: the four records share the envelope; TransactionStore is its own RecordStore', () => {
+  it('types: the five records share the envelope; TransactionStore is a RecordStore of its own, with an optional history', () => {
     expectTypeOf<UniversalLinkPersistedState>().toExtend<RecordEnvelope>()
     expectTypeOf<PhantomLinkPersistedState>().toExtend<RecordEnvelope>()
     expectTypeOf<TransactionRecord>().toExtend<RecordEnvelope>()
     expectTypeOf<PairingPersistedState>().toExtend<RecordEnvelope>()
-    expectTypeOf<TransactionStore>().toEqualTypeOf<RecordStore<TransactionRecord>>()
+    expectTypeOf<TransactionHistoryRecord>().toExtend<RecordEnvelope>()
+    expectTypeOf<TransactionStore>().toExtend<RecordStore<TransactionRecord>>()
+    expectTypeOf<RecordStore<TransactionRecord>>().toExtend<TransactionStore>()
+    expectTypeOf<TransactionStore['history']>().toEqualTypeOf<
+      RecordStore<TransactionHistoryRecord> | undefined
+    >()
     expectTypeOf<UniversalLinkStore>().toEqualTypeOf<RecordStore<UniversalLinkPersistedState>>()
     expectTypeOf<PairingStore>().toEqualTypeOf<RecordStore<PairingPersistedState>>()
   })

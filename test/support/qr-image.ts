@@ -3,7 +3,7 @@
  * what the modal paints are checked against a decoder we did not write:
  *
  * - `rasterizeQrSvg`: our encoder's SVG (a background `<rect>` and one `<path>` of `M x,y h v h z`
- *   squares, uqr's output, as a string or as a DOM serialises it back) painted into an RGBA bitmap. The parser is strict: any other shape of
+ *   squares, as a string or as a DOM serialises it back) painted into an RGBA bitmap. The parser is strict: any other shape of
  *   SVG throws, so a change of the encoder's output shows here instead of passing unread.
  * - `decodePng`: an 8-bit RGB/RGBA PNG (Chromium's screenshots) into RGBA pixels (node:zlib; no
  *   image package needed).
@@ -29,7 +29,7 @@ export function readQr(image: RgbaImage): string | null {
 const SQUARE = /^M(\d+),(\d+)h(\d+)v(\d+)h-(\d+)z/
 
 /**
- * Paints our encoder's SVG (uqr's shape of it) into an RGBA bitmap, `scale` pixels per SVG unit
+ * Paints our encoder's SVG (the shape above) into an RGBA bitmap, `scale` pixels per SVG unit
  * (fractions allowed where every coordinate stays whole: 0.5 for the default 8-unit modules).
  * Background pixels are white, module pixels black, whatever the SVG's colours.
  */

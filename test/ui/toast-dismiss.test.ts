@@ -2,9 +2,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
-import { createMemoryTransactionStore } from '../../src/transaction'
+import {
+  createBrowserTransactionStore,
+  createMemoryTransactionStore,
+  type TransactionStore,
+} from '../../src/transaction'
 import { type ConnectElement, defineConnectElements } from '../../src/ui'
-import { HISTORY_STORAGE_KEY, readHistory } from '../../src/ui/lazy/history'
 import { explorerTransactionUrl } from '../../src/ui/lazy/toast'
 import { useBackendWithAnvil } from '../support/backend-with-anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
@@ -66,7 +69,10 @@ async function until(check: () => boolean, what: string): Promise<void> {
   throw new Error(`never: ${what}`)
 }
 
-async function setUp(timeout: string | null) {
+async function setUp(
+  timeout: string | null,
+  store: TransactionStore = createMemoryTransactionStore(),
+) {
   const wallet = await createEip1193TestWallet({
     rpcUrl: backend.anvil.rpcUrl,
     privateKeys: [ANVIL_KEY_0],
@@ -76,7 +82,7 @@ async function setUp(timeout: string | null) {
     appKey: backend.server.appKey,
     connectors: [new Eip1193Connector('metamask', () => wallet)],
     mobile: false,
-    transactions: { store: createMemoryTransactionStore(), timeouts: { retryMs: 50 } },
+    transactions: { store, timeouts: { retryMs: 50 } },
   })
   defineConnectElements()
   const element = document.createElement('scope-connect-button') as ConnectElement
@@ -196,9 +202,19 @@ describe('"Recent transactions" in the account screen', () => {
       ?.querySelector('scope-connect-modal')
       ?.shadowRoot?.querySelector<HTMLElement>('[part="history"]') ?? null
 
-  it('lists the settled transactions, newest first, with explorer links, also after a reload', async () => {
-    localStorage.removeItem(HISTORY_STORAGE_KEY)
-    const first = await setUp('0')
+  /** Polls the Client's history (written when the transaction child settles) for up to 15 s. */
+  async function historyLength(client: Client, length: number): Promise<void> {
+    for (let i = 0; i < 750; i++) {
+      if ((await client.recentTransactions()).length === length) return
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    throw new Error(`never ${length} settled transactions`)
+  }
+
+  it("lists the transaction store's settled transactions, newest first, with explorer links, also after a reload", async () => {
+    const key = 'test:toast-history'
+    localStorage.removeItem(`${key}:history`)
+    const first = await setUp('0', createBrowserTransactionStore(key))
     const confirmedHash = await confirmed(first.client, first.element)
     const reverting = await first.client.sendTransaction({
       data: revertingInitCode('nope'),
@@ -206,11 +222,15 @@ describe('"Recent transactions" in the account screen', () => {
     })
     await rpc(backend.anvil.rpcUrl, 'evm_mine')
     await reverting.wait().catch(() => {})
-    await until(() => readHistory().length === 2, 'two settled transactions kept')
+    await historyLength(first.client, 2)
     first.element.remove()
 
-    // A reload: a new Client and button, the same storage.
-    const second = await setUp('0')
+    // A reload: a new Client and button over the same storage.
+    const second = await setUp('0', createBrowserTransactionStore(key))
+    expect((await second.client.recentTransactions()).map((t) => [t.hash, t.outcome])).toEqual([
+      [reverting.hash, 'reverted'],
+      [confirmedHash, 'confirmed'],
+    ])
     second.element.open()
     await until(() => historyOf(second.element)?.querySelectorAll('li').length === 2, 'history')
     const items = [...(historyOf(second.element)?.querySelectorAll('li') ?? [])]
@@ -225,28 +245,57 @@ describe('"Recent transactions" in the account screen', () => {
       `${EXPLORER}/tx/${confirmedHash}`,
     ])
     second.element.remove()
+    localStorage.removeItem(`${key}:history`)
   })
 
-  it('drops a garbage stored history (record or entries), never throws', () => {
-    const good = { chainId: 'eip155:1', hash: `0x${'ab'.repeat(32)}`, stage: 'confirmed', at: 1 }
-    for (const garbage of ['{', '"x"', '{"v":2,"entries":[]}', '{"v":1,"entries":{}}', 'null']) {
-      localStorage.setItem(HISTORY_STORAGE_KEY, garbage)
-      expect(readHistory()).toEqual([])
+  it('a garbage stored history shows none; the next settled transaction is listed', async () => {
+    const key = 'test:toast-garbage'
+    localStorage.setItem(`${key}:history`, '{"format":"scope-connect/transaction-history"')
+    const { client, element } = await setUp('0', createBrowserTransactionStore(key))
+    expect(await client.recentTransactions()).toEqual([])
+    element.open()
+    const modal = element.shadowRoot?.querySelector('scope-connect-modal')
+    await until(() => modal?.shadowRoot?.querySelector('dl') != null, 'the account screen')
+    expect(historyOf(element)).toBeNull()
+    element.close()
+    const hash = await confirmed(client, element)
+    await historyLength(client, 1)
+    element.open()
+    await until(() => historyOf(element)?.querySelector('a')?.title === hash, 'listed')
+    element.remove()
+    localStorage.removeItem(`${key}:history`)
+  })
+
+  /** The memory store without its history: a plain `RecordStore<TransactionRecord>`. */
+  const withoutHistory = (): TransactionStore => {
+    const { history: _, ...plain } = createMemoryTransactionStore()
+    return plain
+  }
+
+  it('a store without a history (a plain RecordStore) lists nothing and still sends', async () => {
+    const { client, element } = await setUp('0', withoutHistory())
+    await confirmed(client, element)
+    expect(await client.recentTransactions()).toEqual([])
+    element.remove()
+  })
+
+  it("a history that throws (an app's store) lists nothing, and the transactions still settle", async () => {
+    const throwing: TransactionStore = {
+      ...withoutHistory(),
+      history: {
+        save() {
+          throw new Error('quota')
+        },
+        load() {
+          throw new TypeError('broken store')
+        },
+        clear() {},
+      },
     }
-    localStorage.setItem(
-      HISTORY_STORAGE_KEY,
-      JSON.stringify({
-        v: 1,
-        entries: [
-          { ...good, hash: '<img src=x>' },
-          { ...good, chainId: 42 },
-          null,
-          good,
-          { ...good, stage: 'x'.repeat(99) },
-        ],
-      }),
-    )
-    expect(readHistory()).toEqual([good])
-    localStorage.removeItem(HISTORY_STORAGE_KEY)
+    const { client, element } = await setUp('0', throwing)
+    await confirmed(client, element)
+    expect(await client.recentTransactions()).toEqual([])
+    await confirmed(client, element)
+    element.remove()
   })
 })

@@ -22,6 +22,9 @@ import { sendThroughConnector } from '../../transaction/send'
 import { createTransactionStatusReader } from '../../transaction/status-reader'
 import {
   parseTransactionRecord,
+  readTransactionHistory,
+  rememberSettledTransaction,
+  type SettledTransaction,
   TRANSACTION_RECORD_FORMAT,
   TRANSACTION_RECORD_VERSION,
 } from '../../transaction/store'
@@ -292,7 +295,7 @@ function waitForReceipt(
 
 /**
  * The store side of `ClientTransactions.keep`: keeps the root's transaction while it waits for its
- * receipt (saved once per transaction) and forgets it once settled.
+ * receipt (saved once per transaction), forgets it once settled and keeps it in the history.
  */
 export function keepStored(
   transactions: ClientTransactions,
@@ -314,11 +317,16 @@ export function keepStored(
       savedAt: Date.now(),
     })
     transactions.storedTransaction = snapshot.context.hash
-  } else if (
-    snapshot?.status === 'done' &&
-    transactions.storedTransaction === snapshot.context.hash
-  ) {
-    store.clear()
-    transactions.storedTransaction = null
+  } else if (snapshot?.status === 'done') {
+    if (transactions.storedTransaction === snapshot.context.hash) {
+      store.clear()
+      transactions.storedTransaction = null
+    }
+    rememberSettledTransaction(store, snapshot.output, Date.now())
   }
+}
+
+/** `Client.recentTransactions`: the store's history, newest first. */
+export function recentTransactions(transactions: ClientTransactions): SettledTransaction[] {
+  return readTransactionHistory(transactions.store ?? null)
 }

@@ -1,75 +1,25 @@
-import type { TransactionView } from '../../../machines/transaction/transaction.view'
+import type { SettledTransaction } from '../../transaction/store'
 import type { ConnectElementClient } from '../define'
 import type { UiKit } from './toast'
 
-/** The localStorage key of the elements' recent transactions. */
-export const HISTORY_STORAGE_KEY = 'scope-connect:ui-transactions'
 /** How many settled transactions the account screen lists, newest first. */
 export const HISTORY_LENGTH = 5
-const VERSION = 1
 
-/** A settled transaction as the account screen lists it. */
-export interface HistoryEntry {
-  chainId: string
-  hash: string
-  stage: string
-  at: number
-}
-
-const isEntry = (value: unknown): value is HistoryEntry => {
-  if (typeof value !== 'object' || value === null) return false
-  const e = value as Record<string, unknown>
-  return (
-    typeof e.chainId === 'string' &&
-    /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(e.chainId) &&
-    typeof e.hash === 'string' &&
-    /^(0x)?[0-9a-zA-Z]{32,128}$/.test(e.hash) &&
-    typeof e.stage === 'string' &&
-    /^[a-z]{1,16}$/.test(e.stage) &&
-    typeof e.at === 'number' &&
-    Number.isFinite(e.at)
-  )
-}
-
-/** The stored history, newest first; a garbage record or entry is dropped, never thrown. */
-export function readHistory(): HistoryEntry[] {
-  try {
-    const stored: unknown = JSON.parse(localStorage.getItem(HISTORY_STORAGE_KEY) ?? 'null')
-    if (typeof stored !== 'object' || stored === null) return []
-    const { v, entries } = stored as { v?: unknown; entries?: unknown }
-    if (v !== VERSION || !Array.isArray(entries)) return []
-    return entries
-      .filter(isEntry)
-      .map(({ chainId, hash, stage, at }) => ({ chainId, hash, stage, at }))
-      .slice(0, HISTORY_LENGTH)
-  } catch {
-    return []
-  }
-}
-
-/** Keeps a settled transaction (with a hash) first in the history; no storage: nothing kept. */
-export function rememberTransaction(t: TransactionView, at = Date.now()): void {
-  if (t.isActive || !t.hash) return
-  const entry = { chainId: t.chainId, hash: t.hash, stage: t.stage, at }
-  if (!isEntry(entry)) return
-  const entries = [entry, ...readHistory().filter((e) => e.hash !== entry.hash)]
-  try {
-    localStorage.setItem(
-      HISTORY_STORAGE_KEY,
-      JSON.stringify({ v: VERSION, entries: entries.slice(0, HISTORY_LENGTH) }),
-    )
-  } catch {
-    // Storage full or refused: the history is a convenience.
-  }
-}
-
-/** The account screen's "Recent transactions": stage, short hash, explorer link; null if none. */
-export function historySection(
+/**
+ * The account screen's "Recent transactions", from the Client's transaction store
+ * (`recentTransactions()`): outcome, short hash, explorer link; null if none (or no such method).
+ */
+export async function historySection(
   client: ConnectElementClient | null,
   { h, shorten, networkOf, M }: UiKit,
-): HTMLElement | null {
-  const entries = readHistory()
-  if (entries.length === 0) return null
+): Promise<HTMLElement | null> {
+  let entries: readonly SettledTransaction[] = []
+  try {
+    entries = ((await client?.recentTransactions?.()) ?? []).slice(0, HISTORY_LENGTH)
+  } catch {
+    // The history is a convenience: an app's Client that fails here shows none.
+  }
+  if (!Array.isArray(entries) || entries.length === 0) return null
   return h(
     'section',
     { part: 'history', 'aria-label': M.recentTransactions },
@@ -89,7 +39,7 @@ export function historySection(
         return h(
           'li',
           { class: 'chip' },
-          h('span', { class: 'name' }, M.transactionStage(e.stage)),
+          h('span', { class: 'name' }, M.transactionStage(e.outcome)),
           link,
         )
       }),

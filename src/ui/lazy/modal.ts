@@ -345,9 +345,9 @@ export function mountModal(host: ConnectElement): MountedElement {
       })
     }
     const recent = h('div')
-    void import('./toast').then((m) =>
-      recent.replaceChildren(m.historySection(current, { h, shorten, networkOf, M }) ?? ''),
-    )
+    void import('./toast')
+      .then((m) => m.historySection(current, { h, shorten, networkOf, M }))
+      .then((section) => recent.replaceChildren(section ?? ''), ignore)
     body.replaceChildren(
       h(
         'dl',

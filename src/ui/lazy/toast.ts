@@ -3,7 +3,7 @@ import type { ConnectElement } from '../define'
 import type { networkOf } from './data'
 import type { h } from './dom'
 import type { shorten } from './format'
-import { explorerTransactionUrl, rememberTransaction } from './history'
+import { explorerTransactionUrl } from './history'
 import type { ConnectMessages } from './messages/en'
 
 export { explorerTransactionUrl, historySection } from './history'
@@ -105,7 +105,6 @@ export function createToast(
       timed = key
       const ms = timeoutOf(host)
       if (key && ms > 0) timer = setTimeout(hide, ms)
-      if (key && t?.hash) rememberTransaction(t)
     }
     const hash = text === '' ? null : (t?.hash ?? null)
     const wanted = hash && t ? `${t.chainId}|${hash}` : ''
