@@ -36,6 +36,8 @@ export default defineConfig({
       // The examples' own tests (the React example's generated UI tests).
       'examples/*/test/**/*.test.{ts,tsx}',
     ],
+    // One redis-server and one Redis Cluster for the run (test/support/shared-services.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
