@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, expect, inject } from 'vitest'
+import { rpc } from './evm-transactions'
 
 /**
- * The run's shared redis-server and Redis Cluster (`test/support/global-setup.ts`). Files share
- * them, so each keeps to keys under a prefix of its own; a file that stops, crashes or fills a
- * server boots its own (`startRedis`, `startRedisCluster`).
+ * The run's shared redis-server, Redis Cluster and anvil (`test/support/global-setup.ts`). Files
+ * share them, so each keeps to keys under a prefix of its own; a file that stops, crashes or fills
+ * a server, or changes the chain, boots its own (`startRedis`, `startRedisCluster`, `startAnvil`).
  */
 export function sharedRedis(): { url: string } {
   return { url: inject('sharedRedisUrl') }
@@ -25,4 +26,25 @@ export async function sharedRedisCluster(): Promise<{ nodes: string[] }> {
   const outcome = readFileSync(status, 'utf8')
   if (outcome !== 'ok') throw new Error(`the shared Redis Cluster did not form: ${outcome}`)
   return { nodes: inject('sharedRedisClusterNodes') }
+}
+
+/**
+ * The run's shared anvil (chain 31337, automine), for a file that only reads the chain and signs
+ * off-chain: its dev accounts' balances and nonces stay anvil's defaults for every file. Call it
+ * while the file is collected (top level or a `describe` body): it checks, after the file, that
+ * no block was mined meanwhile; a file that sends transactions boots its own (`startAnvil`).
+ */
+export function sharedAnvil(): { rpcUrl: string; port: number; chainId: number } {
+  const anvil = inject('sharedAnvil')
+  let blockBefore: string
+  beforeAll(async () => {
+    blockBefore = await rpc<string>(anvil.rpcUrl, 'eth_blockNumber')
+  })
+  afterAll(async () => {
+    expect(
+      await rpc<string>(anvil.rpcUrl, 'eth_blockNumber'),
+      'the shared anvil is read-only: a file that mines boots its own (startAnvil)',
+    ).toBe(blockBefore)
+  })
+  return anvil
 }
