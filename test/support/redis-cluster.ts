@@ -120,22 +120,18 @@ export async function startClusterNodes(
 }
 
 /**
- * Joins six fresh cluster nodes as three primaries with one replica each, and resolves once the
- * cluster is ready (`waitForCluster`).
+ * Joins six fresh cluster nodes as three primaries with one replica each, and resolves once every
+ * node reports `cluster_state:ok` and every replica is in sync (a replica still in its first sync
+ * would lose what a test writes before a kill). `signal` gives up (the run is over).
  */
-export async function formCluster(servers: RunningRedis[]): Promise<void> {
+export async function formCluster(servers: RunningRedis[], signal?: AbortSignal): Promise<void> {
   const nodes = servers.map((server) => `127.0.0.1:${server.port}`)
-  await run(CLI, ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'])
-  await waitForCluster(servers.map((server) => server.port))
-}
-
-/**
- * Resolves once every node on `ports` reports `cluster_state:ok` and every replica is in sync (a
- * replica still in its first sync would lose what a test writes before a kill).
- */
-export async function waitForCluster(ports: number[]): Promise<void> {
-  await waitFor(() => allOk(ports), 'cluster_state:ok on every node')
-  await waitFor(() => replicasInSync(ports), 'every replica in sync')
+  const ports = servers.map((server) => server.port)
+  await run(CLI, ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'], {
+    signal,
+  })
+  await waitFor(() => allOk(ports), 'cluster_state:ok on every node', signal)
+  await waitFor(() => replicasInSync(ports), 'every replica in sync', signal)
 }
 
 function stopAll(servers: RunningRedis[]): Promise<void> {
@@ -220,9 +216,14 @@ async function cli(port: number, ...args: string[]): Promise<string> {
   return stdout
 }
 
-async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
+async function waitFor(
+  condition: () => Promise<boolean>,
+  what: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline) {
+    signal?.throwIfAborted()
     if (await condition().catch(() => false)) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -11,33 +11,24 @@ export function sharedRedis(): { url: string } {
   return { url: inject('sharedRedisUrl') }
 }
 
-const CLUSTER_READY_TIMEOUT_MS = 60_000
-
 /** The shared cluster's nodes (`127.0.0.1:<port>`), once it has formed. */
 export async function sharedRedisCluster(): Promise<{ nodes: string[] }> {
-  const status = inject('sharedRedisClusterStatus')
-  const deadline = Date.now() + CLUSTER_READY_TIMEOUT_MS
-  while (!existsSync(status)) {
-    if (Date.now() > deadline) {
-      throw new Error(`the shared Redis Cluster did not form within ${CLUSTER_READY_TIMEOUT_MS} ms`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  const outcome = readFileSync(status, 'utf8')
-  if (outcome !== 'ok') throw new Error(`the shared Redis Cluster did not form: ${outcome}`)
+  await ready(inject('sharedStatus').cluster, 'the shared Redis Cluster')
   return { nodes: inject('sharedRedisClusterNodes') }
 }
 
 /**
  * The run's shared anvil (chain 31337, automine), for a file that only reads the chain and signs
  * off-chain: its dev accounts' balances and nonces stay anvil's defaults for every file. Call it
- * while the file is collected (top level or a `describe` body): it checks, after the file, that
- * no block was mined meanwhile; a file that sends transactions boots its own (`startAnvil`).
+ * while the file is collected (top level or a `describe` body): it waits for anvil before the
+ * file's tests, and checks after them that no block was mined meanwhile; a file that sends
+ * transactions boots its own (`startAnvil`).
  */
 export function sharedAnvil(): { rpcUrl: string; port: number; chainId: number } {
   const anvil = inject('sharedAnvil')
   let blockBefore: string
   beforeAll(async () => {
+    await ready(inject('sharedStatus').anvil, 'the shared anvil')
     blockBefore = await rpc<string>(anvil.rpcUrl, 'eth_blockNumber')
   })
   afterAll(async () => {
@@ -47,4 +38,18 @@ export function sharedAnvil(): { rpcUrl: string; port: number; chainId: number }
     ).toBe(blockBefore)
   })
   return anvil
+}
+
+const READY_TIMEOUT_MS = 60_000
+
+/** Resolves once globalSetup has written `ok` to `status`; throws what it wrote otherwise. */
+async function ready(status: string, what: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (!existsSync(status)) {
+    if (Date.now() > deadline)
+      throw new Error(`${what} was not ready within ${READY_TIMEOUT_MS} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const outcome = readFileSync(status, 'utf8')
+  if (outcome !== 'ok') throw new Error(`${what} did not start: ${outcome}`)
 }
