@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { afterAll, beforeAll, expect, inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { rpc } from './evm-transactions'
 
 /**
@@ -26,18 +26,26 @@ export async function sharedRedisCluster(): Promise<{ nodes: string[] }> {
  */
 export function sharedAnvil(): { rpcUrl: string; port: number; chainId: number } {
   const anvil = inject('sharedAnvil')
-  let blockBefore: string
+  let stillUnchanged: () => Promise<void> = async () => {}
   beforeAll(async () => {
     await ready(inject('sharedStatus').anvil, 'the shared anvil')
-    blockBefore = await rpc<string>(anvil.rpcUrl, 'eth_blockNumber')
+    stillUnchanged = await chainUnchangedFrom(anvil.rpcUrl)
   })
-  afterAll(async () => {
-    expect(
-      await rpc<string>(anvil.rpcUrl, 'eth_blockNumber'),
-      'the shared anvil is read-only: a file that mines boots its own (startAnvil)',
-    ).toBe(blockBefore)
-  })
+  afterAll(() => stillUnchanged())
   return anvil
+}
+
+/** Reads the chain's block number; the returned check throws once a block has been mined since. */
+export async function chainUnchangedFrom(rpcUrl: string): Promise<() => Promise<void>> {
+  const before = await rpc<string>(rpcUrl, 'eth_blockNumber')
+  return async () => {
+    const now = await rpc<string>(rpcUrl, 'eth_blockNumber')
+    if (now !== before) {
+      throw new Error(
+        `the shared anvil is read-only, but block ${BigInt(now)} was mined after ${BigInt(before)}: a file that mines boots its own (startAnvil)`,
+      )
+    }
+  }
 }
 
 const READY_TIMEOUT_MS = 60_000
