@@ -41,9 +41,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Set explicitly. One fork until the suite has run clean on two: many files still time real
-    // waits (path replays aside) and boot their own redis/cluster/anvil, and a loaded 2-core machine
-    // turned such waits into flakes before (issue 30 item 6 is not done: CONTRIBUTING.md).
+    // Set explicitly. One fork until the suite has run clean twice on two: many files still time
+    // real waits (path replays aside), and a loaded 2-core machine turned such waits into flakes
+    // before (issue 30 item 6 is not done: CONTRIBUTING.md).
     maxWorkers: 1,
   },
 })
