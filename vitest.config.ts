@@ -36,12 +36,14 @@ export default defineConfig({
       // The examples' own tests (the React example's generated UI tests).
       'examples/*/test/**/*.test.{ts,tsx}',
     ],
+    // One redis-server and one Redis Cluster for the run (test/support/shared-services.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Set explicitly. One fork until the suite has run clean on two: many files still time real
-    // waits (path replays aside) and boot their own redis/cluster/anvil, and a loaded 2-core machine
-    // turned such waits into flakes before (issue 30 item 6 is not done: CONTRIBUTING.md).
+    // Set explicitly. One fork until the suite has run clean twice on two: many files still time
+    // real waits (path replays aside), and a loaded 2-core machine turned such waits into flakes
+    // before (issue 30 item 6 is not done: CONTRIBUTING.md).
     maxWorkers: 1,
   },
 })

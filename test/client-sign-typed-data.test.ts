@@ -4,21 +4,19 @@ import { startTestServer, type TestServer } from '../server/test/support/server'
 import { Client } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { isAppError } from '../src/errors'
-import { type RunningAnvil, startAnvil } from './support/anvil'
 import { createEip1193TestWallet } from './support/eip1193-wallet'
+import { sharedAnvil } from './support/shared-services'
 
 // `Client.signTypedData` with an EIP-1193 wallet on a real viem account (anvil chain).
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: TestServer
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   server = await startTestServer()
 })
 afterAll(async () => {
   await server?.close()
-  await anvil?.stop()
 })
 
 const typedData = {

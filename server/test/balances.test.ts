@@ -1,6 +1,6 @@
 import { BalanceResponseSchema } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningAnvil, startAnvil } from '../../test/support/anvil'
+import { sharedAnvil } from '../../test/support/shared-services'
 import { createChainRegistry } from '../src/chains'
 import { call, codeOf } from './support/http'
 import { SOLANA_DEVNET, startTestServer, TEST_PROJECT, type TestServer } from './support/server'
@@ -8,13 +8,12 @@ import { SOLANA_DEVNET, startTestServer, TEST_PROJECT, type TestServer } from '.
 /** anvil's tenth dev account: funded with 10 000 ETH and never used by these tests. */
 const DEV_ACCOUNT = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: TestServer
 let rpcCalls = 0
 let upstreamDelayMs = 0
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   const networks = [
     { chainId: 'eip155:1', rpcUrl: 'http://127.0.0.1:9' }, // nothing listens: upstream failure
     // blockTimeMs 0: the block number is asked on every read (the cache is tested elsewhere).
@@ -33,7 +32,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await server?.close()
-  await anvil?.stop()
 })
 
 const balances = (query: Record<string, string>, appKey = 'test-app-key') =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningAnvil, startAnvil } from '../../test/support/anvil'
 import { keyWallet, rpc } from '../../test/support/evm-transactions'
-import { type RunningRedis, startRedis } from '../../test/support/redis'
+import { sharedRedis } from '../../test/support/shared-services'
 import {
   createRedisTransactionFeed,
   type RedisTransactionFeed,
@@ -18,14 +18,14 @@ const BLOCK_POLL_MS = 100
  * and a pending transaction seen by one instance recognised as replaced by the other.
  */
 describe('transaction long-polls across two instances on Redis', () => {
-  let redis: RunningRedis
+  const redis = sharedRedis()
   let anvil: RunningAnvil
   const feeds: RedisTransactionFeed[] = []
   const servers: TestServer[] = []
   const headReads = [0, 0]
 
   beforeAll(async () => {
-    ;[redis, anvil] = await Promise.all([startRedis(), startAnvil({ args: ['--no-mining'] })])
+    anvil = await startAnvil({ args: ['--no-mining'] })
     const networks = [{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }]
     for (const index of [0, 1]) {
       const feed = createRedisTransactionFeed(redis.url, { keyPrefix: 'tx:' })
@@ -46,7 +46,7 @@ describe('transaction long-polls across two instances on Redis', () => {
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()))
     await Promise.all(feeds.map((feed) => feed.close()))
-    await Promise.all([redis?.stop(), anvil?.stop()])
+    await anvil?.stop()
   })
 
   const status = (server: TestServer, query: Record<string, string>, etag?: string) =>

@@ -4,8 +4,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleBrowserScript, servePage } from '../../examples/wallet-simulator/serve'
 import { DEFAULT_CONNECTION_STORAGE_KEY } from '../../src/connection/browser-store'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { launchChromium } from './support/chromium'
 
 // A silent reconnect across a real page reload in Chromium: the Client's default connection store
@@ -13,13 +13,12 @@ import { launchChromium } from './support/chromium'
 // Node (on anvil), reached from the page through an exposed function, as an extension's content
 // script would relay it.
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: Server
 let origin: string
 let browser: Browser
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   const script = await bundleBrowserScript(
     fileURLToPath(new URL('./support/reconnect-page.ts', import.meta.url)),
   )
@@ -32,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await new Promise((resolve) => server?.close(resolve))
-  await anvil?.stop()
 })
 
 async function open(wallet: TestEip1193Wallet): Promise<Page> {

@@ -1,25 +1,20 @@
 import { createPublicClient, http, recoverMessageAddress, toHex, verifyTypedData } from 'viem'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it } from 'vitest'
 import { Eip1193Connector, InjectedConnector } from '../../src/connectors'
 import type { ConnectorEvent } from '../../src/connectors/types'
 import { type AppError, isAppError, isProviderRpcError, USER_REJECTED_CODE } from '../../src/errors'
 import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 
 /** Anvil's first funded dev account. */
 const ANVIL_DEV_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let wallet: TestEip1193Wallet
 let connector: Eip1193Connector
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 beforeEach(async () => {
   wallet = await createEip1193TestWallet({ rpcUrl: anvil.rpcUrl, extraChains: [1] })
   connector = new Eip1193Connector('eip6963:io.metamask', () => wallet)

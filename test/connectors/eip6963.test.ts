@@ -1,9 +1,9 @@
 import type { Window } from 'happy-dom'
 import { announceProvider, type EIP1193Provider } from 'mipd'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../src/errors'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { installBrowserWindow } from './browser-window'
 
 type Discovery = typeof import('../../src/connectors/eip6963-discovery')
@@ -12,7 +12,7 @@ type Connectors = typeof import('../../src/connectors')
 const ICON = 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>' as const
 const ANNOUNCE = 'eip6963:announceProvider'
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let window: Window
 let discovery: Discovery
 let connectors: Connectors
@@ -29,12 +29,7 @@ function announce(rdns: string, provider: TestEip1193Wallet): void {
   )
 }
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 beforeEach(async () => {
   window = installBrowserWindow()
   announceListeners = 0

@@ -1,12 +1,12 @@
 import { getWallets } from '@wallet-standard/app'
 import { announceProvider, type EIP1193Provider } from 'mipd'
 import { type Hex, verifyMessage } from 'viem'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { connectorKindForWallet, walletPaths } from '../../src/connectors/connector-kind'
 import { isAppError } from '../../src/errors'
 import { getWalletInfo, resolveWalletInfo, supportWallets } from '../../src/registry'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { createTestSolanaWallet } from '../support/wallet-standard-wallet'
 import { installBrowserWindow } from './browser-window'
 
@@ -87,17 +87,12 @@ describe('the decision (pure)', () => {
 
 type ClientModule = typeof import('../../src/client')
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let window: { ethereum?: unknown }
 let client: ClientModule
 const cleanups: (() => void)[] = []
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 beforeEach(async () => {
   window = installBrowserWindow() as unknown as { ethereum?: unknown }
   vi.resetModules()

@@ -1,8 +1,8 @@
 import { announceProvider, type EIP1193Provider } from 'mipd'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isAppError } from '../../src/errors'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { installBrowserWindow } from './browser-window'
 
 // A known wallet whose extension sits on `window.ethereum` without announcing itself (EIP-6963):
@@ -15,18 +15,13 @@ type Connectors = typeof import('../../src/connectors')
 
 const ICON = 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>' as const
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let window: { ethereum?: unknown }
 let client: ClientModule
 let connectors: Connectors
 const unannounce: (() => void)[] = []
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 beforeEach(async () => {
   window = installBrowserWindow() as unknown as { ethereum?: unknown }
   // Fresh modules per test: a page-level EIP-6963 store that has seen no announcement yet.

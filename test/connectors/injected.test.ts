@@ -1,18 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { InjectedConnector } from '../../src/connectors'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { installBrowserWindow } from './browser-window'
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let window: { ethereum?: unknown }
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 beforeEach(() => {
   window = installBrowserWindow() as unknown as { ethereum?: unknown }
 })

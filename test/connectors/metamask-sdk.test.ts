@@ -1,20 +1,15 @@
 import { recoverMessageAddress, toHex } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { createMetaMaskSdkProviderGetter, MetaMaskSdkConnector } from '../../src/connectors'
 import { type AppError, isAppError } from '../../src/errors'
 import { buildSignedMessageEnvelope } from '../../src/wire/envelope'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { installBrowserWindow } from './browser-window'
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 afterEach(() => {
   vi.unstubAllGlobals()
 })

@@ -1,9 +1,9 @@
 import { getWallets } from '@wallet-standard/app'
 import { announceProvider, type EIP1193Provider } from 'mipd'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { IWalletConnector } from '../../src/connectors'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { createTestSolanaWallet } from '../support/wallet-standard-wallet'
 import { installBrowserWindow } from './browser-window'
 
@@ -13,17 +13,12 @@ import { installBrowserWindow } from './browser-window'
 
 type Connectors = typeof import('../../src/connectors')
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let connectors: Connectors
 let window: { ethereum?: unknown }
 const cleanups: (() => void)[] = []
 
-beforeAll(async () => {
-  anvil = await startAnvil()
-})
-afterAll(async () => {
-  await anvil?.stop()
-})
+afterAll(async () => {})
 beforeEach(async () => {
   window = installBrowserWindow() as unknown as { ethereum?: unknown }
   // A fresh EIP-6963 page store per test.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SAMPLE_PROJECTS_FILE } from '../../server/src/cli-args'
 import { loadProjectsFile } from '../../server/src/config/projects'
 import { startTestServer, type TestServer } from '../../server/test/support/server'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
+import { sharedAnvil } from '../support/shared-services'
 import { allBlocks, blockSource, type DocBlock, extractBlocks, ROOT } from './doc-blocks'
 import { typeCheckBlocks } from './type-check'
 
@@ -52,11 +52,10 @@ function expectedOutputs(block: DocBlock): Array<string | undefined> {
 }
 
 describe('runnable doc blocks run against the real server and a local chain', () => {
-  let anvil: RunningAnvil
+  const anvil = sharedAnvil()
   let server: TestServer
 
   beforeAll(async () => {
-    anvil = await startAnvil()
     const projects = await loadProjectsFile(SAMPLE_PROJECTS_FILE)
     for (const project of projects.projects) {
       for (const network of project.networks) {
@@ -69,7 +68,6 @@ describe('runnable doc blocks run against the real server and a local chain', ()
 
   afterAll(async () => {
     await server?.close()
-    await anvil?.stop()
     rmSync(RUN_DIR, { recursive: true, force: true })
   })
 

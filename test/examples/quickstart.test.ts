@@ -1,5 +1,5 @@
 import type { PartnerWalletEntry } from 'scope-connect/wire'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runQuickstart } from '../../examples/quickstart'
 import {
   SOLANA_DEVNET,
@@ -8,7 +8,8 @@ import {
   type TestServer,
 } from '../../server/test/support/server'
 import { TEST_PARTNER_WALLET } from '../../src/testing'
-import { freePort, type RunningAnvil, startAnvil } from '../support/anvil'
+import { freePort } from '../support/anvil'
+import { sharedAnvil } from '../support/shared-services'
 
 /** A server whose project reads `eip155:31337` from `rpcUrl`, as after `npm start`. */
 const serverReading = (rpcUrl: string) =>
@@ -45,11 +46,7 @@ async function run(server: TestServer) {
 }
 
 describe('examples/quickstart', () => {
-  let anvil: RunningAnvil
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = sharedAnvil()
 
   it('runs end to end against a real server: config, the local chain balance, a signed session', async () => {
     const server = await serverReading(anvil.rpcUrl)

@@ -15,15 +15,14 @@ import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { isAppError } from '../../src/errors'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../../src/testing'
 import { createMemoryUniversalLinkStore } from '../../src/universal-link'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: TestServer
 const account = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   server = await startTestServer({
     projects: {
       projects: [
@@ -38,7 +37,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await server?.close()
-  await anvil?.stop()
 })
 
 async function desktopClient(options: { appKey?: string; baseUrl?: string } = {}) {

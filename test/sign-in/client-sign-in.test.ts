@@ -13,8 +13,8 @@ import { Client } from '../../src/client'
 import { SolanaInjectedConnector } from '../../src/connectors'
 import { isAppError } from '../../src/errors'
 import { parseSignInMessage } from '../../src/wire'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 import { createTestSolanaWallet } from '../support/wallet-standard-wallet'
 
 // client.signIn() end to end: a real anvil behind a viem-keyed EIP-1193 wallet, a Wallet Standard
@@ -22,7 +22,7 @@ import { createTestSolanaWallet } from '../support/wallet-standard-wallet'
 // twin is followed by a sign-in that works.
 
 const SITE = { domain: 'app.example', uri: 'https://app.example/login' }
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: TestServer
 let port: number
 
@@ -37,13 +37,11 @@ const projects = () => ({
 })
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   server = await startTestServer({ projects: projects() })
   port = Number(new URL(server.baseUrl).port)
 })
 afterAll(async () => {
   await server?.close()
-  await anvil?.stop()
 })
 /** The real server again, on the port the clients know (the backend back after an outage). */
 async function restartOn(at: number): Promise<TestServer> {

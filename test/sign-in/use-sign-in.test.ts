@@ -5,19 +5,18 @@ import { startTestServer, TEST_PROJECT, type TestServer } from '../../server/tes
 import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { ClientProvider, useSignIn } from '../../src/react'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
 import { useReactRoot } from '../support/react-root'
+import { sharedAnvil } from '../support/shared-services'
 
 // useSignIn rendered with react-dom in happy-dom against a real Client, the real server and
 // anvil: the verified record shows; the wallet rejects, and the next sign-in works.
 
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: TestServer
 const SITE = { domain: 'app.example', uri: 'https://app.example' }
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   server = await startTestServer({
     projects: {
       projects: [
@@ -28,7 +27,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await server?.close()
-  await anvil?.stop()
 })
 
 const { mount, text } = useReactRoot()

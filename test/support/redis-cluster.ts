@@ -36,17 +36,12 @@ export interface StartRedisClusterOptions {
 export async function startRedisCluster(
   options: StartRedisClusterOptions = {},
 ): Promise<RunningRedisCluster> {
-  const nodeTimeoutMs = options.nodeTimeoutMs ?? 1_000
-  const servers: RunningRedis[] = []
-  const stop = () => Promise.all(servers.map((server) => server.stop())).then(() => {})
+  const servers = await startClusterNodes(options)
+  const stop = () => stopAll(servers)
   try {
-    for (let i = 0; i < 6; i++) servers.push(await startClusterNode(nodeTimeoutMs))
+    await formCluster(servers)
     const nodes = servers.map((server) => `127.0.0.1:${server.port}`)
-    await run(CLI, ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'])
     const live = new Set(servers)
-    await waitFor(() => allOk(live), 'cluster_state:ok on every node')
-    // A replica still in its first sync would lose what a test writes before a kill.
-    await waitFor(() => replicasInSync(servers), 'every replica in sync')
 
     const clusterNodes = async () => {
       const [any] = [...live]
@@ -90,7 +85,7 @@ export async function startRedisCluster(
               node.port !== owner.port &&
               node.slots.some(([from, to]) => slot >= from && slot <= to),
           )
-          return taken !== undefined && (await allOk(live))
+          return taken !== undefined && (await allOk([...live].map((server) => server.port)))
         }, `a replica to take over slot ${slot}`)
         return owner.port
       },
@@ -100,6 +95,47 @@ export async function startRedisCluster(
     await stop()
     throw err
   }
+}
+
+/**
+ * The six `redis-server --cluster-enabled yes` of a cluster, not joined yet: `formCluster` joins
+ * them. Apart so that the suite's shared cluster (`test/support/global-setup.ts`) can hand out
+ * its addresses at once and join the nodes while the first test files run.
+ */
+export async function startClusterNodes(
+  options: StartRedisClusterOptions = {},
+): Promise<RunningRedis[]> {
+  const nodeTimeoutMs = options.nodeTimeoutMs ?? 1_000
+  // Started together: a node that lost its port to another's probe retries on another.
+  const started = await Promise.allSettled(
+    Array.from({ length: 6 }, () => startClusterNode(nodeTimeoutMs)),
+  )
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+  const failed = started.find((result) => result.status === 'rejected')
+  if (failed) {
+    await stopAll(servers)
+    throw failed.reason
+  }
+  return servers
+}
+
+/**
+ * Joins six fresh cluster nodes as three primaries with one replica each, and resolves once every
+ * node reports `cluster_state:ok` and every replica is in sync (a replica still in its first sync
+ * would lose what a test writes before a kill). `signal` gives up (the run is over).
+ */
+export async function formCluster(servers: RunningRedis[], signal?: AbortSignal): Promise<void> {
+  const nodes = servers.map((server) => `127.0.0.1:${server.port}`)
+  const ports = servers.map((server) => server.port)
+  await run(CLI, ['--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes'], {
+    signal,
+  })
+  await waitFor(() => allOk(ports), 'cluster_state:ok on every node', signal)
+  await waitFor(() => replicasInSync(ports), 'every replica in sync', signal)
+}
+
+function stopAll(servers: RunningRedis[]): Promise<void> {
+  return Promise.all(servers.map((server) => server.stop())).then(() => {})
 }
 
 async function startClusterNode(nodeTimeoutMs: number): Promise<RunningRedis> {
@@ -158,21 +194,21 @@ function parseNodes(text: string): ClusterNode[] {
     })
 }
 
-async function allOk(servers: Iterable<RunningRedis>): Promise<boolean> {
-  for (const server of servers) {
-    const info = await cli(server.port, 'CLUSTER', 'INFO').catch(() => '')
+async function allOk(ports: Iterable<number>): Promise<boolean> {
+  for (const port of ports) {
+    const info = await cli(port, 'CLUSTER', 'INFO').catch(() => '')
     if (!info.includes('cluster_state:ok')) return false
   }
   return true
 }
 
-async function replicasInSync(servers: RunningRedis[]): Promise<boolean> {
+async function replicasInSync(ports: number[]): Promise<boolean> {
   let inSync = 0
-  for (const server of servers) {
-    const info = await cli(server.port, 'INFO', 'replication')
+  for (const port of ports) {
+    const info = await cli(port, 'INFO', 'replication')
     if (info.includes('role:slave') && info.includes('master_link_status:up')) inSync++
   }
-  return inSync === servers.length / 2
+  return inSync === ports.length / 2
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {
@@ -180,9 +216,14 @@ async function cli(port: number, ...args: string[]): Promise<string> {
   return stdout
 }
 
-async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
+async function waitFor(
+  condition: () => Promise<boolean>,
+  what: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (Date.now() < deadline) {
+    signal?.throwIfAborted()
     if (await condition().catch(() => false)) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -5,19 +5,18 @@ import { Client } from '../../src/client'
 import { Eip1193Connector } from '../../src/connectors/eip1193'
 import { clearNetworks } from '../../src/registry'
 import { type ConnectElement, defineConnectElements } from '../../src/ui'
-import { type RunningAnvil, startAnvil } from '../support/anvil'
 import { createEip1193TestWallet } from '../support/eip1193-wallet'
+import { sharedAnvil } from '../support/shared-services'
 
 // Issue 29, item 1, in `<scope-connect-button>`: the network switcher offers a project's custom
 // chain (Linea, eip155:59144, from the projects file) by its name, and choosing it adds the chain
 // to a wallet that does not know it (4902) with the project's data, then shows it as current.
 
 const LINEA = 'eip155:59144'
-let anvil: RunningAnvil
+const anvil = sharedAnvil()
 let server: TestServer
 
 beforeAll(async () => {
-  anvil = await startAnvil()
   server = await startTestServer({
     projects: {
       projects: [
@@ -44,7 +43,6 @@ afterAll(async () => {
   // happy-dom's fetch may keep a connection open: close them, so the server stops at once.
   server?.app.server.closeAllConnections()
   await server?.close()
-  await anvil?.stop()
 })
 afterEach(() => clearNetworks())
 

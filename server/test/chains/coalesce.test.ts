@@ -1,6 +1,6 @@
 import { getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startAnvil } from '../../../test/support/anvil'
+import { sharedAnvil } from '../../../test/support/shared-services'
 import { createChainRegistry, createCoalescer } from '../../src/chains'
 import { type SolanaRpcDouble, startSolanaRpcDouble } from '../support/solana-rpc-double'
 import { DEV_ACCOUNT_BALANCE, UNTOUCHED_DEV_ACCOUNT } from './support/evm-fixture'
@@ -77,11 +77,7 @@ describe('registry balance reads are coalesced (Solana JSON-RPC test double)', (
 })
 
 describe('registry balance reads are coalesced (real anvil, counting fetch)', () => {
-  let anvil: Awaited<ReturnType<typeof startAnvil>>
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = sharedAnvil()
 
   it('sends one eth_getBalance for 20 identical reads, whatever the address casing', async () => {
     const methods: string[] = []

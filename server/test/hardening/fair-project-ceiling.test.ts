@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { describe, expect, it } from 'vitest'
+import { sharedRedis } from '../../../test/support/shared-services'
 import { buildApp } from '../../src/app'
 import { fairShare } from '../../src/rate-limit/fair-ceiling'
 import { createMemoryStore } from '../../src/store/memory'
@@ -13,17 +13,13 @@ const PER_CALLER = 10
 const CEILING = 500
 const ATTACKERS = 100
 
-let redis: RunningRedis | undefined
-afterAll(async () => {
-  await redis?.stop()
-})
+const redis = sharedRedis()
 
 const stores: Array<[string, () => Promise<Store>]> = [
   ['in process', async () => createMemoryStore()],
   [
     'on a real redis-server',
     async () => {
-      redis ??= await startRedis()
       const store = createRedisStore(redis.url, { keyPrefix: `fair:${Date.now()}:` })
       await store.ready()
       return store

@@ -1,6 +1,6 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS, type RelayFetchResult } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { sharedRedis } from '../../../test/support/shared-services'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -9,11 +9,7 @@ import { startTestServer } from '../support/server'
 
 const { subscribe, publish, fetchMessages, ping } = RELAY_METHODS
 
-let redis: RunningRedis
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = sharedRedis()
 
 /** The same checks on both mailboxes, on a clock the test moves (the server's `now`). */
 describe.each([

@@ -1,7 +1,6 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS } from 'scope-connect/wire'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
-import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
+import { sharedRedis, sharedRedisCluster } from '../../../test/support/shared-services'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -16,13 +15,12 @@ import { startTestServer, type TestServer } from '../support/server'
 
 const { subscribe, publish, ping } = RELAY_METHODS
 
-let redis: RunningRedis
+const redis = sharedRedis()
 // On a Redis Cluster the shares are the topic's own script (mailbox-cluster.ts): the same rules.
-let cluster: RunningRedisCluster
+let cluster: { nodes: string[] }
 beforeAll(async () => {
-  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster()])
+  cluster = await sharedRedisCluster()
 }, 60_000)
-afterAll(() => Promise.all([redis?.stop(), cluster?.stop()]))
 
 const outcomeOf = (request: Promise<unknown>) =>
   request.then(

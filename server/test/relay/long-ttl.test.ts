@@ -1,7 +1,6 @@
 import { RELAY_METHODS, type RelayFetchResult } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
-import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
+import { sharedRedis, sharedRedisCluster } from '../../../test/support/shared-services'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -10,12 +9,11 @@ import { startTestServer, type TestServer } from '../support/server'
 
 const { publish, fetchMessages } = RELAY_METHODS
 
-let redis: RunningRedis
-let cluster: RunningRedisCluster
+const redis = sharedRedis()
+let cluster: { nodes: string[] }
 beforeAll(async () => {
-  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster()])
+  cluster = await sharedRedisCluster()
 }, 60_000)
-afterAll(() => Promise.all([redis?.stop(), cluster?.stop()]))
 
 /**
  * Issue 28 item 3: a ttl over 5 minutes (a session delete's day) is kept only on a topic where

@@ -1,7 +1,6 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS, type RelayFetchResult } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
-import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
+import { sharedRedis, sharedRedisCluster } from '../../../test/support/shared-services'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -23,13 +22,12 @@ const QUOTAS = {
   mailboxQuotaBytes: 7 * SIZE,
 }
 
-let redis: RunningRedis
+const redis = sharedRedis()
 // On a Redis Cluster a publish is two scripts (quotas, then the topic): the same rules must hold.
-let cluster: RunningRedisCluster
+let cluster: { nodes: string[] }
 beforeAll(async () => {
-  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster()])
+  cluster = await sharedRedisCluster()
 }, 60_000)
-afterAll(() => Promise.all([redis?.stop(), cluster?.stop()]))
 
 const codeOf = (request: Promise<unknown>) =>
   request.then(

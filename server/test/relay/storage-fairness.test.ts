@@ -1,7 +1,6 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS, type RelayFetchResult } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
-import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
+import { sharedRedis, sharedRedisCluster } from '../../../test/support/shared-services'
 import type { RelayMailbox } from '../../src/relay/mailbox'
 import { createMemoryMailbox } from '../../src/relay/mailbox-memory'
 import { createRedisMailbox } from '../../src/relay/mailbox-redis'
@@ -17,12 +16,11 @@ import { OTHER_APP_KEY, startTestServer, TEST_APP_KEY, type TestServer } from '.
 
 const { publish, subscribe, fetchMessages } = RELAY_METHODS
 
-let redis: RunningRedis
-let cluster: RunningRedisCluster
+const redis = sharedRedis()
+let cluster: { nodes: string[] }
 beforeAll(async () => {
-  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster()])
+  cluster = await sharedRedisCluster()
 }, 60_000)
-afterAll(() => Promise.all([redis?.stop(), cluster?.stop()]))
 
 const codeOf = (request: Promise<unknown>) =>
   request.then(

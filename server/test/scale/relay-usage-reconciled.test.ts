@@ -1,6 +1,6 @@
 import { RELAY_ERROR_CODES, RELAY_METHODS } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
+import { sharedRedisCluster } from '../../../test/support/shared-services'
 import { createRedisMailbox, type RedisMailbox } from '../../src/relay/mailbox-redis'
 import { generateRelaySigningKey } from '../../src/relay/token'
 import {
@@ -22,14 +22,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * instance include the other's.
  */
 describe('relay storage quotas across two instances on a Redis Cluster', () => {
-  let cluster: RunningRedisCluster
+  let cluster: { nodes: string[] }
   const mailboxes: RedisMailbox[] = []
   const servers: TestServer[] = []
   const clients: RelayTestClient[] = []
   const signingKey = generateRelaySigningKey()
 
   beforeAll(async () => {
-    cluster = await startRedisCluster()
+    cluster = await sharedRedisCluster()
     const prefix = `reconcile${Date.now()}:`
     for (let i = 0; i < 2; i++) {
       const mailbox = createRedisMailbox(
@@ -55,7 +55,6 @@ describe('relay storage quotas across two instances on a Redis Cluster', () => {
     for (const client of clients) client.close()
     for (const server of servers) await server.close()
     for (const mailbox of mailboxes) await mailbox.close()
-    await cluster?.stop()
   })
 
   it('error: an address’s messages on A count against its quota on B', async () => {

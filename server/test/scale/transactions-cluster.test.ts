@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningAnvil, startAnvil } from '../../../test/support/anvil'
 import { keyWallet, rpc } from '../../../test/support/evm-transactions'
-import { type RunningRedisCluster, startRedisCluster } from '../../../test/support/redis-cluster'
+import { sharedRedisCluster } from '../../../test/support/shared-services'
 import {
   createRedisTransactionFeed,
   type RedisTransactionFeed,
@@ -20,7 +20,7 @@ const BLOCK_POLL_MS = 100
  * is recognised as replaced by the other.
  */
 describe('transaction feed across two instances on a Redis Cluster', () => {
-  let cluster: RunningRedisCluster
+  let cluster: { nodes: string[] }
   let anvil: RunningAnvil
   const feeds: RedisTransactionFeed[] = []
   const servers: TestServer[] = []
@@ -28,15 +28,17 @@ describe('transaction feed across two instances on a Redis Cluster', () => {
 
   beforeAll(async () => {
     ;[cluster, anvil] = await Promise.all([
-      startRedisCluster({ nodeTimeoutMs: 1_000 }),
+      sharedRedisCluster(),
       startAnvil({ args: ['--no-mining'] }),
     ])
     const networks = [{ chainId: CHAIN, rpcUrl: anvil.rpcUrl }]
+    // Both instances', and no other file's: the cluster is the run's (shared-services.ts).
+    const keyPrefix = `txcluster${Date.now()}:`
     for (const index of [0, 1]) {
       const feed = createRedisTransactionFeed(
         { cluster: cluster.nodes },
         // Generous: six redis-server processes on a loaded 2-core machine.
-        { keyPrefix: 'tx:', connectTimeoutMs: 10_000 },
+        { keyPrefix, connectTimeoutMs: 10_000 },
       )
       await feed.ready()
       feeds.push(feed)
@@ -55,7 +57,7 @@ describe('transaction feed across two instances on a Redis Cluster', () => {
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()))
     await Promise.all(feeds.map((feed) => feed.close()))
-    await Promise.all([cluster?.stop(), anvil?.stop()])
+    await anvil?.stop()
   })
 
   const status = (server: TestServer, query: Record<string, string>, etag?: string) =>

@@ -1,6 +1,6 @@
 import { API_PREFIX, ROUTES } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { sharedRedis } from '../../../test/support/shared-services'
 import { createRedisStore, type RedisStore } from '../../src/store/redis'
 import { startTestServer, TEST_PROJECT, TEST_PROJECTS, type TestServer } from '../support/server'
 
@@ -14,12 +14,11 @@ const REQUESTS = 500
  * admit exactly the limit, however the requests interleave.
  */
 describe('two instances sharing one Redis', () => {
-  let redis: RunningRedis
+  const redis = sharedRedis()
   const stores: RedisStore[] = []
   const servers: TestServer[] = []
 
   beforeAll(async () => {
-    redis = await startRedis()
     const projects = {
       ...TEST_PROJECTS,
       projects: [
@@ -43,7 +42,6 @@ describe('two instances sharing one Redis', () => {
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()))
     await Promise.all(stores.map((store) => store.close()))
-    await redis?.stop()
   })
 
   it(`lets exactly ${LIMIT} of ${REQUESTS} concurrent requests through`, async () => {

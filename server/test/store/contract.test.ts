@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { afterEach, describe, expect, it } from 'vitest'
+import { sharedRedis } from '../../../test/support/shared-services'
 import { createMemoryStore } from '../../src/store/memory'
 import { createRedisStore } from '../../src/store/redis'
 import { SessionExistsError, type Store } from '../../src/store/types'
@@ -14,7 +14,7 @@ interface Harness {
 
 type HarnessFactory = (options: { sessionGraceMs?: number }) => Harness
 
-let redis: RunningRedis
+const redis = sharedRedis()
 let prefixes = 0
 
 // Memory runs on an injected clock; Redis keeps its own clock, so time passes for real there
@@ -41,14 +41,6 @@ const redisHarness: HarnessFactory = (options) => ({
   advance: async (ms) => {
     await sleep(ms)
   },
-})
-
-beforeAll(async () => {
-  redis = await startRedis()
-})
-
-afterAll(async () => {
-  await redis?.stop()
 })
 
 describe.each([
