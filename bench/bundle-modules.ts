@@ -97,7 +97,9 @@ try {
       .slice(0, limit)
       .map(([name, bytes]) => `| ${name} | ${bytes} |`)
       .join('\n')
-  console.log(`${scenario.name}: ${core ? 'core total' : 'initial'} ${kb(gzip)} gzip (esbuild), ${initial.size} chunk(s)\n`)
+  console.log(
+    `${scenario.name}: ${core ? 'core total' : 'initial'} ${kb(gzip)} gzip (esbuild), ${initial.size} chunk(s)\n`,
+  )
   console.log(`| Package or folder | minified bytes |\n|---|---:|\n${table(groups, Infinity)}\n`)
   console.log(`| Module | minified bytes |\n|---|---:|\n${table(modules, top)}`)
 } finally {
