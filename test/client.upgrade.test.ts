@@ -120,6 +120,27 @@ describe('behavior: stored flows survive a library upgrade', () => {
     await client.disconnect()
   })
 
+  it('a record written while the link flow kept its end in context (`outcome: null`) resumes and connects', async () => {
+    const { Client: ClientClass } = await import('../src/client')
+    const { store, link } = await leaveForWallet(ClientClass)
+    const record = JSON.parse(store.value ?? '{}') as UniversalLinkPersistedState & {
+      snapshot: { children: { universalLink: { snapshot: { context: Record<string, unknown> } } } }
+    }
+    expect(record.snapshot.children.universalLink.snapshot.context).not.toHaveProperty('outcome')
+    record.snapshot.children.universalLink.snapshot.context.outcome = null
+    store.value = JSON.stringify(record)
+
+    const client = new ClientClass(mobileOptions(store, []))
+    const resumed = await client.resume()
+    expect(resumed.status).toBe('awaitingWallet')
+    const restoredLink = client.actor.system.get('universalLink')?.getSnapshot()
+    expect(restoredLink?.context).not.toHaveProperty('outcome')
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
+    await wallet.handle(link)
+    expect(await resumed.wait()).toMatchObject({ accounts: [wallet.address] })
+    await client.disconnect()
+  })
+
   it('error: a record of a schema this release cannot read is discarded with its reason; the next connect works', async () => {
     const { Client: ClientClass } = await import('../src/client')
     const { store } = await leaveForWallet(ClientClass)

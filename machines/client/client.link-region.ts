@@ -1,3 +1,4 @@
+import { topState } from '../shared/top-state'
 import { linkPollTrouble, linkTimeoutError } from './client.link-polls'
 import { CANCELLED, clientSetup, err, failedWith } from './client.setup'
 
@@ -36,12 +37,12 @@ export const linkRegion = clientSetup.createStateConfig({
         onSnapshot: {
           actions: {
             type: 'forward',
-            params: ({ event }) => ({
+            params: ({ event: { snapshot } }) => ({
               type: 'LINK.CHANGED' as const,
-              status: String(event.snapshot.value),
-              connection: event.snapshot.context.connection,
-              signature: event.snapshot.context.txSignature ?? event.snapshot.context.signature,
-              polls: linkPollTrouble(event.snapshot),
+              status: topState(snapshot.value),
+              connection: snapshot.context.connection,
+              signature: snapshot.context.txSignature ?? snapshot.context.signature,
+              polls: linkPollTrouble(snapshot),
             }),
           },
         },

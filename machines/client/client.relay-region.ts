@@ -30,13 +30,13 @@ export const relayRegion = clientSetup.createStateConfig({
     onSnapshot: {
       actions: {
         type: 'forward',
-        params: ({ event }) => ({
+        params: ({ event: { snapshot } }) => ({
           type: 'PAIRING.CHANGED' as const,
-          status: event.snapshot.matches({ active: { flow: 'paired' } }) ? 'paired' : 'pairing',
-          connection: event.snapshot.context.connection,
+          status: snapshot.matches({ active: { flow: 'paired' } }) ? 'paired' : 'pairing',
+          connection: snapshot.context.connection,
           // The record of the last request: its id and outcome, never its result.
-          lastRequest: event.snapshot.context.lastRequest,
-          relayDown: relayDownReason(event.snapshot.context),
+          lastRequest: snapshot.context.lastRequest,
+          relayDown: relayDownReason(snapshot.context),
         }),
       },
     },

@@ -127,7 +127,6 @@ const linkContext = z.object({
   txSignature: z.nullable(z.string().check(z.maxLength(MAX_PAYLOAD))),
   signatures: count,
   error: z.nullable(errorData),
-  outcome: z.nullable(z.enum(['disconnected', 'rejected', 'failed', 'expired', 'cancelled'])),
   pollIntervalMs: pollInterval,
 })
 

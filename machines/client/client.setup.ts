@@ -23,6 +23,7 @@ import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import type {
+  ChildStatus,
   ClientContext,
   ClientEvent,
   ClientInput,
@@ -31,6 +32,7 @@ import type {
   LoadConnectorInput,
   LoadedConnector,
   OperationKind,
+  SignStatus,
 } from './client.types'
 
 /**
@@ -140,7 +142,7 @@ export const clientSetup = setup({
     /** The loaded connector is the universal-link flow. */
     isUniversalLink: (_, connector: LoadedConnector) => connector.kind === 'universal-link',
     /** The child that raised this `*.CHANGED` event is in one of `states`. */
-    childIn: ({ event }, states: readonly string[]) =>
+    childIn: ({ event }, states: readonly ChildStatus[]) =>
       'status' in event && states.includes(event.status),
     /** A transaction may start: a wallet connected (not over a universal link), no flow pending. */
     canSendTransaction: ({ context }) =>
@@ -151,7 +153,7 @@ export const clientSetup = setup({
     isTransactionFlow: ({ context, event }) =>
       context.pending === 'transaction' && 'flow' in event && event.flow === context.flow,
     /** The `sign` child stopped at a rejection or a failure (its state value). */
-    signFailed: (_, value: string) => value === 'rejected' || value === 'failed',
+    signFailed: (_, value: SignStatus) => value === 'rejected' || value === 'failed',
     /** The `pairing` child settled the root's request in flight with `status`. */
     relayRequestIs: ({ context, event }, status: 'answered' | 'failed') =>
       event.type === 'PAIRING.CHANGED' &&

@@ -1,10 +1,15 @@
+import type { SnapshotFrom } from 'xstate'
 import type { TokenBalanceQuery } from '../../src/balance'
 import type { ChainNamespace } from '../../src/registry/types'
+import type { ConnectMachine } from '../connect/connect.machine'
 import type { ConnectionData } from '../connect/connect.types'
 import type { PairingInput, PairingRequestRecord } from '../pairing/pairing.types'
 import type { ErrorData } from '../shared/error-data'
+import type { TopState } from '../shared/top-state'
+import type { SignMachine } from '../sign/sign.machine'
 import type { SignRequest } from '../sign/sign.types'
 import type { TransactionInput } from '../transaction/transaction.types'
+import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 
 /** Named timeouts of the `Client` (ms). Every flow settles by one of them at the latest. */
 export interface ClientTimeouts {
@@ -227,7 +232,7 @@ export type ClientEvent =
   /** Internal: the `connection` child changed (raised from its snapshot). */
   | {
       type: 'CONNECTION.CHANGED'
-      status: string
+      status: ConnectionStatus
       connection: ConnectionData | null
       error: ErrorData | null
       /** The URI a remote wallet pairs from (WalletConnect) while the child is connecting. */
@@ -236,7 +241,7 @@ export type ClientEvent =
   /** Internal: the `universalLink` child changed (raised from its snapshot). */
   | {
       type: 'LINK.CHANGED'
-      status: string
+      status: LinkStatus
       connection: ConnectionData | null
       signature: string | null
       /** The child's result polls are failing (absent or null: they are not). */
@@ -245,10 +250,21 @@ export type ClientEvent =
   /** Internal: the `pairing` child changed (raised from its snapshot; public facts only). */
   | {
       type: 'PAIRING.CHANGED'
-      status: string
+      status: PairingStatus
       connection: ConnectionData | null
       /** The pairing's record of its last request: id, method, outcome; never the result. */
       lastRequest: PairingRequestRecord | null
       /** The relay connection is down: what its last attempt met (absent or null: it is not). */
       relayDown?: string | null
     }
+
+/** The state of the `connection` child (the connect machine) its `CONNECTION.CHANGED` reports. */
+export type ConnectionStatus = TopState<SnapshotFrom<ConnectMachine>['value']>
+/** The state of the `universalLink` child its `LINK.CHANGED` reports. */
+export type LinkStatus = TopState<SnapshotFrom<UniversalLinkMachine>['value']>
+/** The phase of the `pairing` child its `PAIRING.CHANGED` reports. */
+export type PairingStatus = 'pairing' | 'paired'
+/** The state of a `sign` child. */
+export type SignStatus = TopState<SnapshotFrom<SignMachine>['value']>
+/** Any state a child's `*.CHANGED` event reports (what `childIn` matches). */
+export type ChildStatus = ConnectionStatus | LinkStatus | PairingStatus

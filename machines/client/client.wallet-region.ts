@@ -1,3 +1,4 @@
+import { topState } from '../shared/top-state'
 import {
   ACCOUNT_CHANGED_WHILE_SIGNING,
   CANCELLED,
@@ -60,12 +61,12 @@ export const walletRegion = clientSetup.createStateConfig({
     onSnapshot: {
       actions: {
         type: 'forward',
-        params: ({ event }) => ({
+        params: ({ event: { snapshot } }) => ({
           type: 'CONNECTION.CHANGED' as const,
-          status: String(event.snapshot.value),
-          connection: event.snapshot.context.connection,
-          error: event.snapshot.context.error,
-          pairingUri: event.snapshot.context.pairingUri,
+          status: topState(snapshot.value),
+          connection: snapshot.context.connection,
+          error: snapshot.context.error,
+          pairingUri: snapshot.context.pairingUri,
         }),
       },
     },
@@ -237,7 +238,7 @@ export const walletRegion = clientSetup.createStateConfig({
         src: 'sign',
         input: ({ context }) => (context.sign ? { request: context.sign.request } : {}),
         onSnapshot: {
-          guard: { type: 'signFailed', params: ({ event }) => String(event.snapshot.value) },
+          guard: { type: 'signFailed', params: ({ event }) => topState(event.snapshot.value) },
           target: 'connected',
           actions: {
             type: 'settle',

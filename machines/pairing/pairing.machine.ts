@@ -13,6 +13,7 @@ import { relayConnectionSettings } from '../../src/relay/client/settings'
 import type { ConnectionData } from '../connect/connect.types'
 import { relayConnectionMachine } from '../relay-connection/relay-connection.machine'
 import { toErrorData } from '../shared/error-data'
+import { finalStateOutput } from '../shared/final-state'
 import { notProvided } from '../shared/not-provided'
 import {
   type ActorTime,
@@ -71,6 +72,15 @@ const endOnCode = (code: AppErrorCode, target: string) =>
     target,
     actions: 'storeError',
   }) as const
+
+/** The output of the final state `status`: the pairing ends so, with its session and error. */
+const ended =
+  (status: PairingFinalStatus) =>
+  ({ context }: { context: PairingContext }): PairingOutput => ({
+    status,
+    session: context.session,
+    error: context.error,
+  })
 
 const toStatus = (status: RelayConnectivity, target: string) =>
   ({ guard: { type: 'relayStatusIs', params: { status } }, target }) as const
@@ -275,9 +285,6 @@ export const pairingMachine = setup({
           : null,
     }),
     forwardReconnect: sendTo('relayConnection', { type: 'RECONNECT' }),
-    markOutcome: assign({
-      outcome: (_, params: { status: PairingFinalStatus }) => params.status,
-    }),
   },
   delays: {
     /** Until the proposal's absolute expiry, from the latest observed time. */
@@ -313,7 +320,6 @@ export const pairingMachine = setup({
     queue: [],
     relayError: null,
     error: null,
-    outcome: null,
   }),
   states: {
     active: {
@@ -497,20 +503,13 @@ export const pairingMachine = setup({
         },
       },
     },
-    rejected: { type: 'final', entry: { type: 'markOutcome', params: { status: 'rejected' } } },
-    expired: { type: 'final', entry: { type: 'markOutcome', params: { status: 'expired' } } },
-    failed: { type: 'final', entry: { type: 'markOutcome', params: { status: 'failed' } } },
-    disconnected: {
-      type: 'final',
-      entry: { type: 'markOutcome', params: { status: 'disconnected' } },
-    },
-    cancelled: { type: 'final', entry: { type: 'markOutcome', params: { status: 'cancelled' } } },
+    rejected: { type: 'final', output: ended('rejected') },
+    expired: { type: 'final', output: ended('expired') },
+    failed: { type: 'final', output: ended('failed') },
+    disconnected: { type: 'final', output: ended('disconnected') },
+    cancelled: { type: 'final', output: ended('cancelled') },
   },
-  output: ({ context }) => ({
-    status: context.outcome ?? 'failed',
-    session: context.session,
-    error: context.error,
-  }),
+  output: finalStateOutput<PairingOutput>(),
 })
 
 /** The pairing statechart's type (`typeof pairingMachine`). */

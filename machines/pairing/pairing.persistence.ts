@@ -14,6 +14,7 @@ import {
 } from '../client/client.persistence'
 import { restartableRelayConnection } from '../relay-connection/relay-connection.persistence'
 import { requireMethods } from '../shared/argument-shapes'
+import { dropRetiredOutcome } from '../shared/retired-outcome'
 import { PAIRING_MACHINE_VERSION } from './pairing.machine'
 import { PAIRING_RESUMABLE_TAG } from './pairing.types'
 import type { PairingSecrets, PairingVault } from './pairing.vault'
@@ -104,7 +105,7 @@ export type PairingRestoreCheck =
 export function checkRestorablePairing(value: unknown, now = Date.now()): PairingRestoreCheck {
   const envelope = EnvelopeSchema.safeParse(value)
   if (!envelope.success) return { ok: false, reason: 'the stored record is not a valid envelope' }
-  const state = envelope.data
+  const state = dropRetiredOutcome(envelope.data)
   if (state.machineVersion !== PAIRING_MACHINE_VERSION) {
     return {
       ok: false,
@@ -168,7 +169,7 @@ export function checkRestorablePairedRoot(
 ): PairingRestoreCheck {
   const envelope = EnvelopeSchema.safeParse(value)
   if (!envelope.success) return { ok: false, reason: 'the stored record is not a valid envelope' }
-  const state = envelope.data
+  const state = dropRetiredOutcome(envelope.data, 'pairing')
   if (state.machineVersion !== PAIRING_MACHINE_VERSION) {
     return {
       ok: false,

@@ -104,7 +104,6 @@ export interface PairingContext {
   /** The relay's last connectivity problem (cleared when online). */
   relayError: ErrorData | null
   error: ErrorData | null
-  outcome: PairingFinalStatus | null
 }
 
 /**

@@ -44,7 +44,7 @@ export function toPairingView(snapshot: PairingMachineSnapshot): PairingView {
     session: paired || !active ? context.session : null,
     busy: context.request !== null || context.ping !== null,
     connectivity: connectivity ?? (active ? 'connecting' : 'offline'),
-    outcome: active ? null : context.outcome,
+    outcome: snapshot.output?.status ?? null,
     error: context.error,
   }
 }

@@ -1,6 +1,7 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { type ErrorData, toErrorData } from '../shared/error-data'
+import { finalStateOutput } from '../shared/final-state'
 import { notProvided } from '../shared/not-provided'
 import { walletErrorData } from '../shared/wallet-error-data'
 import {
@@ -20,6 +21,20 @@ import {
 const errorOf = ({ event }: { event: { error: unknown } }) => event.error
 const outputOf = <T>({ event }: { event: { output: T } }) => event.output
 const err = (code: AppErrorCode, message: string): ErrorData => ({ code, message })
+
+/** The output of the final state `outcome`: the transaction ends so, with its receipt summary. */
+const ended =
+  (outcome: TransactionOutcome) =>
+  ({ context }: { context: TransactionContext }): TransactionSummary => ({
+    outcome,
+    chainId: context.chainId,
+    hash: context.hash,
+    blockNumber: context.read?.blockNumber ?? null,
+    confirmations: context.read?.confirmations ?? 0,
+    replacedBy: context.read?.replacedBy ?? null,
+    revertReason: context.read?.revertReason ?? null,
+    error: context.error,
+  })
 
 /** The deadline a named wait runs to. */
 type DeadlineName = keyof TransactionDeadlines
@@ -84,7 +99,6 @@ export const transactionMachine = setup({
       error: toErrorData(error, 'RPC_ERROR'),
     })),
     clearError: assign({ error: null }),
-    assignOutcome: assign({ outcome: (_, outcome: TransactionOutcome) => outcome }),
     assignWalletError: assign({ error: (_, error: unknown) => walletErrorData(error) }),
     assignError: assign({ error: (_, error: ErrorData) => error }),
     /** Tells the root (when it runs this machine) that the wallet answered. */
@@ -120,7 +134,6 @@ export const transactionMachine = setup({
     seenPending: false,
     failures: 0,
     error: null,
-    outcome: null,
   }),
   initial: 'starting',
   states: {
@@ -298,28 +311,19 @@ export const transactionMachine = setup({
         },
       },
     },
-    confirmed: { type: 'final', entry: { type: 'assignOutcome', params: 'confirmed' } },
-    reverted: { type: 'final', entry: { type: 'assignOutcome', params: 'reverted' } },
-    replaced: { type: 'final', entry: { type: 'assignOutcome', params: 'replaced' } },
-    dropped: { type: 'final', entry: { type: 'assignOutcome', params: 'dropped' } },
+    confirmed: { type: 'final', output: ended('confirmed') },
+    reverted: { type: 'final', output: ended('reverted') },
+    replaced: { type: 'final', output: ended('replaced') },
+    dropped: { type: 'final', output: ended('dropped') },
     rejected: {
       type: 'final',
       description: 'The user rejected it in the wallet (USER_REJECTED).',
-      entry: { type: 'assignOutcome', params: 'rejected' },
+      output: ended('rejected'),
     },
-    failed: { type: 'final', entry: { type: 'assignOutcome', params: 'failed' } },
-    aborted: { type: 'final', entry: { type: 'assignOutcome', params: 'aborted' } },
+    failed: { type: 'final', output: ended('failed') },
+    aborted: { type: 'final', output: ended('aborted') },
   },
-  output: ({ context }) => ({
-    outcome: context.outcome ?? 'failed',
-    chainId: context.chainId,
-    hash: context.hash,
-    blockNumber: context.read?.blockNumber ?? null,
-    confirmations: context.read?.confirmations ?? 0,
-    replacedBy: context.read?.replacedBy ?? null,
-    revertReason: context.read?.revertReason ?? null,
-    error: context.error,
-  }),
+  output: finalStateOutput<TransactionSummary>(),
 })
 
 /** The type of `transactionMachine`, for `machine.provide` and the root's child. */

@@ -95,8 +95,6 @@ export interface TransactionContext {
   /** Status reads failed in a row. */
   failures: number
   error: ErrorData | null
-  /** Set on entering a final state. */
-  outcome: TransactionOutcome | null
 }
 
 /** Events of the transaction machine (`CANCEL`, and what its actors report). */

@@ -33,8 +33,7 @@ export interface TransactionView {
 }
 
 function stageOf(snapshot: TransactionSnapshot): TransactionStage {
-  const { context } = snapshot
-  if (context.outcome !== null) return context.outcome
+  if (snapshot.output) return snapshot.output.outcome
   if (snapshot.matches('awaitingWallet') || snapshot.matches('starting')) return 'awaitingWallet'
   if (snapshot.matches('backoff')) return 'retrying'
   if (snapshot.matches({ watching: 'pending' })) return 'pending'

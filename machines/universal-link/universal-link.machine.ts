@@ -3,6 +3,7 @@ import type { AppErrorCode } from '../../src/errors/app-error'
 import { sessionPollingMachine } from '../session-polling/session-polling.machine'
 import type { SessionPollingOutput } from '../session-polling/session-polling.types'
 import { type ErrorData, toErrorData } from '../shared/error-data'
+import { finalStateOutput } from '../shared/final-state'
 import type {
   CreateUniversalLinkSessionInput,
   OpenWalletEmitted,
@@ -27,6 +28,17 @@ const endError = (status: UniversalLinkFinalStatus, error: ErrorData | null): Er
         code: status === 'cancelled' ? 'ABORTED' : 'SESSION_FAILED',
         message: `The wallet flow ended: ${status}.`,
       })
+
+/** The output of the final state `status`: the flow ends so, with what it kept. */
+const ended =
+  (status: UniversalLinkFinalStatus) =>
+  ({ context }: { context: UniversalLinkContext }): UniversalLinkOutput => ({
+    status,
+    walletAddress: context.walletAddress,
+    signature: context.signature,
+    txSignature: context.txSignature,
+    error: endError(status, context.error),
+  })
 
 type PollDone = { event: { output: SessionPollingOutput } }
 const pollOutput = ({ event }: PollDone) => event.output
@@ -120,9 +132,6 @@ export const universalLinkMachine = setup({
     storeError: assign({
       error: (_, error: unknown) => (error === null ? null : toErrorData(error, 'SESSION_FAILED')),
     }),
-    markOutcome: assign({
-      outcome: (_, params: { status: UniversalLinkFinalStatus }) => params.status,
-    }),
     openWalletToConnect: emit(({ context }) => ({
       type: 'openWallet' as const,
       method: 'connect' as const,
@@ -161,7 +170,6 @@ export const universalLinkMachine = setup({
     txSignature: null,
     signatures: 0,
     error: null,
-    outcome: null,
     pollIntervalMs: input.pollIntervalMs ?? null,
   }),
   states: {
@@ -296,25 +304,13 @@ export const universalLinkMachine = setup({
       },
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
-    disconnected: {
-      type: 'final',
-      entry: { type: 'markOutcome', params: { status: 'disconnected' } },
-    },
-    rejected: { type: 'final', entry: { type: 'markOutcome', params: { status: 'rejected' } } },
-    failed: { type: 'final', entry: { type: 'markOutcome', params: { status: 'failed' } } },
-    expired: { type: 'final', entry: { type: 'markOutcome', params: { status: 'expired' } } },
-    cancelled: { type: 'final', entry: { type: 'markOutcome', params: { status: 'cancelled' } } },
+    disconnected: { type: 'final', output: ended('disconnected') },
+    rejected: { type: 'final', output: ended('rejected') },
+    failed: { type: 'final', output: ended('failed') },
+    expired: { type: 'final', output: ended('expired') },
+    cancelled: { type: 'final', output: ended('cancelled') },
   },
-  output: ({ context }) => {
-    const status = context.outcome ?? 'failed'
-    return {
-      status,
-      walletAddress: context.walletAddress,
-      signature: context.signature,
-      txSignature: context.txSignature,
-      error: endError(status, context.error),
-    }
-  },
+  output: finalStateOutput<UniversalLinkOutput>(),
 })
 
 /**

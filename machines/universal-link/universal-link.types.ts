@@ -44,8 +44,6 @@ export interface UniversalLinkContext {
   /** How many signatures this session delivered (each one returns the flow to `connected`). */
   signatures: number
   error: ErrorData | null
-  /** Set on entering a final state. */
-  outcome: UniversalLinkFinalStatus | null
   pollIntervalMs: readonly [number, number] | number | null
 }
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { AnyEventObject, AnyMachineSnapshot } from 'xstate'
 import { transactionMachine } from '../../machines/transaction/transaction.machine'
-import type { TransactionContext } from '../../machines/transaction/transaction.types'
+import type {
+  TransactionContext,
+  TransactionSummary,
+} from '../../machines/transaction/transaction.types'
 import { afterEvents, coverageRow, explore } from './support/coverage'
 
 const HASH = `0x${'ab'.repeat(32)}`
@@ -88,7 +91,7 @@ describe('transaction model', () => {
       const snapshot = path.state
       const context = snapshot.context as TransactionContext
       expect(JSON.parse(JSON.stringify(context))).toEqual(context)
-      const outcome = context.outcome
+      const outcome = (snapshot.output as TransactionSummary | undefined)?.outcome ?? null
       if (snapshot.status === 'active') expect(outcome).toBeNull()
       else expect(outcome).toBe(String(snapshot.value))
       if (outcome === 'confirmed') {

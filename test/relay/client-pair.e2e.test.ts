@@ -290,6 +290,29 @@ describe("Client.pair() as the root's child", () => {
     expect(second.getConnection()?.accounts).toEqual([simulator.evm.address])
   })
 
+  it('a record written while the pairing kept its end in context (`outcome: null`) still resumes', async () => {
+    const store = jsonStore()
+    const first = dappClient({ pairing: { store } })
+    const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+    const simulator = wallet()
+    await simulator.pairAndApprove(flow.uri as string)
+    await flow.approval
+    first.actor.stop()
+    const record = JSON.parse(store.raw as string) as PairingPersistedState & {
+      snapshot: { children: { pairing: { snapshot: { context: Record<string, unknown> } } } }
+    }
+    expect(record.snapshot.children.pairing.snapshot.context).not.toHaveProperty('outcome')
+    record.snapshot.children.pairing.snapshot.context.outcome = null
+    store.raw = JSON.stringify(record)
+
+    const second = dappClient({ pairing: { store } })
+    expect((await second.resume()).status).toBe('connected')
+    expect(second.getConnection()?.accounts).toEqual([simulator.evm.address])
+    const pairing = second.actor.system.get('pairing')?.getSnapshot()
+    expect(pairing?.context).not.toHaveProperty('outcome')
+    await second.disconnect()
+  })
+
   it("one inspector sees the pairing child's events and no key, URI, relay token or signature value", async () => {
     const events: InspectionEvent[] = []
     const store = jsonStore()

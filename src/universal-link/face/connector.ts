@@ -11,6 +11,7 @@ import {
 } from '../../../machines/client/client.restore-values'
 import { createMemoryTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import type { InspectionOptions } from '../../../machines/shared/inspect'
+import { dropRetiredOutcome } from '../../../machines/shared/retired-outcome'
 import { createSecretRegistry } from '../../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
 import { universalLinkMachine } from '../../../machines/universal-link/universal-link.machine'
@@ -248,7 +249,7 @@ export class UniversalLinkConnector implements IWalletConnector {
    * reason; nothing else happens. Never throws.
    */
   async rehydrate(state: UniversalLinkPersistedState): Promise<UniversalLinkResumeResult> {
-    const check = checkRestorable(state, {
+    const check = checkRestorable(dropRetiredOutcome(state), {
       machine: this.#machine,
       fingerprint: UNIVERSAL_LINK_RECORD_SCHEMA,
       values: universalLinkRecordProblem,

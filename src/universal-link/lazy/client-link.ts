@@ -11,6 +11,7 @@ import {
   linkRecordProblem,
 } from '../../../machines/client/client.restore-values'
 import type { SessionTokenVault } from '../../../machines/session-polling/session-polling.actors'
+import { dropRetiredOutcome } from '../../../machines/shared/retired-outcome'
 import type { SecretRegistry } from '../../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
 import {
@@ -129,13 +130,16 @@ export function createClientLink(host: ClientLinkHost) {
     fingerprint,
     /** Checks a stored record; on success the vault gets its tokens. Logs why a record is discarded. */
     check(stored: unknown): RestoreCheck {
-      const check = checkRestorable(migrateStoredConnectionKind(stored), {
-        machine: host.rootMachine(machine),
-        fingerprint,
-        state: 'link',
-        values: (snapshot) => linkRecordProblem(snapshot, { walletSchemes }),
-        ...(host.migrations ? { migrations: host.migrations } : {}),
-      })
+      const check = checkRestorable(
+        dropRetiredOutcome(migrateStoredConnectionKind(stored), 'universalLink'),
+        {
+          machine: host.rootMachine(machine),
+          fingerprint,
+          state: 'link',
+          values: (snapshot) => linkRecordProblem(snapshot, { walletSchemes }),
+          ...(host.migrations ? { migrations: host.migrations } : {}),
+        },
+      )
       if (!check.ok) log.warn(`discarded the stored universal-link flow: ${check.reason}`)
       else {
         for (const [sessionId, token] of Object.entries(check.tokens)) {

@@ -1,4 +1,4 @@
-import type { ClientEvent } from '../../../../machines/client/client.types'
+import type { ClientEvent, ConnectionStatus } from '../../../../machines/client/client.types'
 import { type ClientSnapshot, toClientView } from '../../../../machines/client/client.view'
 import type { ErrorData } from '../../../../machines/shared/error-data'
 import type { ClientFlow } from '../types'
@@ -48,7 +48,7 @@ export const connection = (
 
 /** The `connection` child (the connect machine) reports a change: its status, connection, error. */
 export const connectionChanged = (
-  status: string,
+  status: ConnectionStatus,
   change: { connection?: ReturnType<typeof connection>; error?: ErrorData } = {},
 ): ClientEvent => ({
   type: 'CONNECTION.CHANGED',

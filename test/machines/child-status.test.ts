@@ -1,0 +1,54 @@
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { createActor, type SnapshotFrom } from 'xstate'
+import { clientSetup } from '../../machines/client/client.setup'
+import type { ClientEvent, ConnectionStatus, LinkStatus } from '../../machines/client/client.types'
+import { connectMachine } from '../../machines/connect/connect.machine'
+import { topState } from '../../machines/shared/top-state'
+import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
+
+// The `connection`, `universalLink` and `pairing` children report their state to the root as
+// `*.CHANGED` events typed by the child's chart: a state name the child does not have does not
+// compile, and a nested state reports its top-level state.
+
+describe('child status reports', () => {
+  it('topState gives the top-level state of a flat or nested value', () => {
+    expect(topState('connected')).toBe('connected')
+    expect(topState({ paired: 'idle' })).toBe('paired')
+    expect(topState({ active: { flow: 'paired' } })).toBe('active')
+    // Fault twin: what the reports were built with before matches no state once one is nested.
+    expect(String({ paired: 'idle' })).toBe('[object Object]')
+  })
+
+  it("types the report with the child chart's states", () => {
+    const snapshot = createActor(connectMachine, {
+      input: { connectorId: 'c' },
+    }).getSnapshot()
+    const status = topState(snapshot.value)
+    expect(status).toBe('idle')
+    expectTypeOf(status).toEqualTypeOf<ConnectionStatus>()
+    expectTypeOf<LinkStatus>().toEqualTypeOf<SnapshotFrom<UniversalLinkMachine>['value']>()
+    expectTypeOf<ConnectionStatus>().toEqualTypeOf<SnapshotFrom<typeof connectMachine>['value']>()
+  })
+
+  it('a report or a guard naming a state the child does not have does not compile', () => {
+    const report: ClientEvent = {
+      type: 'CONNECTION.CHANGED',
+      // @ts-expect-error — the connect machine has no state `conected`
+      status: 'conected',
+      connection: null,
+      error: null,
+      pairingUri: null,
+    }
+    const config = clientSetup.createStateConfig({
+      on: {
+        // @ts-expect-error — `childIn` takes only states a child reports, not `conected`
+        'CONNECTION.CHANGED': {
+          guard: { type: 'childIn', params: ['conected'] },
+          target: 'idle',
+        },
+      },
+    })
+    expect(report.type).toBe('CONNECTION.CHANGED')
+    expect(config.on).toBeDefined()
+  })
+})
