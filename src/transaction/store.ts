@@ -219,7 +219,8 @@ export function createBrowserTransactionStore(
     what: 'transaction record',
   })
   store.history = createLocalStorageRecord({
-    storageKey: `${storageKey}:history`,
+    // String(): a key that is not a string (a JS caller) must not throw here: the store never throws.
+    storageKey: `${String(storageKey)}:history`,
     parse: parseTransactionHistory,
     log,
     what: 'transaction history',
