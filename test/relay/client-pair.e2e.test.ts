@@ -232,6 +232,18 @@ describe("Client.pair() as the root's child", () => {
     await expect.poll(() => simulator.wallet.sessions().length).toBe(0)
   })
 
+  /** A Client pairs through the store and its page goes (no disconnect): the store and the wallet. */
+  async function pairedThenGone() {
+    const store = jsonStore()
+    const first = dappClient({ pairing: { store } })
+    const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
+    const simulator = wallet()
+    await simulator.pairAndApprove(flow.uri as string)
+    await flow.approval
+    first.actor.stop()
+    return { store, simulator }
+  }
+
   it.each([
     [
       'a record schema this release cannot read',
@@ -255,12 +267,7 @@ describe("Client.pair() as the root's child", () => {
   ] as const)(
     'resume() discards %s with its reason and clears the store',
     async (_name, mutate, reason) => {
-      const store = jsonStore()
-      const first = dappClient({ pairing: { store } })
-      const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
-      await wallet().pairAndApprove(flow.uri as string)
-      await flow.approval
-      first.actor.stop()
+      const { store } = await pairedThenGone()
       store.raw = JSON.stringify(mutate(JSON.parse(store.raw as string)))
       const second = dappClient({ pairing: { store } })
       const result = await second.resume()
@@ -272,13 +279,7 @@ describe("Client.pair() as the root's child", () => {
   )
 
   it('a migration registered for an older fingerprint restores its record', async () => {
-    const store = jsonStore()
-    const first = dappClient({ pairing: { store } })
-    const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
-    const simulator = wallet()
-    await simulator.pairAndApprove(flow.uri as string)
-    await flow.approval
-    first.actor.stop()
+    const { store, simulator } = await pairedThenGone()
     store.raw = JSON.stringify({
       ...JSON.parse(store.raw as string),
       fingerprint: 'feedfacefeedface',
@@ -291,13 +292,7 @@ describe("Client.pair() as the root's child", () => {
   })
 
   it('a record written while the pairing kept its end in context (`outcome: null`) still resumes', async () => {
-    const store = jsonStore()
-    const first = dappClient({ pairing: { store } })
-    const flow = await first.pair({ chains: ['eip155:31337'], metadata: DAPP_METADATA })
-    const simulator = wallet()
-    await simulator.pairAndApprove(flow.uri as string)
-    await flow.approval
-    first.actor.stop()
+    const { store, simulator } = await pairedThenGone()
     const record = JSON.parse(store.raw as string) as PairingPersistedState & {
       snapshot: { children: { pairing: { snapshot: { context: Record<string, unknown> } } } }
     }
