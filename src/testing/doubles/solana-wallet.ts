@@ -13,8 +13,16 @@ import { type SolanaKeypair, signSerializedTransaction } from './solana-transact
 
 const SOLANA_CHAINS = ['solana:mainnet', 'solana:devnet', 'solana:testnet'] as const
 
+/**
+ * Public keys by secret key (base64), derived once: deriving is the costly part (about 5 ms each),
+ * and a property test builds a wallet on the same keys for each of its thousands of runs.
+ */
+const publicKeys = /* @__PURE__ */ new Map<string, Uint8Array>()
+
 function keypair(secretKey: Uint8Array): SolanaKeypair {
-  const publicKey = ed25519.getPublicKey(secretKey)
+  const id = base64.encode(secretKey)
+  const publicKey = publicKeys.get(id) ?? ed25519.getPublicKey(secretKey)
+  publicKeys.set(id, publicKey)
   return { secretKey, publicKey, address: base58.encode(publicKey) }
 }
 
