@@ -310,11 +310,19 @@ export class World {
   readonly metamask: ScriptedEvmWallet = createScriptedEvmWallet(EVM_KEYS.slice(0, 2))
   readonly rabby: ScriptedEvmWallet = createScriptedEvmWallet(EVM_KEYS.slice(2, 4))
   readonly phantom: ScriptedSolanaWallet = createScriptedSolanaWallet('Phantom', SOLANA_KEYS)
-  readonly linkWallet = createWalletSimulator({
-    walletSlug: TEST_PARTNER_WALLET_ID,
-    secretKey: SOLANA_KEYS[0],
-    fetchImpl: this.backend.fetch,
-  })
+  /**
+   * The universal-link wallet, made when a link first opens it: deriving its key took about 3 ms of
+   * each world's set-up, and most sequences open no link.
+   */
+  #linkWallet: ReturnType<typeof createWalletSimulator> | undefined
+  get linkWallet() {
+    this.#linkWallet ??= createWalletSimulator({
+      walletSlug: TEST_PARTNER_WALLET_ID,
+      secretKey: SOLANA_KEYS[0],
+      fetchImpl: this.backend.fetch,
+    })
+    return this.#linkWallet
+  }
   readonly relayWallets: RelayWalletSimulator[] = []
   readonly linkStore = createRecordingLinkStore()
   readonly pairingStore = createRecordingPairingStore()
