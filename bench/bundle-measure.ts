@@ -324,14 +324,27 @@ function groupOf(
   return new Set(initial.filter((id) => own(moduleName(id)) || !shared.has(id)))
 }
 
-async function minifiedGzip(code: string): Promise<{ gzip: number; raw: number }> {
-  const { code: minified } = await transform(code, {
-    minify: true,
-    target: TARGET,
-    format: 'esm',
-    legalComments: 'none',
-  })
-  return { gzip: size(minified).gzip, raw: Buffer.byteLength(minified) }
+/**
+ * Sizes by code, minified once: the attributions of one bundle minify the same chunks (and often
+ * the same modules) again for each group.
+ */
+const minifiedSizes = new Map<string, Promise<{ gzip: number; raw: number }>>()
+
+function minifiedGzip(code: string): Promise<{ gzip: number; raw: number }> {
+  let sizes = minifiedSizes.get(code)
+  if (!sizes) {
+    sizes = transform(code, {
+      minify: true,
+      target: TARGET,
+      format: 'esm',
+      legalComments: 'none',
+    }).then(({ code: minified }) => ({
+      gzip: size(minified).gzip,
+      raw: Buffer.byteLength(minified),
+    }))
+    minifiedSizes.set(code, sizes)
+  }
+  return sizes
 }
 
 async function cutAndMeasure(
@@ -371,11 +384,18 @@ function closure(entry: string, imports: (id: string) => string[]): string[] {
   return [...seen]
 }
 
-async function attributeWithEsbuild(
+/** A bundle split by module, ready to have a group cut out (`cutAndMeasure`). */
+interface AttributionBundle {
+  entry: string
+  imports: (id: string) => string[]
+  initialModules: string[]
+  chunks: { code: string; parts: { id: string; code: string }[] }[]
+}
+
+async function bundleWithEsbuildForAttribution(
   source: string,
   resolveDir: string,
-  own: (name: string) => boolean,
-): Promise<Attribution> {
+): Promise<AttributionBundle> {
   // Unminified, so each module's code stands under its `// path` line and can be cut out.
   const result = await build({
     stdin: { contents: source, resolveDir, sourcefile: 'entry.js', loader: 'js' },
@@ -399,12 +419,6 @@ async function attributeWithEsbuild(
   if (!entryKey || !entryInput) throw new Error('esbuild produced no entry chunk')
   const initialChunks = closure(entryKey, (key) => staticImports(outputs[key]?.imports ?? []))
   const initialModules = initialChunks.flatMap((key) => Object.keys(outputs[key]?.inputs ?? {}))
-  const group = groupOf(
-    entryInput,
-    (id) => staticImports(inputs[id]?.imports ?? []),
-    initialModules,
-    own,
-  )
   const chunks = initialChunks.map((key) => {
     const file = result.outputFiles.find((output) => output.path === resolve(key))
     const code = file?.text ?? ''
@@ -424,14 +438,18 @@ async function attributeWithEsbuild(
     if (current) parts.push({ id: current.id, code: current.lines.join('\n') })
     return { code, parts }
   })
-  return cutAndMeasure(chunks, group)
+  return {
+    entry: entryInput,
+    imports: (id) => staticImports(inputs[id]?.imports ?? []),
+    initialModules,
+    chunks,
+  }
 }
 
-async function attributeWithRollup(
+async function bundleWithRollupForAttribution(
   source: string,
   resolveDir: string,
-  own: (name: string) => boolean,
-): Promise<Attribution> {
+): Promise<AttributionBundle> {
   let graph = new Map<string, string[]>()
   const { output } = await bundleWithRollup(source, resolveDir, [], {
     name: 'module-graph',
@@ -453,16 +471,22 @@ async function attributeWithRollup(
   })
     .map((name) => byName.get(name))
     .filter((chunk) => chunk?.type === 'chunk')
-  const initialModules = initialChunks.flatMap((chunk) => Object.keys(chunk.modules))
-  const group = groupOf(ENTRY, (id) => graph.get(id) ?? [], initialModules, own)
-  return cutAndMeasure(
-    initialChunks.map((chunk) => ({
+  return {
+    entry: ENTRY,
+    imports: (id) => graph.get(id) ?? [],
+    initialModules: initialChunks.flatMap((chunk) => Object.keys(chunk.modules)),
+    chunks: initialChunks.map((chunk) => ({
       code: chunk.code,
       parts: Object.entries(chunk.modules).map(([id, info]) => ({ id, code: info.code ?? '' })),
     })),
-    group,
-  )
+  }
 }
+
+/**
+ * Bundles by (bundler, source, folder), made once: the bundle does not depend on the group, and a
+ * caller attributes several groups of the same entry (test/package/budgets.test.ts: eight).
+ */
+const attributionBundles = new Map<string, Promise<AttributionBundle>>()
 
 /**
  * What the modules `own` picks (package-relative names such as `dist/machines/client/x.js`) add
@@ -477,9 +501,18 @@ export function attribute(
   resolveDir: string,
   own: (name: string) => boolean,
 ): Promise<Attribution> {
-  return bundler === 'esbuild'
-    ? attributeWithEsbuild(source, resolveDir, own)
-    : attributeWithRollup(source, resolveDir, own)
+  const key = JSON.stringify([bundler, source, resolveDir])
+  let bundle = attributionBundles.get(key)
+  if (!bundle) {
+    bundle =
+      bundler === 'esbuild'
+        ? bundleWithEsbuildForAttribution(source, resolveDir)
+        : bundleWithRollupForAttribution(source, resolveDir)
+    attributionBundles.set(key, bundle)
+  }
+  return bundle.then(({ entry, imports, initialModules, chunks }) =>
+    cutAndMeasure(chunks, groupOf(entry, imports, initialModules, own)),
+  )
 }
 
 /** 1 KB = 1024 bytes, two decimals. */
