@@ -377,8 +377,12 @@ function runAnotherDemo(args: string[]): Promise<{ output: string; code: number 
   })
 }
 
-describe('npm run demo when a port is taken', () => {
-  it('the backend port of a running backend: says how to reuse it or move, and exits 1', async () => {
+// Concurrent: each test starts its own demo processes (ports 0, or a port the running demo holds)
+// and waits for them to exit; assertions use the test's own `expect`.
+describe.concurrent('npm run demo when a port is taken', () => {
+  it('the backend port of a running backend: says how to reuse it or move, and exits 1', async ({
+    expect,
+  }) => {
     const port = new URL(urls.backend).port
     const { output, code } = await runAnotherDemo([
       '--port',
@@ -395,7 +399,7 @@ describe('npm run demo when a port is taken', () => {
     expect(output).not.toContain('EADDRINUSE')
   })
 
-  it('--backend reuses the running backend: the pages start and talk to it', async () => {
+  it('--backend reuses the running backend: the pages start and talk to it', async ({ expect }) => {
     const { output } = await runAnotherDemo([
       '--backend',
       urls.backend,
@@ -409,7 +413,9 @@ describe('npm run demo when a port is taken', () => {
     expect(output).toMatch(/dApp page:\s+http:\/\/127\.0\.0\.1:\d+\//)
   })
 
-  it('the dApp page port: names --dapp-port; a backend that is not there: says so', async () => {
+  it('the dApp page port: names --dapp-port; a backend that is not there: says so', async ({
+    expect,
+  }) => {
     const taken = await runAnotherDemo([
       '--backend',
       urls.backend,
