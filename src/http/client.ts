@@ -77,7 +77,6 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
   }
   const api = ky.create({
     retry: 0,
-    timeout: timeoutMs,
     throwHttpErrors: false,
     fetch: fetchImpl,
   })
@@ -88,11 +87,11 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     try {
       response = await api(`${root}${request.path}`, {
         method: request.method,
-        ...(request.searchParams === undefined ? {} : { searchParams: request.searchParams }),
-        ...(request.json === undefined ? {} : { json: request.json }),
+        searchParams: request.searchParams,
+        json: request.json,
         headers: { accept: 'application/json', ...request.headers },
-        ...(request.timeoutMs === undefined ? {} : { timeout: request.timeoutMs }),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        timeout: request.timeoutMs ?? timeoutMs,
+        signal: request.signal,
       })
     } catch (error) {
       log.debug(`${request.what}: no answer`, error)
@@ -107,23 +106,13 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     }
     log.debug(`${request.what}: ${response.status}`)
     if (!response.ok && !request.okStatuses?.includes(response.status)) {
-      const base = await errorFromResponse(
+      throw await errorFromResponse(
         response,
         config.errorCode,
         request.what,
         request.secrets,
+        request.refineCode,
       )
-      const refined = request.refineCode?.({
-        status: response.status,
-        backendCode: base.backendCode,
-      })
-      if (refined === undefined || refined === base.code) throw base
-      throw new AppError(refined, base.shortMessage, {
-        status: response.status,
-        ...(base.backendCode === undefined ? {} : { backendCode: base.backendCode }),
-        ...(base.details === undefined ? {} : { details: base.details }),
-        ...(base.retryAfterMs === undefined ? {} : { retryAfterMs: base.retryAfterMs }),
-      })
     }
     return response
   }
@@ -133,21 +122,16 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     request: HttpRequest,
     schema: S,
   ): Promise<z.infer<S>> {
+    const invalid = (issues?: readonly z.core.$ZodIssue[]) =>
+      errorFromInvalidBody(response.status, config.errorCode, request.what, issues)
     let body: unknown
     try {
       body = JSON.parse(await response.text())
     } catch {
-      throw errorFromInvalidBody(response.status, config.errorCode, request.what)
+      throw invalid()
     }
     const parsed = schema.safeParse(body)
-    if (!parsed.success) {
-      throw errorFromInvalidBody(
-        response.status,
-        config.errorCode,
-        request.what,
-        parsed.error.issues,
-      )
-    }
+    if (!parsed.success) throw invalid(parsed.error.issues)
     return parsed.data
   }
 

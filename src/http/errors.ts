@@ -31,13 +31,15 @@ export function maskSecrets(text: string, secrets: readonly string[] = []): stri
 
 /**
  * Builds the `AppError` for a non-2xx answer: `status`, `backendCode` (`error.code` of the body),
- * `details` (`error.details`) and `retryAfterMs` (from `Retry-After`) are filled when present.
+ * `details` (`error.details`) and `retryAfterMs` (from `Retry-After`) are filled when present. Its
+ * code is `code`, unless `refineCode` picks a more precise one for this answer.
  */
 export async function errorFromResponse(
   response: Response,
   code: AppErrorCode,
   what: string,
   secrets: readonly string[] = [],
+  refineCode?: (info: HttpFailureInfo) => AppErrorCode | undefined,
 ): Promise<AppError> {
   let backendCode: string | undefined
   let backendMessage: string | undefined
@@ -59,7 +61,8 @@ export async function errorFromResponse(
     backendCode === undefined ? `HTTP ${response.status}` : `HTTP ${response.status} ${backendCode}`
   // The one refusal a developer fixes in their own options: say which.
   const hint = backendCode === 'INVALID_APP_KEY' ? ' (check the appKey option)' : ''
-  return new AppError(code, maskSecrets(`${what} failed: ${label}: ${reason}${hint}`, secrets), {
+  const refined = refineCode?.({ status: response.status, backendCode }) ?? code
+  return new AppError(refined, maskSecrets(`${what} failed: ${label}: ${reason}${hint}`, secrets), {
     status: response.status,
     ...(backendCode === undefined ? {} : { backendCode }),
     ...(details === undefined ? {} : { details }),

@@ -2,8 +2,9 @@
 export const API_PREFIX = '/api/v1/connect'
 
 /** Paths relative to `API_PREFIX`. */
+export const BALANCES_ROUTE = '/balances'
 export const ROUTES = {
-  balances: '/balances',
+  balances: BALANCES_ROUTE,
   config: '/config',
   sessions: '/sessions',
   sessionResult: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/result`,
