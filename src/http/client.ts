@@ -1,7 +1,7 @@
 import ky from 'ky'
 import type * as z from 'zod/mini'
 import { AppError, type AppErrorCode } from '../errors/app-error'
-import { createLogger } from '../logging'
+import { logLine } from '../log-sink'
 import { API_PREFIX } from '../wire/routes'
 import {
   errorFromInvalidBody,
@@ -13,8 +13,6 @@ import {
 import { type FetchLike, requireNonEmpty, resolveFetch } from './options'
 
 export { type FetchLike, requireNonEmpty, resolveFetch }
-
-const log = /* @__PURE__ */ createLogger('http')
 
 /** Default time a request may take before it fails (the machines decide about retries). */
 export const DEFAULT_TIMEOUT_MS = 10_000
@@ -94,7 +92,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         signal: request.signal,
       })
     } catch (error) {
-      log.debug(`${request.what}: no answer`, error)
+      logLine('debug', 'http', `${request.what}: no answer`, error)
       throw errorFromTransport(
         error,
         config.errorCode,
@@ -104,7 +102,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         config.baseUrl,
       )
     }
-    log.debug(`${request.what}: ${response.status}`)
+    logLine('debug', 'http', `${request.what}: ${response.status}`)
     if (!response.ok && !request.okStatuses?.includes(response.status)) {
       throw await errorFromResponse(
         response,

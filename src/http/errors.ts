@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
 import { AppError, type AppErrorCode, type FieldIssue } from '../errors/app-error'
-import { redact } from '../logging'
+import { redactText } from '../logging'
 import { ErrorBodySchema } from '../wire/errors'
 import { issuesToFieldIssues } from '../wire/issues'
 import { parseRetryAfter } from './retry-after'
@@ -26,7 +26,7 @@ export function maskSecrets(text: string, secrets: readonly string[] = []): stri
   for (const secret of secrets) {
     if (secret.length >= 8) out = out.split(secret).join('[redacted]')
   }
-  return redact(out) as string
+  return redactText(out)
 }
 
 /**
