@@ -58,7 +58,7 @@ async function readChunk(
           chainId: String(chainId),
           tokenAddress: String(tokenAddress),
           account: String(account),
-          ...(decimals === undefined ? {} : { decimals }),
+          decimals, // left out of the JSON when undefined
         })),
       },
       headers: { [APP_KEY_HEADER]: appKey },
@@ -88,7 +88,7 @@ function toResult(
     const error = new AppError(
       refineCode({ status: status ?? 200, backendCode: code }) ?? 'RPC_ERROR',
       `POST /balances: ${query.chainId} ${query.tokenAddress} of ${query.account}: ${message}`,
-      { backendCode: code, ...(status === undefined ? {} : { status }) },
+      { backendCode: code, status },
     )
     return { status: 'failure', query, error }
   }

@@ -62,11 +62,12 @@ export async function errorFromResponse(
   // The one refusal a developer fixes in their own options: say which.
   const hint = backendCode === 'INVALID_APP_KEY' ? ' (check the appKey option)' : ''
   const refined = refineCode?.({ status: response.status, backendCode }) ?? code
+  // AppError leaves out the options that are undefined.
   return new AppError(refined, maskSecrets(`${what} failed: ${label}: ${reason}${hint}`, secrets), {
     status: response.status,
-    ...(backendCode === undefined ? {} : { backendCode }),
-    ...(details === undefined ? {} : { details }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    backendCode,
+    details,
+    retryAfterMs,
   })
 }
 
@@ -112,6 +113,6 @@ export function errorFromInvalidBody(
     issues === undefined
       ? `${what} failed: the backend answered with invalid JSON.`
       : `${what} failed: the backend answered with an invalid body.`,
-    { status, ...(issues === undefined ? {} : { details: issuesToFieldIssues(issues) }) },
+    { status, details: issues && issuesToFieldIssues(issues) },
   )
 }
