@@ -1,8 +1,13 @@
 /** Every backend route lives under this prefix. */
 export const API_PREFIX = '/api/v1/connect'
 
-/** Paths relative to `API_PREFIX`. */
+/**
+ * GET and POST `/balances`, named alone: a bundler keeps `ROUTES` whole, and the balance reader
+ * needs only this one.
+ */
 export const BALANCES_ROUTE = '/balances'
+
+/** Paths relative to `API_PREFIX`. */
 export const ROUTES = {
   balances: BALANCES_ROUTE,
   config: '/config',
