@@ -119,7 +119,18 @@ export const LIBRARY_SCENARIOS: Scenario[] = [
   { name: 'one lookup (`getWalletInfo`)', source: from(['getWalletInfo']), budget: 3.5 * KB },
   { name: '`parsePairingUri`', source: from(['parsePairingUri']), budget: 2.5 * KB },
   { name: 'all pure functions', source: from(PURE_FUNCTIONS), budget: 8 * KB },
-  { name: '`createBalanceReader`', source: from(['createBalanceReader']), budget: 15.5 * KB },
+  {
+    name: '`createBalanceReader`',
+    source: from(['createBalanceReader']),
+    // 15.5 KB with getBalances and its batch schemas (issue 19): 15.26 KB (esbuild) / 15.03 KB
+    // (Rollup). Issue 30 item 7 asks 14 KB: the HTTP client's debug lines through a plug the
+    // logger fills (src/log-sink.ts), the route named alone, one AppError per failed answer:
+    // 14.64 / 14.53 KB. What is left is ky (4.9 KB alone), zod/mini with the schemas (6.9 KB
+    // alone; z.union of the batch answer ~0.36 KB, z.int of the decimals ~0.22 KB) and the error
+    // paths, which cannot load lazily: the root entry exports the reader and must reach no
+    // `import()` (src/index.ts; lazy failure paths gave 14.22 KB but "all pure functions" 8.08 KB).
+    budget: 14.7 * KB,
+  },
   {
     name: '`Client` (before any connector loads)',
     source: from(['Client'], 'scope-connect/client'),

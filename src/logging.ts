@@ -4,6 +4,8 @@
  * anything is printed: by key (tokens, keys, signatures, pairing URIs) and by pattern inside strings.
  */
 
+import { plugLogger } from './log-sink'
+
 let consoleLogging = false
 let debugMode = false
 
@@ -11,11 +13,13 @@ let debugMode = false
 export function setDebugMode(enabled: boolean): void {
   debugMode = enabled === true
   if (debugMode) consoleLogging = true
+  plugLogger(write)
 }
 
 /** Never throws. Default off. */
 export function setConsoleLogging(enabled: boolean): void {
   consoleLogging = enabled === true
+  plugLogger(write)
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
@@ -29,7 +33,8 @@ const SECRET_IN_TEXT: ReadonlyArray<[RegExp, string]> = [
 ]
 export const REDACTED = '[redacted]'
 
-function redactText(text: string): string {
+/** `text` with the secret patterns (a `symKey=`, a Bearer value, a `token=`) masked. */
+export function redactText(text: string): string {
   return SECRET_IN_TEXT.reduce(
     (out, [pattern, replacement]) => out.replace(pattern, replacement),
     text,

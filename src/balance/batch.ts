@@ -1,7 +1,7 @@
 import { AppError } from '../errors/app-error'
 import type { HttpClient, HttpRequest } from '../http/client'
 import { BACKEND_ERROR_STATUS } from '../wire/errors'
-import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
+import { APP_KEY_HEADER, BALANCES_ROUTE } from '../wire/routes'
 import {
   BALANCES_BATCH_MAX,
   type BalanceItemError,
@@ -52,13 +52,13 @@ async function readChunk(
   const body = await http.json(
     {
       method: 'POST',
-      path: ROUTES.balances,
+      path: BALANCES_ROUTE,
       json: {
         queries: queries.map(({ chainId, tokenAddress, account, decimals }) => ({
           chainId: String(chainId),
           tokenAddress: String(tokenAddress),
           account: String(account),
-          ...(decimals === undefined ? {} : { decimals }),
+          decimals, // left out of the JSON when undefined
         })),
       },
       headers: { [APP_KEY_HEADER]: appKey },
@@ -88,15 +88,20 @@ function toResult(
     const error = new AppError(
       refineCode({ status: status ?? 200, backendCode: code }) ?? 'RPC_ERROR',
       `POST /balances: ${query.chainId} ${query.tokenAddress} of ${query.account}: ${message}`,
-      { backendCode: code, ...(status === undefined ? {} : { status }) },
+      { backendCode: code, status },
     )
     return { status: 'failure', query, error }
   }
+  return { status: 'success', query, balance: toBalance(answer, query.decimals) }
+}
+
+/** The balance of an answer: the query's `decimals` when given, else the backend's. */
+export function toBalance(answer: BalanceResponse, decimals: number | undefined): TokenBalance {
   const balance: TokenBalance = {
     raw: BigInt(answer.raw),
-    decimals: query.decimals ?? answer.decimals,
+    decimals: decimals ?? answer.decimals,
     chainId: answer.chainId,
   }
   if (answer.blockNumber !== undefined) balance.blockNumber = BigInt(answer.blockNumber)
-  return { status: 'success', query, balance }
+  return balance
 }

@@ -3,9 +3,9 @@ import { normalizeBaseUrl } from '../http/base-url'
 import { createHttpClient, type FetchLike, requireNonEmpty } from '../http/client'
 import type { HttpFailureInfo } from '../http/errors'
 import { parseParameters } from '../wire/parse-parameters'
-import { APP_KEY_HEADER, ROUTES } from '../wire/routes'
+import { APP_KEY_HEADER, BALANCES_ROUTE } from '../wire/routes'
 import { BalanceResponseSchema } from '../wire/schemas'
-import { readBalances, type TokenBalanceResult } from './batch'
+import { readBalances, type TokenBalanceResult, toBalance } from './batch'
 import { TokenBalanceQueriesSchema, TokenBalanceQuerySchema } from './parameters'
 import type { TokenBalance, TokenBalanceQuery } from './types'
 
@@ -84,10 +84,10 @@ export function createBalanceReader(options: BalanceReaderOptions): BalanceReade
         account: String(query.account),
       }
       if (query.decimals !== undefined) searchParams.decimals = String(query.decimals)
-      const body = await http.json(
+      const answer = await http.json(
         {
           method: 'GET',
-          path: ROUTES.balances,
+          path: BALANCES_ROUTE,
           searchParams,
           headers: { [APP_KEY_HEADER]: appKey },
           what: 'GET /balances',
@@ -95,13 +95,7 @@ export function createBalanceReader(options: BalanceReaderOptions): BalanceReade
         },
         BalanceResponseSchema,
       )
-      const balance: TokenBalance = {
-        raw: BigInt(body.raw),
-        decimals: query.decimals ?? body.decimals,
-        chainId: body.chainId,
-      }
-      if (body.blockNumber !== undefined) balance.blockNumber = BigInt(body.blockNumber)
-      return balance
+      return toBalance(answer, query.decimals)
     },
     async getBalances(queries) {
       // Checked, and answered with the caller's own query objects (`result.query`).

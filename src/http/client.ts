@@ -1,7 +1,7 @@
 import ky from 'ky'
 import type * as z from 'zod/mini'
 import { AppError, type AppErrorCode } from '../errors/app-error'
-import { createLogger } from '../logging'
+import { logLine } from '../log-sink'
 import { API_PREFIX } from '../wire/routes'
 import {
   errorFromInvalidBody,
@@ -13,8 +13,6 @@ import {
 import { type FetchLike, requireNonEmpty, resolveFetch } from './options'
 
 export { type FetchLike, requireNonEmpty, resolveFetch }
-
-const log = /* @__PURE__ */ createLogger('http')
 
 /** Default time a request may take before it fails (the machines decide about retries). */
 export const DEFAULT_TIMEOUT_MS = 10_000
@@ -77,7 +75,6 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
   }
   const api = ky.create({
     retry: 0,
-    timeout: timeoutMs,
     throwHttpErrors: false,
     fetch: fetchImpl,
   })
@@ -88,14 +85,14 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     try {
       response = await api(`${root}${request.path}`, {
         method: request.method,
-        ...(request.searchParams === undefined ? {} : { searchParams: request.searchParams }),
-        ...(request.json === undefined ? {} : { json: request.json }),
+        searchParams: request.searchParams,
+        json: request.json,
         headers: { accept: 'application/json', ...request.headers },
-        ...(request.timeoutMs === undefined ? {} : { timeout: request.timeoutMs }),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
+        timeout: request.timeoutMs ?? timeoutMs,
+        signal: request.signal,
       })
     } catch (error) {
-      log.debug(`${request.what}: no answer`, error)
+      logLine('debug', 'http', `${request.what}: no answer`, error)
       throw errorFromTransport(
         error,
         config.errorCode,
@@ -105,25 +102,15 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
         config.baseUrl,
       )
     }
-    log.debug(`${request.what}: ${response.status}`)
+    logLine('debug', 'http', `${request.what}: ${response.status}`)
     if (!response.ok && !request.okStatuses?.includes(response.status)) {
-      const base = await errorFromResponse(
+      throw await errorFromResponse(
         response,
         config.errorCode,
         request.what,
         request.secrets,
+        request.refineCode,
       )
-      const refined = request.refineCode?.({
-        status: response.status,
-        backendCode: base.backendCode,
-      })
-      if (refined === undefined || refined === base.code) throw base
-      throw new AppError(refined, base.shortMessage, {
-        status: response.status,
-        ...(base.backendCode === undefined ? {} : { backendCode: base.backendCode }),
-        ...(base.details === undefined ? {} : { details: base.details }),
-        ...(base.retryAfterMs === undefined ? {} : { retryAfterMs: base.retryAfterMs }),
-      })
     }
     return response
   }
@@ -133,21 +120,16 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     request: HttpRequest,
     schema: S,
   ): Promise<z.infer<S>> {
+    const invalid = (issues?: readonly z.core.$ZodIssue[]) =>
+      errorFromInvalidBody(response.status, config.errorCode, request.what, issues)
     let body: unknown
     try {
       body = JSON.parse(await response.text())
     } catch {
-      throw errorFromInvalidBody(response.status, config.errorCode, request.what)
+      throw invalid()
     }
     const parsed = schema.safeParse(body)
-    if (!parsed.success) {
-      throw errorFromInvalidBody(
-        response.status,
-        config.errorCode,
-        request.what,
-        parsed.error.issues,
-      )
-    }
+    if (!parsed.success) throw invalid(parsed.error.issues)
     return parsed.data
   }
 

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
 import { AppError, type AppErrorCode, type FieldIssue } from '../errors/app-error'
-import { redact } from '../logging'
+import { redactText } from '../logging'
 import { ErrorBodySchema } from '../wire/errors'
 import { issuesToFieldIssues } from '../wire/issues'
 import { parseRetryAfter } from './retry-after'
@@ -26,18 +26,20 @@ export function maskSecrets(text: string, secrets: readonly string[] = []): stri
   for (const secret of secrets) {
     if (secret.length >= 8) out = out.split(secret).join('[redacted]')
   }
-  return redact(out) as string
+  return redactText(out)
 }
 
 /**
  * Builds the `AppError` for a non-2xx answer: `status`, `backendCode` (`error.code` of the body),
- * `details` (`error.details`) and `retryAfterMs` (from `Retry-After`) are filled when present.
+ * `details` (`error.details`) and `retryAfterMs` (from `Retry-After`) are filled when present. Its
+ * code is `code`, unless `refineCode` picks a more precise one for this answer.
  */
 export async function errorFromResponse(
   response: Response,
   code: AppErrorCode,
   what: string,
   secrets: readonly string[] = [],
+  refineCode?: (info: HttpFailureInfo) => AppErrorCode | undefined,
 ): Promise<AppError> {
   let backendCode: string | undefined
   let backendMessage: string | undefined
@@ -59,11 +61,13 @@ export async function errorFromResponse(
     backendCode === undefined ? `HTTP ${response.status}` : `HTTP ${response.status} ${backendCode}`
   // The one refusal a developer fixes in their own options: say which.
   const hint = backendCode === 'INVALID_APP_KEY' ? ' (check the appKey option)' : ''
-  return new AppError(code, maskSecrets(`${what} failed: ${label}: ${reason}${hint}`, secrets), {
+  const refined = refineCode?.({ status: response.status, backendCode }) ?? code
+  // AppError leaves out the options that are undefined.
+  return new AppError(refined, maskSecrets(`${what} failed: ${label}: ${reason}${hint}`, secrets), {
     status: response.status,
-    ...(backendCode === undefined ? {} : { backendCode }),
-    ...(details === undefined ? {} : { details }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    backendCode,
+    details,
+    retryAfterMs,
   })
 }
 
@@ -109,6 +113,6 @@ export function errorFromInvalidBody(
     issues === undefined
       ? `${what} failed: the backend answered with invalid JSON.`
       : `${what} failed: the backend answered with an invalid body.`,
-    { status, ...(issues === undefined ? {} : { details: issuesToFieldIssues(issues) }) },
+    { status, details: issues && issuesToFieldIssues(issues) },
   )
 }

@@ -1,9 +1,15 @@
 /** Every backend route lives under this prefix. */
 export const API_PREFIX = '/api/v1/connect'
 
+/**
+ * GET and POST `/balances`, named alone: a bundler keeps `ROUTES` whole, and the balance reader
+ * needs only this one.
+ */
+export const BALANCES_ROUTE = '/balances'
+
 /** Paths relative to `API_PREFIX`. */
 export const ROUTES = {
-  balances: '/balances',
+  balances: BALANCES_ROUTE,
   config: '/config',
   sessions: '/sessions',
   sessionResult: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/result`,
