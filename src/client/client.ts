@@ -27,7 +27,6 @@ import type { ClientOptions, ResumeResult } from './options'
 import type { PairedSession } from './paired-session'
 import type { ClientPairOptions } from './pairing'
 import { assembleClient } from './parts'
-import type { ClientReads } from './reads'
 import type { ClientResume } from './resume'
 import type { ClientTransactions } from './transactions'
 
@@ -64,7 +63,6 @@ export class Client {
   /** The root actor: started, replaced, followed; its view's listeners; its flows run. */
   readonly #host: RootHost
   readonly #transactions: ClientTransactions
-  readonly #reads: ClientReads
   readonly #paired: PairedSession
   readonly #resume: ClientResume
 
@@ -85,7 +83,6 @@ export class Client {
     this.#loaders = parts.loaders
     this.#host = parts.host
     this.#transactions = parts.transactions
-    this.#reads = parts.reads
     this.#paired = parts.paired
     this.#resume = parts.resume
     loadParameterChecks().catch(() => undefined) // so that each method's check runs at once
@@ -443,7 +440,7 @@ export class Client {
    * @throws `RPC_ERROR`; `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
    */
   loadConfig(): Promise<ConnectConfig> {
-    return this.#reads.loadConfig()
+    return this.#host.read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id }))
   }
 
   /**
@@ -454,7 +451,7 @@ export class Client {
   async getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
     const checking = checkParameters('getBalance', query)
     if (checking) await checking
-    return this.#reads.read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
+    return this.#host.read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
   }
 
   /**
@@ -466,6 +463,6 @@ export class Client {
   async getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]> {
     const checking = checkParameters('getBalances', queries)
     if (checking) await checking
-    return this.#reads.read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
+    return this.#host.read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
   }
 }
