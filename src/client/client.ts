@@ -19,7 +19,7 @@ import type { SignInParameters } from '../siwe/parameters'
 import type { SettledTransaction } from '../transaction/store'
 import type { SendTransactionParameters, TransactionHandle } from '../transaction/types'
 import type { SignInRecord } from '../wire/schemas/sign-in'
-import { checkParameters, loadParameterChecks } from './check'
+import { checkParameters, loadParameterChecks, rawIsEvmOnly } from './check'
 import type { ClientLoaders } from './environment'
 import { guardClientOptions } from './guard-options'
 import { childOf, type RootHost } from './host'
@@ -31,17 +31,6 @@ import type { ClientResume } from './resume'
 import type { ClientTransactions } from './transactions'
 
 export type { ClientOptions, ResumeResult } from './options'
-
-function evmOnly(): AppError {
-  return new AppError('UNSUPPORTED_CHAIN', 'signTypedData is for EVM (eip155) connections.')
-}
-
-function rawIsEvmOnly(): AppError {
-  const reason = 'is for EVM connections: sign Solana text as a string'
-  return new AppError('INVALID_CONFIG', `Invalid message.raw: ${reason}.`, {
-    details: [{ field: 'message.raw', reason }],
-  })
-}
 
 /**
  * The library's entry point: pick a wallet, connect, sign, read config and balances. It runs the
@@ -196,20 +185,10 @@ export class Client {
   async pair(options: ClientPairOptions = {}): Promise<PairingHandle> {
     const checking = checkParameters('pair', options)
     if (checking) await checking
-    // The proposal, the metadata and their checks are in the pairing chunk.
-    const { beginClientPairing } = await import('./lazy/pairing')
-    const begun = beginClientPairing(await this.#loaders.loadPairing(), options)
-    // A new pairing replaces any paired session, stored ones too: should this pairing fail, no
-    // stale session may come back at the next resume().
-    this.#paired.replaceStore(
-      options.store
-        ? guardStore(options.store, 'pair({ store })', this.#report)
-        : (this.#options.pairing?.store ?? null),
-    )
-    this.#paired.persist(this.#host.live())
-    this.#host.actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
-    const flow = this.#host.actor.getSnapshot().context.flow
-    return this.#paired.open(begun.input.pairingId, begun.uri, flow)
+    const store = options.store
+      ? guardStore(options.store, 'pair({ store })', this.#report)
+      : (this.#options.pairing?.store ?? null)
+    return this.#paired.pair(options, store)
   }
 
   /** The current connection (a connector's, else a settled pairing's), or null. */
@@ -331,7 +310,8 @@ export class Client {
     const checking = checkParameters('signTypedData', typedData)
     if (checking) await checking
     const connection = this.#host.walletConnection()
-    if (connection.namespace !== 'eip155') throw evmOnly()
+    if (connection.namespace !== 'eip155')
+      throw new AppError('UNSUPPORTED_CHAIN', 'signTypedData is for EVM (eip155) connections.')
     const paired = this.#paired.current()
     if (paired) return paired.signTypedData(typedData)
     const params = [connection.accounts[0] ?? '', typedDataJson(typedData)]
@@ -354,9 +334,8 @@ export class Client {
     const checking = checkParameters('signTransaction', transaction)
     if (checking) await checking
     const connection = this.#host.walletConnection()
-    if (connection.namespace !== 'solana') {
+    if (connection.namespace !== 'solana')
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
-    }
     if (this.#host.actor.getSnapshot().matches('link')) {
       const signature = await this.#host.signOverLink('solana_signTransaction', transaction)
       return { signature } as T
