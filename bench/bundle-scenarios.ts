@@ -110,8 +110,10 @@ export const ROOT_MACHINE = {
   // createStateConfig) and one shared notProvided: 5.23 KB (esbuild) / 4.93 KB (Rollup). Raised
   // to 5.3 KB for now. Issue 30 item 7 brought the `Client` entry back to 28 KB from outside the
   // chart (src/client, its lazy chunks): the share stays 5.24 KB (esbuild) / 5.02 KB (Rollup), the
-  // chart's own code; 4.9 KB needs the chart itself smaller (not done).
-  budget: 5.3 * KB,
+  // chart's own code; 4.9 KB needs the chart itself smaller (not done). Item 1 then moved the
+  // reads' slots and the project's chains from src/client into the chart: 5.42 KB (esbuild; Rollup
+  // still under 5.3), while the `Client` entry went 27.97 -> 27.88 KB. Raised to 5.45 KB.
+  budget: 5.45 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [

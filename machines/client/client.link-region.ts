@@ -89,6 +89,7 @@ export const linkRegion = clientSetup.createStateConfig({
         },
         connected: {
           tags: ['connected', 'resumable'],
+          entry: 'readProjectChains',
           on: {
             SIGN: {
               target: 'signing',

@@ -2,19 +2,23 @@ import { clientSetup, err, failedWith, STILL_ASKED } from './client.setup'
 
 /**
  * Reads and transactions: the root's own transitions, in any state. Config and balance reads are
- * spawned actors whose end is their caller's alone; a transaction is a spawned `transaction` child
+ * spawned actors, `config.<n>` and `read.<n>`, whose end is their caller's; a transaction is a spawned `transaction` child
  * that runs beside the connection (its receipt needs no wallet).
  */
 export const operationsRegion = clientSetup.createStateConfig({
   on: {
     READ_CONFIG: { actions: 'spawnRead' },
-    READ_BALANCE: { actions: 'spawnBalanceRead' },
-    READ_BALANCES: { actions: 'spawnBalancesRead' },
-    // A read's end, success or failure, is its caller's alone (the Client settles its promise).
+    READ_BALANCE: { actions: 'spawnRead' },
+    READ_BALANCES: { actions: 'spawnRead' },
+    // A read's end, success or failure, is its caller's (the Client settles its promise); a config
+    // read's networks are also the project's chains.
+    'xstate.done.actor.config.*': { actions: ['storeProjectChains', 'endRead'] },
+    'xstate.error.actor.config.*': { actions: 'endRead' },
     'xstate.done.actor.read.*': { actions: 'endRead' },
     'xstate.error.actor.read.*': { actions: 'endRead' },
+    // A root restored connected reads the project's chains as a connection's first state does.
+    RESUMED: { actions: 'readProjectChains' },
     WALLET_OPENED: { actions: 'storeWalletUrl' },
-    'PROJECT.CHAINS': { actions: 'storeProjectChains' },
     // The transaction runs beside the connection (its receipt needs no wallet): a spawned child.
     SEND_TRANSACTION: {
       guard: 'canSendTransaction',

@@ -92,6 +92,7 @@ export const relayRegion = clientSetup.createStateConfig({
     },
     paired: {
       tags: ['connected', 'resumable'],
+      entry: 'readProjectChains',
       on: {
         // The wallet's accounts changed (`scr_sessionEvent`): the connection follows.
         'PAIRING.CHANGED': {

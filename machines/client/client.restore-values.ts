@@ -11,7 +11,8 @@ import * as z from 'zod/mini'
 /**
  * The schema a `Client` writes its universal-link record under (the envelope's `fingerprint`):
  * `linkRecordProblem`'s schemas plus the root in `link` with the `universalLink` child. Bump the
- * version (and register a migration in `LINK_RECORD_MIGRATIONS`) when what the flow needs changes;
+ * version (and give apps a migration from the old one: `universalLink.migrations`, keyed by it) when
+ * what the flow needs changes;
  * a chart change elsewhere leaves it, so stored flows survive the upgrade.
  */
 export const LINK_RECORD_SCHEMA = 'client.link@1'

@@ -1,8 +1,10 @@
 import {
+  type AnyActorRef,
   type AnyStateMachine,
   assign,
   type EmittedFrom,
   type EventFromLogic,
+  enqueueActions,
   fromPromise,
   type InputFrom,
   raise,
@@ -73,6 +75,23 @@ type ChildChange = Extract<
  */
 export const STILL_ASKED =
   ' The wallet was asked already and may still send it: getView().transaction follows its answer.'
+
+/**
+ * The lowest `<kind>.<n>` id no child of the root has: a settled read's id is taken again, since
+ * XState keeps the transitions it found per event type, and ever-new ids (with them ever-new
+ * `xstate.done.actor.*` types) would grow that cache with every read.
+ */
+function freeReadSlot(self: AnyActorRef, kind: 'config' | 'read'): string {
+  const ids = childIds(self)
+  let slot = 0
+  while (ids.includes(`${kind}.${slot}`)) slot++
+  return `${kind}.${slot}`
+}
+
+/** The ids of the root's children (none while a transition is only computed: `xstate/graph`). */
+const childIds = (self: AnyActorRef): string[] => Object.keys(self.getSnapshot()?.children ?? {})
+
+type ReadEvent = Extract<ClientEvent, { type: 'READ_CONFIG' | 'READ_BALANCE' | 'READ_BALANCES' }>
 
 type WaitDelay = keyof Pick<ClientTimeouts, 'walletAnswerMs' | 'signatureMs'>
 
@@ -299,8 +318,20 @@ export const clientSetup = setup({
       type: 'WALLET.CHAIN_CHANGED' as const,
       chainId,
     })),
+    /** A config read's networks are the project's chains (for the view's `chainSupported`). */
     storeProjectChains: assign({
-      projectChains: ({ event }) => (event.type === 'PROJECT.CHAINS' ? [...event.chainIds] : null),
+      projectChains: ({ context, event }) =>
+        (event as { output?: ConnectConfig }).output?.networks.map(({ networkId }) => networkId) ??
+        context.projectChains,
+    }),
+    /**
+     * Connected: the view's `chainSupported` needs the project's chains. They are read unless
+     * known or being read; a failed read leaves them unknown until the next connected state.
+     */
+    readProjectChains: enqueueActions(({ context, self, enqueue }) => {
+      if (context.projectChains === null && context.connection !== null)
+        if (!childIds(self).some((id) => id.startsWith('config.')))
+          enqueue.spawnChild('readConfig', { id: freeReadSlot(self, 'config') })
     }),
     askDisconnect: sendTo('connection', { type: 'DISCONNECT' }),
     askSignature: sendTo('sign', { type: 'SIGN' }),
@@ -323,19 +354,19 @@ export const clientSetup = setup({
     }),
     /** A settled read leaves nothing behind: its actor (and its output) goes. */
     endRead: stopChild(({ event }) => (event as { actorId?: string }).actorId ?? ''),
-    spawnRead: spawnChild('readConfig', {
-      id: ({ event }) => (event.type === 'READ_CONFIG' ? event.id : 'readConfig'),
-    }),
-    spawnBalanceRead: spawnChild('readBalance', {
-      id: ({ event }) => (event.type === 'READ_BALANCE' ? event.id : 'readBalance'),
-      input: ({ event }) =>
-        event.type === 'READ_BALANCE'
-          ? event.query
-          : { chainId: '', tokenAddress: '', account: '' },
-    }),
-    spawnBalancesRead: spawnChild('readBalances', {
-      id: ({ event }) => (event.type === 'READ_BALANCES' ? event.id : 'readBalances'),
-      input: ({ event }) => (event.type === 'READ_BALANCES' ? event.queries : []),
+    /**
+     * A read the Client asked for: its caller finds it by the event's `id`, its system id (an id in
+     * use already is not given twice: that read runs unnamed).
+     */
+    spawnRead: enqueueActions(({ event, self, enqueue }) => {
+      const read = event as ReadEvent
+      const config = read.type === 'READ_CONFIG'
+      const src = config ? 'readConfig' : 'query' in read ? 'readBalance' : 'readBalances'
+      enqueue.spawnChild(src as 'readBalance', {
+        id: freeReadSlot(self, config ? 'config' : 'read'),
+        input: ('query' in read ? read.query : 'queries' in read ? read.queries : null) as never,
+        ...(self.system.get(read.id) ? {} : { systemId: read.id }),
+      })
     }),
   },
 })

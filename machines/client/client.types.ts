@@ -160,7 +160,7 @@ export interface ClientContext {
   walletPairingUri: string | null
   /** The deadline of the wait in progress (wallet answer or signature), by absolute time. */
   deadline: OperationDeadline | null
-  /** The chains the project enables (its config, read once after a connection); null: not known. */
+  /** The chains the project enables (its config, read once connected); null: not known. */
   projectChains: string[] | null
   /**
    * The universal-link flow's result polls are failing (null: the last one succeeded): a timeout
@@ -199,8 +199,6 @@ export type ClientEvent =
     }
   /** Ask the connected desktop wallet to switch to `chainId` (EVM). */
   | { type: 'SWITCH_CHAIN'; chainId: string }
-  /** The chains the project enables (from its config), for the view's `chainSupported`. */
-  | { type: 'PROJECT.CHAINS'; chainIds: string[] }
   | ({ type: 'SIGN' } & ClientSignRequest)
   | { type: 'DISCONNECT' }
   /** Ends the pending flow: its promise rejects with `ABORTED`. */
@@ -225,7 +223,10 @@ export type ClientEvent =
   | { type: 'TRANSACTION.SUBMITTED'; flow: number; hash: string }
   /** Internal: the `transaction` child ended before the wallet answered. */
   | { type: 'TRANSACTION.FAILED'; flow: number; error: ErrorData }
-  /** Reads, as named child actors of the system (`id` is the child's id). */
+  /**
+   * Reads, as child actors of the root: `id` is the read's system id (`actor.system.get(id)`), a
+   * name its caller picks and never reuses.
+   */
   | { type: 'READ_CONFIG'; id: string }
   | { type: 'READ_BALANCE'; id: string; query: TokenBalanceQuery }
   | { type: 'READ_BALANCES'; id: string; queries: readonly TokenBalanceQuery[] }

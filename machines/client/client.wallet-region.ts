@@ -177,6 +177,7 @@ export const walletRegion = clientSetup.createStateConfig({
     },
     connected: {
       tags: ['connected'],
+      entry: 'readProjectChains',
       on: {
         // Account and chain changes are kept; any other state of the child means it is gone.
         'CONNECTION.CHANGED': [keepConnection, { target: 'disconnected' }],

@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error'
 import type { CLIENT_PARAMETERS, ClientParameterMethod } from './parameters'
 
 // The `Client`'s parameter checks live in a chunk of their own (zod/mini would double the
@@ -37,4 +38,12 @@ export function checkParameters<M extends ClientParameterMethod>(
     return undefined
   }
   return loadParameterChecks().then(run)
+}
+
+/** `signMessage({ raw })` on a Solana connection: raw bytes are for EVM (the field in `details`). */
+export function rawIsEvmOnly(): AppError {
+  const reason = 'is for EVM connections: sign Solana text as a string'
+  return new AppError('INVALID_CONFIG', `Invalid message.raw: ${reason}.`, {
+    details: [{ field: 'message.raw', reason }],
+  })
 }

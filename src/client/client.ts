@@ -19,7 +19,7 @@ import type { SignInParameters } from '../siwe/parameters'
 import type { SettledTransaction } from '../transaction/store'
 import type { SendTransactionParameters, TransactionHandle } from '../transaction/types'
 import type { SignInRecord } from '../wire/schemas/sign-in'
-import { checkParameters, loadParameterChecks } from './check'
+import { checkParameters, loadParameterChecks, rawIsEvmOnly } from './check'
 import type { ClientLoaders } from './environment'
 import { guardClientOptions } from './guard-options'
 import { childOf, type RootHost } from './host'
@@ -27,22 +27,10 @@ import type { ClientOptions, ResumeResult } from './options'
 import type { PairedSession } from './paired-session'
 import type { ClientPairOptions } from './pairing'
 import { assembleClient } from './parts'
-import type { ClientReads } from './reads'
 import type { ClientResume } from './resume'
 import type { ClientTransactions } from './transactions'
 
 export type { ClientOptions, ResumeResult } from './options'
-
-function evmOnly(): AppError {
-  return new AppError('UNSUPPORTED_CHAIN', 'signTypedData is for EVM (eip155) connections.')
-}
-
-function rawIsEvmOnly(): AppError {
-  const reason = 'is for EVM connections: sign Solana text as a string'
-  return new AppError('INVALID_CONFIG', `Invalid message.raw: ${reason}.`, {
-    details: [{ field: 'message.raw', reason }],
-  })
-}
 
 /**
  * The library's entry point: pick a wallet, connect, sign, read config and balances. It runs the
@@ -64,7 +52,6 @@ export class Client {
   /** The root actor: started, replaced, followed; its view's listeners; its flows run. */
   readonly #host: RootHost
   readonly #transactions: ClientTransactions
-  readonly #reads: ClientReads
   readonly #paired: PairedSession
   readonly #resume: ClientResume
 
@@ -85,7 +72,6 @@ export class Client {
     this.#loaders = parts.loaders
     this.#host = parts.host
     this.#transactions = parts.transactions
-    this.#reads = parts.reads
     this.#paired = parts.paired
     this.#resume = parts.resume
     loadParameterChecks().catch(() => undefined) // so that each method's check runs at once
@@ -199,20 +185,10 @@ export class Client {
   async pair(options: ClientPairOptions = {}): Promise<PairingHandle> {
     const checking = checkParameters('pair', options)
     if (checking) await checking
-    // The proposal, the metadata and their checks are in the pairing chunk.
-    const { beginClientPairing } = await import('./lazy/pairing')
-    const begun = beginClientPairing(await this.#loaders.loadPairing(), options)
-    // A new pairing replaces any paired session, stored ones too: should this pairing fail, no
-    // stale session may come back at the next resume().
-    this.#paired.replaceStore(
-      options.store
-        ? guardStore(options.store, 'pair({ store })', this.#report)
-        : (this.#options.pairing?.store ?? null),
-    )
-    this.#paired.persist(this.#host.live())
-    this.#host.actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
-    const flow = this.#host.actor.getSnapshot().context.flow
-    return this.#paired.open(begun.input.pairingId, begun.uri, flow)
+    const store = options.store
+      ? guardStore(options.store, 'pair({ store })', this.#report)
+      : (this.#options.pairing?.store ?? null)
+    return this.#paired.pair(options, store)
   }
 
   /** The current connection (a connector's, else a settled pairing's), or null. */
@@ -334,7 +310,8 @@ export class Client {
     const checking = checkParameters('signTypedData', typedData)
     if (checking) await checking
     const connection = this.#host.walletConnection()
-    if (connection.namespace !== 'eip155') throw evmOnly()
+    if (connection.namespace !== 'eip155')
+      throw new AppError('UNSUPPORTED_CHAIN', 'signTypedData is for EVM (eip155) connections.')
     const paired = this.#paired.current()
     if (paired) return paired.signTypedData(typedData)
     const params = [connection.accounts[0] ?? '', typedDataJson(typedData)]
@@ -357,9 +334,8 @@ export class Client {
     const checking = checkParameters('signTransaction', transaction)
     if (checking) await checking
     const connection = this.#host.walletConnection()
-    if (connection.namespace !== 'solana') {
+    if (connection.namespace !== 'solana')
       throw new AppError('UNSUPPORTED_CHAIN', 'signTransaction is for Solana connections.')
-    }
     if (this.#host.actor.getSnapshot().matches('link')) {
       const signature = await this.#host.signOverLink('solana_signTransaction', transaction)
       return { signature } as T
@@ -443,7 +419,7 @@ export class Client {
    * @throws `RPC_ERROR`; `ABORTED` when its root goes meanwhile (`resume()` restoring a flow).
    */
   loadConfig(): Promise<ConnectConfig> {
-    return this.#reads.loadConfig()
+    return this.#host.read<ConnectConfig>((id) => ({ type: 'READ_CONFIG', id }))
   }
 
   /**
@@ -454,7 +430,7 @@ export class Client {
   async getBalance(query: TokenBalanceQuery): Promise<TokenBalance> {
     const checking = checkParameters('getBalance', query)
     if (checking) await checking
-    return this.#reads.read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
+    return this.#host.read<TokenBalance>((id) => ({ type: 'READ_BALANCE', id, query }))
   }
 
   /**
@@ -466,6 +442,6 @@ export class Client {
   async getBalances(queries: readonly TokenBalanceQuery[]): Promise<TokenBalanceResult[]> {
     const checking = checkParameters('getBalances', queries)
     if (checking) await checking
-    return this.#reads.read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
+    return this.#host.read<TokenBalanceResult[]>((id) => ({ type: 'READ_BALANCES', id, queries }))
   }
 }

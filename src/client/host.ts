@@ -17,7 +17,7 @@ export function childOf(parent: AnyActorRef | undefined, id: string): AnyActorRe
   return snapshot?.children?.[id]
 }
 
-/** What follows the root actor beside the view's listeners (persistence, transactions, reads). */
+/** What follows the root actor beside the view's listeners (persistence, transactions). */
 export interface RootHostHooks {
   /** A change of a root actor (also while it starts, before it is the host's `actor`). */
   changed(actor: ClientActor): void
@@ -41,6 +41,8 @@ export class RootHost {
   readonly #create: (snapshot: unknown) => ClientActor
   readonly #report: GuardReport
   readonly #hooks: RootHostHooks
+  /** How many reads this host has asked for: each read's system id is new (`read`). */
+  #reads = 0
 
   /** `create` builds an unstarted root actor (from a restored `snapshot` when one is given). */
   constructor(
@@ -150,6 +152,28 @@ export class RootHost {
     this.actor.send({ type: 'RESUMED' })
     for (const hook of [...this.#replaceHooks]) hook()
     this.notify()
+  }
+
+  /**
+   * A read (`READ_*`): the root spawns it, this finds it by its system id and settles with its
+   * output. @throws `ABORTED` when the root stops meanwhile (`resume()` restoring a flow).
+   */
+  read<T>(event: (id: string) => RootEvent): Promise<T> {
+    const id = `read:${++this.#reads}`
+    const actor = this.live()
+    actor.send(event(id))
+    const ref = actor.system.get(id) as AnyActorRef | undefined
+    if (!ref) return Promise.reject(new AppError('RPC_ERROR', 'The read did not start.'))
+    return new Promise<T>((resolve, reject) => {
+      ref.subscribe({
+        complete: () => {
+          const snapshot = ref.getSnapshot()
+          if (snapshot.status === 'done') resolve(snapshot.output as T)
+          else reject(new AppError('ABORTED', 'The read was stopped with its root.'))
+        },
+        error: reject,
+      })
+    })
   }
 
   /** Sends the event that starts a flow and settles with that flow's outcome. */

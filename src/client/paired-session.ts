@@ -4,6 +4,7 @@ import type { PairingStore } from '../../machines/pairing/pairing.persistence'
 import type { ClientLoaders } from './environment'
 import type { RootHost } from './host'
 import type { ClientPairingPart } from './lazy/pairing'
+import type { ClientPairOptions } from './pairing'
 
 /** What a paired session asks of the `Client`. */
 export interface PairedSessionHost {
@@ -36,10 +37,24 @@ export class PairedSession {
   }
 
   /**
+   * `Client.pair()` once its options are checked: the root's `PAIR` flow, its session kept in
+   * `store` (null: nowhere). The proposal, the metadata and their checks are in the pairing chunk.
+   */
+  async pair(options: ClientPairOptions, store: PairingStore | null): Promise<PairingHandle> {
+    const { beginClientPairing } = await import('./lazy/pairing')
+    const begun = beginClientPairing(await this.#loaders.loadPairing(), options)
+    this.#replaceStore(store)
+    this.persist(this.#host.live())
+    this.#host.actor.send({ type: 'PAIR', input: begun.input, uri: begun.uri })
+    const flow = this.#host.actor.getSnapshot().context.flow
+    return this.open(begun.input.pairingId, begun.uri, flow)
+  }
+
+  /**
    * A new pairing persists in `store` (null: nowhere): the old store and the new one are cleared,
    * so that no stale session comes back at the next `resume()` should this pairing fail.
    */
-  replaceStore(store: PairingStore | null): void {
+  #replaceStore(store: PairingStore | null): void {
     this.#store?.clear()
     this.#store = store
     store?.clear()

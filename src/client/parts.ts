@@ -7,7 +7,6 @@ import { ClientLoaders } from './environment'
 import { RootHost } from './host'
 import type { ClientOptions } from './options'
 import { PairedSession } from './paired-session'
-import { ClientReads } from './reads'
 import { ClientResume } from './resume'
 import { ClientTransactions } from './transactions'
 
@@ -25,7 +24,6 @@ export interface ClientParts {
   loaders: ClientLoaders
   host: RootHost
   transactions: ClientTransactions
-  reads: ClientReads
   paired: PairedSession
   resume: ClientResume
 }
@@ -33,7 +31,7 @@ export interface ClientParts {
 /**
  * Builds the parts of `client` and starts its root actor: the loaders make the root's
  * environment, the host runs the root, and on each of its changes the connection store, the
- * project's chains, the view's listeners and the transaction store follow (in that order).
+ * view's listeners and the transaction store follow (in that order).
  */
 export function assembleClient(
   options: ClientOptions,
@@ -58,7 +56,6 @@ export function assembleClient(
   const host = new RootHost(create, report, {
     changed: (actor) => {
       parts.resume.rememberConnection(actor)
-      parts.reads.followProjectChains(actor)
       host.notify()
       parts.transactions.keep()
     },
@@ -73,7 +70,6 @@ export function assembleClient(
     loaders,
     host,
     transactions,
-    reads: new ClientReads(host),
     paired,
     resume,
   })

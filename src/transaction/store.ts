@@ -64,12 +64,20 @@ export interface TransactionStore extends RecordStore<TransactionRecord> {
   history?: RecordStore<TransactionHistoryRecord>
 }
 
-const time = /* @__PURE__ */ z.nullable(
-  /* @__PURE__ */ z.number().check(
-    /* @__PURE__ */ z.gte(0),
-    /* @__PURE__ */ z.refine((value) => Number.isFinite(value)),
-  ),
+/** Milliseconds since the epoch. */
+const timestamp = /* @__PURE__ */ z.number().check(
+  /* @__PURE__ */ z.gte(0),
+  /* @__PURE__ */ z.refine((value) => Number.isFinite(value)),
 )
+const time = /* @__PURE__ */ z.nullable(timestamp)
+
+/** A transaction hash's text (what it is, per chain: `hashOfItsChain`). */
+const hash = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100))
+
+/** A CAIP-2 chain id. */
+const caip2ChainId = /* @__PURE__ */ z
+  .string()
+  .check(/* @__PURE__ */ z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/))
 
 /** A transaction hash as the wallet answers it: 32 bytes of hex (EVM) or a base58 signature (Solana). */
 export function isTransactionHash(chainId: string, hash: string): boolean {
@@ -78,30 +86,30 @@ export function isTransactionHash(chainId: string, hash: string): boolean {
     : /^0x[0-9a-fA-F]{64}$/.test(hash)
 }
 
+/** The check that a record's `hash` is a transaction hash of its `chainId`. */
+function hashOfItsChain() {
+  return z.refine<{ chainId: string; hash: string }>(
+    (record) => isTransactionHash(record.chainId, record.hash),
+    {
+      message: 'not a transaction hash of its chain',
+      path: ['hash'],
+    },
+  )
+}
+
 const TransactionRecordSchema = /* @__PURE__ */ z
   .object({
     format: /* @__PURE__ */ z.literal(TRANSACTION_RECORD_FORMAT),
     formatVersion: /* @__PURE__ */ z.literal(TRANSACTION_RECORD_VERSION),
-    /** CAIP-2. */
-    chainId: /* @__PURE__ */ z
-      .string()
-      .check(/* @__PURE__ */ z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
-    hash: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100)),
+    chainId: caip2ChainId,
+    hash,
     confirmations: /* @__PURE__ */ z
       .int()
       .check(/* @__PURE__ */ z.gte(1), /* @__PURE__ */ z.lte(1_000)),
     deadlines: /* @__PURE__ */ z.object({ wallet: time, receipt: time, notSeen: time }),
-    savedAt: /* @__PURE__ */ z.number().check(
-      /* @__PURE__ */ z.gte(0),
-      /* @__PURE__ */ z.refine((value) => Number.isFinite(value)),
-    ),
+    savedAt: timestamp,
   })
-  .check(
-    /* @__PURE__ */ z.refine((record) => isTransactionHash(record.chainId, record.hash), {
-      message: 'not a transaction hash of its chain',
-      path: ['hash'],
-    }),
-  )
+  .check(/* @__PURE__ */ hashOfItsChain())
 
 /**
  * A stored value as a record of this version, or null (anything else is not resumed): the format,
@@ -125,22 +133,15 @@ const OUTCOMES: readonly TransactionOutcome[] = [
 
 const SettledTransactionSchema = /* @__PURE__ */ z
   .object({
-    chainId: /* @__PURE__ */ z
-      .string()
-      .check(/* @__PURE__ */ z.regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)),
-    hash: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(100)),
+    chainId: caip2ChainId,
+    hash,
     outcome: /* @__PURE__ */ z.enum(OUTCOMES as [TransactionOutcome]),
     blockNumber: /* @__PURE__ */ z.nullable(
       /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^\d{1,20}$/)),
     ),
-    settledAt: time,
+    settledAt: timestamp,
   })
-  .check(
-    /* @__PURE__ */ z.refine((entry) => isTransactionHash(entry.chainId, entry.hash), {
-      message: 'not a transaction hash of its chain',
-      path: ['hash'],
-    }),
-  )
+  .check(/* @__PURE__ */ hashOfItsChain())
 
 /**
  * A stored value as a history of this version, or null: its format and version, and the entries
@@ -154,9 +155,7 @@ export function parseTransactionHistory(value: unknown): TransactionHistoryRecor
   if (!Array.isArray(record.transactions) || typeof record.savedAt !== 'number') return null
   const transactions = record.transactions.flatMap((entry: unknown) => {
     const parsed = SettledTransactionSchema.safeParse(entry)
-    return parsed.success && parsed.data.settledAt !== null
-      ? [{ ...parsed.data, settledAt: parsed.data.settledAt }]
-      : []
+    return parsed.success ? [parsed.data] : []
   })
   return {
     format: TRANSACTION_HISTORY_FORMAT,

@@ -266,6 +266,8 @@ function start(
   } = {},
 ) {
   const sends: ReturnType<typeof deferred<string>>[] = []
+  /** The project config the backend serves: its networks, whether it is down, how often it was read. */
+  const config = { networks: [] as string[], down: false, reads: 0 }
   const transaction = provideTransaction({
     send: () => {
       const d = deferred<string>()
@@ -299,7 +301,12 @@ function start(
     },
     ...createWalletMachines({ connector: () => current }),
     ...(options.throwing ? { [options.throwing]: throwingMachine as never } : {}),
-    readConfig: async () => ({ projectId: 'p', name: 'n', networks: [], wallets: [] }) as never,
+    readConfig: async () => {
+      config.reads++
+      if (config.down) throw new AppError('RPC_ERROR', 'The backend is down.')
+      const networks = config.networks.map((networkId) => ({ networkId }))
+      return { projectId: 'p', name: 'n', networks, wallets: [] } as never
+    },
     readBalance: async () => {
       throw new AppError('UNSUPPORTED_CHAIN', 'no')
     },
@@ -325,7 +332,7 @@ function start(
     restored.send({ type: 'RESUMED' })
     return restored
   }
-  return { actor, wallet, backend, loads, relay, restore, sends }
+  return { actor, wallet, backend, loads, relay, restore, sends, config }
 }
 
 const view = (actor: ClientActor) => toClientView(actor.getSnapshot())
@@ -530,15 +537,33 @@ describe('client machine: a desktop wallet', () => {
     expect(view(b.actor).status).toBe('disconnected')
   })
 
-  it('reads are spawned actors of the system, gone once settled', async () => {
+  it('reads are spawned actors of the system, found by their system id, gone once settled', async () => {
     const { actor } = start()
     const children = () => actor.getSnapshot().children as Record<string, AnyActorRef | undefined>
-    send(actor, { type: 'READ_CONFIG', id: 'read.1' })
-    const ref = children()['read.1']
+    send(actor, { type: 'READ_CONFIG', id: 'first' })
+    const ref = actor.system.get('first')
     expect(ref).toBeDefined()
+    expect(children()['config.0']).toBe(ref)
     await until(() => ref?.getSnapshot().status === 'done')
     expect(ref?.getSnapshot().output).toMatchObject({ projectId: 'p' })
-    expect(children()['read.1']).toBeUndefined()
+    expect(children()['config.0']).toBeUndefined()
+    expect(actor.system.get('first')).toBeUndefined()
+  })
+
+  it('behavior: a read takes the lowest free slot; a settled read frees its slot for the next', async () => {
+    const { actor } = start()
+    const children = () => Object.keys(actor.getSnapshot().children)
+    const query = { chainId: 'eip155:1', tokenAddress: 'native', account: '0x0' }
+    send(actor, { type: 'READ_CONFIG', id: 'a' })
+    send(actor, { type: 'READ_CONFIG', id: 'b' })
+    send(actor, { type: 'READ_BALANCE', id: 'c', query })
+    send(actor, { type: 'READ_BALANCES', id: 'd', queries: [query] })
+    expect(children().sort()).toEqual(['config.0', 'config.1', 'read.0', 'read.1'])
+    expect(actor.system.get('b')).toBe(actor.getSnapshot().children['config.1'])
+    expect(actor.system.get('d')).toBe(actor.getSnapshot().children['read.1'])
+    await until(() => children().length === 0)
+    send(actor, { type: 'READ_BALANCE', id: 'e', query })
+    expect(children()).toEqual(['read.0'])
   })
 
   it('error: a failed read ends that read only; the root stays active and usable', async () => {
@@ -546,12 +571,13 @@ describe('client machine: a desktop wallet', () => {
     const children = () => actor.getSnapshot().children as Record<string, AnyActorRef | undefined>
     send(actor, {
       type: 'READ_BALANCE',
-      id: 'read.2',
+      id: 'balance',
       query: { chainId: 'eip155:1', tokenAddress: 'native', account: '0x0' },
     })
-    const ref = children()['read.2']
+    const ref = actor.system.get('balance')
+    expect(children()['read.0']).toBe(ref)
     await until(() => ref?.getSnapshot().status === 'error')
-    expect(children()['read.2']).toBeUndefined()
+    expect(children()['read.0']).toBeUndefined()
     expect(actor.getSnapshot().status).toBe('active')
     send(actor, select(true))
     await until(() => wallet.pending.connect.length === 1)
@@ -654,19 +680,80 @@ describe('client machine: a silent reconnect', () => {
 })
 
 describe('client machine: chains', () => {
-  it('behavior: PROJECT.CHAINS gives the view chainSupported, which follows chainChanged', async () => {
-    const { actor, wallet } = await connected()
-    expect(view(actor).chainSupported).toBeUndefined()
-    send(actor, { type: 'PROJECT.CHAINS', chainIds: ['eip155:1', 'eip155:8453'] })
-    expect(view(actor).chainSupported).toBe(true)
-    wallet.emit({ type: 'chainChanged', chainId: 'eip155:137' })
-    await until(() => view(actor).chainId === 'eip155:137')
-    expect(view(actor).chainSupported).toBe(false)
-    send(actor, { type: 'DISCONNECT' })
-    await until(() => wallet.pending.disconnect.length === 1)
-    wallet.pending.disconnect[0]?.resolve()
-    await until(() => view(actor).status === 'disconnected')
-    expect(view(actor).chainSupported).toBeUndefined()
+  it('behavior: connected, the root reads the project chains once; chainSupported follows chainChanged', async () => {
+    const t = start()
+    t.config.networks = ['eip155:1', 'eip155:8453']
+    send(t.actor, select(true))
+    await until(() => t.wallet.pending.connect.length === 1)
+    t.wallet.pending.connect[0]?.resolve(CONNECTION)
+    await until(() => view(t.actor).chainSupported === true)
+    expect(t.config.reads).toBe(1)
+    expect(t.actor.getSnapshot().context.projectChains).toEqual(['eip155:1', 'eip155:8453'])
+    t.wallet.emit({ type: 'chainChanged', chainId: 'eip155:137' })
+    await until(() => view(t.actor).chainId === 'eip155:137')
+    expect(view(t.actor).chainSupported).toBe(false)
+    send(t.actor, { type: 'DISCONNECT' })
+    await until(() => t.wallet.pending.disconnect.length === 1)
+    t.wallet.pending.disconnect[0]?.resolve()
+    await until(() => view(t.actor).status === 'disconnected')
+    expect(view(t.actor).chainSupported).toBeUndefined()
+    // Known chains are not read again by the next connection.
+    send(t.actor, { type: 'CONNECT' })
+    await until(() => t.wallet.pending.connect.length === 2)
+    t.wallet.pending.connect[1]?.resolve(CONNECTION)
+    await until(() => view(t.actor).status === 'connected')
+    expect(view(t.actor).chainSupported).toBe(true)
+    expect(t.config.reads).toBe(1)
+  })
+
+  it('error: a failed chains read leaves chainSupported unknown; the next connected state reads again', async () => {
+    const t = start()
+    t.config.down = true
+    t.config.networks = ['eip155:1']
+    send(t.actor, select(true))
+    await until(() => t.wallet.pending.connect.length === 1)
+    t.wallet.pending.connect[0]?.resolve(CONNECTION)
+    await until(
+      () => t.config.reads === 1 && Object.keys(t.actor.getSnapshot().children).length === 1,
+    )
+    expect(view(t.actor)).toMatchObject({ status: 'connected', chainSupported: undefined })
+    t.config.down = false
+    send(t.actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' })
+    await until(() => t.wallet.pending.switchChain.length === 1)
+    t.wallet.pending.switchChain[0]?.resolve()
+    await until(() => view(t.actor).chainSupported === false)
+    expect(t.config.reads).toBe(2)
+  })
+
+  it('behavior: a READ_CONFIG read gives the chains; a connection then reads none', async () => {
+    const t = start()
+    t.config.networks = ['eip155:1']
+    send(t.actor, { type: 'READ_CONFIG', id: 'config' })
+    await until(() => t.actor.getSnapshot().context.projectChains !== null)
+    expect(t.actor.getSnapshot().context.projectChains).toEqual(['eip155:1'])
+    send(t.actor, select(true))
+    await until(() => t.wallet.pending.connect.length === 1)
+    t.wallet.pending.connect[0]?.resolve(CONNECTION)
+    await until(() => view(t.actor).status === 'connected')
+    expect(view(t.actor).chainSupported).toBe(true)
+    expect(t.config.reads).toBe(1)
+  })
+
+  it('behavior: a root restored connected without the chains reads them once RESUMED', async () => {
+    const t = start()
+    t.config.down = true
+    send(t.actor, select(true))
+    await until(() => t.wallet.pending.connect.length === 1)
+    t.wallet.pending.connect[0]?.resolve(CONNECTION)
+    await until(
+      () => t.config.reads === 1 && Object.keys(t.actor.getSnapshot().children).length === 1,
+    )
+    t.config.down = false
+    t.config.networks = ['eip155:1']
+    const restored = t.restore(t.actor.getPersistedSnapshot())
+    await until(() => restored.getSnapshot().context.projectChains !== null)
+    expect(t.config.reads).toBe(2)
+    expect(view(restored).chainSupported).toBe(true)
   })
 
   it('behavior: SWITCH_CHAIN runs switchChain; its answer moves the connection even without chainChanged', async () => {

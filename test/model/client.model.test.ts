@@ -133,7 +133,6 @@ const events: AnyEventObject[] = [
   { type: 'CONNECT' },
   { type: 'RECONNECT', walletId: 'metamask', namespace: 'eip155', connectorId: 'injected' },
   { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' },
-  { type: 'PROJECT.CHAINS', chainIds: ['eip155:1'] },
   { type: 'xstate.done.actor.switchChain', output: { chainId: 'eip155:8453' } },
   { type: 'xstate.error.actor.switchChain', error: { code: 'USER_REJECTED', message: 'no' } },
   {
@@ -155,8 +154,13 @@ const events: AnyEventObject[] = [
     id: 'read.balances',
     queries: [{ chainId: 'eip155:1', tokenAddress: 'native', account: ACCOUNT }],
   },
-  { type: 'xstate.done.actor.read.config', output: { networks: [], wallets: [] } },
-  { type: 'xstate.error.actor.read.config', error: { code: 'RPC_ERROR', message: 'x' } },
+  { type: 'xstate.done.actor.read.0', output: { chainId: 'eip155:1', balance: '0' } },
+  { type: 'xstate.error.actor.read.0', error: { code: 'RPC_ERROR', message: 'x' } },
+  {
+    type: 'xstate.done.actor.config.0',
+    output: { networks: [{ networkId: 'eip155:1' }], wallets: [] },
+  },
+  { type: 'xstate.error.actor.config.0', error: { code: 'RPC_ERROR', message: 'x' } },
   { type: 'xstate.error.actor.connection', error: new Error('the connect machine threw') },
   { type: 'xstate.error.actor.sign', error: new Error('the sign machine threw') },
   {
