@@ -1,4 +1,12 @@
+import type { DoneActorEvent, SnapshotFrom } from 'xstate'
+import type { TransactionMachine } from '../transaction/transaction.machine'
+import type { TransactionSummary } from '../transaction/transaction.types'
 import { clientSetup, err, failedWith, STILL_ASKED } from './client.setup'
+
+// A spawned child's snapshot and done events are not typed by XState (an invoked one's are): the
+// `transaction` child's, typed by its chart.
+type TransactionSnapshotEvent = { event: { snapshot: SnapshotFrom<TransactionMachine> } }
+type TransactionDoneEvent = { event: DoneActorEvent<TransactionSummary> }
 
 /**
  * Reads and transactions: the root's own transitions, in any state. Config and balance reads are
@@ -29,16 +37,35 @@ export const operationsRegion = clientSetup.createStateConfig({
       ],
     },
     WATCH_TRANSACTION: { actions: ['stopTransaction', 'spawnTransaction'] },
-    'TRANSACTION.SUBMITTED': {
-      guard: 'isTransactionFlow',
+    // The child reports by snapshot (spawned with `syncSnapshot`), as the invoked children do.
+    'xstate.snapshot.transaction': {
+      actions: {
+        type: 'forward',
+        params: ({ event: { snapshot } }: TransactionSnapshotEvent) => ({
+          type: 'TRANSACTION.CHANGED' as const,
+          flow: snapshot.context.flow,
+          hash: snapshot.context.hash,
+        }),
+      },
+    },
+    'TRANSACTION.CHANGED': {
+      guard: 'transactionSent',
       actions: {
         type: 'settle',
         params: ({ event }) => ({ error: null, signature: event.hash }),
       },
     },
-    'TRANSACTION.FAILED': {
-      guard: 'isTransactionFlow',
-      actions: { type: 'settle', params: ({ event }) => ({ error: event.error }) },
+    // How it ended is its final state's output: no hash, the wallet did not send it.
+    'xstate.done.actor.transaction': {
+      guard: {
+        type: 'transactionFailed',
+        params: ({ event }: TransactionDoneEvent) => event.output,
+      },
+      actions: {
+        type: 'settle',
+        // Each final state it reaches with no hash keeps why (rejected, failed, timed out, aborted).
+        params: ({ event }: TransactionDoneEvent) => ({ error: event.output.error }),
+      },
     },
     'xstate.error.actor.transaction': {
       guard: { type: 'isPending', params: 'transaction' },

@@ -23,6 +23,7 @@ import { type ErrorData, toErrorData } from '../shared/error-data'
 import { notProvided, notProvidedLogic } from '../shared/not-provided'
 import type { SignMachine } from '../sign/sign.machine'
 import type { TransactionMachine } from '../transaction/transaction.machine'
+import type { TransactionSummary } from '../transaction/transaction.types'
 import type { UniversalLinkMachine } from '../universal-link/universal-link.machine'
 import type {
   ChildStatus,
@@ -66,7 +67,7 @@ export const failedWith =
 
 type ChildChange = Extract<
   ClientEvent,
-  { type: 'CONNECTION.CHANGED' | 'LINK.CHANGED' | 'PAIRING.CHANGED' }
+  { type: 'CONNECTION.CHANGED' | 'LINK.CHANGED' | 'PAIRING.CHANGED' | 'TRANSACTION.CHANGED' }
 >
 
 /**
@@ -168,9 +169,19 @@ export const clientSetup = setup({
       context.connection !== null &&
       context.pending === null &&
       context.connector?.kind !== 'universal-link',
-    /** The `transaction` child reports on the pending transaction flow (not a replaced one). */
-    isTransactionFlow: ({ context, event }) =>
-      context.pending === 'transaction' && 'flow' in event && event.flow === context.flow,
+    /** The wallet answered the pending transaction flow (not a replaced one) with its hash. */
+    transactionSent: ({ context, event }) =>
+      event.type === 'TRANSACTION.CHANGED' &&
+      context.pending === 'transaction' &&
+      event.flow === context.flow &&
+      event.hash !== null,
+    /**
+     * The pending transaction flow's child ended with no hash: the wallet did not send it. (One
+     * `transaction` child at a time: a new flow's `SEND_TRANSACTION` stops the previous one, and a
+     * watched transaction has its hash.)
+     */
+    transactionFailed: ({ context }, output: TransactionSummary) =>
+      context.pending === 'transaction' && output.hash === null,
     /** The `sign` child stopped at a rejection or a failure (its state value). */
     signFailed: (_, value: SignStatus) => value === 'rejected' || value === 'failed',
     /** The `pairing` child settled the root's request in flight with `status`. */
@@ -344,6 +355,8 @@ export const clientSetup = setup({
     stopTransaction: stopChild('transaction'),
     spawnTransaction: spawnChild('transaction', {
       id: 'transaction',
+      // Its snapshots reach the root (`xstate.snapshot.transaction`): it reports as invoked children do.
+      syncSnapshot: true,
       input: ({ context, event }) =>
         event.type === 'SEND_TRANSACTION' || event.type === 'WATCH_TRANSACTION'
           ? {

@@ -219,10 +219,11 @@ export type ClientEvent =
   | { type: 'SEND_TRANSACTION'; input: Omit<TransactionInput, 'flow'> }
   /** Watches a transaction the wallet already sent (`input.submitted`), e.g. after a reload: no flow. */
   | { type: 'WATCH_TRANSACTION'; input: Omit<TransactionInput, 'flow'> }
-  /** Internal: the `transaction` child's wallet answered with `hash`. */
-  | { type: 'TRANSACTION.SUBMITTED'; flow: number; hash: string }
-  /** Internal: the `transaction` child ended before the wallet answered. */
-  | { type: 'TRANSACTION.FAILED'; flow: number; error: ErrorData }
+  /**
+   * Internal: the `transaction` child changed (raised from its snapshot): the flow that sent it
+   * (null: a watched transaction) and the wallet's hash once it answered.
+   */
+  | { type: 'TRANSACTION.CHANGED'; flow: number | null; hash: string | null }
   /**
    * Reads, as child actors of the root: `id` is the read's system id (`actor.system.get(id)`), a
    * name its caller picks and never reuses.

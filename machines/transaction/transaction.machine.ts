@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, setup } from 'xstate'
+import { assign, fromPromise, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { type ErrorData, toErrorData } from '../shared/error-data'
 import { finalStateOutput } from '../shared/final-state'
@@ -101,24 +101,6 @@ export const transactionMachine = setup({
     clearError: assign({ error: null }),
     assignWalletError: assign({ error: (_, error: unknown) => walletErrorData(error) }),
     assignError: assign({ error: (_, error: ErrorData) => error }),
-    /** Tells the root (when it runs this machine) that the wallet answered. */
-    reportSubmitted: enqueueActions(({ context, enqueue }) => {
-      if (context.flow === null) return
-      enqueue.sendParent({
-        type: 'TRANSACTION.SUBMITTED',
-        flow: context.flow,
-        hash: context.hash ?? '',
-      })
-    }),
-    /** Tells the root that the wallet did not answer with a hash. */
-    reportFailed: enqueueActions(({ context, enqueue }) => {
-      if (context.flow === null) return
-      enqueue.sendParent({
-        type: 'TRANSACTION.FAILED',
-        flow: context.flow,
-        error: context.error ?? err('WALLET_ERROR', 'The wallet did not send the transaction.'),
-      })
-    }),
   },
 }).createMachine({
   id: 'transaction',
@@ -154,18 +136,17 @@ export const transactionMachine = setup({
             { type: 'assignHash', params: outputOf },
             { type: 'armDeadline', params: 'receipt' },
             { type: 'armDeadline', params: 'notSeen' },
-            'reportSubmitted',
           ],
         },
         onError: [
           {
             guard: { type: 'isUserRejection', params: errorOf },
             target: 'rejected',
-            actions: [{ type: 'assignWalletError', params: errorOf }, 'reportFailed'],
+            actions: { type: 'assignWalletError', params: errorOf },
           },
           {
             target: 'failed',
-            actions: [{ type: 'assignWalletError', params: errorOf }, 'reportFailed'],
+            actions: { type: 'assignWalletError', params: errorOf },
           },
         ],
       },
@@ -177,14 +158,13 @@ export const transactionMachine = setup({
               type: 'assignError',
               params: err('TIMEOUT', 'The wallet did not answer the transaction in time.'),
             },
-            'reportFailed',
           ],
         },
       },
       on: {
         CANCEL: {
           target: 'aborted',
-          actions: [{ type: 'assignError', params: err('ABORTED', 'Cancelled.') }, 'reportFailed'],
+          actions: { type: 'assignError', params: err('ABORTED', 'Cancelled.') },
         },
       },
     },

@@ -72,7 +72,7 @@ export interface TransactionInput {
   /** Confirmations to wait for; default 1 (in the head block). */
   confirmations?: number
   timeouts?: Partial<TransactionTimeouts>
-  /** The root's flow number, when the root runs it (it reports its answer to the root). */
+  /** The root's flow number when the root runs it (in its snapshot, which the root reads). */
   flow?: number | null
   /** Resume: the hash the wallet answered, its chain and the deadlines already running. */
   submitted?: { chainId: string; hash: string; deadlines: TransactionDeadlines } | null

@@ -1,4 +1,4 @@
-import type { ActorRefFrom, Subscription } from 'xstate'
+import type { ActorRefFrom } from 'xstate'
 import type { PairingHandle } from '../../machines/pairing/pairing.facade'
 import type { TransactionMachine } from '../../machines/transaction/transaction.machine'
 import type { WalletConnection } from '../connectors/types'
@@ -26,9 +26,6 @@ export class ClientTransactions {
   store: TransactionStore | null | undefined
   /** The hash last written to the transaction store (saved once per transaction). */
   storedTransaction: string | null = null
-  /** The root's `transaction` child this client follows (its changes reach the view's listeners). */
-  #child: TransactionActor | null = null
-  #follow: Subscription | null = null
 
   constructor(host: RootHost, loaders: ClientLoaders, paired: () => PairingHandle | null) {
     this.host = host
@@ -75,21 +72,11 @@ export class ClientTransactions {
   }
 
   /**
-   * Follows the root's `transaction` child (a spawned child's changes do not change the root's
-   * snapshot): the view's listeners hear each of them, and the store keeps the transaction while
-   * it waits for its receipt and forgets it once settled (once the part loaded).
+   * At each change of the root: the store keeps the transaction while it waits for its receipt
+   * and forgets it once settled (once the part loaded). The child's changes reach the root (it
+   * reports by snapshot), so the view's listeners hear them with the root's.
    */
   keep(): void {
-    const child = this.child()
-    if ((child ?? null) !== this.#child) {
-      this.#follow?.unsubscribe()
-      this.#child = child ?? null
-      const changed = () => {
-        this.host.notify()
-        this.keep()
-      }
-      this.#follow = child?.subscribe({ next: changed, complete: changed, error: () => {} }) ?? null
-    }
-    this.loaders.transactionPart?.keepStored(this, child)
+    this.loaders.transactionPart?.keepStored(this, this.child())
   }
 }

@@ -6,7 +6,7 @@ import { connectMachine } from '../../machines/connect/connect.machine'
 import { topState } from '../../machines/shared/top-state'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 
-// The `connection`, `universalLink` and `pairing` children report their state to the root as
+// The `connection`, `universalLink`, `pairing` and `transaction` children report their state to the root as
 // `*.CHANGED` events typed by the child's chart: a state name the child does not have does not
 // compile, and a nested state reports its top-level state.
 
@@ -50,5 +50,18 @@ describe('child status reports', () => {
     })
     expect(report.type).toBe('CONNECTION.CHANGED')
     expect(config.on).toBeDefined()
+  })
+
+  it("a transaction report is typed by the child's context: its flow and hash, nothing else", () => {
+    const sent: ClientEvent = { type: 'TRANSACTION.CHANGED', flow: 2, hash: '0xab' }
+    // @ts-expect-error — the flow is the number the root gave it (or null), not a string
+    const misnumbered: ClientEvent = { type: 'TRANSACTION.CHANGED', flow: '2', hash: null }
+    // @ts-expect-error — the retired reports are no event of the root any more
+    const retired: ClientEvent = { type: 'TRANSACTION.SUBMITTED', flow: 2, hash: '0xab' }
+    expect([sent.type, misnumbered.type, retired.type]).toEqual([
+      'TRANSACTION.CHANGED',
+      'TRANSACTION.CHANGED',
+      'TRANSACTION.SUBMITTED',
+    ])
   })
 })

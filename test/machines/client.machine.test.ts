@@ -1316,6 +1316,29 @@ describe('client machine: one wallet request at a time (issue 27)', () => {
     expect(view(t.actor).status).toBe('signing')
   })
 
+  it.each([
+    ['USER_REJECTED', { code: 4001, message: 'User rejected the request.' }],
+    ['WALLET_ERROR', new Error('the wallet broke')],
+  ] as const)(
+    'error: the wallet answers no hash: the flow settles %s and the next transaction is taken',
+    async (code, failure) => {
+      const t = await connected()
+      send(t.actor, SEND)
+      await until(() => t.sends.length === 1)
+      const flow = t.actor.getSnapshot().context.flow
+      t.sends[0]?.reject(failure)
+      await until(() => outcome(t.actor)?.flow === flow)
+      expect(outcome(t.actor)).toMatchObject({ kind: 'transaction', error: { code } })
+      expect(view(t.actor)).toMatchObject({ isBusy: false, pending: null, status: 'connected' })
+      send(t.actor, SEND)
+      await until(() => t.sends.length === 2)
+      expect(t.actor.getSnapshot().context).toMatchObject({
+        flow: flow + 1,
+        pending: 'transaction',
+      })
+    },
+  )
+
   it.each(['CANCEL', 'DISCONNECT'] as const)(
     '%s while the wallet is asked settles ABORTED (saying so) and leaves the child waiting: the hash still reaches the view',
     async (type) => {

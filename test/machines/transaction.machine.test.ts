@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createActor, setup } from 'xstate'
+import { createActor } from 'xstate'
 import { MAX_STATUS_FAILURES } from '../../machines/transaction/transaction.types'
 import { toTransactionView } from '../../machines/transaction/transaction.view'
 import { HASH, REPLACEMENT, REQUEST, scriptedTransaction } from './support/scripted-transaction'
@@ -294,35 +294,24 @@ describe('transaction machine', () => {
     restored.stop()
   })
 
-  it('behavior: run by a parent with a flow, it reports the wallet answer and failures to it', async () => {
-    const seen: unknown[] = []
-    const make = (settleWith: 'hash' | 'reject') => {
-      const t = scriptedTransaction()
-      const parent = setup({ actors: { transaction: t.machine } }).createMachine({
-        invoke: { id: 'transaction', src: 'transaction', input: { request: REQUEST, flow: 7 } },
-        on: {
-          '*': { actions: ({ event }) => seen.push(event) },
-        },
-      })
-      const actor = createActor(parent)
-      actor.start()
-      if (settleWith === 'hash') t.sends[0]!.resolve(HASH)
-      else t.sends[0]!.reject(Object.assign(new Error('no'), { code: 4001 }))
-      return t
-    }
-    const a = make('hash')
-    await a.settle()
-    expect(seen).toContainEqual({ type: 'TRANSACTION.SUBMITTED', flow: 7, hash: HASH })
-    const b = make('reject')
-    await b.settle()
-    expect(seen).toContainEqual({
-      type: 'TRANSACTION.FAILED',
-      flow: 7,
-      error: expect.objectContaining({ code: 'USER_REJECTED' }),
+  it('behavior: what the root reads of it: its flow, the hash once the wallet answered; a failure before it ends with no hash and the wallet error', async () => {
+    const sent = scriptedTransaction({ flow: 7 })
+    sent.actor.start()
+    expect(sent.actor.getSnapshot().context).toMatchObject({ flow: 7, hash: null })
+    await sent.walletAnswers()
+    expect(sent.actor.getSnapshot().context).toMatchObject({ flow: 7, hash: HASH })
+    const refused = scriptedTransaction({ flow: 8 })
+    refused.actor.start()
+    refused.sends[0]?.reject(Object.assign(new Error('no'), { code: 4001 }))
+    await refused.settle()
+    expect(refused.actor.getSnapshot().output).toMatchObject({
+      outcome: 'rejected',
+      hash: null,
+      error: { code: 'USER_REJECTED' },
     })
   })
 
-  it('behavior: standalone (no flow) it sends nothing to a parent', async () => {
+  it('behavior: standalone (no flow, no parent) it watches the hash the wallet answered', async () => {
     const t = scriptedTransaction()
     t.actor.start()
     await t.walletAnswers()

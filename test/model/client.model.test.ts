@@ -228,10 +228,30 @@ const events: AnyEventObject[] = [
     },
   },
   // The transaction flow is the second of a path (after the connect flow), sometimes the third.
-  ...[2, 3].flatMap((flow) => [
-    { type: 'TRANSACTION.SUBMITTED', flow, hash: `0x${'ab'.repeat(32)}` },
-    { type: 'TRANSACTION.FAILED', flow, error: { code: 'USER_REJECTED', message: 'no' } },
-  ]),
+  ...[2, 3].map((flow) => ({
+    type: 'TRANSACTION.CHANGED',
+    flow,
+    hash: `0x${'ab'.repeat(32)}`,
+  })),
+  // What the root reads of the child's snapshot (spawned with syncSnapshot), raised as the above.
+  {
+    type: 'xstate.snapshot.transaction',
+    snapshot: { context: { flow: 2, hash: `0x${'ab'.repeat(32)}` } },
+  },
+  // It ended before the wallet sent it (its final state's output: no hash).
+  {
+    type: 'xstate.done.actor.transaction',
+    output: {
+      outcome: 'rejected',
+      chainId: 'eip155:1',
+      hash: null,
+      blockNumber: null,
+      confirmations: 0,
+      replacedBy: null,
+      revertReason: null,
+      error: { code: 'USER_REJECTED', message: 'no' },
+    },
+  },
   { type: 'xstate.error.actor.transaction', error: new Error('the transaction machine threw') },
   ...afterEvents(clientMachine),
 ]

@@ -61,7 +61,7 @@ const ONWARD = ['wallet.approve', 'user.signMessage', 'user.disconnect']
 
 /**
  * The `transaction` child in a traversal: its wallet's answer reaches the root as the events the
- * rules raise (`TRANSACTION.SUBMITTED` / `.FAILED`); its receipt stages are its own chart's, so it
+ * rules raise (`TRANSACTION.CHANGED` with its hash, or its end with none); its receipt stages are its own chart's, so it
  * shows none (the expected view's `transaction` is null, and `sameClientView` does not compare it).
  */
 const transactionStandIn = {

@@ -10,6 +10,7 @@ import {
   linkDone,
   PAIRING,
   timedOut,
+  transactionUnsent,
   view,
 } from './shared'
 
@@ -48,7 +49,7 @@ export const transactionTimeout: StepRule = {
             timeout: 'walletAnswerMs',
             description: 'nobody answers: walletAnswerMs passes (the transaction)',
           },
-          events: [{ type: 'TRANSACTION.FAILED', flow: snapshot.context.flow, error: timedOut }],
+          events: [transactionUnsent('failed', timedOut)],
         }
       : null,
 }

@@ -1,6 +1,7 @@
 import type { ClientEvent, LoadedConnector } from '../../../../machines/client/client.types'
 import type { ClientSnapshot, ClientStatus } from '../../../../machines/client/client.view'
 import type { ErrorData } from '../../../../machines/shared/error-data'
+import type { TransactionSummary } from '../../../../machines/transaction/transaction.types'
 import type { ClientFlow, ClientStep } from '../types'
 import type { ClientPathWorld } from '../world'
 
@@ -26,6 +27,8 @@ export type ChildAnswer =
     }
   /** The universal-link flow ended: the phone rejected or failed, or no session could be made. */
   | { child: 'universalLink'; output: { status: 'rejected' | 'failed'; error: ErrorData } }
+  /** The transaction ended before the wallet sent it: rejected, failed, timed out or cancelled. */
+  | { child: 'transaction'; output: TransactionSummary }
 
 /**
  * One thing that reaches the root during a step: an event of the chart's own (`ClientEvent`: what

@@ -111,6 +111,24 @@ export const linkDone = (status: 'rejected' | 'failed', error: ErrorData): RuleE
   output: { status, error },
 })
 
+/** The `transaction` child ended before the wallet sent it (no hash), saying why. */
+export const transactionUnsent = (
+  outcome: 'rejected' | 'failed' | 'aborted',
+  error: ErrorData,
+): RuleEvent => ({
+  child: 'transaction',
+  output: {
+    outcome,
+    chainId: '',
+    hash: null,
+    blockNumber: null,
+    confirmations: 0,
+    replacedBy: null,
+    revertReason: null,
+    error,
+  },
+})
+
 /** How often the paths' mobile Client polls the session (`universalLink.pollIntervalMs`). */
 export const LINK_POLL_MS = 20
 

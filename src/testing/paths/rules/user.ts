@@ -18,6 +18,7 @@ import {
   RELAY_REQUEST,
   SIGN_MESSAGE,
   selectPhone,
+  transactionUnsent,
   view,
 } from './shared'
 
@@ -199,10 +200,7 @@ const cancel: StepRule = {
           // A transaction's own chart ends it (aborted) and tells the root.
           events:
             snapshot.context.pending === 'transaction'
-              ? [
-                  { type: 'CANCEL' },
-                  { type: 'TRANSACTION.FAILED', flow: snapshot.context.flow, error: aborted },
-                ]
+              ? [{ type: 'CANCEL' }, transactionUnsent('aborted', aborted)]
               : [{ type: 'CANCEL' }],
         }
       : null,

@@ -17,6 +17,7 @@ import {
   rejected,
   rotate,
   sessionFailed,
+  transactionUnsent,
   view,
 } from './shared'
 
@@ -83,8 +84,8 @@ function answerEvents(
     case 'transaction': {
       const flow = snapshot.context.flow
       return behaviour === 'approve'
-        ? [{ type: 'TRANSACTION.SUBMITTED', flow, hash: TX_HASH }]
-        : [{ type: 'TRANSACTION.FAILED', flow, error }]
+        ? [{ type: 'TRANSACTION.CHANGED', flow, hash: TX_HASH }]
+        : [transactionUnsent(behaviour === 'reject' ? 'rejected' : 'failed', error)]
     }
     case 'connect':
       return behaviour === 'approve'
