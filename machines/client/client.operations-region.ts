@@ -10,8 +10,8 @@ type TransactionDoneEvent = { event: DoneActorEvent<TransactionSummary> }
 
 /**
  * Reads and transactions: the root's own transitions, in any state. Config and balance reads are
- * spawned actors, `config.<n>` and `read.<n>`, whose end is their caller's; a transaction is a spawned `transaction` child
- * that runs beside the connection (its receipt needs no wallet).
+ * spawned actors, `config.<n>` and `read.<n>`, whose end is their caller's; a transaction is a
+ * spawned `transaction` child that runs beside the connection (its receipt needs no wallet).
  */
 export const operationsRegion = clientSetup.createStateConfig({
   on: {
