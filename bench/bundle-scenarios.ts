@@ -111,9 +111,11 @@ export const ROOT_MACHINE = {
   // to 5.3 KB for now. Issue 30 item 7 brought the `Client` entry back to 28 KB from outside the
   // chart (src/client, its lazy chunks): the share stays 5.24 KB (esbuild) / 5.02 KB (Rollup), the
   // chart's own code; 4.9 KB needs the chart itself smaller (not done). Item 1 then moved the
-  // reads' slots and the project's chains from src/client into the chart: 5.42 KB (esbuild; Rollup
-  // still under 5.3), while the `Client` entry went 27.97 -> 27.88 KB. Raised to 5.45 KB.
-  budget: 5.45 * KB,
+  // reads' slots and the project's chains from src/client into the chart, and item 2 had the
+  // transaction child report by snapshot (the Client no longer follows it): 5.48 KB (esbuild),
+  // while the `Client` entry went 27.97 -> 27.89 KB. What the chart now does, the entry no longer
+  // carries elsewhere. Raised to 5.5 KB.
+  budget: 5.5 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [
