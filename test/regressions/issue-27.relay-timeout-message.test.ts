@@ -84,6 +84,13 @@ describe('issue 27: a relay timeout says what did not answer', () => {
       expect(client.getView()).toMatchObject({ isConnected: true, isBusy: false })
 
       DroppableWebSocket.down = false
+      // Back up once the relay connection's next attempt, after its backoff (0.5 s doubling, with
+      // jitter), has a socket open: a signature asked before that could time out waiting for it.
+      await expect
+        .poll(() => [...DroppableWebSocket.open].some((s) => s.readyState === WebSocket.OPEN), {
+          timeout: 30_000,
+        })
+        .toBe(true)
       const signature = await client.signMessage('Sign in again')
       expect(
         await recoverMessageAddress({ message: 'Sign in again', signature: signature as Hex }),
