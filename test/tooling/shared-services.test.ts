@@ -23,11 +23,15 @@ describe('the shared anvil’s read-only check', () => {
 
   it('error: fails once a transaction has been mined, naming the blocks', async () => {
     const stillUnchanged = await chainUnchangedFrom(anvil.rpcUrl)
-    await keyWallet(anvil.rpcUrl).sendTransaction({
+    const hash = await keyWallet(anvil.rpcUrl).sendTransaction({
       to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       value: parseEther('1'),
       chain: null,
     })
+    // The hash comes back when the transaction is accepted; its block may be mined a moment later.
+    await expect
+      .poll(() => rpc(anvil.rpcUrl, 'eth_getTransactionReceipt', [hash]), { timeout: 10_000 })
+      .not.toBeNull()
     await expect(stillUnchanged()).rejects.toThrow(
       /read-only, but block 1 was mined after 0: a file that mines boots its own/,
     )
