@@ -357,8 +357,10 @@ const SIGN: ClientEvent = {
   link: { method: 'signMessage', payload: null },
 }
 
-async function connected() {
+/** A root connected to the scripted wallet; `prepare` runs on it first (the backend's config, reads). */
+async function connected(prepare?: (t: ReturnType<typeof start>) => void | Promise<void>) {
   const t = start()
+  await prepare?.(t)
   send(t.actor, select(true))
   await until(() => t.wallet.pending.connect.length === 1)
   t.wallet.pending.connect[0]?.resolve(CONNECTION)
@@ -679,13 +681,22 @@ describe('client machine: a silent reconnect', () => {
   })
 })
 
+/** Connected while the backend's config is down: the root's chains read failed and ended. */
+async function connectedWithConfigDown() {
+  const t = await connected((t) => {
+    t.config.down = true
+  })
+  await until(
+    () => t.config.reads === 1 && Object.keys(t.actor.getSnapshot().children).length === 1,
+  )
+  return t
+}
+
 describe('client machine: chains', () => {
   it('behavior: connected, the root reads the project chains once; chainSupported follows chainChanged', async () => {
-    const t = start()
-    t.config.networks = ['eip155:1', 'eip155:8453']
-    send(t.actor, select(true))
-    await until(() => t.wallet.pending.connect.length === 1)
-    t.wallet.pending.connect[0]?.resolve(CONNECTION)
+    const t = await connected((t) => {
+      t.config.networks = ['eip155:1', 'eip155:8453']
+    })
     await until(() => view(t.actor).chainSupported === true)
     expect(t.config.reads).toBe(1)
     expect(t.actor.getSnapshot().context.projectChains).toEqual(['eip155:1', 'eip155:8453'])
@@ -707,17 +718,10 @@ describe('client machine: chains', () => {
   })
 
   it('error: a failed chains read leaves chainSupported unknown; the next connected state reads again', async () => {
-    const t = start()
-    t.config.down = true
-    t.config.networks = ['eip155:1']
-    send(t.actor, select(true))
-    await until(() => t.wallet.pending.connect.length === 1)
-    t.wallet.pending.connect[0]?.resolve(CONNECTION)
-    await until(
-      () => t.config.reads === 1 && Object.keys(t.actor.getSnapshot().children).length === 1,
-    )
+    const t = await connectedWithConfigDown()
     expect(view(t.actor)).toMatchObject({ status: 'connected', chainSupported: undefined })
     t.config.down = false
+    t.config.networks = ['eip155:1']
     send(t.actor, { type: 'SWITCH_CHAIN', chainId: 'eip155:8453' })
     await until(() => t.wallet.pending.switchChain.length === 1)
     t.wallet.pending.switchChain[0]?.resolve()
@@ -726,28 +730,18 @@ describe('client machine: chains', () => {
   })
 
   it('behavior: a READ_CONFIG read gives the chains; a connection then reads none', async () => {
-    const t = start()
-    t.config.networks = ['eip155:1']
-    send(t.actor, { type: 'READ_CONFIG', id: 'config' })
-    await until(() => t.actor.getSnapshot().context.projectChains !== null)
-    expect(t.actor.getSnapshot().context.projectChains).toEqual(['eip155:1'])
-    send(t.actor, select(true))
-    await until(() => t.wallet.pending.connect.length === 1)
-    t.wallet.pending.connect[0]?.resolve(CONNECTION)
-    await until(() => view(t.actor).status === 'connected')
+    const t = await connected(async (t) => {
+      t.config.networks = ['eip155:1']
+      send(t.actor, { type: 'READ_CONFIG', id: 'config' })
+      await until(() => t.actor.getSnapshot().context.projectChains !== null)
+      expect(t.actor.getSnapshot().context.projectChains).toEqual(['eip155:1'])
+    })
     expect(view(t.actor).chainSupported).toBe(true)
     expect(t.config.reads).toBe(1)
   })
 
   it('behavior: a root restored connected without the chains reads them once RESUMED', async () => {
-    const t = start()
-    t.config.down = true
-    send(t.actor, select(true))
-    await until(() => t.wallet.pending.connect.length === 1)
-    t.wallet.pending.connect[0]?.resolve(CONNECTION)
-    await until(
-      () => t.config.reads === 1 && Object.keys(t.actor.getSnapshot().children).length === 1,
-    )
+    const t = await connectedWithConfigDown()
     t.config.down = false
     t.config.networks = ['eip155:1']
     const restored = t.restore(t.actor.getPersistedSnapshot())
