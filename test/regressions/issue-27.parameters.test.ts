@@ -18,12 +18,11 @@ import { ANVIL_KEY_0, rpc } from '../support/evm-transactions'
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const backend = useBackendWithAnvil()
-/** Every URL the dApp's Client fetched. */
-const fetched: string[] = []
-const dappFetch: typeof fetch = (input, init) => {
-  fetched.push(input instanceof Request ? input.url : String(input))
-  return fetch(input, init)
-}
+/**
+ * Every URL each test's Client fetched, by its wallet: per Client, since a previous test's
+ * transaction may still poll for its receipt (slowly, on a loaded machine) during the next test.
+ */
+const fetchedBy = new WeakMap<TestEip1193Wallet, string[]>()
 
 async function connected(): Promise<{ client: Client; wallet: TestEip1193Wallet }> {
   const wallet = await createEip1193TestWallet({
@@ -31,6 +30,12 @@ async function connected(): Promise<{ client: Client; wallet: TestEip1193Wallet 
     privateKeys: [ANVIL_KEY_0],
     extraChains: [1],
   })
+  const fetched: string[] = []
+  fetchedBy.set(wallet, fetched)
+  const dappFetch: typeof fetch = (input, init) => {
+    fetched.push(input instanceof Request ? input.url : String(input))
+    return fetch(input, init)
+  }
   const client = new Client({
     baseUrl: backend.server.baseUrl,
     appKey: backend.server.appKey,
@@ -56,6 +61,7 @@ async function refused(
   field: string,
   wallet: TestEip1193Wallet,
 ): Promise<AppError> {
+  const fetched = fetchedBy.get(wallet) ?? []
   const asked = wallet.requests.length
   const reads = fetched.length
   const error = await failure(call())
@@ -134,7 +140,6 @@ describe('issue 27: sendTransaction parameters', () => {
     const client = new Client({
       baseUrl: backend.server.baseUrl,
       appKey: backend.server.appKey,
-      fetchImpl: dappFetch,
       connectionStore: null,
     })
     const error = await failure(client.sendTransaction(tx(null)))
