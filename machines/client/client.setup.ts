@@ -158,6 +158,8 @@ export const clientSetup = setup({
       context.connection !== null &&
       (event.connection?.accounts[0] ?? '').toLowerCase() !==
         (context.connection.accounts[0] ?? '').toLowerCase(),
+    /** No transaction flow is pending (its child, waiting for the wallet, stays). */
+    noTransactionPending: ({ context }) => context.pending !== 'transaction',
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: OperationKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */

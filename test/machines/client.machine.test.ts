@@ -1403,6 +1403,49 @@ describe('client machine: one wallet request at a time (issue 27)', () => {
   )
 })
 
+describe('client machine: watching a transaction while one is sent', () => {
+  const WATCH: ClientEvent = {
+    type: 'WATCH_TRANSACTION',
+    input: {
+      request: null,
+      submitted: {
+        chainId: 'eip155:1',
+        hash: `0x${'ee'.repeat(32)}`,
+        deadlines: { wallet: null, receipt: null, notSeen: null },
+      },
+    },
+  }
+
+  it('error: WATCH_TRANSACTION while the wallet is asked is not taken — the flow goes on and settles with the hash', async () => {
+    const t = await connected()
+    send(t.actor, SEND)
+    await until(() => t.sends.length === 1)
+    const flow = t.actor.getSnapshot().context.flow
+    const sending = t.actor.getSnapshot().children.transaction
+    send(t.actor, WATCH)
+    expect(t.actor.getSnapshot().children.transaction).toBe(sending)
+    expect(sending?.getSnapshot().status).toBe('active')
+    expect(t.actor.getSnapshot().context).toMatchObject({ flow, pending: 'transaction' })
+    expect(transactionStage(t.actor)).toBe('awaitingWallet')
+    t.sends[0]?.resolve(`0x${'ab'.repeat(32)}`)
+    await until(() => outcome(t.actor)?.flow === flow)
+    expect(outcome(t.actor)).toMatchObject({ error: null, signature: `0x${'ab'.repeat(32)}` })
+    expect(view(t.actor).transaction?.hash).toBe(`0x${'ab'.repeat(32)}`)
+  })
+
+  it('behavior: with no transaction flow pending, WATCH_TRANSACTION replaces the watched one', async () => {
+    const t = await connected()
+    send(t.actor, SEND)
+    await until(() => t.sends.length === 1)
+    t.sends[0]?.resolve(`0x${'ab'.repeat(32)}`)
+    await until(() => t.actor.getSnapshot().context.pending === null)
+    const sent = t.actor.getSnapshot().children.transaction
+    send(t.actor, WATCH)
+    expect(sent?.getSnapshot().status).toBe('stopped')
+    expect(view(t.actor).transaction).toMatchObject({ hash: `0x${'ee'.repeat(32)}` })
+  })
+})
+
 describe('client machine: an account change during a signature (issue 27)', () => {
   it('signing: another active account settles ACCOUNT_CHANGED, back to connected with the new account; the same accounts re-announced do not', async () => {
     const t = await connected()
