@@ -1442,7 +1442,14 @@ describe('client machine: watching a transaction while one is sent', () => {
     const sent = t.actor.getSnapshot().children.transaction
     send(t.actor, WATCH)
     expect(sent?.getSnapshot().status).toBe('stopped')
-    expect(view(t.actor).transaction).toMatchObject({ hash: `0x${'ee'.repeat(32)}` })
+    // Beside the connection: the wallet stays connected, no flow starts.
+    expect(view(t.actor)).toMatchObject({
+      status: 'connected',
+      isConnected: true,
+      pending: 'transaction',
+      transaction: { hash: `0x${'ee'.repeat(32)}`, stage: 'submitted' },
+    })
+    expect(t.actor.getSnapshot().context.pending).toBeNull()
   })
 })
 
