@@ -203,6 +203,62 @@ describe('Client.sendTransaction', () => {
     expect(await next.wait()).toMatchObject({ status: 'confirmed' })
   })
 
+  it('error: resumeTransaction() while the wallet is asked → WALLET_BUSY; the pending send goes on and settles with its hash', async () => {
+    const store = createMemoryTransactionStore()
+    const { client, wallet } = await connected({ transactions: { store } })
+    // A transaction waits for its receipt in the store (one a reload could resume).
+    const stored = await client.sendTransaction({ to: RECIPIENT, value: 1n })
+    await until(() => store.load()?.hash === stored.hash)
+    const release = wallet.holdNextRequest()
+    let sent: { hash: string } | AppError | undefined
+    client.sendTransaction({ to: RECIPIENT, value: 2n }).then(
+      (handle) => {
+        sent = handle
+      },
+      (error: AppError) => {
+        sent = error
+      },
+    )
+    await until(
+      () => wallet.requests.filter((r) => r.method === 'eth_sendTransaction').length === 2,
+    )
+    const refused = await failure(client.resumeTransaction())
+    expect(refused?.code).toBe('WALLET_BUSY')
+    expect(client.getView()).toMatchObject({
+      pending: 'transaction',
+      transaction: { stage: 'awaitingWallet' },
+    })
+    expect(store.load()?.hash).toBe(stored.hash)
+    release()
+    // Never a hang, never a lost hash: the wallet's answer settles the send.
+    await until(() => sent !== undefined)
+    expect(isAppError(sent), String(sent)).toBe(false)
+    const handle = sent as { hash: string; wait(): Promise<unknown> }
+    expect(client.getView().transaction?.hash).toBe(handle.hash)
+    await mine()
+    expect(await handle.wait()).toMatchObject({ status: 'confirmed', hash: handle.hash })
+  })
+
+  it('error: resumeTransaction() after cancel() while the wallet still holds the send → WALLET_BUSY; its hash still reaches the view', async () => {
+    const store = createMemoryTransactionStore()
+    const { client, wallet } = await connected({ transactions: { store } })
+    const release = wallet.holdNextRequest()
+    const sending = failure(client.sendTransaction({ to: RECIPIENT, value: 3n }))
+    await until(() => wallet.requests.at(-1)?.method === 'eth_sendTransaction')
+    client.cancel()
+    expect((await sending)?.code).toBe('ABORTED')
+    expect((await failure(client.resumeTransaction()))?.code).toBe('WALLET_BUSY')
+    release()
+    await until(() => client.getView().transaction?.stage === 'pending')
+    const hash = client.getView().transaction?.hash
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    // Once the wallet answered, the stored transaction is resumed (the same one, from the store).
+    await until(() => store.load()?.hash === hash)
+    expect((await client.resumeTransaction())?.hash).toBe(hash)
+    await mine()
+    await until(() => client.getView().transaction?.stage === 'confirmed')
+  })
+
   it('error: the wallet rejects → USER_REJECTED; the next send succeeds', async () => {
     const { client, wallet } = await connected()
     wallet.rejectNextRequest()

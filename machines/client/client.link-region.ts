@@ -35,16 +35,23 @@ export const linkRegion = clientSetup.createStateConfig({
             : { pollIntervalMs: context.connector.pollIntervalMs }),
         }),
         onSnapshot: {
-          actions: {
-            type: 'forward',
-            params: ({ event: { snapshot } }) => ({
-              type: 'LINK.CHANGED' as const,
-              status: topState(snapshot.value),
-              connection: snapshot.context.connection,
-              signature: snapshot.context.txSignature ?? snapshot.context.signature,
-              polls: linkPollTrouble(snapshot),
-            }),
-          },
+          actions: [
+            // The child's polls, in every flow state: kept here, not by a LINK.CHANGED handler,
+            // which the states' own (connecting → connected, signing → connected) would shadow.
+            {
+              type: 'storeLinkPolls',
+              params: ({ event: { snapshot } }) => linkPollTrouble(snapshot),
+            },
+            {
+              type: 'forward',
+              params: ({ event: { snapshot } }) => ({
+                type: 'LINK.CHANGED' as const,
+                status: topState(snapshot.value),
+                connection: snapshot.context.connection,
+                signature: snapshot.context.txSignature ?? snapshot.context.signature,
+              }),
+            },
+          ],
         },
         onDone: {
           target: 'disconnected',
@@ -140,8 +147,6 @@ export const linkRegion = clientSetup.createStateConfig({
         },
       },
       on: {
-        // The child's polls, whichever state waits on them (a state's own handler goes first).
-        'LINK.CHANGED': { actions: 'storeLinkPolls' },
         CANCEL: {
           target: 'disconnected',
           actions: { type: 'settle', params: { error: CANCELLED } },

@@ -36,7 +36,12 @@ export const operationsRegion = clientSetup.createStateConfig({
         'spawnTransaction',
       ],
     },
-    WATCH_TRANSACTION: { actions: ['stopTransaction', 'spawnTransaction'] },
+    // Not while a transaction flow waits for the wallet: replacing its child would lose the hash
+    // and leave the flow pending (the Client refuses it first, `WALLET_BUSY`).
+    WATCH_TRANSACTION: {
+      guard: 'noTransactionPending',
+      actions: ['stopTransaction', 'spawnTransaction'],
+    },
     // The child reports by snapshot (spawned with `syncSnapshot`), as the invoked children do.
     'xstate.snapshot.transaction': {
       actions: {

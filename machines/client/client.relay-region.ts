@@ -20,25 +20,30 @@ export const relayRegion = clientSetup.createStateConfig({
   entry: 'clearRelayDown',
   // Every way out of the relay states ends the pairing's bookkeeping.
   exit: 'endRelay',
-  // The relay connection's state, whichever state waits on it (a state's own handler goes first).
-  on: { 'PAIRING.CHANGED': { actions: 'storeRelayDown' } },
   invoke: {
     id: 'pairing',
     systemId: 'pairing',
     src: 'pairing',
     input: ({ context }) => context.relay?.input as NonNullable<ClientContext['relay']>['input'],
     onSnapshot: {
-      actions: {
-        type: 'forward',
-        params: ({ event: { snapshot } }) => ({
-          type: 'PAIRING.CHANGED' as const,
-          status: snapshot.matches({ active: { flow: 'paired' } }) ? 'paired' : 'pairing',
-          connection: snapshot.context.connection,
-          // The record of the last request: its id and outcome, never its result.
-          lastRequest: snapshot.context.lastRequest,
-          relayDown: relayDownReason(snapshot.context),
-        }),
-      },
+      actions: [
+        // The relay connection's state, in every relay state: kept here, not by a PAIRING.CHANGED
+        // handler, which the states' own (pairing → paired, paired's account changes) would shadow.
+        {
+          type: 'storeRelayDown',
+          params: ({ event: { snapshot } }) => relayDownReason(snapshot.context),
+        },
+        {
+          type: 'forward',
+          params: ({ event: { snapshot } }) => ({
+            type: 'PAIRING.CHANGED' as const,
+            status: snapshot.matches({ active: { flow: 'paired' } }) ? 'paired' : 'pairing',
+            connection: snapshot.context.connection,
+            // The record of the last request: its id and outcome, never its result.
+            lastRequest: snapshot.context.lastRequest,
+          }),
+        },
+      ],
     },
     onDone: {
       target: 'idle',

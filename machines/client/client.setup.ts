@@ -32,6 +32,7 @@ import type {
   ClientInput,
   ClientTag,
   ClientTimeouts,
+  LinkPollTrouble,
   LoadConnectorInput,
   LoadedConnector,
   OperationKind,
@@ -157,6 +158,8 @@ export const clientSetup = setup({
       context.connection !== null &&
       (event.connection?.accounts[0] ?? '').toLowerCase() !==
         (context.connection.accounts[0] ?? '').toLowerCase(),
+    /** No transaction flow is pending (its child, waiting for the wallet, stays). */
+    noTransactionPending: ({ context }) => context.pending !== 'transaction',
     /** The pending flow is `kind`. */
     isPending: ({ context }, kind: OperationKind) => context.pending === kind,
     /** The loaded connector is the universal-link flow. */
@@ -296,15 +299,10 @@ export const clientSetup = setup({
     forward: raise((_, change: ChildChange) => change),
     clearConnection: assign({ connection: null }),
     /** Whether the universal-link child's result polls are failing (for its timeout's message). */
-    storeLinkPolls: assign({
-      linkPolls: ({ event }) => (event.type === 'LINK.CHANGED' ? (event.polls ?? null) : null),
-    }),
+    storeLinkPolls: assign({ linkPolls: (_, trouble: LinkPollTrouble | null) => trouble }),
     clearLinkPolls: assign({ linkPolls: null }),
     /** Whether the pairing's relay connection is down (for a relay timeout's message). */
-    storeRelayDown: assign({
-      relayDown: ({ event }) =>
-        event.type === 'PAIRING.CHANGED' ? (event.relayDown ?? null) : null,
-    }),
+    storeRelayDown: assign({ relayDown: (_, reason: string | null) => reason }),
     clearRelayDown: assign({ relayDown: null }),
     /** The pairing URI the connect child reports (WalletConnect), for the view and the QR modal. */
     storePairingUri: assign({

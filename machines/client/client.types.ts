@@ -246,8 +246,6 @@ export type ClientEvent =
       status: LinkStatus
       connection: ConnectionData | null
       signature: string | null
-      /** The child's result polls are failing (absent or null: they are not). */
-      polls?: LinkPollTrouble | null
     }
   /** Internal: the `pairing` child changed (raised from its snapshot; public facts only). */
   | {
@@ -256,8 +254,6 @@ export type ClientEvent =
       connection: ConnectionData | null
       /** The pairing's record of its last request: id, method, outcome; never the result. */
       lastRequest: PairingRequestRecord | null
-      /** The relay connection is down: what its last attempt met (absent or null: it is not). */
-      relayDown?: string | null
     }
 
 /** The state of the `connection` child (the connect machine) its `CONNECTION.CHANGED` reports. */

@@ -921,6 +921,28 @@ describe('client machine: a universal-link wallet', () => {
     expect(b.actor.getSnapshot().children.universalLink).toBeUndefined()
   })
 
+  it('behavior: result polls failing and recovering are kept in every flow state (the step to connected too)', async () => {
+    // connecting's and signing's own guarded LINK.CHANGED handlers must not hide the polls' state.
+    const t = await linked()
+    const linkPolls = () => t.actor.getSnapshot().context.linkPolls
+    t.backend.polls.failWith = 503
+    await until(() => linkPolls()?.last === 'HTTP 503')
+    // The poll that recovers brings the wallet's answer: connected, with no poll trouble.
+    t.backend.polls.failWith = null
+    t.backend.answer('s1', 'connected')
+    await until(() => view(t.actor).status === 'connected')
+    expect(linkPolls()).toBeNull()
+    send(t.actor, SIGN)
+    await until(() => view(t.actor).status !== 'connected')
+    t.backend.polls.failWith = 502
+    await until(() => linkPolls()?.last === 'HTTP 502')
+    t.backend.polls.failWith = null
+    t.backend.answer('s1', 'signed')
+    await until(() => outcome(t.actor)?.kind === 'sign')
+    expect(outcome(t.actor)?.error).toBeNull()
+    expect(linkPolls()).toBeNull()
+  })
+
   it("error: result polls failing at the deadline — the TIMEOUT says the backend did not return the wallet's answer", async () => {
     // Issue 27: only polls that succeeded ("pending") say the wallet did not answer.
     const a = start({ link: true, timeouts: { walletAnswerMs: 200 } })
@@ -1116,6 +1138,28 @@ describe('client machine: a wallet paired over the relay', () => {
       message:
         "The relay did not deliver the wallet's answer to the pairing in time (the connection to the relay is down; last: the relay did not answer).",
     })
+  })
+
+  it('behavior: the relay connection going down and back is kept in every relay state (paired too)', async () => {
+    // A state's own guarded PAIRING.CHANGED handler (pairing → paired, paired's account changes)
+    // must not hide the relay connection's state from the timeout messages that read it.
+    const t = start()
+    const relayDown = () => t.actor.getSnapshot().context.relayDown
+    send(t.actor, PAIR())
+    await until(() => t.relay.pending.approval.length === 1)
+    t.relay.relayStatus('reconnecting', { code: 'RELAY_ERROR', message: 'token', status: 503 })
+    await until(() => relayDown() === 'HTTP 503')
+    // Approved while the relay is down: paired, and still down.
+    t.relay.approve()
+    await until(() => view(t.actor).status === 'connected')
+    expect(relayDown()).toBe('HTTP 503')
+    t.relay.relayStatus('online')
+    await until(() => relayDown() === null)
+    t.relay.relayStatus('reconnecting', { code: 'RELAY_ERROR', message: 'socket closed' })
+    await until(() => relayDown() === 'the relay did not answer')
+    t.relay.relayStatus('online')
+    await until(() => relayDown() === null)
+    expect(view(t.actor).status).toBe('connected')
   })
 
   it('DISCONNECT (paired or signing): disconnecting, then idle once the delete is sent', async () => {
@@ -1357,6 +1401,56 @@ describe('client machine: one wallet request at a time (issue 27)', () => {
         expect(outcome(t.actor)).toMatchObject({ flow, error: { code: 'ABORTED' } })
     },
   )
+})
+
+describe('client machine: watching a transaction while one is sent', () => {
+  const WATCH: ClientEvent = {
+    type: 'WATCH_TRANSACTION',
+    input: {
+      request: null,
+      submitted: {
+        chainId: 'eip155:1',
+        hash: `0x${'ee'.repeat(32)}`,
+        deadlines: { wallet: null, receipt: null, notSeen: null },
+      },
+    },
+  }
+
+  it('error: WATCH_TRANSACTION while the wallet is asked is not taken — the flow goes on and settles with the hash', async () => {
+    const t = await connected()
+    send(t.actor, SEND)
+    await until(() => t.sends.length === 1)
+    const flow = t.actor.getSnapshot().context.flow
+    const sending = t.actor.getSnapshot().children.transaction
+    send(t.actor, WATCH)
+    expect(t.actor.getSnapshot().children.transaction).toBe(sending)
+    expect(sending?.getSnapshot().status).toBe('active')
+    expect(t.actor.getSnapshot().context).toMatchObject({ flow, pending: 'transaction' })
+    expect(transactionStage(t.actor)).toBe('awaitingWallet')
+    t.sends[0]?.resolve(`0x${'ab'.repeat(32)}`)
+    await until(() => outcome(t.actor)?.flow === flow)
+    expect(outcome(t.actor)).toMatchObject({ error: null, signature: `0x${'ab'.repeat(32)}` })
+    expect(view(t.actor).transaction?.hash).toBe(`0x${'ab'.repeat(32)}`)
+  })
+
+  it('behavior: with no transaction flow pending, WATCH_TRANSACTION replaces the watched one', async () => {
+    const t = await connected()
+    send(t.actor, SEND)
+    await until(() => t.sends.length === 1)
+    t.sends[0]?.resolve(`0x${'ab'.repeat(32)}`)
+    await until(() => t.actor.getSnapshot().context.pending === null)
+    const sent = t.actor.getSnapshot().children.transaction
+    send(t.actor, WATCH)
+    expect(sent?.getSnapshot().status).toBe('stopped')
+    // Beside the connection: the wallet stays connected, no flow starts.
+    expect(view(t.actor)).toMatchObject({
+      status: 'connected',
+      isConnected: true,
+      pending: 'transaction',
+      transaction: { hash: `0x${'ee'.repeat(32)}`, stage: 'submitted' },
+    })
+    expect(t.actor.getSnapshot().context.pending).toBeNull()
+  })
 })
 
 describe('client machine: an account change during a signature (issue 27)', () => {

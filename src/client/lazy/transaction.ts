@@ -183,9 +183,19 @@ function watchSent(
   return handle(transactions, chainId, hash)
 }
 
-/** `Client.resumeTransaction`: the stored transaction, watched again; null when none. */
+/**
+ * `Client.resumeTransaction`: the stored transaction, watched again; null when none. Refused while
+ * the wallet is asked for a transaction: its child would be replaced, the hash it answers lost.
+ */
 export function resumeTransaction(transactions: ClientTransactions): TransactionHandle | null {
   const { store, loaders } = transactions
+  const view = transactions.host.view()
+  if (view.isBusy && view.transaction?.stage === 'awaitingWallet') {
+    throw new AppError(
+      'WALLET_BUSY',
+      'The wallet is asked for a transaction: one at a time. Resume once getView().isBusy is false.',
+    )
+  }
   // What a custom store answers is checked too: a record with a garbage hash is not watched.
   const record = parseTransactionRecord(store?.load() ?? null)
   if (!record) {

@@ -79,7 +79,6 @@ export const pairingChanged = (
   status: 'paired',
   connection: pairedConnection(world),
   lastRequest: lastRequest === null ? null : { ...RELAY_REQUEST, ...lastRequest, at: 0 },
-  relayDown: null,
 })
 
 /** The paired session ended (a rejected proposal, a deleted session). */
