@@ -37,7 +37,7 @@ export const DecimalStringSchema = /* @__PURE__ */ z
 
 /**
  * `z.int().check(z.gte(minimum), z.lte(maximum))` as one check on a number, raising the same issues:
- * `z.int()` is a type of its own in zod/mini and each bound a class (0.5 KB gzip of the balance
+ * `z.int()` is a type of its own in zod/mini and each bound a class (0.4 KB gzip of the balance
  * reader together), this check nearly nothing. The server's OpenAPI document still says
  * `type: integer` with the bounds (server/src/openapi/document.ts).
  */
