@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { nonEmptyCheck } from './primitives'
 
 /** Every `error.code` the backend answers with, by HTTP status. Documented in docs/backend.md. */
 export const BACKEND_ERROR_STATUS = {
@@ -57,7 +58,7 @@ export const ErrorBodySchema = /* @__PURE__ */ z.object({
     code: /* @__PURE__ */ z.string(),
     message: /* @__PURE__ */ z.string(),
     details: /* @__PURE__ */ z.optional(
-      /* @__PURE__ */ z.array(FieldIssueSchema).check(/* @__PURE__ */ z.minLength(1)),
+      /* @__PURE__ */ z.array(FieldIssueSchema).check(nonEmptyCheck),
     ),
   }),
 })

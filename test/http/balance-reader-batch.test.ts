@@ -178,3 +178,86 @@ describe('reader.getBalances: a request that fails as a whole, then the next cal
     expect(await reader().getBalances(queries(150))).toHaveLength(150)
   })
 })
+
+// Issue 30 item 7 re-expressed these checks without zod's own classes (z.union, z.int, the
+// bounds, the lengths); each keeps its verdict and reason, end to end.
+describe('reader: the checks of answers and queries, field by field', () => {
+  const balance = {
+    chainId: 'eip155:1',
+    tokenAddress: USDC,
+    account: ACCOUNT,
+    raw: '5',
+    decimals: 6,
+  }
+
+  it.each([
+    [
+      'an entry of neither shape',
+      { raw: 'lots' },
+      'balances.0',
+      'matches none of the allowed shapes',
+    ],
+    [
+      'decimals that are no integer',
+      { ...balance, decimals: 6.5 },
+      'balances.0',
+      'matches none of the allowed shapes',
+    ],
+    [
+      'decimals out of range (the balance alone is near)',
+      { ...balance, decimals: 300 },
+      'balances.0.decimals',
+      'must be at most 255',
+    ],
+    [
+      'a raw balance that is no decimal',
+      { ...balance, raw: '0x5' },
+      'balances.0.raw',
+      'has an invalid format (expected /^(0|[1-9][0-9]{0,77})$/)',
+    ],
+  ])('error: %s in a batch answer: RPC_ERROR naming the field', async (_, entry, field, reason) => {
+    server.handle(json(200, { balances: [entry, balance] }))
+    const error = await expectAppError(reader().getBalances(queries(2)), 'RPC_ERROR')
+    expect(error.shortMessage).toBe(
+      'POST /balances failed: the backend answered with an invalid body.',
+    )
+    expect(error.status).toBe(200)
+    expect(error.details).toEqual([{ field, reason }])
+  })
+
+  it('behavior: an entry with both shapes is read as the balance it is', async () => {
+    server.handle(
+      json(200, { balances: [{ ...balance, error: { code: 'RPC_ERROR', message: 'x' } }] }),
+    )
+    const [result] = await reader().getBalances(queries(1))
+    expect(result?.status).toBe('success')
+  })
+
+  it.each([
+    [6.5, 'must be int', 1],
+    [-1, 'must be at least 0', 1],
+    [2 ** 53, 'must be at most 9007199254740991', 2],
+  ])('error: getBalance with decimals %s: INVALID_CONFIG "%s"', async (decimals, reason, count) => {
+    const error = await expectAppError(
+      reader().getBalance({ ...queries(1)[0]!, decimals }),
+      'INVALID_CONFIG',
+    )
+    expect(error.shortMessage).toBe(`Invalid query.decimals: ${reason}.`)
+    expect(error.details).toHaveLength(count)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('error: getBalances with a chain id over 64 characters: INVALID_CONFIG, no request', async () => {
+    const long = { ...queries(1)[0]!, chainId: `eip155:${'1'.repeat(58)}` }
+    const error = await expectAppError(reader().getBalances([long]), 'INVALID_CONFIG')
+    expect(error.shortMessage).toBe('Invalid queries.0.chainId: must be at most 64 long.')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('error: an error body with empty details is no error body (the status alone describes it)', async () => {
+    server.handle(json(502, { error: { code: 'UPSTREAM_ERROR', message: 'down', details: [] } }))
+    const error = await expectAppError(reader().getBalances(queries(1)), 'RPC_ERROR')
+    expect(error.backendCode).toBeUndefined()
+    expect(error.details).toBeUndefined()
+  })
+})

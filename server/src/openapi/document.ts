@@ -5,12 +5,14 @@ import {
   BALANCES_BATCH_MAX,
   BalanceQuerySchema,
   BalanceResponseSchema,
+  BalancesQueryItemSchema,
   BalancesRequestSchema,
   BalancesResponseSchema,
   ConfigResponseSchema,
   ConnectCallbackSchema,
   CreateSessionRequestSchema,
   CreateSessionResponseSchema,
+  DecimalsSchema,
   ErrorBodySchema,
   LONG_POLL_MAX_HEADER,
   LONG_POLL_MAX_MS,
@@ -37,11 +39,38 @@ import * as z from 'zod/mini'
 
 type Json = Record<string, unknown>
 
+/** The JSON Schema at `path` (property names) under `schema`. */
+function at(schema: Json, ...path: string[]): Json {
+  return path.reduce((node, key) => (node.properties as Record<string, Json>)[key] as Json, schema)
+}
+
+/**
+ * What zod cannot read from some wire schemas: the library checks these bounds with plain
+ * `z.check`s, cheaper in its bundle than zod's own checks (issue 30 item 7), so the document says
+ * them here, as `z.int()`, `z.gte`, `z.lte`, `z.maxLength` and `z.minLength` said them.
+ */
+const BOUNDS = new Map<unknown, (schema: Json) => void>([
+  [
+    DecimalsSchema,
+    (schema) => Object.assign(schema, { type: 'integer', minimum: 0, maximum: 255 }),
+  ],
+  [
+    BalancesQueryItemSchema,
+    (schema) => {
+      at(schema, 'chainId').maxLength = 64
+      at(schema, 'tokenAddress').maxLength = 128
+      at(schema, 'account').maxLength = 128
+    },
+  ],
+  [ErrorBodySchema, (schema) => Object.assign(at(schema, 'error', 'details'), { minItems: 1 })],
+])
+
 /** JSON Schema 2020-12 (OpenAPI 3.1's dialect) from a wire schema, without the per-schema `$schema`. */
 function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): Json {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
+    override: ({ zodSchema, jsonSchema }) => BOUNDS.get(zodSchema)?.(jsonSchema as Json),
   }) as Json
   return rest
 }

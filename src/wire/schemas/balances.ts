@@ -1,6 +1,12 @@
 /** GET /balances (one query) and POST /balances (a batch): queries and answers. */
 import * as z from 'zod/mini'
-import { AddressSchema, Caip2Schema, DecimalStringSchema, DecimalsSchema } from '../primitives'
+import {
+  AddressSchema,
+  Caip2Schema,
+  DecimalStringSchema,
+  DecimalsSchema,
+  lengthAtMost,
+} from '../primitives'
 
 /** Query string of GET /balances (all values arrive as strings). */
 export const BalanceQuerySchema = /* @__PURE__ */ z.object({
@@ -45,9 +51,9 @@ export const BALANCES_BATCH_MAX = 100
  * the chain refuses, decimals out of range) is that item's own error, never the batch's.
  */
 export const BalancesQueryItemSchema = /* @__PURE__ */ z.object({
-  chainId: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(64)),
-  tokenAddress: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128)),
-  account: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(128)),
+  chainId: /* @__PURE__ */ z.string().check(/* @__PURE__ */ lengthAtMost(64)),
+  tokenAddress: /* @__PURE__ */ z.string().check(/* @__PURE__ */ lengthAtMost(128)),
+  account: /* @__PURE__ */ z.string().check(/* @__PURE__ */ lengthAtMost(128)),
   decimals: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number()),
 })
 /** One query of POST /balances (`BalancesQueryItemSchema`). */
