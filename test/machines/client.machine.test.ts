@@ -33,6 +33,7 @@ import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../s
 import { AppError } from '../../src/errors'
 import { REDACTED } from '../../src/logging'
 import type { GenericSessionResult } from '../../src/session/types'
+import { relayConnectionDouble } from './support/relay-connection-double'
 
 // The root machine with scripted fakes of the outside world: a wallet whose answers the test
 // gives (or withholds), a backend for the universal-link flow. Each test pins one transition of
@@ -174,17 +175,8 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
     delete: [] as ReturnType<typeof deferred<ActorTime>>[],
   }
   const wallet: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
-  /** The relay connection's status reports (its socket dropping, reconnecting, back online). */
-  const connection: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
-  const relayStatus = (
-    status: string,
-    error?: { code: string; message: string; status?: number },
-  ) =>
-    connection.sendBack?.({
-      type: 'RELAY.STATUS',
-      status,
-      ...(error ? { error } : {}),
-    } as EventObject)
+  /** The relay connection, online from the start; the test plays it down and back. */
+  const connection = relayConnectionDouble({ initial: 'online' })
   const at = async () => ({ at: Date.now() })
   const waitFor = <T>(list: ReturnType<typeof deferred<T>>[]) =>
     fromPromise<T, unknown>(() => {
@@ -194,12 +186,11 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
     })
   const machine = pairingMachine.provide({
     actors: {
-      relayConnection: fromCallback(({ sendBack }) => {
-        if (options.relayThrows) throw new Error('the relay cannot be reached')
-        connection.sendBack = sendBack
-        sendBack({ type: 'RELAY.STATUS', status: 'online' })
-        return () => {}
-      }),
+      relayConnection: options.relayThrows
+        ? fromCallback(() => {
+            throw new Error('the relay cannot be reached')
+          })
+        : connection.logic,
       fetchRelayToken: fromPromise(at),
       connectRelay: fromPromise(at),
       awaitApproval: waitFor(pending.approval),
@@ -227,7 +218,7 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
       },
       at: Date.now(),
     })
-  return { machine, pending, wallet, approve, relayStatus }
+  return { machine, pending, wallet, approve, relayStatus: connection.play }
 }
 
 const PAIRING_URI = `scope:${'cd'.repeat(32)}@1?relay-url=ws://relay&symKey=${'ef'.repeat(32)}`
