@@ -29,6 +29,7 @@ import {
   type UniversalLinkMachine,
   universalLinkMachine,
 } from '../../machines/universal-link/universal-link.machine'
+import type { OpenWalletInput } from '../../machines/universal-link/universal-link.types'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
 import { AppError } from '../../src/errors'
 import { REDACTED } from '../../src/logging'
@@ -109,7 +110,7 @@ const linkSignature = (sessionId: string) =>
     Uint8Array.from({ length: 64 }, (_, i) => sessionId.charCodeAt(i % sessionId.length)),
   )
 
-function scriptedBackend(options: { openThrows?: boolean } = {}) {
+function scriptedBackend(options: { flowThrows?: boolean } = {}) {
   const results = new Map<string, GenericSessionResult>()
   /** While set, every result poll fails with this HTTP status (a backend down behind its proxy). */
   const polls: { failWith: number | null } = { failWith: null }
@@ -145,17 +146,24 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
   }
   const opened: string[] = []
   const machine = universalLinkMachine.provide({
-    actors: createUniversalLinkActors(client, {
-      intent: 'transaction',
-      vault: createMemoryTokenVault(),
-    }),
-    actions: {
-      openWalletToConnect: () => {
-        if (options.openThrows) throw new Error('the link cannot be opened')
-        opened.push('connect')
-      },
-      openWalletToSign: () => void opened.push('sign'),
+    actors: {
+      ...createUniversalLinkActors(client, {
+        intent: 'transaction',
+        vault: createMemoryTokenVault(),
+      }),
+      openWallet: fromPromise<void, OpenWalletInput>(async ({ input }) => {
+        opened.push(input.method === 'connect' ? 'connect' : 'sign')
+      }),
     },
+    ...(options.flowThrows
+      ? {
+          actions: {
+            storeSession: () => {
+              throw new Error('the flow breaks')
+            },
+          },
+        }
+      : {}),
   })
   return {
     machine,
@@ -249,7 +257,7 @@ function start(
     link?: boolean
     failLoad?: boolean
     slowLoad?: boolean
-    openThrows?: boolean
+    flowThrows?: boolean
     relayThrows?: boolean
     pollMs?: number
     /** This child machine throws as it starts (a fault no child handles itself). */
@@ -269,7 +277,7 @@ function start(
   })
   const relay = scriptedRelay({ relayThrows: options.relayThrows === true })
   const wallet = scriptedWallet()
-  const backend = scriptedBackend({ openThrows: options.openThrows === true })
+  const backend = scriptedBackend({ flowThrows: options.flowThrows === true })
   const lazy = createLazyLogic<UniversalLinkMachine>('universalLink')
   lazy.set(backend.machine)
   const loads: LoadConnectorInput[] = []
@@ -838,7 +846,7 @@ describe('client machine: a universal-link wallet', () => {
   })
 
   it('the flow failing (an action throws) settles its error and returns to disconnected', async () => {
-    const { actor } = start({ link: true, openThrows: true })
+    const { actor } = start({ link: true, flowThrows: true })
     send(actor, { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: true })
     await until(() => outcome(actor)?.kind === 'connect')
     expect(outcome(actor)?.error?.code).toBe('SESSION_FAILED')

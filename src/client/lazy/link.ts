@@ -1,5 +1,6 @@
 // The chunk the client loads for the universal-link flow, by dynamic import: the flow's machine,
 // its session client and token vault, and their wiring to the client, as one chunk.
+import { waitFor } from 'xstate'
 import { createMemoryTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import type { IWalletConnector, RequestArgs } from '../../connectors/types'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
@@ -23,7 +24,12 @@ export function loadClientLink(loaders: ClientLoaders): ClientLink {
     vault: loaders.vault,
     secrets: loaders.secrets,
     rootMachine: (machine) => loaders.rootMachine({ universalLink: machine }),
-    walletOpened: (url) => loaders.host.root().actor.send({ type: 'WALLET_OPENED', url }),
+    // The root may be mid-step (its own transition asked for the signature): its turn comes first.
+    walletOpened: async (url) => {
+      const { actor } = loaders.host.root()
+      actor.send({ type: 'WALLET_OPENED', url })
+      await waitFor(actor, (snapshot) => snapshot.context.walletUrl === url)
+    },
   })
   loaders.link.set(part.machine)
   loaders.linkPart = part
