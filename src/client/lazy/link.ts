@@ -1,6 +1,5 @@
 // The chunk the client loads for the universal-link flow, by dynamic import: the flow's machine,
 // its session client and token vault, and their wiring to the client, as one chunk.
-import { waitFor } from 'xstate'
 import { createMemoryTokenVault } from '../../../machines/session-polling/session-polling.actors'
 import type { IWalletConnector, RequestArgs } from '../../connectors/types'
 import { SOLANA_MAINNET_CHAIN_ID } from '../../registry/chain-ids'
@@ -25,11 +24,17 @@ export function loadClientLink(loaders: ClientLoaders): ClientLink {
     secrets: loaders.secrets,
     rootMachine: (machine) => loaders.rootMachine({ universalLink: machine }),
     // The root may be mid-step (its own transition asked for the signature): its turn comes first.
-    walletOpened: async (url) => {
-      const { actor } = loaders.host.root()
-      actor.send({ type: 'WALLET_OPENED', url })
-      await waitFor(actor, (snapshot) => snapshot.context.walletUrl === url)
-    },
+    // (A subscription, not xstate's `waitFor`, which would join the entry's shared xstate chunk.)
+    walletOpened: (url) =>
+      new Promise<void>((resolve) => {
+        const { actor } = loaders.host.root()
+        const subscription = actor.subscribe((snapshot) => {
+          if (snapshot.context.walletUrl !== url) return
+          subscription.unsubscribe()
+          resolve()
+        })
+        actor.send({ type: 'WALLET_OPENED', url })
+      }),
   })
   loaders.link.set(part.machine)
   loaders.linkPart = part
