@@ -238,7 +238,7 @@ export {
 } from './universal-link/universal-link.machine'
 export type {
   CreateUniversalLinkSessionInput,
-  OpenWalletEmitted,
+  OpenWalletInput,
   UniversalLinkContext,
   UniversalLinkEvent,
   UniversalLinkFinalStatus,

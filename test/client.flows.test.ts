@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { base64 } from '@scure/base'
 import { getWallets } from '@wallet-standard/app'
 import { type Hex, verifyMessage } from 'viem'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { InspectionEvent } from 'xstate'
 import { createWalletSimulator } from '../examples/wallet-simulator/src/index'
 import type { ClientView } from '../machines/client/client.view'
@@ -11,6 +11,7 @@ import { Client, type ClientOptions } from '../src/client'
 import { Eip1193Connector } from '../src/connectors/eip1193'
 import { SolanaInjectedConnector } from '../src/connectors/solana-injected'
 import { isAppError } from '../src/errors'
+import { setConsoleLogging } from '../src/logging'
 import { TEST_PARTNER_WALLET, TEST_PARTNER_WALLET_ID } from '../src/testing'
 import type { UniversalLinkPersistedState } from '../src/universal-link/persisted-state'
 import { useBackendWithAnvil } from './support/backend-with-anvil'
@@ -276,6 +277,69 @@ describe('universal link through the Client', () => {
     expect(secondSignature).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
     expect(secondSignature).not.toBe(firstSignature)
     expect(client.getView().status).toBe('connected')
+  })
+
+  it('behavior: the root learns the link before the wallet opens, to connect and to sign', async () => {
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
+    const known: boolean[] = []
+    const links: string[] = []
+    const { options } = mobileClient()
+    const opening = new Client({
+      ...options,
+      universalLink: {
+        ...options.universalLink,
+        // When the wallet opens, the view already shows its link (a UI's "open again" button).
+        openLink: (url: string) => {
+          known.push(opening.getView().walletUrl === url)
+          links.push(url)
+        },
+      },
+    })
+    await opening.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
+    const connecting = opening.connect()
+    await until(() => links.length === 1)
+    await wallet.handle(links[0] ?? '')
+    await connecting
+    // The signature is asked within the root's own step: the link still reaches it first.
+    const signing = opening.signMessage('one')
+    await until(() => links.length === 2)
+    await wallet.handle(links[1] ?? '')
+    await signing
+    expect(known).toEqual([true, true])
+  })
+
+  it('error: a wallet link that fails to open is logged, and the flow goes on waiting for the wallet', async () => {
+    const wallet = createWalletSimulator({ walletSlug: TEST_PARTNER_WALLET_ID })
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    setConsoleLogging(true)
+    try {
+      const links: string[] = []
+      const { options } = mobileClient()
+      const client = new Client({
+        ...options,
+        universalLink: {
+          ...options.universalLink,
+          openLink: (url: string) => {
+            links.push(url)
+            throw new Error('the browser blocked the link')
+          },
+        },
+      })
+      await client.selectWallet(TEST_PARTNER_WALLET_ID, { namespace: 'solana' })
+      const connecting = client.connect()
+      await until(() => links.length === 1 && client.getView().status === 'awaitingWallet')
+      expect(client.getView().walletUrl).toBe(links[0])
+      expect(warnings).toHaveBeenCalledWith(
+        '[scope-connect:client] opening the wallet link failed',
+        expect.objectContaining({ message: 'the browser blocked the link' }),
+      )
+      // Opened by hand (the view's link), the wallet answers and the flow connects.
+      await wallet.handle(links[0] ?? '')
+      expect((await connecting).accounts).toEqual([wallet.address])
+    } finally {
+      setConsoleLogging(false)
+      warnings.mockRestore()
+    }
   })
 
   it('resume() returns at once while the wallet has not answered; wait() settles when it does', async () => {

@@ -1,4 +1,4 @@
-import { type EventObject, fromCallback, fromPromise, sendParent } from 'xstate'
+import { type EventObject, fromCallback, fromPromise } from 'xstate'
 import {
   checkedAnswer,
   checkedConnection,
@@ -31,16 +31,11 @@ import {
 } from '../relay-connection/relay-connection.actors'
 import { relayConnectionMachine } from '../relay-connection/relay-connection.machine'
 import type {
-  RelayConnectionContext,
-  ReportedRelayStatus,
-} from '../relay-connection/relay-connection.types'
-import type {
   ActorTime,
   ApprovalOutput,
   AwaitApprovalInput,
   PairingEvent,
   PairingRefInput,
-  RelayConnectivity,
   SendRequestInput,
   SettleSessionInput,
 } from './pairing.types'
@@ -95,25 +90,6 @@ function sessionTopicOf(secrets: PairingSecrets): string {
   if (secrets.sessionTopic === null)
     throw new AppError('NOT_CONNECTED', 'The session is not settled.')
   return secrets.sessionTopic
-}
-
-const CONNECTIVITY: Record<ReportedRelayStatus, RelayConnectivity> = {
-  connecting: 'connecting',
-  online: 'online',
-  reconnecting: 'reconnecting',
-  offline: 'offline',
-  closed: 'offline',
-}
-
-/** The `RELAY.STATUS` the pairing gets from its `relayConnection` child at every status it enters. */
-function statusEvent(context: RelayConnectionContext, status: ReportedRelayStatus): PairingEvent {
-  const connectivity = CONNECTIVITY[status]
-  return {
-    type: 'RELAY.STATUS',
-    status: connectivity,
-    ...(connectivity !== 'online' && context.error ? { error: context.error } : {}),
-    ...(status === 'reconnecting' && context.attempt > 0 ? { attempt: context.attempt } : {}),
-  }
 }
 
 /** Seconds the relay keeps a message that matters until `expiresAt`, within the relay's limits. */
@@ -214,14 +190,9 @@ export function createPairingActors(
 
   return {
     // The relay-connection chart, its actors in the pairing's environment (by `connectionId`,
-    // the pairing's id); every status it enters goes to the pairing as `RELAY.STATUS`.
+    // the pairing's id); the pairing follows its snapshots.
     relayConnection: relayConnectionMachine.provide({
       actors: createRelayConnectionActors((id) => envOf(id).connection.environment),
-      actions: {
-        reportStatus: sendParent(({ context }, { status }: { status: ReportedRelayStatus }) =>
-          statusEvent(context, status),
-        ),
-      },
       delays: {
         reconnectBackoff: ({ context }) =>
           jitteredBackoff(envOf(context.connectionId).connection.random)({ context }),

@@ -5,6 +5,8 @@ import {
   type EventObject,
   fromCallback,
   fromPromise,
+  raise,
+  type SnapshotFrom,
   sendTo,
   setup,
 } from 'xstate'
@@ -15,6 +17,7 @@ import { relayConnectionMachine } from '../relay-connection/relay-connection.mac
 import { toErrorData } from '../shared/error-data'
 import { finalStateOutput } from '../shared/final-state'
 import { notProvided } from '../shared/not-provided'
+import { type TopState, topState } from '../shared/top-state'
 import {
   type ActorTime,
   type ApprovalOutput,
@@ -81,6 +84,30 @@ const ended =
     session: context.session,
     error: context.error,
   })
+
+type RelayConnectionSnapshot = SnapshotFrom<typeof relayConnectionMachine>
+type RelayStatus = Extract<PairingEvent, { type: 'RELAY.STATUS' }>
+
+/** The connectivity each status of the relay connection means (not connected yet while `idle`). */
+const CONNECTIVITY: Record<TopState<RelayConnectionSnapshot['value']>, RelayConnectivity> = {
+  idle: 'connecting',
+  connecting: 'connecting',
+  online: 'online',
+  reconnecting: 'reconnecting',
+  offline: 'offline',
+  closed: 'offline',
+}
+
+/** The `RELAY.STATUS` a snapshot of the `relayConnection` child stands for: its status, and why. */
+const relayStatusOf = ({ value, context }: RelayConnectionSnapshot): RelayStatus => {
+  const status = CONNECTIVITY[topState(value)]
+  return {
+    type: 'RELAY.STATUS',
+    status,
+    ...(status !== 'online' && context.error ? { error: context.error } : {}),
+    ...(status === 'reconnecting' && context.attempt > 0 ? { attempt: context.attempt } : {}),
+  }
+}
 
 const toStatus = (status: RelayConnectivity, target: string) =>
   ({ guard: { type: 'relayStatusIs', params: { status } }, target }) as const
@@ -285,6 +312,8 @@ export const pairingMachine = setup({
           : null,
     }),
     forwardReconnect: sendTo('relayConnection', { type: 'RECONNECT' }),
+    /** Raises what the `relayConnection` child reports as `RELAY.STATUS`, which the connectivity region reads. */
+    forwardRelayStatus: raise((_, status: RelayStatus) => status),
   },
   delays: {
     /** Until the proposal's absolute expiry, from the latest observed time. */
@@ -333,6 +362,25 @@ export const pairingMachine = setup({
           startedAt: context.clock,
           connectionId: context.pairingId,
         }),
+        // The child's status is its snapshot's top-level state; a snapshot shows where each of
+        // its steps settled, and every status waits for an actor or an event, so none is missed.
+        onSnapshot: {
+          actions: {
+            type: 'forwardRelayStatus',
+            params: ({ event: { snapshot } }) => relayStatusOf(snapshot),
+          },
+        },
+        // A done child sends no snapshot: `closed` (the relay client was closed) is offline.
+        onDone: {
+          actions: {
+            type: 'forwardRelayStatus',
+            params: ({ event: { output } }) => ({
+              type: 'RELAY.STATUS' as const,
+              status: 'offline' as const,
+              ...(output.error ? { error: output.error } : {}),
+            }),
+          },
+        },
       },
       on: { CANCEL: { target: 'cancelled', actions: 'assignCancelled' } },
       states: {

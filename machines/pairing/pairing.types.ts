@@ -111,7 +111,10 @@ export interface PairingContext {
  * deletion, cancel and disconnect.
  */
 export type PairingEvent =
-  /** From the `relayConnection` child, at every status it enters. */
+  /**
+   * Raised from each snapshot of the `relayConnection` child (its status and why), and from its
+   * output once it closed.
+   */
   | {
       type: 'RELAY.STATUS'
       status: RelayConnectivity

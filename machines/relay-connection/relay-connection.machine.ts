@@ -12,6 +12,7 @@ import { reconnectWait } from '../../src/relay/client/backoff'
 import { isPermanentTokenFailure } from '../../src/relay/client/errors'
 import { RELAY_CLOSE_CODES } from '../../src/wire/relay'
 import { type ErrorData, toErrorData } from '../shared/error-data'
+import { finalStateOutput } from '../shared/final-state'
 import { notProvided } from '../shared/not-provided'
 import {
   type ActorTime,
@@ -22,7 +23,7 @@ import {
   type RelayConnectionContext,
   type RelayConnectionEvent,
   type RelayConnectionInput,
-  type ReportedRelayStatus,
+  type RelayConnectionOutput,
   type TokenOutput,
 } from './relay-connection.types'
 
@@ -55,10 +56,6 @@ const closedError = (event: RelayConnectionEvent) =>
     `The relay connection closed (code ${event.type === 'SOCKET.CLOSED' ? event.code : 1006}).`,
   )
 
-/** Tells the host the status the connection just entered. */
-const report = (status: ReportedRelayStatus) =>
-  ({ type: 'reportStatus', params: { status } }) as const
-
 /** Every actor works in the connection's environment. */
 const connectionRef = ({ context }: { context: RelayConnectionContext }): ConnectionRef => ({
   connectionId: context.connectionId,
@@ -90,13 +87,15 @@ const ON_TOKEN_ERROR = [
  * `tokenRefresh`) computed from context, the I/O in provided actors (`fetchToken`, the `socket`
  * callback actor that owns the WebSocket, `settle` that resubscribes, `ping`); see
  * `createRelayConnectionActors`. No token or topic enters context. Its host — the relay client, or
- * the pairing that invokes it — is told every status it enters (`reportStatus`).
+ * the pairing that invokes it — follows its snapshots (the top-level state is the status); `closed`
+ * gives the error it closed with as its output.
  */
 export const relayConnectionMachine = setup({
   types: {
     context: {} as RelayConnectionContext,
     events: {} as RelayConnectionEvent,
     input: {} as RelayConnectionInput,
+    output: {} as RelayConnectionOutput,
     tags: {} as typeof RELAY_ONLINE_TAG | typeof RELAY_RESUMABLE_TAG,
   },
   actors: {
@@ -159,8 +158,6 @@ export const relayConnectionMachine = setup({
     assignAborted: assign({
       error: { code: 'ABORTED' as const, message: 'The relay client was closed.' },
     }),
-    /** The host provides it (the pairing tells its parent); alone, a connection tells no one. */
-    reportStatus: (_, _params: { status: ReportedRelayStatus }) => undefined,
   },
   delays: {
     /** Exponential backoff from `backoff.baseMs` to `maxMs` (jitter provided by the client). */
@@ -189,13 +186,13 @@ export const relayConnectionMachine = setup({
     error: null,
   }),
   on: { CLOSE: { target: '.closed', actions: 'assignAborted' } },
+  output: finalStateOutput<RelayConnectionOutput>(),
   states: {
     idle: {
       on: { CONNECT: 'connecting' },
     },
     connecting: {
       description: 'The first connection: token, socket, topics.',
-      entry: report('connecting'),
       initial: 'token',
       states: {
         token: {
@@ -226,7 +223,6 @@ export const relayConnectionMachine = setup({
     },
     online: {
       tags: [RELAY_ONLINE_TAG],
-      entry: report('online'),
       initial: 'ready',
       on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
       after: {
@@ -251,7 +247,6 @@ export const relayConnectionMachine = setup({
     },
     reconnecting: {
       description: 'Lost: back off, then token, socket, topics again.',
-      entry: report('reconnecting'),
       initial: 'waiting',
       // Mid-attempt: a fresh budget, the attempt goes on.
       on: { RECONNECT: { actions: 'resetAttempts' } },
@@ -290,13 +285,17 @@ export const relayConnectionMachine = setup({
     },
     offline: {
       description: 'Gave up (attempts spent, token refused); RECONNECT or CONNECT tries again.',
-      entry: ['dropSocket', report('offline')],
+      entry: 'dropSocket',
       on: {
         RECONNECT: { target: 'reconnecting.token', actions: 'resetAttempts' },
         CONNECT: { target: 'reconnecting.token', actions: 'resetAttempts' },
       },
     },
-    closed: { type: 'final', entry: ['dropSocket', report('closed')] },
+    closed: {
+      type: 'final',
+      entry: 'dropSocket',
+      output: ({ context }): RelayConnectionOutput => ({ error: context.error }),
+    },
   },
 })
 

@@ -69,8 +69,10 @@ export interface FetchTokenInput extends ConnectionRef {
   stale: boolean
 }
 
-/** The status a connection reports to its host on every change (`reportStatus`). */
-export type ReportedRelayStatus = 'connecting' | 'online' | 'reconnecting' | 'offline' | 'closed'
+/** How a connection ended (its final state, `closed`): the error it closed with. */
+export interface RelayConnectionOutput {
+  error: ErrorData | null
+}
 
 /** Tag of the states the relay connection is online in. */
 export const RELAY_ONLINE_TAG = 'online'

@@ -1,12 +1,13 @@
-import { type Actor, assign, emit, fromPromise, type SnapshotFrom, setup } from 'xstate'
+import { type Actor, assign, fromPromise, type SnapshotFrom, setup } from 'xstate'
 import type { AppErrorCode } from '../../src/errors/app-error'
 import { sessionPollingMachine } from '../session-polling/session-polling.machine'
 import type { SessionPollingOutput } from '../session-polling/session-polling.types'
 import { type ErrorData, toErrorData } from '../shared/error-data'
 import { finalStateOutput } from '../shared/final-state'
+import { notProvided } from '../shared/not-provided'
 import type {
   CreateUniversalLinkSessionInput,
-  OpenWalletEmitted,
+  OpenWalletInput,
   UniversalLinkContext,
   UniversalLinkEvent,
   UniversalLinkFinalStatus,
@@ -79,8 +80,9 @@ const onPollDone = <Target extends string>(
  * to connect the new session, then to sign. States tagged `resumable` hold only
  * idempotent work (polling), so their persisted snapshot — the poller's included, with its attempts,
  * backoff and deadline — can be restored after the page reload that follows the trip to the wallet.
- * The wallet is opened through an emitted event, which is never replayed on restore. The session
- * token never enters this machine: the actors read it from a vault keyed by session id.
+ * The wallet is opened by the `openWallet` actor, invoked in the `opening…` states, which are not
+ * resumable: a restore never reopens the wallet. The session token never enters this machine: the
+ * actors read it from a vault keyed by session id.
  */
 export const universalLinkMachine = setup({
   types: {
@@ -88,7 +90,6 @@ export const universalLinkMachine = setup({
     events: {} as UniversalLinkEvent,
     input: {} as UniversalLinkInput,
     output: {} as UniversalLinkOutput,
-    emitted: {} as OpenWalletEmitted,
     tags: {} as UniversalLinkTag,
   },
   actors: {
@@ -98,6 +99,10 @@ export const universalLinkMachine = setup({
     }),
     /** Polls the session until the wallet reports (provide it bound to the client and vault). */
     poll: sessionPollingMachine,
+    /** Builds the wallet's link for the session and opens it (the host's: `openLink`, a window). */
+    openWallet: fromPromise<void, OpenWalletInput>(
+      notProvided('openWallet', 'machine.provide or the connector'),
+    ),
   },
   actions: {
     storeSession: assign({ session: (_, session: UniversalLinkSession) => session }),
@@ -132,20 +137,6 @@ export const universalLinkMachine = setup({
     storeError: assign({
       error: (_, error: unknown) => (error === null ? null : toErrorData(error, 'SESSION_FAILED')),
     }),
-    openWalletToConnect: emit(({ context }) => ({
-      type: 'openWallet' as const,
-      method: 'connect' as const,
-      session: context.session as UniversalLinkSession,
-      chainId: context.chainId,
-      payload: null,
-    })),
-    openWalletToSign: emit(({ context }) => ({
-      type: 'openWallet' as const,
-      method: context.request?.method ?? 'signMessage',
-      session: context.session as UniversalLinkSession,
-      chainId: context.chainId,
-      payload: context.request?.payload ?? null,
-    })),
   },
   guards: {
     /** This session already carried a signature (the backend accepts one per session nonce). */
@@ -193,8 +184,15 @@ export const universalLinkMachine = setup({
       on: { CANCEL: 'cancelled' },
     },
     openingWallet: {
-      entry: 'openWalletToConnect',
-      always: 'awaitingWallet',
+      invoke: {
+        id: 'openWallet',
+        src: 'openWallet',
+        input: ({ context }) => openWalletInput(context, 'connect'),
+        onDone: 'awaitingWallet',
+        // The link did not open: the wallet may still answer (opened by hand), so wait for it.
+        onError: 'awaitingWallet',
+      },
+      on: { CANCEL: 'cancelled' },
     },
     awaitingWallet: {
       tags: ['resumable', 'awaitingWallet'],
@@ -271,8 +269,14 @@ export const universalLinkMachine = setup({
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
     openingWalletToReconnect: {
-      entry: 'openWalletToConnect',
-      always: 'reconnecting',
+      invoke: {
+        id: 'openWallet',
+        src: 'openWallet',
+        input: ({ context }) => openWalletInput(context, 'connect'),
+        onDone: 'reconnecting',
+        onError: 'reconnecting',
+      },
+      on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
     reconnecting: {
       tags: ['resumable', 'awaitingWallet'],
@@ -286,8 +290,14 @@ export const universalLinkMachine = setup({
       on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
     openingWalletToSign: {
-      entry: 'openWalletToSign',
-      always: 'awaitingSignature',
+      invoke: {
+        id: 'openWallet',
+        src: 'openWallet',
+        input: ({ context }) => openWalletInput(context, context.request?.method ?? 'signMessage'),
+        onDone: 'awaitingSignature',
+        onError: 'awaitingSignature',
+      },
+      on: { CANCEL: 'cancelled', DISCONNECT: 'disconnected' },
     },
     awaitingSignature: {
       tags: ['resumable', 'awaitingWallet'],
@@ -312,6 +322,20 @@ export const universalLinkMachine = setup({
   },
   output: finalStateOutput<UniversalLinkOutput>(),
 })
+
+/** What the wallet is opened with: the session (never its token), the chain, what it is asked. */
+function openWalletInput(
+  context: UniversalLinkContext,
+  method: OpenWalletInput['method'],
+): OpenWalletInput {
+  return {
+    walletId: context.walletId,
+    method,
+    session: context.session as UniversalLinkSession,
+    chainId: context.chainId,
+    payload: method === 'connect' ? null : (context.request?.payload ?? null),
+  }
+}
 
 /**
  * The poller's input: the session without its token; the deadline is the session's expiry (an

@@ -54,9 +54,12 @@ export type UniversalLinkEvent =
   | { type: 'DISCONNECT' }
   | { type: 'CANCEL' }
 
-/** Emitted when the wallet app must be opened; the connector builds the link and opens it. */
-export interface OpenWalletEmitted {
-  type: 'openWallet'
+/**
+ * Input of the `openWallet` actor, invoked when the wallet app must be opened: the host builds the
+ * link (`buildUniversalLinkUrl`) and opens it.
+ */
+export interface OpenWalletInput {
+  walletId: string
   method: UniversalLinkWalletMethod
   session: UniversalLinkSession
   chainId: string

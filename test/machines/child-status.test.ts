@@ -3,6 +3,8 @@ import { createActor, type SnapshotFrom } from 'xstate'
 import { clientSetup } from '../../machines/client/client.setup'
 import type { ClientEvent, ConnectionStatus, LinkStatus } from '../../machines/client/client.types'
 import { connectMachine } from '../../machines/connect/connect.machine'
+import type { PairingEvent } from '../../machines/pairing/pairing.types'
+import { relayConnectionMachine } from '../../machines/relay-connection/relay-connection.machine'
 import { topState } from '../../machines/shared/top-state'
 import type { UniversalLinkMachine } from '../../machines/universal-link/universal-link.machine'
 
@@ -63,5 +65,21 @@ describe('child status reports', () => {
       'TRANSACTION.CHANGED',
       'TRANSACTION.SUBMITTED',
     ])
+  })
+
+  it('the pairing follows its relay connection by snapshot: no host-provided report, a typed RELAY.STATUS', () => {
+    // The untyped `sendParent` the pairing provided before has no action left to override.
+    const provided = relayConnectionMachine.provide({
+      // @ts-expect-error — the relay-connection chart has no `reportStatus` action any more
+      actions: { reportStatus: () => undefined },
+    })
+    const online: PairingEvent = { type: 'RELAY.STATUS', status: 'online' }
+    // @ts-expect-error — `closed` is the child's final state, reported to the pairing as `offline`
+    const closed: PairingEvent = { type: 'RELAY.STATUS', status: 'closed' }
+    expect(Object.keys(relayConnectionMachine.implementations.actions)).not.toContain(
+      'reportStatus',
+    )
+    expect(provided.id).toBe('relayConnection')
+    expect([online, closed].map((event) => event.type)).toEqual(['RELAY.STATUS', 'RELAY.STATUS'])
   })
 })

@@ -29,10 +29,12 @@ import {
   type UniversalLinkMachine,
   universalLinkMachine,
 } from '../../machines/universal-link/universal-link.machine'
+import type { OpenWalletInput } from '../../machines/universal-link/universal-link.types'
 import type { ConnectorEvent, IWalletConnector, WalletConnection } from '../../src/connectors/types'
 import { AppError } from '../../src/errors'
 import { REDACTED } from '../../src/logging'
 import type { GenericSessionResult } from '../../src/session/types'
+import { relayConnectionDouble } from './support/relay-connection-double'
 
 // The root machine with scripted fakes of the outside world: a wallet whose answers the test
 // gives (or withholds), a backend for the universal-link flow. Each test pins one transition of
@@ -108,7 +110,7 @@ const linkSignature = (sessionId: string) =>
     Uint8Array.from({ length: 64 }, (_, i) => sessionId.charCodeAt(i % sessionId.length)),
   )
 
-function scriptedBackend(options: { openThrows?: boolean } = {}) {
+function scriptedBackend(options: { flowThrows?: boolean } = {}) {
   const results = new Map<string, GenericSessionResult>()
   /** While set, every result poll fails with this HTTP status (a backend down behind its proxy). */
   const polls: { failWith: number | null } = { failWith: null }
@@ -144,17 +146,24 @@ function scriptedBackend(options: { openThrows?: boolean } = {}) {
   }
   const opened: string[] = []
   const machine = universalLinkMachine.provide({
-    actors: createUniversalLinkActors(client, {
-      intent: 'transaction',
-      vault: createMemoryTokenVault(),
-    }),
-    actions: {
-      openWalletToConnect: () => {
-        if (options.openThrows) throw new Error('the link cannot be opened')
-        opened.push('connect')
-      },
-      openWalletToSign: () => void opened.push('sign'),
+    actors: {
+      ...createUniversalLinkActors(client, {
+        intent: 'transaction',
+        vault: createMemoryTokenVault(),
+      }),
+      openWallet: fromPromise<void, OpenWalletInput>(async ({ input }) => {
+        opened.push(input.method === 'connect' ? 'connect' : 'sign')
+      }),
     },
+    ...(options.flowThrows
+      ? {
+          actions: {
+            storeSession: () => {
+              throw new Error('the flow breaks')
+            },
+          },
+        }
+      : {}),
   })
   return {
     machine,
@@ -174,17 +183,8 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
     delete: [] as ReturnType<typeof deferred<ActorTime>>[],
   }
   const wallet: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
-  /** The relay connection's status reports (its socket dropping, reconnecting, back online). */
-  const connection: { sendBack: ((event: EventObject) => void) | null } = { sendBack: null }
-  const relayStatus = (
-    status: string,
-    error?: { code: string; message: string; status?: number },
-  ) =>
-    connection.sendBack?.({
-      type: 'RELAY.STATUS',
-      status,
-      ...(error ? { error } : {}),
-    } as EventObject)
+  /** The relay connection, online from the start; the test plays it down and back. */
+  const connection = relayConnectionDouble({ initial: 'online' })
   const at = async () => ({ at: Date.now() })
   const waitFor = <T>(list: ReturnType<typeof deferred<T>>[]) =>
     fromPromise<T, unknown>(() => {
@@ -194,12 +194,11 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
     })
   const machine = pairingMachine.provide({
     actors: {
-      relayConnection: fromCallback(({ sendBack }) => {
-        if (options.relayThrows) throw new Error('the relay cannot be reached')
-        connection.sendBack = sendBack
-        sendBack({ type: 'RELAY.STATUS', status: 'online' })
-        return () => {}
-      }),
+      relayConnection: options.relayThrows
+        ? fromCallback(() => {
+            throw new Error('the relay cannot be reached')
+          })
+        : connection.logic,
       fetchRelayToken: fromPromise(at),
       connectRelay: fromPromise(at),
       awaitApproval: waitFor(pending.approval),
@@ -227,7 +226,7 @@ function scriptedRelay(options: { relayThrows?: boolean } = {}) {
       },
       at: Date.now(),
     })
-  return { machine, pending, wallet, approve, relayStatus }
+  return { machine, pending, wallet, approve, relayStatus: connection.play }
 }
 
 const PAIRING_URI = `scope:${'cd'.repeat(32)}@1?relay-url=ws://relay&symKey=${'ef'.repeat(32)}`
@@ -258,7 +257,7 @@ function start(
     link?: boolean
     failLoad?: boolean
     slowLoad?: boolean
-    openThrows?: boolean
+    flowThrows?: boolean
     relayThrows?: boolean
     pollMs?: number
     /** This child machine throws as it starts (a fault no child handles itself). */
@@ -278,7 +277,7 @@ function start(
   })
   const relay = scriptedRelay({ relayThrows: options.relayThrows === true })
   const wallet = scriptedWallet()
-  const backend = scriptedBackend({ openThrows: options.openThrows === true })
+  const backend = scriptedBackend({ flowThrows: options.flowThrows === true })
   const lazy = createLazyLogic<UniversalLinkMachine>('universalLink')
   lazy.set(backend.machine)
   const loads: LoadConnectorInput[] = []
@@ -847,7 +846,7 @@ describe('client machine: a universal-link wallet', () => {
   })
 
   it('the flow failing (an action throws) settles its error and returns to disconnected', async () => {
-    const { actor } = start({ link: true, openThrows: true })
+    const { actor } = start({ link: true, flowThrows: true })
     send(actor, { type: 'SELECT_WALLET', walletId: 'phantom', namespace: 'solana', connect: true })
     await until(() => outcome(actor)?.kind === 'connect')
     expect(outcome(actor)?.error?.code).toBe('SESSION_FAILED')

@@ -7,7 +7,9 @@ import type {
   PairedSessionData,
   PairingInput,
 } from '../../machines/pairing/pairing.types'
+import { relayConnectionMachine } from '../../machines/relay-connection/relay-connection.machine'
 import { AppError } from '../../src/errors'
+import { relayConnectionDouble } from './support/relay-connection-double'
 
 const T = Date.parse('2026-11-23T10:00:00Z')
 const input: PairingInput = {
@@ -27,14 +29,16 @@ const session: PairedSessionData = {
 
 type Deferred<T> = { resolve: (value: T) => void; reject: (error: unknown) => void }
 
-/** Every promise actor waits for the test; callback actors record what they receive. */
-function scripted() {
+/**
+ * Every promise actor waits for the test; callback actors record what they receive. The
+ * `relayConnection` child is a double the test plays into each status, unless one is given.
+ */
+function scripted(relayConnection?: typeof relayConnectionMachine, pairingInput = input) {
   const pending: Record<string, Array<Deferred<unknown>>> = {}
   const inputs: Record<string, unknown[]> = {}
-  const relayEvents: AnyEventObject[] = []
-  let relaySendBack: ((event: AnyEventObject) => void) | null = null
   let maintainSendBack: ((event: AnyEventObject) => void) | null = null
   const stopped: string[] = []
+  const double = relayConnectionDouble({ onStop: () => stopped.push('relayConnection') })
   const record = (name: string, value: unknown) => {
     inputs[name] = [...(inputs[name] ?? []), value]
   }
@@ -47,12 +51,7 @@ function scripted() {
     })
   const machine = pairingMachine.provide({
     actors: {
-      // A double of the relay-connection chart: the test plays its `RELAY.STATUS` reports.
-      relayConnection: fromCallback(({ sendBack, receive }) => {
-        relaySendBack = sendBack
-        receive((event) => relayEvents.push(event))
-        return () => stopped.push('relayConnection')
-      }) as never,
+      relayConnection: relayConnection ?? (double.logic as never),
       maintainSession: fromCallback(({ sendBack, input }) => {
         maintainSendBack = sendBack
         record('maintainSession', input)
@@ -67,7 +66,7 @@ function scripted() {
       deleteSession: promise('deleteSession') as never,
     },
   })
-  const actor = createActor(machine, { input })
+  const actor = createActor(machine, { input: pairingInput })
   const settle = async (name: string, outcome: unknown, fail = false) => {
     await vi.advanceTimersByTimeAsync(0)
     const next = pending[name]?.shift()
@@ -80,10 +79,12 @@ function scripted() {
     machine,
     actor,
     inputs,
-    relayEvents,
+    /** What the pairing sent its relay connection (the double's). */
+    relayEvents: double.received,
     stopped,
     settle,
-    relay: (event: AnyEventObject) => relaySendBack?.(event),
+    /** Plays the relay connection (the double) into a status. */
+    relay: double.play,
     maintain: (event: AnyEventObject) => maintainSendBack?.(event),
     running: (name: string) => (pending[name]?.length ?? 0) > 0,
   }
@@ -464,25 +465,91 @@ describe('pairing machine', () => {
     const region = () =>
       (s.actor.getSnapshot().value as { active: { connectivity: string } }).active.connectivity
     expect(region()).toBe('connecting')
-    s.relay({ type: 'RELAY.STATUS', status: 'online' })
+    s.relay('online')
     expect(region()).toBe('online')
     s.actor.send({ type: 'RECONNECT' })
     expect(s.relayEvents).toEqual([])
-    const error = { code: 'RELAY_ERROR', message: 'closed (1006)' }
-    s.relay({ type: 'RELAY.STATUS', status: 'reconnecting', error, attempt: 1 })
+    const error = { code: 'RELAY_ERROR' as const, message: 'closed (1006)' }
+    s.relay('reconnecting', error, 1)
     expect(region()).toBe('reconnecting')
     expect(s.actor.getSnapshot().context.relayError).toEqual(error)
     s.actor.send({ type: 'RECONNECT' })
     expect(s.relayEvents).toEqual([])
-    s.relay({ type: 'RELAY.STATUS', status: 'offline', error })
+    s.relay('offline', error)
     expect(region()).toBe('offline')
     s.actor.send({ type: 'RECONNECT' })
     expect(s.relayEvents).toEqual([{ type: 'RECONNECT' }])
-    s.relay({ type: 'RELAY.STATUS', status: 'connecting' })
+    s.relay('connecting')
     expect(region()).toBe('connecting')
-    s.relay({ type: 'RELAY.STATUS', status: 'online' })
+    s.relay('online')
     expect(region()).toBe('online')
     expect(s.actor.getSnapshot().context.relayError).toBeNull()
+    // The flow is independent of the connectivity region.
+    expect(flow(s)).toBe('requestingToken')
+  })
+
+  it('behavior: connectivity follows the relay-connection chart by its snapshots, its close by its output', async () => {
+    // The real chart as the child, its I/O scripted: tokens and topics settle at once, the test
+    // opens and closes the sockets.
+    const sockets: Array<(event: AnyEventObject) => void> = []
+    const relayConnection = relayConnectionMachine.provide({
+      actors: {
+        fetchToken: fromPromise(async () => ({
+          expiresAt: Date.now() + 3_600_000,
+          at: Date.now(),
+        })),
+        settle: fromPromise(async () => ({ at: Date.now() })),
+        ping: fromPromise(async () => ({ at: Date.now() })),
+        socket: fromCallback(({ sendBack }) => void sockets.push(sendBack)),
+      },
+    })
+    const relay = {
+      backoff: { baseMs: 500, maxMs: 500, maxAttempts: 1 },
+      keepaliveMs: 0,
+      requestTimeoutMs: 10_000,
+    }
+    const s = scripted(relayConnection, { ...input, relay })
+    const region = () =>
+      (s.actor.getSnapshot().value as { active: { connectivity: string } }).active.connectivity
+    const child = () => s.actor.system.get('relayConnection')
+    const socket = (event: AnyEventObject) => sockets.at(-1)?.(event)
+    const toOnline = async () => {
+      await vi.advanceTimersByTimeAsync(0)
+      socket({ type: 'SOCKET.OPEN' })
+      await vi.advanceTimersByTimeAsync(0)
+    }
+    s.actor.start()
+    expect(region()).toBe('connecting')
+    child().send({ type: 'CONNECT' })
+    expect(region()).toBe('connecting')
+    await toOnline()
+    expect(region()).toBe('online')
+    expect(s.actor.getSnapshot().context.relayError).toBeNull()
+
+    socket({ type: 'SOCKET.CLOSED', code: 1006 })
+    expect(region()).toBe('reconnecting')
+    expect(s.actor.getSnapshot().context.relayError?.message).toMatch(/code 1006/)
+    await vi.advanceTimersByTimeAsync(500)
+    await vi.advanceTimersByTimeAsync(0)
+    // Refused before it opened, the budget spent: offline, with why.
+    socket({ type: 'SOCKET.CLOSED', code: 1011 })
+    expect(region()).toBe('offline')
+    expect(s.actor.getSnapshot().context.relayError?.message).toMatch(/code 1011/)
+
+    // RECONNECT reaches the child, whose reconnect the region follows back online.
+    s.actor.send({ type: 'RECONNECT' })
+    expect(region()).toBe('reconnecting')
+    await toOnline()
+    expect(region()).toBe('online')
+    expect(s.actor.getSnapshot().context.relayError).toBeNull()
+
+    // Closed, the child is done (no snapshot): its output says offline, and why.
+    child().send({ type: 'CLOSE' })
+    expect(region()).toBe('offline')
+    expect(s.actor.getSnapshot().context.relayError).toEqual({
+      code: 'ABORTED',
+      message: 'The relay client was closed.',
+    })
     // The flow is independent of the connectivity region.
     expect(flow(s)).toBe('requestingToken')
   })

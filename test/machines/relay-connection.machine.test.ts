@@ -7,6 +7,7 @@ import type {
   TokenOutput,
 } from '../../machines/relay-connection/relay-connection.types'
 import { toRelayConnectionView } from '../../machines/relay-connection/relay-connection.view'
+import { topState } from '../../machines/shared/top-state'
 import { AppError } from '../../src/errors'
 
 const T = Date.parse('2026-11-23T10:00:00Z')
@@ -34,11 +35,7 @@ function scripted(overrides: Partial<RelayConnectionInput> = {}) {
         ]
       })
     })
-  const reported: string[] = []
   const machine = relayConnectionMachine.provide({
-    actions: {
-      reportStatus: (_, params: { status: string }) => void reported.push(params.status),
-    },
     actors: {
       fetchToken: promise<TokenOutput>('fetchToken') as never,
       settle: promise<ActorTime>('settle') as never,
@@ -68,8 +65,6 @@ function scripted(overrides: Partial<RelayConnectionInput> = {}) {
     actor,
     sockets,
     tokenInputs,
-    /** Every status the chart told its host, in order. */
-    reported,
     answer,
     socket,
     view,
@@ -124,17 +119,26 @@ describe('relay-connection machine', () => {
     expect(s.tokenInputs).toEqual([{ stale: false }])
   })
 
-  it('behavior: tells its host every status it enters, once each time (reportStatus)', async () => {
+  it('behavior: its host reads every status it enters from its snapshots, the close from its output', async () => {
     const s = scripted({ backoff: { ...input.backoff, maxAttempts: 1 } })
+    const statuses: string[] = []
+    s.actor.subscribe((snapshot) => {
+      const status = topState(snapshot.value)
+      if (statuses.at(-1) !== status) statuses.push(status)
+    })
     await toOnline(s)
-    expect(s.reported).toEqual(['connecting', 'online'])
+    expect(statuses).toEqual(['idle', 'connecting', 'online'])
     s.close(1006)
-    expect(s.reported.at(-1)).toBe('reconnecting')
+    expect(statuses.at(-1)).toBe('reconnecting')
     await vi.advanceTimersByTimeAsync(input.backoff.maxMs)
     await s.answer('fetchToken', token())
     s.close(1006)
+    expect(statuses.at(-1)).toBe('offline')
     s.actor.send({ type: 'CLOSE' })
-    expect(s.reported).toEqual(['connecting', 'online', 'reconnecting', 'offline', 'closed'])
+    expect(statuses).toEqual(['idle', 'connecting', 'online', 'reconnecting', 'offline', 'closed'])
+    expect(s.actor.getSnapshot().output).toEqual({
+      error: { code: 'ABORTED', message: 'The relay client was closed.' },
+    })
   })
 
   it('behavior: CONNECT while connecting or online changes nothing', async () => {

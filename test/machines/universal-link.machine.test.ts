@@ -1,10 +1,10 @@
 import { base58 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
-import { createActor, toPromise } from 'xstate'
+import { createActor, fromPromise, toPromise } from 'xstate'
 import { createMemoryTokenVault } from '../../machines/session-polling/session-polling.actors'
 import { createUniversalLinkActors } from '../../machines/universal-link/universal-link.actors'
 import { universalLinkMachine } from '../../machines/universal-link/universal-link.machine'
-import type { OpenWalletEmitted } from '../../machines/universal-link/universal-link.types'
+import type { OpenWalletInput } from '../../machines/universal-link/universal-link.types'
 import { RESUMABLE_TAG } from '../../machines/universal-link/universal-link.types'
 import { AppError } from '../../src/errors'
 import type { GenericSession, GenericSessionResult } from '../../src/session/types'
@@ -41,11 +41,20 @@ function result(
 
 /**
  * A scripted backend: sessions are created with real-looking tokens; each session's result is what
- * the test sets (`answer`), the wallet's side of the round trip.
+ * the test sets (`answer`), the wallet's side of the round trip. The wallet is opened by an
+ * `openWallet` actor that records what it was asked (`opened`); from the `holdOpenFrom`-th
+ * opening on it never ends, and with `failOpen` every opening fails.
  */
 function scriptedBackend(
-  options: { failCreate?: boolean; failCreateFrom?: number; holdCreateFrom?: number } = {},
+  options: {
+    failCreate?: boolean
+    failCreateFrom?: number
+    holdCreateFrom?: number
+    holdOpenFrom?: number
+    failOpen?: boolean
+  } = {},
 ) {
+  const opened: OpenWalletInput[] = []
   const results = new Map<string, GenericSessionResult | AppError>()
   const tokensSeen: string[] = []
   let n = 0
@@ -77,10 +86,19 @@ function scriptedBackend(
   }
   const vault = createMemoryTokenVault()
   const machine = universalLinkMachine.provide({
-    actors: createUniversalLinkActors(client, { intent: 'transaction', vault }),
+    actors: {
+      ...createUniversalLinkActors(client, { intent: 'transaction', vault }),
+      openWallet: fromPromise<void, OpenWalletInput>(async ({ input }) => {
+        opened.push(input)
+        if (options.failOpen) throw new Error('the link cannot be opened')
+        if (options.holdOpenFrom !== undefined && opened.length >= options.holdOpenFrom)
+          await new Promise(() => {})
+      }),
+    },
   })
   return {
     machine,
+    opened,
     vault,
     tokensSeen,
     answer: (sessionId: string, value: GenericSessionResult | AppError) =>
@@ -95,10 +113,8 @@ async function until(condition: () => boolean) {
 
 function start(backend: ReturnType<typeof scriptedBackend>) {
   const actor = createActor(backend.machine, { input })
-  const opened: OpenWalletEmitted[] = []
-  actor.on('openWallet', (event) => opened.push(event))
   actor.start()
-  return { actor, opened }
+  return { actor, opened: backend.opened }
 }
 
 describe('universal-link machine (with the session-polling machine as its child)', () => {
@@ -108,7 +124,7 @@ describe('universal-link machine (with the session-polling machine as its child)
     await until(() => actor.getSnapshot().matches('awaitingWallet'))
     expect(opened).toEqual([
       {
-        type: 'openWallet',
+        walletId: 'phantom',
         method: 'connect',
         session: { sessionId: 'sess_1', nonce: 'nonce-1', expiresAt: expect.any(Number) },
         chainId: input.chainId,
@@ -137,7 +153,8 @@ describe('universal-link machine (with the session-polling machine as its child)
     await until(() => actor.getSnapshot().matches('connected'))
 
     actor.send({ type: 'SIGN_MESSAGE' })
-    expect(actor.getSnapshot().value).toBe('awaitingSignature')
+    expect(actor.getSnapshot().value).toBe('openingWalletToSign')
+    await until(() => actor.getSnapshot().matches('awaitingSignature'))
     expect(opened[1]?.method).toBe('signMessage')
     backend.answer('sess_1', result('sess_1', 'signed'))
     await until(() => actor.getSnapshot().matches('connected'))
@@ -254,26 +271,24 @@ describe('universal-link machine (with the session-polling machine as its child)
     ])
   })
 
-  /** Drives a flow to `state` (each one waits for the wallet or the backend). */
+  /** What holds a flow in `state`: the backend's session creation or the wallet's opening. */
+  const HOLD = {
+    creatingSession: { holdCreateFrom: 1 },
+    openingWallet: { holdOpenFrom: 1 },
+    openingWalletToSign: { holdOpenFrom: 2 },
+    renewingSession: { holdCreateFrom: 2 },
+    openingWalletToReconnect: { holdOpenFrom: 3 },
+  } as const
+
+  /** Drives a flow to `state` (each one waits for the wallet, the backend, or the held step). */
   async function flowIn(
-    state:
-      | 'creatingSession'
-      | 'awaitingWallet'
-      | 'awaitingSignature'
-      | 'renewingSession'
-      | 'reconnecting',
+    state: keyof typeof HOLD | 'awaitingWallet' | 'awaitingSignature' | 'reconnecting',
   ) {
-    const backend = scriptedBackend(
-      state === 'creatingSession'
-        ? { holdCreateFrom: 1 }
-        : state === 'renewingSession'
-          ? { holdCreateFrom: 2 }
-          : {},
-    )
+    const backend = scriptedBackend(state in HOLD ? HOLD[state as keyof typeof HOLD] : {})
     const { actor } = start(backend)
-    if (state === 'creatingSession') {
+    if (state === 'creatingSession' || state === 'openingWallet') {
       await new Promise((r) => setTimeout(r, 5))
-      expect(actor.getSnapshot().value).toBe('creatingSession')
+      expect(actor.getSnapshot().value).toBe(state)
       return { actor, backend }
     }
     await until(() => actor.getSnapshot().matches('awaitingWallet'))
@@ -281,6 +296,8 @@ describe('universal-link machine (with the session-polling machine as its child)
     backend.answer('sess_1', result('sess_1', 'connected'))
     await until(() => actor.getSnapshot().matches('connected'))
     actor.send({ type: 'SIGN_MESSAGE' })
+    if (state === 'openingWalletToSign') return { actor, backend }
+    await until(() => actor.getSnapshot().matches('awaitingSignature'))
     if (state === 'awaitingSignature') return { actor, backend }
     backend.answer('sess_1', result('sess_1', 'signed'))
     await until(() => actor.getSnapshot().matches('connected'))
@@ -291,9 +308,12 @@ describe('universal-link machine (with the session-polling machine as its child)
 
   it.each([
     'creatingSession',
+    'openingWallet',
     'awaitingWallet',
+    'openingWalletToSign',
     'awaitingSignature',
     'renewingSession',
+    'openingWalletToReconnect',
     'reconnecting',
   ] as const)('CANCEL in %s ends in cancelled', async (state) => {
     const { actor } = await flowIn(state)
@@ -302,14 +322,40 @@ describe('universal-link machine (with the session-polling machine as its child)
     expect((await toPromise(actor)).status).toBe('cancelled')
   })
 
-  it.each(['awaitingSignature', 'renewingSession', 'reconnecting'] as const)(
-    'DISCONNECT in %s ends in disconnected',
-    async (state) => {
-      const { actor } = await flowIn(state)
-      actor.send({ type: 'DISCONNECT' })
-      expect((await toPromise(actor)).status).toBe('disconnected')
-    },
-  )
+  it.each([
+    'openingWalletToSign',
+    'awaitingSignature',
+    'renewingSession',
+    'openingWalletToReconnect',
+    'reconnecting',
+  ] as const)('DISCONNECT in %s ends in disconnected', async (state) => {
+    const { actor } = await flowIn(state)
+    actor.send({ type: 'DISCONNECT' })
+    expect((await toPromise(actor)).status).toBe('disconnected')
+  })
+
+  it('error: a wallet link that fails to open leaves every flow waiting for the wallet', async () => {
+    const backend = scriptedBackend({ failOpen: true })
+    const { actor, opened } = start(backend)
+    await until(() => actor.getSnapshot().matches('awaitingWallet'))
+    backend.answer('sess_1', result('sess_1', 'connected'))
+    await until(() => actor.getSnapshot().matches('connected'))
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().matches('awaitingSignature'))
+    backend.answer('sess_1', result('sess_1', 'signed'))
+    await until(() => actor.getSnapshot().context.signatures === 1)
+    actor.send({ type: 'SIGN_MESSAGE' })
+    await until(() => actor.getSnapshot().matches('reconnecting'))
+    backend.answer('sess_2', result('sess_2', 'connected'))
+    await until(() => actor.getSnapshot().matches('awaitingSignature'))
+    expect(opened.map((o) => o.method)).toEqual([
+      'connect',
+      'signMessage',
+      'connect',
+      'signMessage',
+    ])
+    expect(actor.getSnapshot().context.error).toBeNull()
+  })
 
   it('a second transaction also renews the session first', async () => {
     const backend = scriptedBackend()

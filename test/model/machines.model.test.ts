@@ -336,6 +336,9 @@ const ulEvents: AnyEventObject[] = [
     error: { code: 'BACKEND_ERROR', message: 'HTTP 401' },
   },
   pollOk({ signature: 'sig' }),
+  // The wallet opened, or its link failed to open (the flow waits either way).
+  { type: 'xstate.done.actor.openWallet' },
+  { type: 'xstate.error.actor.openWallet', error: new Error('the link cannot be opened') },
   // A poll step (the poller's snapshot, forwarded so that persistence sees it).
   { type: 'xstate.snapshot.poll', snapshot: { status: 'active' } },
   ...['USER_REJECTED', 'SESSION_EXPIRED', 'ABORTED', 'SESSION_FAILED'].map((code) => ({
@@ -371,7 +374,9 @@ describe('universal-link model', () => {
       const waiting =
         s.matches('awaitingWallet') || s.matches('awaitingSignature') || s.matches('reconnecting')
       if (waiting) expect(s.hasTag('resumable')).toBe(true)
+      // Neither creating a session nor opening the wallet may be redone by a restore.
       if (s.matches('creatingSession')) expect(s.hasTag('resumable')).toBe(false)
+      if (String(s.value).startsWith('opening')) expect(s.hasTag('resumable')).toBe(false)
       if (s.status === 'done') {
         expect(s.output.status).toBe(s.value)
         jsonSafe(s.output)

@@ -40,10 +40,20 @@ const events: AnyEventObject[] = [
     accounts: ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8'],
   },
   { type: 'SESSION.WATCHING', at: T + 3 },
-  ...(['connecting', 'online', 'reconnecting', 'offline'] as const).map((status) => ({
-    type: 'RELAY.STATUS',
-    status,
+  // The relay connection reports by its snapshots (each of its statuses), and its close by its output.
+  ...(
+    [
+      ['idle', null],
+      [{ connecting: 'token' }, null],
+      [{ online: 'ready' }, null],
+      [{ reconnecting: 'waiting' }, { code: 'RELAY_ERROR', message: 'closed (1006)' }],
+      ['offline', { code: 'RELAY_ERROR', message: 'closed (1006)' }],
+    ] as const
+  ).map(([value, error]) => ({
+    type: 'xstate.snapshot.relayConnection',
+    snapshot: { value, context: { error, attempt: error ? 1 : 0 } },
   })),
+  done('relayConnection', { error: { code: 'ABORTED', message: 'The relay client was closed.' } }),
   ...[
     'fetchRelayToken',
     'connectRelay',

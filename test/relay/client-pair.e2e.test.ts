@@ -347,7 +347,7 @@ describe("Client.pair() as the root's child", () => {
       (e) => e.type === '@xstate.event' && (e.actorRef as AnyActorRef).id === 'pairing',
     )
     expect(pairingActorEvents.map((e) => (e as { event: { type: string } }).event.type)).toEqual(
-      expect.arrayContaining(['RELAY.STATUS', 'REQUEST', 'DISCONNECT']),
+      expect.arrayContaining(['xstate.snapshot.relayConnection', 'REQUEST', 'DISCONNECT']),
     )
     expect(events.some((e) => e.type === '@xstate.event' && e.event.type === 'PAIR')).toBe(true)
     // Everything the inspector was handed, snapshots of the refs included.

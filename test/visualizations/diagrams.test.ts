@@ -132,14 +132,13 @@ describe('diagram content', () => {
     const polling = generated.get('session-polling.mmd') ?? ''
     expect(polling).toContain('waiting_fetching : invoke fetchResult')
     expect(polling).toMatch(/note right of waiting\n.*\n\s+#resumable #polling\n\s+end note/)
-    expect(generated.get('universal-link.mmd')).toContain(
-      'openingWallet : entry / openWalletToConnect',
-    )
+    expect(generated.get('universal-link.mmd')).toContain('openingWallet : invoke openWallet')
+    expect(generated.get('relay-connection.mmd')).toContain('offline : entry / dropSocket')
     expect(generated.get('connect.mmd')).toContain('connected : WALLET.CHAIN_CHANGED / assignChain')
     const svg = generated.get('session-polling.svg') ?? ''
     for (const text of ['invoke fetchResult', '#resumable #polling', 'invoke createSession'])
       expect(svg).toContain(text)
-    expect(generated.get('universal-link.svg')).toContain('entry / openWalletToConnect')
+    expect(generated.get('relay-connection.svg')).toContain('entry / dropSocket')
   })
 
   it("every diagram shows each state's invoked actors, tags, entry/exit actions and internal transitions", () => {

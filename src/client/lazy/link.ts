@@ -23,7 +23,18 @@ export function loadClientLink(loaders: ClientLoaders): ClientLink {
     vault: loaders.vault,
     secrets: loaders.secrets,
     rootMachine: (machine) => loaders.rootMachine({ universalLink: machine }),
-    walletOpened: (url) => loaders.host.root().actor.send({ type: 'WALLET_OPENED', url }),
+    // The root may be mid-step (its own transition asked for the signature): its turn comes first.
+    // (A subscription, not xstate's `waitFor`, which would join the entry's shared xstate chunk.)
+    walletOpened: (url) =>
+      new Promise<void>((resolve) => {
+        const { actor } = loaders.host.root()
+        const subscription = actor.subscribe((snapshot) => {
+          if (snapshot.context.walletUrl !== url) return
+          subscription.unsubscribe()
+          resolve()
+        })
+        actor.send({ type: 'WALLET_OPENED', url })
+      }),
   })
   loaders.link.set(part.machine)
   loaders.linkPart = part

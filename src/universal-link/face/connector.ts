@@ -1,4 +1,4 @@
-import { type Actor, createActor, type SnapshotFrom } from 'xstate'
+import { type Actor, createActor, fromPromise, type SnapshotFrom } from 'xstate'
 import {
   checkRestorable,
   persistWhileResumable,
@@ -15,7 +15,10 @@ import { dropRetiredOutcome } from '../../../machines/shared/retired-outcome'
 import { createSecretRegistry } from '../../../machines/shared/secret-registry'
 import { createUniversalLinkActors } from '../../../machines/universal-link/universal-link.actors'
 import { universalLinkMachine } from '../../../machines/universal-link/universal-link.machine'
-import type { UniversalLinkOutput } from '../../../machines/universal-link/universal-link.types'
+import type {
+  OpenWalletInput,
+  UniversalLinkOutput,
+} from '../../../machines/universal-link/universal-link.types'
 import type {
   ConnectorEvent,
   IWalletConnector,
@@ -126,11 +129,14 @@ export class UniversalLinkConnector implements IWalletConnector {
       method: 'connect',
     })
     this.#machine = universalLinkMachine.provide({
-      actors: createUniversalLinkActors(options.session, {
-        intent: this.#chainId.startsWith('solana:') ? 'transaction' : 'sign',
-        vault: this.#vault,
-        onSecret: (value) => this.#secrets.add(value),
-      }),
+      actors: {
+        ...createUniversalLinkActors(options.session, {
+          intent: this.#chainId.startsWith('solana:') ? 'transaction' : 'sign',
+          vault: this.#vault,
+          onSecret: (value) => this.#secrets.add(value),
+        }),
+        openWallet: fromPromise<void, OpenWalletInput>(async ({ input }) => this.#open(input)),
+      },
     })
   }
 
@@ -289,8 +295,27 @@ export class UniversalLinkConnector implements IWalletConnector {
     }
   }
 
+  /** Opens the wallet with its link for what the flow asks (the chart goes on waiting if it fails). */
+  #open(input: OpenWalletInput): void {
+    const url = buildUniversalLinkUrl(this.#options.universalLink, {
+      sessionId: input.session.sessionId,
+      nonce: input.session.nonce,
+      chainId: input.chainId,
+      callbackUrl: this.#options.session.baseUrl,
+      method: input.method,
+      ...(input.payload === null ? {} : { payload: input.payload }),
+      ...(this.#returnUrl() === undefined ? {} : { returnUrl: this.#returnUrl() }),
+      ...(this.#options.dappName === undefined ? {} : { dappName: this.#options.dappName }),
+    })
+    log.debug(`opening ${this.#options.walletId} to ${input.method}`)
+    try {
+      ;(this.#options.openLink ?? defaultOpenLink)(url)
+    } catch (error) {
+      log.warn('opening the wallet link failed', error)
+    }
+  }
+
   #start(snapshot: unknown): UniversalLinkActor {
-    const { session } = this.#options
     const poll = this.#options.pollIntervalMs
     const actor = createActor(this.#machine, {
       input: {
@@ -307,20 +332,6 @@ export class UniversalLinkConnector implements IWalletConnector {
                 ? this.#options.inspect
                 : createRedactingInspector(this.#options.inspect, this.#secrets),
           }),
-    })
-    actor.on('openWallet', (event) => {
-      const url = buildUniversalLinkUrl(this.#options.universalLink, {
-        sessionId: event.session.sessionId,
-        nonce: event.session.nonce,
-        chainId: event.chainId,
-        callbackUrl: session.baseUrl,
-        method: event.method,
-        ...(event.payload === null ? {} : { payload: event.payload }),
-        ...(this.#returnUrl() === undefined ? {} : { returnUrl: this.#returnUrl() }),
-        ...(this.#options.dappName === undefined ? {} : { dappName: this.#options.dappName }),
-      })
-      log.debug(`opening ${this.#options.walletId} to ${event.method}`)
-      ;(this.#options.openLink ?? defaultOpenLink)(url)
     })
     if (this.#options.store) {
       const sessionOf = () => actor.getSnapshot().context.session

@@ -1,4 +1,4 @@
-import type { AnyActorRef, AnyStateMachine } from 'xstate'
+import { type AnyActorRef, type AnyStateMachine, fromPromise } from 'xstate'
 import { migrateStoredConnectionKind } from '../../../machines/client/client.connection-kind'
 import {
   checkRestorable,
@@ -18,7 +18,10 @@ import {
   type UniversalLinkMachine,
   universalLinkMachine,
 } from '../../../machines/universal-link/universal-link.machine'
-import type { UniversalLinkSession } from '../../../machines/universal-link/universal-link.types'
+import type {
+  OpenWalletInput,
+  UniversalLinkSession,
+} from '../../../machines/universal-link/universal-link.types'
 import { createLogger } from '../../logging'
 import { getWalletInfo } from '../../registry'
 import { GenericWalletSessionClient } from '../../session/client'
@@ -41,8 +44,8 @@ export interface ClientLinkHost {
   secrets: SecretRegistry
   /** The root machine with this universal-link machine in place. */
   rootMachine(link: UniversalLinkMachine): AnyStateMachine
-  /** Tells the root actor the wallet was opened with `url`. */
-  walletOpened(url: string): void
+  /** Tells the root actor the wallet is opened with `url`; resolves once the root has it. */
+  walletOpened(url: string): Promise<void>
 }
 
 /** The schemes of the links a wallet registered (its universal link's, its deeplink base's). */
@@ -82,46 +85,45 @@ export function createClientLink(host: ClientLinkHost) {
     host.appKey,
     host.fetchImpl ? { fetchImpl: host.fetchImpl } : {},
   )
-  const open = (
-    context: { walletId: string; chainId: string; session: UniversalLinkSession | null },
-    method: 'connect' | 'signMessage' | 'signTransaction',
-    payload: string | null,
-  ) => {
-    const ref = context.session as UniversalLinkSession
+  /** The wallet's link for what the flow asks (the session, its chain, the method and payload). */
+  const linkOf = (input: OpenWalletInput): string => {
     const returnUrl =
       host.returnUrl ?? (typeof window === 'undefined' ? undefined : window.location.href)
-    const url = buildUniversalLinkUrl(getWalletInfo(context.walletId).mobile?.universalLink ?? '', {
-      sessionId: ref.sessionId,
-      nonce: ref.nonce,
-      chainId: context.chainId,
+    return buildUniversalLinkUrl(getWalletInfo(input.walletId).mobile?.universalLink ?? '', {
+      sessionId: input.session.sessionId,
+      nonce: input.session.nonce,
+      chainId: input.chainId,
       callbackUrl: session.baseUrl,
-      method,
-      ...(payload === null ? {} : { payload }),
+      method: input.method,
+      ...(input.payload === null ? {} : { payload: input.payload }),
       ...(returnUrl === undefined ? {} : { returnUrl }),
       ...(host.dappName === undefined ? {} : { dappName: host.dappName }),
     })
-    // After the current transition: the root learns the link, then the wallet opens.
-    queueMicrotask(() => {
-      host.walletOpened(url)
-      try {
-        if (host.openLink) host.openLink(url)
-        else if (typeof window !== 'undefined') window.location.assign(url)
-        else log.warn('no browser window to open the wallet link in')
-      } catch (error) {
-        log.warn('opening the wallet link failed', error)
-      }
-    })
   }
+  /**
+   * The root learns the link first (it may be mid-step: a signature it asked for opens the wallet
+   * within its own transition), then the wallet opens. A link that fails to open is logged; the
+   * flow goes on waiting (the view keeps the link to open by hand).
+   */
+  const openWallet = fromPromise<void, OpenWalletInput>(async ({ input }) => {
+    const url = linkOf(input)
+    await host.walletOpened(url)
+    try {
+      if (host.openLink) host.openLink(url)
+      else if (typeof window !== 'undefined') window.location.assign(url)
+      else log.warn('no browser window to open the wallet link in')
+    } catch (error) {
+      log.warn('opening the wallet link failed', error)
+    }
+  })
   const machine = universalLinkMachine.provide({
-    actors: createUniversalLinkActors(session, {
-      intent: host.chainId.startsWith('solana:') ? 'transaction' : 'sign',
-      vault: host.vault,
-      onSecret: (value) => host.secrets.add(value),
-    }),
-    actions: {
-      openWalletToConnect: ({ context }) => open(context, 'connect', null),
-      openWalletToSign: ({ context }) =>
-        open(context, context.request?.method ?? 'signMessage', context.request?.payload ?? null),
+    actors: {
+      ...createUniversalLinkActors(session, {
+        intent: host.chainId.startsWith('solana:') ? 'transaction' : 'sign',
+        vault: host.vault,
+        onSecret: (value) => host.secrets.add(value),
+      }),
+      openWallet,
     },
   })
   const fingerprint = LINK_RECORD_SCHEMA
