@@ -287,6 +287,16 @@ export const clientSetup = setup({
       requestId: context.relay?.request?.requestId ?? '',
       method: context.relay?.request?.method ?? '',
     })),
+    /**
+     * Leaving `relay.signing` before the pairing settled the request (`signatureMs`, `CANCEL`, an
+     * account change): the pairing gives it up too, or the next request would queue behind it.
+     */
+    abandonRelayRequest: enqueueActions(({ context, event, enqueue }) => {
+      const requestId = context.relay?.request?.requestId
+      const settled = event.type === 'PAIRING.CHANGED' && event.lastRequest?.requestId === requestId
+      if (requestId !== undefined && !settled)
+        enqueue.sendTo('pairing', { type: 'ABANDON' as const, requestId })
+    }),
     askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
     /** The wait of the current flow ends at now + `delay` (kept if it has one): `provideClient`'s, on its clock. */
     armDeadline: (_, _delay: WaitDelay) => {},
