@@ -290,10 +290,13 @@ export const clientSetup = setup({
     /**
      * Leaving `relay.signing` before the pairing settled the request (`signatureMs`, `CANCEL`, an
      * account change): the pairing gives it up too, or the next request would queue behind it.
+     * Not when the pairing itself ended (its done or error event): nothing is left to tell.
      */
     abandonRelayRequest: enqueueActions(({ context, event, enqueue }) => {
       const requestId = context.relay?.request?.requestId
-      const settled = event.type === 'PAIRING.CHANGED' && event.lastRequest?.requestId === requestId
+      const settled =
+        (event.type === 'PAIRING.CHANGED' && event.lastRequest?.requestId === requestId) ||
+        event.type.endsWith('.actor.pairing')
       if (requestId !== undefined && !settled)
         enqueue.sendTo('pairing', { type: 'ABANDON' as const, requestId })
     }),

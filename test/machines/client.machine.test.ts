@@ -1146,6 +1146,21 @@ describe('client machine: a wallet paired over the relay', () => {
     }
   })
 
+  it('behavior: the wallet ending the session while signing settles NOT_CONNECTED; nothing is sent to the ended pairing', async () => {
+    const warn = vi.spyOn(console, 'warn')
+    try {
+      const { actor, relay } = await paired()
+      send(actor, REQUEST)
+      await until(() => relay.pending.request.length === 1)
+      relay.wallet.sendBack?.({ type: 'PEER.DELETED', code: 6000, message: 'bye' } as EventObject)
+      await until(() => view(actor).status === 'idle')
+      expect(outcome(actor)?.error?.code).toBe('NOT_CONNECTED')
+      expect(warn.mock.calls.filter(([line]) => String(line).includes('stopped actor'))).toEqual([])
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
   it("error: the relay connection down at the deadline — the TIMEOUT says the relay did not deliver the wallet's answer", async () => {
     // Issue 27: only a wait on a connection that was up says the wallet did not answer.
     const a = await paired()
