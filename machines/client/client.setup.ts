@@ -278,9 +278,6 @@ export const clientSetup = setup({
           }
         : {},
     ),
-    clearRelayRequest: assign(({ context }) =>
-      context.relay ? { relay: { ...context.relay, request: null } } : {},
-    ),
     endRelay: assign({ relay: null, connector: null, connection: null }),
     askRelayRequest: sendTo('pairing', ({ context }) => ({
       type: 'REQUEST' as const,
@@ -288,17 +285,19 @@ export const clientSetup = setup({
       method: context.relay?.request?.method ?? '',
     })),
     /**
-     * Leaving `relay.signing` before the pairing settled the request (`signatureMs`, `CANCEL`, an
-     * account change): the pairing gives it up too, or the next request would queue behind it.
-     * Not when the pairing itself ended (its done or error event): nothing is left to tell.
+     * Leaving `relay.signing`: the request leaves the context. One the pairing did not settle
+     * (`signatureMs`, `CANCEL`, an account change) is given up there too (`ABANDON`), or the next
+     * would queue behind it — not when the pairing itself ended (its done or error event).
      */
-    abandonRelayRequest: enqueueActions(({ context, event, enqueue }) => {
-      const requestId = context.relay?.request?.requestId
-      const settled =
-        (event.type === 'PAIRING.CHANGED' && event.lastRequest?.requestId === requestId) ||
-        event.type.endsWith('.actor.pairing')
-      if (requestId !== undefined && !settled)
-        enqueue.sendTo('pairing', { type: 'ABANDON' as const, requestId })
+    endRelayRequest: enqueueActions(({ context: { relay }, event, enqueue }) => {
+      const requestId = relay?.request?.requestId
+      if (!relay || !requestId) return
+      if (
+        !event.type.endsWith('pairing') &&
+        !('lastRequest' in event && event.lastRequest?.requestId === requestId)
+      )
+        enqueue.sendTo('pairing', { type: 'ABANDON', requestId })
+      enqueue.assign({ relay: { ...relay, request: null } })
     }),
     askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
     /** The wait of the current flow ends at now + `delay` (kept if it has one): `provideClient`'s, on its clock. */
