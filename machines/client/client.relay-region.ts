@@ -114,7 +114,7 @@ export const relayRegion = clientSetup.createStateConfig({
     signing: {
       tags: ['connected', 'busy', 'cancellable'],
       entry: [{ type: 'armDeadline', params: 'signatureMs' }, 'askRelayRequest'],
-      exit: 'clearRelayRequest',
+      exit: 'endRelayRequest',
       on: {
         'PAIRING.CHANGED': [
           // Which account signed is not known: the signature is not returned.

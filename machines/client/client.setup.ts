@@ -278,15 +278,27 @@ export const clientSetup = setup({
           }
         : {},
     ),
-    clearRelayRequest: assign(({ context }) =>
-      context.relay ? { relay: { ...context.relay, request: null } } : {},
-    ),
     endRelay: assign({ relay: null, connector: null, connection: null }),
     askRelayRequest: sendTo('pairing', ({ context }) => ({
       type: 'REQUEST' as const,
       requestId: context.relay?.request?.requestId ?? '',
       method: context.relay?.request?.method ?? '',
     })),
+    /**
+     * Leaving `relay.signing`: the request leaves the context. One the pairing did not settle
+     * (`signatureMs`, `CANCEL`, an account change) is given up there too (`ABANDON`), or the next
+     * would queue behind it — not when the pairing itself ended (its done or error event).
+     */
+    endRelayRequest: enqueueActions(({ context: { relay }, event, enqueue }) => {
+      const requestId = relay?.request?.requestId
+      if (!relay || !requestId) return
+      if (
+        !event.type.endsWith('pairing') &&
+        !('lastRequest' in event && event.lastRequest?.requestId === requestId)
+      )
+        enqueue.sendTo('pairing', { type: 'ABANDON', requestId })
+      enqueue.assign({ relay: { ...relay, request: null } })
+    }),
     askRelayDisconnect: sendTo('pairing', { type: 'DISCONNECT' }),
     /** The wait of the current flow ends at now + `delay` (kept if it has one): `provideClient`'s, on its clock. */
     armDeadline: (_, _delay: WaitDelay) => {},

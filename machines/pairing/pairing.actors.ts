@@ -303,7 +303,9 @@ export function createPairingActors(
       return stop
     }),
 
-    sendRequest: fromPromise<ActorTime, SendRequestInput>(async ({ input }) => {
+    // Stopped (the request was abandoned, the pairing ended): the peer stops waiting, so the
+    // wallet's late answer is dropped there and never reaches the outbox.
+    sendRequest: fromPromise<ActorTime, SendRequestInput>(async ({ input, signal }) => {
       const { peer, vault, outbox } = envOf(input.pairingId)
       const entry = outbox.take(input.requestId)
       if (entry === undefined) {
@@ -315,7 +317,7 @@ export function createPairingActors(
           topic,
           SESSION_METHODS.request,
           { chainId: entry.chainId, request: { method: entry.method, params: entry.params } },
-          { what: entry.method },
+          { what: entry.method, signal },
         )
         const schema = WALLET_RESULT_SCHEMAS[entry.method as WalletRequestMethod]
         if (schema !== undefined && !schema.safeParse(result).success) {

@@ -168,6 +168,9 @@ export const pairingMachine = setup({
       toErrorData(actorError(event), 'RELAY_ERROR').code === params.code,
     relayStatusIs: ({ event }, params: { status: RelayConnectivity }) =>
       event.type === 'RELAY.STATUS' && event.status === params.status,
+    /** The request in flight is the one `ABANDON` gives up. */
+    abandonsRequestInFlight: ({ context, event }) =>
+      event.type === 'ABANDON' && context.request?.requestId === event.requestId,
     /** The oldest queued work is of `kind`. */
     nextIs: ({ context }, kind: PairingWork['kind']) => context.queue[0]?.kind === kind,
   },
@@ -238,6 +241,15 @@ export const pairingMachine = setup({
         return work === null ? context.queue : [...context.queue, work]
       },
     }),
+    /** A queued request the caller gave up (`ABANDON`) will not be sent. */
+    dropAbandoned: assign({
+      queue: ({ context, event }) =>
+        event.type === 'ABANDON'
+          ? context.queue.filter(
+              (work) => work.kind !== 'request' || work.requestId !== event.requestId,
+            )
+          : context.queue,
+    }),
     /** The oldest queued work becomes the request or the ping in flight. */
     dequeue: assign(({ context }) => {
       const [next, ...rest] = context.queue
@@ -255,6 +267,18 @@ export const pairingMachine = setup({
               ...context.request,
               status: 'failed' as const,
               error: { code: 'TIMEOUT' as const, message: 'The wallet did not answer in time.' },
+              at: context.clock,
+            },
+    })),
+    recordRequestAbandoned: assign(({ context }) => ({
+      request: null,
+      lastRequest:
+        context.request === null
+          ? null
+          : {
+              ...context.request,
+              status: 'failed' as const,
+              error: { code: 'ABORTED' as const, message: 'The request was given up.' },
               at: context.clock,
             },
     })),
@@ -497,6 +521,15 @@ export const pairingMachine = setup({
                     DISCONNECT: 'deleting',
                     REQUEST: { actions: 'enqueue' },
                     PING: { actions: 'enqueue' },
+                    // The caller gave up: stop waiting for the wallet (its late answer is dropped).
+                    ABANDON: [
+                      {
+                        guard: 'abandonsRequestInFlight',
+                        target: 'idle',
+                        actions: 'recordRequestAbandoned',
+                      },
+                      { actions: 'dropAbandoned' },
+                    ],
                   },
                   after: { requestTimeout: { target: 'idle', actions: 'recordRequestTimedOut' } },
                 },
@@ -512,6 +545,7 @@ export const pairingMachine = setup({
                     DISCONNECT: 'deleting',
                     REQUEST: { actions: 'enqueue' },
                     PING: { actions: 'enqueue' },
+                    ABANDON: { actions: 'dropAbandoned' },
                   },
                   after: { requestTimeout: { target: 'idle', actions: 'recordPingFailed' } },
                 },

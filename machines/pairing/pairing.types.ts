@@ -107,8 +107,8 @@ export interface PairingContext {
 }
 
 /**
- * The events the pairing machine takes: relay status, reconnect, requests and pings, the peer's
- * deletion, cancel and disconnect.
+ * The events the pairing machine takes: relay status, reconnect, requests (and their abandon) and
+ * pings, the peer's deletion, cancel and disconnect.
  */
 export type PairingEvent =
   /**
@@ -125,6 +125,11 @@ export type PairingEvent =
   | { type: 'RECONNECT' }
   /** Paired: send the request `requestId` of the facade's outbox (queued while busy). */
   | { type: 'REQUEST'; requestId: string; method: string }
+  /**
+   * Paired: the caller no longer waits for request `requestId` (it timed out or was cancelled):
+   * in flight, it ends `ABORTED` and the next work goes; queued, it is dropped; unknown, ignored.
+   */
+  | { type: 'ABANDON'; requestId: string }
   /** Paired: ping the wallet (queued while busy); `lastPing` reports it under `pingId`. */
   | { type: 'PING'; pingId?: string }
   /** Paired: end the session (tells the wallet). */

@@ -1,6 +1,7 @@
 import { base58 } from '@scure/base'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  type ActorRefFrom,
   type AnyActorRef,
   createActor,
   createMachine,
@@ -1103,6 +1104,59 @@ describe('client machine: a wallet paired over the relay', () => {
         { fail: 'USER_REJECTED', CANCEL: 'ABORTED', timeout: 'TIMEOUT' }[end],
       )
       expect(view(actor)).toMatchObject({ status: 'connected', isConnected: true })
+    }
+  })
+
+  it('behavior: a request given up (CANCEL, signatureMs, an account change) is abandoned in the pairing; the next goes out at once', async () => {
+    // Issue 30: the pairing kept waiting for the given-up request (300 s) and queued the next.
+    for (const end of ['CANCEL', 'timeout', 'account'] as const) {
+      const { actor, relay } = await paired()
+      const pairing = () =>
+        (actor.getSnapshot().children.pairing as ActorRefFrom<PairingMachine>).getSnapshot()
+      if (end === 'timeout') actor.getSnapshot().context.timeouts.signatureMs = 10
+      send(actor, REQUEST)
+      await until(() => relay.pending.request.length === 1)
+      if (end === 'CANCEL') send(actor, { type: 'CANCEL' })
+      if (end === 'account') {
+        relay.wallet.sendBack?.({
+          type: 'PEER.ACCOUNTS',
+          chainId: 'eip155:1',
+          accounts: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'],
+        } as EventObject)
+      }
+      await until(() => outcome(actor)?.kind === 'sign')
+      expect(outcome(actor)?.error?.code).toBe(
+        { CANCEL: 'ABORTED', timeout: 'TIMEOUT', account: 'ACCOUNT_CHANGED' }[end],
+      )
+      expect(pairing().matches({ active: { flow: { paired: 'idle' } } })).toBe(true)
+      expect(pairing().context.lastRequest).toMatchObject({
+        requestId: 'r1',
+        status: 'failed',
+        error: { code: 'ABORTED' },
+      })
+      actor.getSnapshot().context.timeouts.signatureMs = 60_000
+      const first = outcome(actor)?.flow ?? 0
+      send(actor, { ...REQUEST, requestId: 'r2' } as ClientEvent)
+      await until(() => relay.pending.request.length === 2)
+      relay.pending.request[1]?.resolve({ at: Date.now() })
+      await until(() => (outcome(actor)?.flow ?? 0) > first)
+      expect(outcome(actor)).toMatchObject({ kind: 'sign', error: null })
+      expect(pairing().context.lastRequest).toMatchObject({ requestId: 'r2', status: 'answered' })
+    }
+  })
+
+  it('behavior: the wallet ending the session while signing settles NOT_CONNECTED; nothing is sent to the ended pairing', async () => {
+    const warn = vi.spyOn(console, 'warn')
+    try {
+      const { actor, relay } = await paired()
+      send(actor, REQUEST)
+      await until(() => relay.pending.request.length === 1)
+      relay.wallet.sendBack?.({ type: 'PEER.DELETED', code: 6000, message: 'bye' } as EventObject)
+      await until(() => view(actor).status === 'idle')
+      expect(outcome(actor)?.error?.code).toBe('NOT_CONNECTED')
+      expect(warn.mock.calls.filter(([line]) => String(line).includes('stopped actor'))).toEqual([])
+    } finally {
+      warn.mockRestore()
     }
   })
 

@@ -337,6 +337,67 @@ describe('pairing machine', () => {
     })
   })
 
+  it('behavior: ABANDON of the request in flight ends it ABORTED at once and stops its sendRequest', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    s.actor.send({ type: 'ABANDON', requestId: 'r1' })
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().children.sendRequest).toBeUndefined()
+    expect(s.actor.getSnapshot().context.request).toBeNull()
+    expect(s.actor.getSnapshot().context.lastRequest).toEqual({
+      requestId: 'r1',
+      method: 'personal_sign',
+      status: 'failed',
+      error: { code: 'ABORTED', message: 'The request was given up.' },
+      at: T + 120,
+    })
+    // Its late answer is nobody's: the record stays.
+    await s.settle('sendRequest', at(500))
+    expect(s.actor.getSnapshot().context.lastRequest).toMatchObject({
+      requestId: 'r1',
+      status: 'failed',
+    })
+    // The next request goes out at once.
+    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' })
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    expect(s.inputs.sendRequest?.at(-1)).toEqual({ pairingId: input.pairingId, requestId: 'r2' })
+  })
+
+  it('behavior: ABANDON drops a queued request (while requesting or pinging); unknown ids change nothing', async () => {
+    const s = scripted()
+    await toPaired(s)
+    s.actor.send({ type: 'REQUEST', requestId: 'r1', method: 'personal_sign' })
+    s.actor.send({ type: 'PING', pingId: 'p1' })
+    s.actor.send({ type: 'REQUEST', requestId: 'r2', method: 'personal_sign' })
+    s.actor.send({ type: 'REQUEST', requestId: 'r3', method: 'personal_sign' })
+    s.actor.send({ type: 'ABANDON', requestId: 'r2' })
+    s.actor.send({ type: 'ABANDON', requestId: 'unknown' })
+    expect(flow(s)).toEqual({ paired: 'requesting' })
+    expect(s.actor.getSnapshot().context.request?.requestId).toBe('r1')
+    expect(s.actor.getSnapshot().context.queue).toEqual([
+      { kind: 'ping', pingId: 'p1' },
+      { kind: 'request', requestId: 'r3', method: 'personal_sign' },
+    ])
+    // The request in flight abandoned: the queued work goes, in order.
+    s.actor.send({ type: 'ABANDON', requestId: 'r1' })
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    expect(s.actor.getSnapshot().context.lastRequest).toMatchObject({
+      requestId: 'r1',
+      error: { code: 'ABORTED' },
+    })
+    s.actor.send({ type: 'ABANDON', requestId: 'unknown' })
+    s.actor.send({ type: 'ABANDON', requestId: 'r3' })
+    expect(flow(s)).toEqual({ paired: 'pinging' })
+    expect(s.actor.getSnapshot().context.queue).toEqual([])
+    await s.settle('pingPeer', at(600))
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    s.actor.send({ type: 'ABANDON', requestId: 'r1' })
+    expect(flow(s)).toEqual({ paired: 'idle' })
+    expect(s.actor.getSnapshot().context.lastRequest?.requestId).toBe('r1')
+    expect(s.inputs.sendRequest).toEqual([{ pairingId: input.pairingId, requestId: 'r1' }])
+  })
+
   it('behavior: a delete that never finishes ends the session after deleteTimeout', async () => {
     const s = scripted()
     await toPaired(s)

@@ -32,6 +32,9 @@ const events: AnyEventObject[] = [
   { type: 'RECONNECT' },
   { type: 'REQUEST', requestId: 'r1', method: 'personal_sign' },
   { type: 'PING', pingId: 'p1' },
+  // The request the model sends, and an id it never sent.
+  { type: 'ABANDON', requestId: 'r1' },
+  { type: 'ABANDON', requestId: 'unknown' },
   { type: 'DISCONNECT' },
   { type: 'PEER.DELETED', code: 6000, message: 'bye' },
   {

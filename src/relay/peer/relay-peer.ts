@@ -34,6 +34,8 @@ export interface PeerRequestOptions {
   id?: number
   /** What the request is, for error messages (`the proposal`, `personal_sign`). */
   what?: string
+  /** Stops waiting (rejects with `ABORTED`); an answer that comes after is dropped. */
+  signal?: AbortSignal
 }
 
 export interface RelayPeer {
@@ -184,8 +186,12 @@ export function createRelayPeer(options: RelayPeerOptions): RelayPeer {
       return
     }
     const entry = waiting.get(parsed.message.id)
-    // An answer to nothing this side asked (its own answer handed back, a late duplicate): ignore.
-    if (entry === undefined || entry.topic !== message.topic) return
+    // An answer to nothing this side asked (its own answer handed back, a late duplicate, one
+    // to a request given up): ignore.
+    if (entry === undefined || entry.topic !== message.topic) {
+      log.debug('dropped an answer to no request waiting (given up or answered before)')
+      return
+    }
     waiting.delete(parsed.message.id)
     clearTimeout(entry.timer)
     if ('error' in parsed.message)
@@ -258,6 +264,16 @@ export function createRelayPeer(options: RelayPeerOptions): RelayPeer {
           reject(new AppError('RELAY_ERROR', 'No key is known for this topic (session ended?).'))
           return
         }
+        opts.signal?.addEventListener(
+          'abort',
+          () => {
+            if (waiting.get(id)?.timer !== timer) return
+            waiting.delete(id)
+            clearTimeout(timer)
+            reject(new AppError('ABORTED', `${what} was given up.`))
+          },
+          { once: true },
+        )
         relay
           .publish(topic, sealEnvelope(key, topic, JSON.stringify(body)), {
             ttl,
