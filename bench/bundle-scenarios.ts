@@ -114,8 +114,12 @@ export const ROOT_MACHINE = {
   // reads' slots and the project's chains from src/client into the chart, and item 2 had the
   // transaction child report by snapshot (the Client no longer follows it): 5.48 KB (esbuild),
   // while the `Client` entry went 27.97 -> 27.89 KB. What the chart now does, the entry no longer
-  // carries elsewhere. Raised to 5.5 KB.
-  budget: 5.5 * KB,
+  // carries elsewhere. Raised to 5.5 KB. Then two fixes in the chart: a child's facts kept from
+  // its every snapshot (a stale relay-down reason, stale link-poll trouble), no watch replacing a
+  // transaction being sent, and a relay request given up on is abandoned in the pairing (it
+  // blocked the next one): 5.58 KB (esbuild, 5,709 B), the `Client` entry still under 28 KB.
+  // Raised to 5.6 KB.
+  budget: 5.6 * KB,
 }
 
 export const LIBRARY_SCENARIOS: Scenario[] = [

@@ -337,8 +337,8 @@ function start(
 
 const view = (actor: ClientActor) => toClientView(actor.getSnapshot())
 const outcome = (actor: ClientActor) => actor.getSnapshot().context.outcome
-async function until(condition: () => boolean) {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 2))
+async function until(condition: () => boolean, tries = 400) {
+  for (let i = 0; i < tries && !condition(); i++) await new Promise((r) => setTimeout(r, 2))
   expect(condition()).toBe(true)
 }
 const tick = () => new Promise((r) => setTimeout(r, 5))
@@ -928,9 +928,10 @@ describe('client machine: a universal-link wallet', () => {
     t.backend.polls.failWith = 503
     await until(() => linkPolls()?.last === 'HTTP 503')
     // The poll that recovers brings the wallet's answer: connected, with no poll trouble.
+    // The next poll comes after the failure's backoff (1 s, jittered by ±25 %): a longer wait.
     t.backend.polls.failWith = null
     t.backend.answer('s1', 'connected')
-    await until(() => view(t.actor).status === 'connected')
+    await until(() => view(t.actor).status === 'connected', 2_500)
     expect(linkPolls()).toBeNull()
     send(t.actor, SIGN)
     await until(() => view(t.actor).status !== 'connected')
@@ -938,7 +939,7 @@ describe('client machine: a universal-link wallet', () => {
     await until(() => linkPolls()?.last === 'HTTP 502')
     t.backend.polls.failWith = null
     t.backend.answer('s1', 'signed')
-    await until(() => outcome(t.actor)?.kind === 'sign')
+    await until(() => outcome(t.actor)?.kind === 'sign', 2_500)
     expect(outcome(t.actor)?.error).toBeNull()
     expect(linkPolls()).toBeNull()
   })
