@@ -14,7 +14,7 @@ import type { AppErrorCode } from '../../src/errors/app-error'
 import { relayConnectionSettings } from '../../src/relay/client/settings'
 import type { ConnectionData } from '../connect/connect.types'
 import { relayConnectionMachine } from '../relay-connection/relay-connection.machine'
-import { toErrorData } from '../shared/error-data'
+import { type ErrorData, toErrorData } from '../shared/error-data'
 import { finalStateOutput } from '../shared/final-state'
 import { notProvided } from '../shared/not-provided'
 import { type TopState, topState } from '../shared/top-state'
@@ -40,6 +40,13 @@ import {
 export const PAIRING_MACHINE_VERSION = 3
 
 type AnyEvent = PairingEvent | { type: string }
+
+/** Why a request in flight ended with no answer (its `lastRequest` error). */
+const REQUEST_TIMED_OUT: ErrorData = {
+  code: 'TIMEOUT',
+  message: 'The wallet did not answer in time.',
+}
+const REQUEST_ABANDONED: ErrorData = { code: 'ABORTED', message: 'The request was given up.' }
 /** The connection a paired session gives: its first namespace's accounts (CAIP-10 → address). */
 const pairedConnection = (session: PairedSessionData): ConnectionData | null => {
   for (const namespace of ['eip155', 'solana'] as const) {
@@ -258,29 +265,13 @@ export const pairingMachine = setup({
       }
       return { queue: rest, ping: next?.kind === 'ping' ? next.pingId : null }
     }),
-    recordRequestTimedOut: assign(({ context }) => ({
+    /** The request in flight ended with no answer (timed out, given up): `error` says why. */
+    recordRequestUnanswered: assign(({ context }, error: ErrorData) => ({
       request: null,
       lastRequest:
         context.request === null
           ? null
-          : {
-              ...context.request,
-              status: 'failed' as const,
-              error: { code: 'TIMEOUT' as const, message: 'The wallet did not answer in time.' },
-              at: context.clock,
-            },
-    })),
-    recordRequestAbandoned: assign(({ context }) => ({
-      request: null,
-      lastRequest:
-        context.request === null
-          ? null
-          : {
-              ...context.request,
-              status: 'failed' as const,
-              error: { code: 'ABORTED' as const, message: 'The request was given up.' },
-              at: context.clock,
-            },
+          : { ...context.request, status: 'failed' as const, error, at: context.clock },
     })),
     recordAnswered: assign(({ context, event }) => {
       const at = observedAt(event, context.clock)
@@ -526,12 +517,17 @@ export const pairingMachine = setup({
                       {
                         guard: 'abandonsRequestInFlight',
                         target: 'idle',
-                        actions: 'recordRequestAbandoned',
+                        actions: { type: 'recordRequestUnanswered', params: REQUEST_ABANDONED },
                       },
                       { actions: 'dropAbandoned' },
                     ],
                   },
-                  after: { requestTimeout: { target: 'idle', actions: 'recordRequestTimedOut' } },
+                  after: {
+                    requestTimeout: {
+                      target: 'idle',
+                      actions: { type: 'recordRequestUnanswered', params: REQUEST_TIMED_OUT },
+                    },
+                  },
                 },
                 pinging: {
                   invoke: {

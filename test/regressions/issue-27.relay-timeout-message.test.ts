@@ -6,56 +6,31 @@
 // connection, and reconnects refused while `down`), named so: every socket is a real `ws` one.
 import { type Hex, recoverMessageAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { startTestServer, type TestServer } from '../../server/test/support/server'
 import { Client } from '../../src/client'
-import { type AppError, isAppError } from '../../src/errors'
-import type { WebSocketConstructor } from '../../src/relay/client/websocket'
 import { createAnsweringRelayWallet } from '../relay/support/answering-relay-wallet'
 import { DAPP_METADATA } from '../relay/support/pairing-setup'
+import {
+  DROPPABLE_WEBSOCKET,
+  DroppableWebSocket,
+  failure,
+  useRelayServer,
+} from '../relay/support/relay-faults'
 
 const CHAIN = 'eip155:31337'
 const evm = privateKeyToAccount(
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
 )
 
-/** A DOUBLE of the page's network to the relay: `dropAll()` cuts it, `down` refuses reconnects. */
-class DroppableWebSocket extends WebSocket {
-  static down = false
-  static open = new Set<DroppableWebSocket>()
-  static dropAll() {
-    for (const socket of DroppableWebSocket.open) socket.terminate()
-  }
-  constructor(url: string | URL, protocols?: string | string[]) {
-    // While down, the connection is refused (nothing listens on port 9).
-    super(DroppableWebSocket.down ? 'ws://127.0.0.1:9' : url, protocols)
-    DroppableWebSocket.open.add(this)
-    this.on('close', () => DroppableWebSocket.open.delete(this))
-  }
-}
-
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(() => server.close())
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(isAppError(error), String(error)).toBe(true)
-  return error as AppError
-}
+const server = useRelayServer()
 
 describe('issue 27: a relay timeout says what did not answer', () => {
   it('error: the relay connection is down when signatureMs ends — TIMEOUT names the relay; back up, the next signature works', async () => {
     const client = new Client({
       baseUrl: server.baseUrl,
       appKey: server.appKey,
-      WebSocket: DroppableWebSocket as unknown as WebSocketConstructor,
+      WebSocket: DROPPABLE_WEBSOCKET,
       timeouts: { signatureMs: 3_000 },
     })
     const wallet = createAnsweringRelayWallet({

@@ -5,15 +5,14 @@
 // viem key (the answering relay wallet) that holds an answer until the test lets it go.
 import { type Hex, recoverMessageAddress, stringToHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
-import { startTestServer, type TestServer } from '../../server/test/support/server'
 import { Client } from '../../src/client'
-import { type AppError, isAppError } from '../../src/errors'
 import { setConsoleLogging, setDebugMode } from '../../src/logging'
 import type { WebSocketConstructor } from '../../src/relay/client/websocket'
 import { createAnsweringRelayWallet } from '../relay/support/answering-relay-wallet'
 import { DAPP_METADATA } from '../relay/support/pairing-setup'
+import { failure, useRelayServer } from '../relay/support/relay-faults'
 
 const CHAIN = 'eip155:31337'
 const SIGNATURE_MS = 1_500
@@ -21,20 +20,7 @@ const evm = privateKeyToAccount(
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
 )
 
-let server: TestServer
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(() => server.close())
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(isAppError(error), String(error)).toBe(true)
-  return error as AppError
-}
+const server = useRelayServer()
 
 /**
  * A paired Client and a wallet that signs every message at once, except `held` ones: their
