@@ -400,11 +400,9 @@ export class Client {
    * Picks up the transaction `sendTransaction` left waiting for its receipt before a reload (from
    * `transactions.store`): the same hash, its deadlines kept. Null when none is stored (or its
    * receipt deadline passed). Needs no wallet: the backend reads the receipt. One transaction is
-   * watched at a time, and one the wallet is still asked for is never replaced: while a
-   * `sendTransaction` waits for the wallet (or was given up with `cancel()` / `disconnect()` and
-   * the wallet still holds it) this rejects with `WALLET_BUSY`, and that transaction goes on
-   * untouched; call again once `getView().isBusy` is false.
-   * @throws `WALLET_BUSY` (the wallet is asked for a transaction; nothing was resumed).
+   * watched at a time; one the wallet still holds (a `sendTransaction` waiting, or given up with
+   * `cancel()` / `disconnect()`) is never replaced: call again once `getView().isBusy` is false.
+   * @throws `WALLET_BUSY` while the wallet is asked for a transaction (nothing is resumed).
    */
   resumeTransaction(): Promise<TransactionHandle | null> {
     return this.#transactions.resume()
