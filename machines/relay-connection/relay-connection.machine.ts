@@ -77,20 +77,7 @@ const ON_TOKEN_ERROR = [
   ...retryOr('storeError'),
 ] as const
 
-/**
- * One connection to the relay (SPEC section 5), as a chart: `idle` → `connecting` (token, socket
- * open, topics subscribed again) → `online` (keepalive pings, a token refresh before expiry) →
- * `reconnecting` (backoff, then the same steps) → `offline` once the attempts run out or the token
- * is refused; `RECONNECT` starts over; `CLOSE` ends it. The status is the top-level state.
- *
- * Pure: the timing is in named delays (`reconnectBackoff`, `keepalive`, `requestTimeout`,
- * `tokenRefresh`) computed from context, the I/O in provided actors (`fetchToken`, the `socket`
- * callback actor that owns the WebSocket, `settle` that resubscribes, `ping`); see
- * `createRelayConnectionActors`. No token or topic enters context. Its host — the relay client, or
- * the pairing that invokes it — follows its snapshots (the top-level state is the status); `closed`
- * gives the error it closed with as its output.
- */
-export const relayConnectionMachine = setup({
+const relayConnectionSetup = /* @__PURE__ */ setup({
   types: {
     context: {} as RelayConnectionContext,
     events: {} as RelayConnectionEvent,
@@ -169,7 +156,54 @@ export const relayConnectionMachine = setup({
     tokenRefresh: ({ context }) =>
       Math.max(1000, (context.tokenExpiresAt ?? 0) - 5000 - context.clock),
   },
-}).createMachine({
+})
+
+/**
+ * The handshake, the same in `connecting` and `reconnecting`: a token, the socket, the topics.
+ * `token` stops the socket a lost connection left (a first connect has none: stopping it is a no-op).
+ */
+const HANDSHAKE = {
+  token: /* @__PURE__ */ relayConnectionSetup.createStateConfig({
+    entry: 'dropSocket',
+    invoke: {
+      id: 'fetchToken',
+      src: 'fetchToken',
+      input: ({ context }) => ({ ...connectionRef({ context }), stale: context.tokenStale }),
+      onDone: { target: 'opening', actions: 'storeToken' },
+      onError: ON_TOKEN_ERROR,
+    },
+  }),
+  opening: /* @__PURE__ */ relayConnectionSetup.createStateConfig({
+    entry: 'openSocket',
+    // Refused before it opened (its token too, maybe): back off, then a new token.
+    on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': retryOr('assignRefused') },
+  }),
+  settling: /* @__PURE__ */ relayConnectionSetup.createStateConfig({
+    invoke: {
+      id: 'settle',
+      src: 'settle',
+      input: connectionRef,
+      onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
+      onError: retryOr('storeError'),
+    },
+    on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
+  }),
+}
+
+/**
+ * One connection to the relay (SPEC section 5), as a chart: `idle` → `connecting` (token, socket
+ * open, topics subscribed again) → `online` (keepalive pings, a token refresh before expiry) →
+ * `reconnecting` (backoff, then the same steps) → `offline` once the attempts run out or the token
+ * is refused; `RECONNECT` starts over; `CLOSE` ends it. The status is the top-level state.
+ *
+ * Pure: the timing is in named delays (`reconnectBackoff`, `keepalive`, `requestTimeout`,
+ * `tokenRefresh`) computed from context, the I/O in provided actors (`fetchToken`, the `socket`
+ * callback actor that owns the WebSocket, `settle` that resubscribes, `ping`); see
+ * `createRelayConnectionActors`. No token or topic enters context. Its host — the relay client, or
+ * the pairing that invokes it — follows its snapshots (the top-level state is the status); `closed`
+ * gives the error it closed with as its output.
+ */
+export const relayConnectionMachine = /* @__PURE__ */ relayConnectionSetup.createMachine({
   id: 'relayConnection',
   initial: 'idle',
   tags: [RELAY_RESUMABLE_TAG],
@@ -194,32 +228,7 @@ export const relayConnectionMachine = setup({
     connecting: {
       description: 'The first connection: token, socket, topics.',
       initial: 'token',
-      states: {
-        token: {
-          invoke: {
-            id: 'fetchToken',
-            src: 'fetchToken',
-            input: ({ context }) => ({ ...connectionRef({ context }), stale: context.tokenStale }),
-            onDone: { target: 'opening', actions: 'storeToken' },
-            onError: ON_TOKEN_ERROR,
-          },
-        },
-        opening: {
-          entry: 'openSocket',
-          // Refused before it opened (its token too, maybe): back off, then a new token.
-          on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': retryOr('assignRefused') },
-        },
-        settling: {
-          invoke: {
-            id: 'settle',
-            src: 'settle',
-            input: connectionRef,
-            onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
-            onError: retryOr('storeError'),
-          },
-          on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
-        },
-      },
+      states: HANDSHAKE,
     },
     online: {
       tags: [RELAY_ONLINE_TAG],
@@ -256,31 +265,9 @@ export const relayConnectionMachine = setup({
           after: { reconnectBackoff: 'token' },
           on: { RECONNECT: { target: 'token', actions: 'resetAttempts' } },
         },
-        token: {
-          entry: 'dropSocket',
-          invoke: {
-            id: 'fetchToken',
-            src: 'fetchToken',
-            input: ({ context }) => ({ ...connectionRef({ context }), stale: context.tokenStale }),
-            onDone: { target: 'opening', actions: 'storeToken' },
-            onError: ON_TOKEN_ERROR,
-          },
-        },
-        opening: {
-          entry: 'openSocket',
-          // Refused before it opened (its token too, maybe): back off, then a new token.
-          on: { 'SOCKET.OPEN': 'settling', 'SOCKET.CLOSED': retryOr('assignRefused') },
-        },
-        settling: {
-          invoke: {
-            id: 'settle',
-            src: 'settle',
-            input: connectionRef,
-            onDone: { target: '#relayConnection.online', actions: 'goneOnline' },
-            onError: retryOr('storeError'),
-          },
-          on: { 'SOCKET.CLOSED': ON_OPEN_SOCKET_CLOSED },
-        },
+        token: HANDSHAKE.token,
+        opening: HANDSHAKE.opening,
+        settling: HANDSHAKE.settling,
       },
     },
     offline: {
