@@ -36,6 +36,7 @@ import {
   type ChartMachine,
   type ChartState,
   eventLabel,
+  liftEdit,
   type OnErrorSite,
   type SourceEdit,
   statePath,
@@ -142,9 +143,15 @@ export function targetText(
   return relative(source.parent!)
 }
 
+const applySourceEdit = (text: string, edit: SourceEdit) =>
+  text.slice(0, edit.start) + edit.text + text.slice(edit.end)
+
 const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 
-/** The source with the transition's target replaced by `to` (`null`: no target). */
+/**
+ * The source with the transition's target replaced by `to` (`null`: no target), at its use site
+ * when it sits in a shared state config.
+ */
 export function applyEdit(text: string, site: TransitionSite, to: string[] | null): string {
   const { edit } = site
   const value =
@@ -176,7 +183,10 @@ export function applyEdit(text: string, site: TransitionSite, to: string[] | nul
       replacement = `${edit.prefix}(${edit.text}).map((t, i) => (i === ${edit.index} ? ${replaceTransition('t')} : t))`
       break
   }
-  return text.slice(0, edit.start) + replacement + text.slice(edit.end)
+  return applySourceEdit(
+    text,
+    liftEdit(text, { start: edit.start, end: edit.end, text: replacement }, site.shared),
+  )
 }
 
 const FAULT_EVENT =
@@ -209,9 +219,6 @@ export function faultOf(site: TransitionSite): string | undefined {
   if (codes.length > 0) return `reports ${codes.join(', ')}`
   return undefined
 }
-
-const applySourceEdit = (text: string, edit: SourceEdit) =>
-  text.slice(0, edit.start) + edit.text + text.slice(edit.end)
 
 /** Every mutant of one machine of a source file, in transition order. */
 export function generateMutants(

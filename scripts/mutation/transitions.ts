@@ -10,7 +10,10 @@
  * returned by module-level helper functions (`endOnCode('USER_REJECTED', 'rejected')`); targets
  * written as sibling names (`'idle'`, `'a.b'`), child paths (`'.cancelled'`) and ids
  * (`'#machine.state'`). A transition reached through a shared constant is rewritten at its use site
- * (`ON_FETCH_ERROR.map(...)`), so the other users of the constant keep the original.
+ * (`ON_FETCH_ERROR.map(...)`), so the other users of the constant keep the original. A state config
+ * shared the same way (`states: HANDSHAKE`, `token: HANDSHAKE.token`, `token: tokenStep()`) gives
+ * each of its users states of their own; an edit inside it is lifted to the use site (`SharedUse`):
+ * the reference is replaced by an edited copy of what it stands for, so only that use changes.
  */
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -63,6 +66,35 @@ export interface SourceEdit {
   text: string
 }
 
+/**
+ * A module-level constant or helper of the same file that a state config was reached through: a
+ * constant's name (its initializer is `decl`) or a helper call's callee (the function is `decl`).
+ * Offsets are in the file of the edit it lifts.
+ */
+export interface SharedUse {
+  /** The file of both (relative to the project root). */
+  file: string
+  /** The reference at its use site, and what keeps a shorthand property valid (`{ x }` → `x: `). */
+  use: { start: number; end: number; prefix: string }
+  decl: { start: number; end: number }
+}
+
+/**
+ * An edit inside shared code, made for one use only: the edit inside `decl` becomes the
+ * replacement of the use by an edited copy of `decl`. `shared` lists the uses outermost first (a
+ * constant used by a constant); an edit outside every `decl` is returned as it is.
+ */
+export function liftEdit(text: string, edit: SourceEdit, shared: readonly SharedUse[]): SourceEdit {
+  let lifted = edit
+  for (const { use, decl } of [...shared].reverse()) {
+    if (lifted.start < decl.start || lifted.end > decl.end) continue
+    const copy =
+      text.slice(decl.start, lifted.start) + lifted.text + text.slice(lifted.end, decl.end)
+    lifted = { start: use.start, end: use.end, text: `${use.prefix}(${copy})` }
+  }
+  return lifted
+}
+
 /** Where a transition is declared in its state's config. */
 export type TransitionOrigin =
   | 'on'
@@ -91,6 +123,8 @@ export interface TransitionSite {
   /** 1-based line where the transition is used (its line in the state config). */
   line: number
   edit: TransitionEdit
+  /** The shared state configs the transition was reached through: `edit` is lifted through them. */
+  shared: SharedUse[]
   origin: TransitionOrigin
   /** How many transitions the state has for `event` (this one included). */
   siblings: number
@@ -148,6 +182,14 @@ interface Found {
   env: Env
   /** Set when the transition was reached through a reference (its outermost one). */
   via?: { node: ts.Expression; index: number | undefined }
+}
+
+/** A config value with the bindings it reads and the shared configs it was reached through. */
+interface Entry {
+  value: ts.Expression
+  env: Env
+  node: ts.ObjectLiteralElementLike
+  shared: SharedUse[]
 }
 
 const unwrap = (node: ts.Expression): ts.Expression => {
@@ -273,10 +315,14 @@ export function analyzeSource(
     return module && scopeOf(module).constants.get(from.name)
   }
 
-  /** What a reference (identifier or helper call) stands for, with the bindings of its body. */
+  /**
+   * What a reference (identifier or helper call) stands for, with the bindings of its body. With
+   * `shared`, a constant or helper of the reference's own file is added to it (see `SharedUse`).
+   */
   const dereference = (
     node: ts.Expression,
     env: Env,
+    shared?: SharedUse[],
   ): { value: ts.Expression; env: Env } | undefined => {
     const e = unwrap(node)
     if (ts.isIdentifier(e)) {
@@ -284,7 +330,10 @@ export function analyzeSource(
       if (bound) return bound
       const scope = scopeOf(e)
       const value = scope.constants.get(e.text)
-      if (value) return { value, env: new Map() }
+      if (value) {
+        shared?.push(sharedUse(e, value))
+        return { value, env: new Map() }
+      }
       const from = scope.imports.get(e.text)
       const exported = from && imported(from)
       return exported ? { value: exported, env: new Map() } : undefined
@@ -299,7 +348,7 @@ export function analyzeSource(
       return { value: e.arguments[0], env }
     // A property of an object config (`...operationsRegion.on`).
     if (ts.isPropertyAccessExpression(e)) {
-      const object = resolveObject(e.expression, env)
+      const object = resolveObject(e.expression, env, shared)
       const property = object?.value.properties.find(
         (p): p is ts.PropertyAssignment =>
           ts.isPropertyAssignment(p) && propertyName(p.name) === e.name.text,
@@ -311,6 +360,7 @@ export function analyzeSource(
       if (!fn?.body) return undefined
       const body = returned(fn.body)
       if (!body) return undefined
+      shared?.push(sharedUse(e.expression, functionText(fn)))
       const bindings: Env = new Map()
       fn.parameters.forEach((parameter, i) => {
         const argument = e.arguments[i] ?? parameter.initializer
@@ -323,6 +373,23 @@ export function analyzeSource(
       return { value: body, env: bindings }
     }
     return undefined
+  }
+
+  /** `reference` standing for `decl`: `{ x }` keeps its key, `export function` loses `export`. */
+  const sharedUse = (reference: ts.Identifier, decl: ts.Node | { start: number; end: number }) => {
+    const prefix = ts.isShorthandPropertyAssignment(reference.parent) ? `${reference.text}: ` : ''
+    return {
+      file: reference.getSourceFile().fileName,
+      use: { start: reference.getStart(), end: reference.getEnd(), prefix },
+      decl: 'kind' in decl ? { start: decl.getStart(), end: decl.getEnd() } : decl,
+    }
+  }
+  /** A helper's text as an expression: a function declaration from its `function` keyword. */
+  const functionText = (fn: ts.SignatureDeclaration & { body?: ts.Node }) => {
+    const keyword = ts.isFunctionDeclaration(fn)
+      ? fn.getChildren().find((c) => c.kind === ts.SyntaxKind.FunctionKeyword)
+      : undefined
+    return { start: (keyword ?? fn).getStart(), end: fn.getEnd() }
   }
 
   const returned = (body: ts.Node): ts.Expression | undefined => {
@@ -342,21 +409,24 @@ export function analyzeSource(
 
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && isCreateMachine(node.expression) && node.arguments[0]) {
-      const config = resolveObject(node.arguments[0], new Map())
-      if (config) machines.push(analyzeMachine(node, config.value, config.env))
+      const shared: SharedUse[] = []
+      const config = resolveObject(node.arguments[0], new Map(), shared)
+      if (config) machines.push(analyzeMachine(node, config.value, config.env, shared))
     }
     ts.forEachChild(node, visit)
   }
 
+  /** The object literal a config value is, following references; `shared` as `dereference`. */
   const resolveObject = (
     node: ts.Expression,
     env: Env,
+    shared?: SharedUse[],
   ): { value: ts.ObjectLiteralExpression; env: Env } | undefined => {
     let current: { value: ts.Expression; env: Env } | undefined = { value: node, env }
     for (let hops = 0; current && hops < 10; hops++) {
       const e = unwrap(current.value)
       if (ts.isObjectLiteralExpression(e)) return { value: e, env: current.env }
-      current = dereference(e, current.env)
+      current = dereference(e, current.env, shared)
     }
     return undefined
   }
@@ -365,6 +435,7 @@ export function analyzeSource(
     call: ts.CallExpression,
     config: ts.ObjectLiteralExpression,
     env: Env,
+    rootShared: SharedUse[],
   ): ChartMachine => {
     const unsupported: ChartMachine['unsupported'] = []
     const stringValue = (
@@ -377,35 +448,52 @@ export function analyzeSource(
       const target = dereference(e, scope)
       return target ? stringValue(target.value, target.env) : undefined
     }
+    /** An object's properties; those spread from a shared object carry it in `shared`. */
     const props = (object: ts.ObjectLiteralExpression, scope: Env) => {
-      const map = new Map<
-        string,
-        { value: ts.Expression; env: Env; node: ts.ObjectLiteralElementLike }
-      >()
+      const map = new Map<string, Entry>()
       for (const property of object.properties) {
         if (ts.isPropertyAssignment(property)) {
           const name = propertyName(property.name)
           if (name !== undefined)
-            map.set(name, { value: property.initializer, env: scope, node: property })
+            map.set(name, { value: property.initializer, env: scope, node: property, shared: [] })
           else unsupported.push({ line: line(property), reason: 'computed property name' })
         } else if (ts.isShorthandPropertyAssignment(property)) {
-          map.set(property.name.text, { value: property.name, env: scope, node: property })
+          map.set(property.name.text, {
+            value: property.name,
+            env: scope,
+            node: property,
+            shared: [],
+          })
         } else if (ts.isSpreadAssignment(property)) {
-          const spread = resolveObject(property.expression, scope)
-          if (spread) for (const [k, v] of props(spread.value, spread.env)) map.set(k, v)
+          const shared: SharedUse[] = []
+          const spread = resolveObject(property.expression, scope, shared)
+          if (spread)
+            for (const [k, v] of props(spread.value, spread.env))
+              map.set(k, { ...v, shared: [...shared, ...v.shared] })
         }
       }
       return map
+    }
+    /** The object an entry's value is, and every shared config on the way to it. */
+    const resolveEntry = (entry: Entry | undefined, outer: readonly SharedUse[]) => {
+      if (!entry) return undefined
+      const shared = [...outer, ...entry.shared]
+      const object = resolveObject(entry.value, entry.env, shared)
+      return object && { ...object, shared }
     }
 
     const rootProps = props(config, env)
     const machineId = stringValue(rootProps.get('id')?.value, env)?.text ?? '(machine)'
 
     // ---- the state tree -------------------------------------------------------------------------
-    const configs = new Map<ChartState, { object: ts.ObjectLiteralExpression; env: Env }>()
+    const configs = new Map<
+      ChartState,
+      { object: ts.ObjectLiteralExpression; env: Env; shared: SharedUse[] }
+    >()
     const build = (
       object: ts.ObjectLiteralExpression,
       scope: Env,
+      shared: SharedUse[],
       key: string,
       path: string[],
       parent: ChartState | undefined,
@@ -419,15 +507,21 @@ export function analyzeSource(
         parent,
         children: [],
       }
-      configs.set(state, { object, env: scope })
-      const states = own.get('states')
-      const statesObject = states && resolveObject(states.value, states.env)
+      configs.set(state, { object, env: scope, shared })
+      const statesObject = resolveEntry(own.get('states'), shared)
       if (statesObject) {
         for (const [childKey, child] of props(statesObject.value, statesObject.env)) {
-          const childObject = resolveObject(child.value, child.env)
+          const childObject = resolveEntry(child, statesObject.shared)
           if (childObject)
             state.children.push(
-              build(childObject.value, childObject.env, childKey, [...path, childKey], state),
+              build(
+                childObject.value,
+                childObject.env,
+                childObject.shared,
+                childKey,
+                [...path, childKey],
+                state,
+              ),
             )
           else
             unsupported.push({
@@ -438,7 +532,7 @@ export function analyzeSource(
       }
       return state
     }
-    const root = build(config, env, machineId, [], undefined)
+    const root = build(config, env, rootShared, machineId, [], undefined)
     const states: ChartState[] = []
     const collect = (state: ChartState) => {
       states.push(state)
@@ -480,6 +574,18 @@ export function analyzeSource(
           return true
       return false
     }
+    /** The shared configs of `shared` in the file of `node`, the ones an edit there lifts through. */
+    const sharedAt = (node: ts.Node, shared: readonly SharedUse[]) =>
+      shared.filter((s) => s.file === node.getSourceFile().fileName)
+    /** Inside the machine, or inside a shared config it reaches through `shared`: editable for this use. */
+    const reachable = (node: ts.Node, shared: readonly SharedUse[]) =>
+      inMachine(node) ||
+      sharedAt(node, shared).some(
+        ({ decl }) => node.getStart() >= decl.start && node.getEnd() <= decl.end,
+      )
+    /** An edit at `node`, lifted to the use of the shared configs it is in. */
+    const liftAt = (node: ts.Node, edit: SourceEdit, shared: readonly SharedUse[]) =>
+      liftEdit(node.getSourceFile().text, edit, sharedAt(node, shared))
     /** The file of `node` when it is not the machine's own. */
     const fileOf = (node: ts.Node) =>
       node.getSourceFile() === file ? undefined : node.getSourceFile().fileName
@@ -506,24 +612,28 @@ export function analyzeSource(
       return { start, end, text: '' }
     }
     /** How to remove one transition found at `node` (its use site), when it can be done there. */
-    const removalOf = (found: Found): SourceEdit | undefined => {
+    const removalOf = (found: Found, shared: readonly SharedUse[]): SourceEdit | undefined => {
       const node = found.via?.node ?? found.config
-      if (!inMachine(node)) return undefined
-      if (found.via && found.via.index !== undefined) {
-        const prefix = ts.isShorthandPropertyAssignment(node.parent) ? `${node.getText()}: ` : ''
-        return {
-          start: node.getStart(),
-          end: node.getEnd(),
-          text: `${prefix}(${node.getText()}).filter((_, i) => i !== ${found.via.index})`,
+      if (!reachable(node, shared)) return undefined
+      const removal = (): SourceEdit | undefined => {
+        if (found.via && found.via.index !== undefined) {
+          const prefix = ts.isShorthandPropertyAssignment(node.parent) ? `${node.getText()}: ` : ''
+          return {
+            start: node.getStart(),
+            end: node.getEnd(),
+            text: `${prefix}(${node.getText()}).filter((_, i) => i !== ${found.via.index})`,
+          }
         }
+        const wrapped = outer(node)
+        const parent = wrapped.parent
+        if (ts.isArrayLiteralExpression(parent)) return removeNode(wrapped)
+        if (ts.isPropertyAssignment(parent) && parent.initializer === wrapped)
+          return removeNode(parent)
+        if (ts.isShorthandPropertyAssignment(parent)) return removeNode(parent)
+        return undefined
       }
-      const wrapped = outer(node)
-      const parent = wrapped.parent
-      if (ts.isArrayLiteralExpression(parent)) return removeNode(wrapped)
-      if (ts.isPropertyAssignment(parent) && parent.initializer === wrapped)
-        return removeNode(parent)
-      if (ts.isShorthandPropertyAssignment(parent)) return removeNode(parent)
-      return undefined
+      const edit = removal()
+      return edit && liftAt(node, edit, shared)
     }
 
     /** Flattens a transition value into single transitions, remembering the outermost reference. */
@@ -587,6 +697,7 @@ export function analyzeSource(
       value: ts.Expression,
       scope: Env,
       origin: TransitionOrigin,
+      shared: readonly SharedUse[],
     ) => {
       const all = expand(value, scope, false)
       all.forEach((found, index) => {
@@ -669,27 +780,33 @@ export function analyzeSource(
           targets,
           line: line(useNode),
           edit,
+          shared: sharedAt(useNode, shared),
           origin,
           siblings: all.length,
           guardText,
           actionsText,
-          removal: removalOf(found),
+          removal: removalOf(found, shared),
         })
       })
     }
 
     for (const state of states) {
-      const { object, env: scope } = configs.get(state)!
+      const { object, env: scope, shared } = configs.get(state)!
       const own = props(object, scope)
-      const on = own.get('on')
-      const onObject = on && resolveObject(on.value, on.env)
+      const onObject = resolveEntry(own.get('on'), shared)
       if (onObject)
         for (const [event, value] of props(onObject.value, onObject.env))
-          addTransitions(state, event, value.value, value.env, 'on')
+          addTransitions(state, event, value.value, value.env, 'on', [
+            ...onObject.shared,
+            ...value.shared,
+          ])
       const always = own.get('always')
-      if (always) addTransitions(state, 'always', always.value, always.env, 'always')
-      const after = own.get('after')
-      const afterObject = after && resolveObject(after.value, after.env)
+      if (always)
+        addTransitions(state, 'always', always.value, always.env, 'always', [
+          ...shared,
+          ...always.shared,
+        ])
+      const afterObject = resolveEntry(own.get('after'), shared)
       if (afterObject)
         for (const [delay, value] of props(afterObject.value, afterObject.env))
           addTransitions(
@@ -698,14 +815,19 @@ export function analyzeSource(
             value.value,
             value.env,
             'after',
+            [...afterObject.shared, ...value.shared],
           )
       const onDone = own.get('onDone')
       if (onDone && state.parent)
-        addTransitions(state, `xstate.done.state.${state.id}`, onDone.value, onDone.env, 'onDone')
+        addTransitions(state, `xstate.done.state.${state.id}`, onDone.value, onDone.env, 'onDone', [
+          ...shared,
+          ...onDone.shared,
+        ])
       const invoke = own.get('invoke')
       if (invoke) {
         const value = unwrap(invoke.value)
         const list = ts.isArrayLiteralExpression(value) ? [...value.elements] : [value]
+        const invokeShared = [...shared, ...invoke.shared]
         list.forEach((element, i) => {
           const definition = resolveObject(element, invoke.env)
           if (!definition) {
@@ -722,23 +844,35 @@ export function analyzeSource(
           ] as const) {
             const handler = invokeProps.get(key)
             if (handler)
-              addTransitions(state, `${prefix}.${id}`, handler.value, handler.env, `invoke.${key}`)
+              addTransitions(
+                state,
+                `${prefix}.${id}`,
+                handler.value,
+                handler.env,
+                `invoke.${key}`,
+                [...invokeShared, ...handler.shared],
+              )
           }
           const onError = invokeProps.get('onError')
           if (onError) {
             // In place: the key is removed. Declared elsewhere (a shared invoke, a spread): the
             // invoke is wrapped where it is used, `{ ...(<invoke>), onError: undefined }`.
             const own =
-              inMachine(onError.node) && definition.value.properties.includes(onError.node)
+              reachable(onError.node, invokeShared) &&
+              definition.value.properties.includes(onError.node)
             const use = outer(element)
             const removal: SourceEdit | undefined = own
-              ? removeNode(onError.node)
-              : inMachine(use)
-                ? {
-                    start: element.getStart(),
-                    end: element.getEnd(),
-                    text: `{ ...(${element.getText()}), onError: undefined }`,
-                  }
+              ? liftAt(onError.node, removeNode(onError.node), invokeShared)
+              : reachable(use, invokeShared)
+                ? liftAt(
+                    element,
+                    {
+                      start: element.getStart(),
+                      end: element.getEnd(),
+                      text: `{ ...(${element.getText()}), onError: undefined }`,
+                    },
+                    invokeShared,
+                  )
                 : undefined
             const onErrorFile = fileOf(own ? onError.node : element)
             onErrors.push({

@@ -27,6 +27,7 @@ import {
   type FixtureProject,
   FORMS_MACHINE,
   FORMS_TRANSITIONS,
+  SHARED_STATES_MACHINE,
   TOGGLE_PROJECT,
 } from './support/fixture-project'
 
@@ -313,6 +314,99 @@ describe('fault mutants', () => {
       table[3],
     ])
     expect(tableWithout(table, { stateId: 'm.a', event: 'E', index: null })).toEqual(table.slice(2))
+  })
+})
+
+describe('shared state configs', () => {
+  // Outside `machines/`, so the planning tests below do not see it.
+  const SHARED_FILE = 'shared/shared.machine.ts'
+  const sharedChart = () => analyzeSource(SHARED_FILE, SHARED_STATES_MACHINE)[0]!
+  const sharedMutants = () =>
+    generateMutants('shared', SHARED_FILE, SHARED_STATES_MACHINE, sharedChart())
+  const loadShared = (path: string) => load(path, 'shared', 'sharedMachine')
+  const declarations = SHARED_STATES_MACHINE.slice(
+    0,
+    SHARED_STATES_MACHINE.indexOf('export const sharedMachine'),
+  )
+
+  it('give every parent its own transitions, as XState builds them', async () => {
+    const chart = sharedChart()
+    expect(chart.unsupported).toEqual([])
+    const baseline = await loadShared(project.write(SHARED_FILE, SHARED_STATES_MACHINE))
+    expect(checkSites(chart, baseline)).toEqual({ mismatched: [], notFound: [] })
+    const sites = (prefix: string) =>
+      chart.transitions
+        .filter((t) => statePath(t.source).startsWith(prefix))
+        .map((t) => `${statePath(t.source).slice(prefix.length)} ${eventLabel(t.event)}#${t.index}`)
+    expect(sites('first.')).toEqual([
+      'loading done load#0',
+      'loading error load#0',
+      'loading error load#1',
+      'saving CANCEL#0',
+      'saving done save#0',
+      'saving error save#0',
+    ])
+    expect(sites('again.').filter((s) => !s.startsWith('waiting'))).toEqual(sites('first.'))
+    expect(sites('again.waiting')).toEqual(sites('resting.waiting'))
+    expect(chart.onErrors.map((o) => statePath(o.source))).toEqual([
+      'first.loading',
+      'first.saving',
+      'again.loading',
+      'again.saving',
+    ])
+  })
+
+  it('make a mutant per use site, each changing its own site only, none invalid', async () => {
+    const baseline = await loadShared(project.write(SHARED_FILE, SHARED_STATES_MACHINE))
+    const mutants = sharedMutants()
+    const perSite = (kind: string, state: string, event: string) =>
+      mutants.filter((m) => m.kind === kind && m.state === state && m.eventLabel === event)
+    const cases = [
+      ['drop-onerror', 'loading', 'error load'],
+      ['drop-handler', 'loading', 'error load'],
+      ['retarget', 'loading', 'done load'],
+      ['drop', 'saving', 'CANCEL'],
+    ] as const
+    for (const [kind, state, event] of cases) {
+      const first = perSite(kind, `first.${state}`, event).length
+      expect(first, `${kind} first.${state}`).toBeGreaterThan(0)
+      expect(perSite(kind, `again.${state}`, event), `${kind} again.${state}`).toHaveLength(first)
+    }
+    expect(perSite('drop-after', 'again.waiting', 'after pauseMs')).toHaveLength(1)
+    expect(perSite('drop-after', 'resting.waiting', 'after pauseMs')).toHaveLength(1)
+    for (const [i, mutant] of mutants.entries()) {
+      // The shared code stays as written: the use site gets an edited copy.
+      expect(mutant.source.startsWith(declarations), mutant.id).toBe(true)
+      const table = await loadShared(project.write(`mutants/shared-${i}.ts`, mutant.source))
+      expect(checkMutantTable(baseline, table, mutant), mutant.id).toBeUndefined()
+    }
+  })
+
+  it('a dropped onError at one use leaves the other use handling the failure', async () => {
+    const { createActor } = await import('xstate')
+    const run = async (kind: string, state: string, index = 0) => {
+      const mutant = sharedMutants().find(
+        (m) =>
+          m.kind === kind &&
+          m.state === state &&
+          m.eventLabel === 'error load' &&
+          m.index === index,
+      )!
+      const path = project.write(`mutants/run-${mutant.id.replace('#', '-')}.ts`, mutant.source)
+      const actor = createActor(findMachine(await import(/* @vite-ignore */ path), 'shared')!)
+      actor.subscribe({ error: () => {} })
+      actor.start()
+      await new Promise((r) => setTimeout(r, 10))
+      const { status, value } = actor.getSnapshot()
+      actor.stop()
+      return { status, value }
+    }
+    // `first.loading` runs on start; its twin in `again` is never reached.
+    expect(await run('drop-onerror', 'first.loading')).toMatchObject({ status: 'error' })
+    expect(await run('drop-onerror', 'again.loading')).toEqual({ status: 'done', value: 'failed' })
+    // The fallback branch re-targeted (`#shared.failed` → `#shared.gone`) at one use only.
+    expect(await run('retarget', 'first.loading', 1)).toEqual({ status: 'done', value: 'gone' })
+    expect(await run('retarget', 'again.loading', 1)).toEqual({ status: 'done', value: 'failed' })
   })
 })
 

@@ -283,3 +283,57 @@ it('loads', async () => {
 })
 `,
 }
+
+/**
+ * A sub-state config shared between parents, as relay-connection shares its handshake: a constant
+ * of `createStateConfig` states used whole (`states: STEPS`) and by property (`STEPS.loading`), its
+ * `onError` behind another shared constant, and a helper returning a state config, called twice.
+ * Its actor always fails.
+ */
+export const SHARED_STATES_MACHINE = `import { fromPromise, setup } from 'xstate'
+
+const sharedSetup = setup({
+  actors: {
+    load: fromPromise<number>(async () => {
+      throw new Error('boom')
+    }),
+  },
+  guards: { isGone: () => false },
+  delays: { pauseMs: 10 },
+})
+
+const ON_LOAD_ERROR = [
+  { guard: 'isGone', target: '#shared.gone' },
+  { target: '#shared.failed' },
+] as const
+
+const STEPS = {
+  loading: sharedSetup.createStateConfig({
+    invoke: { id: 'load', src: 'load', onDone: 'saving', onError: ON_LOAD_ERROR },
+  }),
+  saving: sharedSetup.createStateConfig({
+    invoke: { id: 'save', src: 'load', onDone: '#shared.done', onError: { target: '#shared.failed' } },
+    on: { CANCEL: 'loading' },
+  }),
+}
+
+function pause(next: string) {
+  return sharedSetup.createStateConfig({ after: { pauseMs: { target: next } }, on: { SKIP: next } })
+}
+
+export const sharedMachine = sharedSetup.createMachine({
+  id: 'shared',
+  initial: 'first',
+  states: {
+    first: { initial: 'loading', states: STEPS, on: { RETRY: 'again' } },
+    again: {
+      initial: 'waiting',
+      states: { waiting: pause('loading'), loading: STEPS.loading, saving: STEPS.saving },
+    },
+    resting: { initial: 'waiting', states: { waiting: pause('over'), over: {} } },
+    done: { type: 'final' },
+    failed: { type: 'final' },
+    gone: { type: 'final' },
+  },
+})
+`
