@@ -95,3 +95,40 @@ export function selectTests(
 }
 
 export const toPosix = (root: string, file: string) => relative(root, file).split(sep).join('/')
+
+/** `import … from './x'` / `export … from '../y'` / `import('./z')`: the relative specifiers. */
+const RELATIVE_IMPORT = /(?:from\s*|import\s*\(\s*|^\s*import\s*)['"](\.{1,2}\/[^'"]+)['"]/gm
+/** `import { inject } from 'vitest'`: the module reads what a `globalSetup` provides. */
+const READS_PROVIDED = /import\s*\{[^}]*\binject\b[^}]*\}\s*from\s*['"]vitest['"]/
+const SOURCE_EXTENSIONS = ['', '.ts', '.tsx', '.js', '/index.ts', '/index.js']
+
+/**
+ * Whether any of the test files (relative to `root`), or a module they import by a relative path,
+ * reads what Vitest's `globalSetup` provides (`inject`). A mutant run of files that do not skips
+ * the globalSetup (test/support/global-setup.ts boots a redis-server, a cluster and anvil); a
+ * file that reaches it another way fails the baseline run, so nothing is lost silently.
+ */
+export function readsGlobalSetup(root: string, tests: string[]): boolean {
+  const seen = new Set<string>()
+  const pending = [...tests]
+  while (pending.length > 0) {
+    const file = pending.pop()!
+    if (seen.has(file)) continue
+    seen.add(file)
+    let text: string
+    try {
+      text = readFileSync(join(root, file), 'utf8')
+    } catch {
+      continue
+    }
+    if (READS_PROVIDED.test(text)) return true
+    for (const [, specifier] of text.matchAll(RELATIVE_IMPORT)) {
+      const base = join(dirname(file), specifier!.replace(/\.js$/, ''))
+      const found = SOURCE_EXTENSIONS.map((ext) => base + ext).find((candidate) =>
+        statSync(join(root, candidate), { throwIfNoEntry: false })?.isFile(),
+      )
+      if (found) pending.push(found)
+    }
+  }
+  return false
+}

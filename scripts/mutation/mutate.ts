@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { machineFiles, machineName, selectTests } from './files'
+import { machineFiles, machineName, readsGlobalSetup, selectTests } from './files'
 import { generateMutants, MUTANT_KINDS, type MutantKind, type MutantWithSource } from './mutants'
 import { type MachineSummary, type MutantResult, type MutationReport, tally } from './report'
 import { type JobInput, type JobOutcome, runJobs } from './runner'
@@ -38,6 +38,8 @@ export interface MachinePlan {
   file: string
   chart: ChartMachine
   tests: string[]
+  /** Whether a test file reads what the Vitest config's `globalSetup` provides (see `readsGlobalSetup`). */
+  readsGlobalSetup: boolean
   mutants: MutantWithSource[]
 }
 
@@ -53,11 +55,18 @@ export function planMutation(options: MutateOptions = {}): MachinePlan[] {
     for (const chart of charts) {
       const name = charts.length > 1 ? `${machineName(file)}:${chart.id}` : machineName(file)
       if (options.machines && !options.machines.some((m) => m === name || m === chart.id)) continue
+      const tests = selectTests(
+        root,
+        file,
+        chart.exportName ? [chart.exportName] : [],
+        options.tests,
+      )
       plans.push({
         name,
         file,
         chart,
-        tests: selectTests(root, file, chart.exportName ? [chart.exportName] : [], options.tests),
+        tests,
+        readsGlobalSetup: readsGlobalSetup(root, tests),
         mutants: generateMutants(name, file, text, chart, {
           kinds: options.kinds ?? MUTANT_KINDS,
           allTargets: options.allTargets ?? false,
@@ -87,6 +96,7 @@ export async function runMutation(options: MutateOptions = {}): Promise<Mutation
     machineId: plan.chart.id,
     exportName: plan.chart.exportName,
     tests: plan.tests.map((t) => join(root, t)),
+    globalSetup: plan.readsGlobalSetup,
     ...(options.testTimeout ? { testTimeout: options.testTimeout } : {}),
   })
 

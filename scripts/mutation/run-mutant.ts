@@ -28,6 +28,8 @@ export interface MutantJob {
   exportName: string | undefined
   /** Absolute paths of the test files to run. */
   tests: string[]
+  /** False when no test file reads what the config's `globalSetup` provides: it is skipped. */
+  globalSetup: boolean
   mutant?: {
     /** Absolute path of the file the mutant changes, when not `module` (an imported state config). */
     file?: string
@@ -101,6 +103,7 @@ async function run(job: MutantJob): Promise<JobResult> {
       passWithNoTests: true,
       cache: false,
       sequence: { sequencer: inOrder(job.tests) },
+      ...(job.globalSetup ? {} : { globalSetup: [] }),
       ...(job.testTimeout ? { testTimeout: job.testTimeout } : {}),
     },
     job.mutant ? { plugins: [mutantPlugin(job.mutant.file ?? job.module, job.mutant.source)] } : {},

@@ -5,7 +5,12 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { globToRegExp, machineFiles, selectTests } from '../../scripts/mutation/files'
+import {
+  globToRegExp,
+  machineFiles,
+  readsGlobalSetup,
+  selectTests,
+} from '../../scripts/mutation/files'
 import { FAULT_KINDS, faultOf, generateMutants } from '../../scripts/mutation/mutants'
 import { planMutation } from '../../scripts/mutation/mutate'
 import type { MutationReport } from '../../scripts/mutation/report'
@@ -427,6 +432,25 @@ describe('test selection and planning', () => {
     ).toEqual(['test/fetch.test.ts', 'test/toggle.test.ts', 'test/unrelated.test.ts'])
   })
 
+  it('skips the globalSetup only when no test file reaches what it provides', () => {
+    project.write(
+      'services/provided.ts',
+      "import { inject } from 'vitest'\nexport const url = () => inject('url')\n",
+    )
+    project.write('services/support/services.ts', "export { url } from '../provided.js'\n")
+    project.write(
+      'services/uses-services.test.ts',
+      "import { url } from './support/services'\nurl()\n",
+    )
+    expect(readsGlobalSetup(project.root, ['test/toggle.test.ts'])).toBe(false)
+    expect(
+      readsGlobalSetup(project.root, ['test/toggle.test.ts', 'services/uses-services.test.ts']),
+    ).toBe(true)
+    // This repository: the machine tests do not use the shared redis/cluster/anvil; the UI tests do.
+    expect(readsGlobalSetup(REPO, ['test/machines/relay-connection.machine.test.ts'])).toBe(false)
+    expect(readsGlobalSetup(REPO, ['test/ui/custom-chain-switcher.test.ts'])).toBe(true)
+  })
+
   it('plans every machine file of the project', () => {
     const plans = planMutation({ root: project.root, kinds: ['retarget'] })
     expect(plans.map((p) => [p.name, p.chart.id, p.mutants.length])).toEqual([
@@ -474,6 +498,7 @@ const toggleJob = (tests: string[]): JobInput => ({
   machineId: 'toggle',
   exportName: 'toggleMachine',
   tests: tests.map((t) => join(project.root, t)),
+  globalSetup: false,
 })
 
 // Concurrent: each test runs its own mutation children (its own job folder, report file and
