@@ -67,12 +67,11 @@ export interface SourceEdit {
 }
 
 /**
- * A module-level constant or helper of the same file that a state config was reached through: a
+ * A module-level constant or helper that a state config was reached through, from the same file: a
  * constant's name (its initializer is `decl`) or a helper call's callee (the function is `decl`).
- * Offsets are in the file of the edit it lifts.
  */
 export interface SharedUse {
-  /** The file of both (relative to the project root). */
+  /** The file both are in (relative to the project root); the offsets are in it. */
   file: string
   /** The reference at its use site, and what keeps a shorthand property valid (`{ x }` → `x: `). */
   use: { start: number; end: number; prefix: string }
@@ -375,7 +374,7 @@ export function analyzeSource(
     return undefined
   }
 
-  /** `reference` standing for `decl`: `{ x }` keeps its key, `export function` loses `export`. */
+  /** `reference` standing for `decl`; as a shorthand property (`{ x }`) it keeps its key. */
   const sharedUse = (reference: ts.Identifier, decl: ts.Node | { start: number; end: number }) => {
     const prefix = ts.isShorthandPropertyAssignment(reference.parent) ? `${reference.text}: ` : ''
     return {
@@ -384,7 +383,7 @@ export function analyzeSource(
       decl: 'kind' in decl ? { start: decl.getStart(), end: decl.getEnd() } : decl,
     }
   }
-  /** A helper's text as an expression: a function declaration from its `function` keyword. */
+  /** A helper's range as an expression: a function declaration from its `function` keyword on. */
   const functionText = (fn: ts.SignatureDeclaration & { body?: ts.Node }) => {
     const keyword = ts.isFunctionDeclaration(fn)
       ? fn.getChildren().find((c) => c.kind === ts.SyntaxKind.FunctionKeyword)
