@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SOLANA_DEVNET } from '../server/test/support/server'
 import { Client } from '../src/client'
 import { createMemoryConnectionStore } from '../src/connection/memory-store'
@@ -195,13 +195,11 @@ describe('restore checks the values of a universal-link record (finding 5)', () 
 describe('a broken envelope is discarded with a reason (finding 10)', () => {
   it('error: not JSON in the browser store — resume() answers discarded, with the reason', async () => {
     const storage = new Map<string, string>()
-    const g = globalThis as { localStorage?: unknown }
-    const previous = g.localStorage
-    g.localStorage = {
+    vi.stubGlobal('localStorage', {
       getItem: (k: string) => storage.get(k) ?? null,
       setItem: (k: string, v: string) => storage.set(k, v),
       removeItem: (k: string) => storage.delete(k),
-    }
+    })
     try {
       storage.set('scope-connect:universal-link', '{"format":"scope-connect/universal-link",')
       const client = new Client(optionsWith(createBrowserUniversalLinkStore()))
@@ -214,7 +212,7 @@ describe('a broken envelope is discarded with a reason (finding 10)', () => {
       })
       expect(storage.size).toBe(0)
     } finally {
-      g.localStorage = previous
+      vi.unstubAllGlobals()
     }
   })
 

@@ -339,8 +339,7 @@ describe('relay client', () => {
     expect(() =>
       createRelayClient({ relayUrl: RELAY_URL, WebSocket: relay.WebSocket } as never),
     ).toThrow(/getToken/)
-    const saved = (globalThis as { WebSocket?: unknown }).WebSocket
-    ;(globalThis as { WebSocket?: unknown }).WebSocket = undefined
+    vi.stubGlobal('WebSocket', undefined)
     try {
       expect(() =>
         createRelayClient({
@@ -349,7 +348,7 @@ describe('relay client', () => {
         }),
       ).toThrow(/WebSocket/)
     } finally {
-      ;(globalThis as { WebSocket?: unknown }).WebSocket = saved
+      vi.unstubAllGlobals()
     }
   })
 })

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { TransactionSummary } from '../../machines/transaction/transaction.types'
 import {
   createBrowserTransactionStore,
@@ -68,9 +68,7 @@ describe('rememberSettledTransaction', () => {
       setItem: (key: string, value: string) => void items.set(key, value),
       removeItem: (key: string) => void items.delete(key),
     }
-    const global = globalThis as { localStorage?: unknown }
-    const before = global.localStorage
-    global.localStorage = storage
+    vi.stubGlobal('localStorage', storage)
     try {
       rememberSettledTransaction(createBrowserTransactionStore('k'), summary(1), 7)
       expect([...items.keys()]).toEqual(['k:history'])
@@ -79,7 +77,7 @@ describe('rememberSettledTransaction', () => {
       ])
       expect(createBrowserTransactionStore('k').load()).toBeNull()
     } finally {
-      global.localStorage = before
+      vi.unstubAllGlobals()
     }
   })
 

@@ -174,6 +174,20 @@ export function serverBuilt(): boolean {
   )
 }
 
+/**
+ * Removes tarballs of earlier inputs, once they are an hour old: a file in another worker of the
+ * same run may still read the tarball it was handed before the inputs changed (a stale `dist/`
+ * rebuilt by the first pack).
+ */
+function pruneCache(): void {
+  for (const old of readdirSync(CACHE)) {
+    const path = join(CACHE, old)
+    if (old !== 'lock' && Date.now() - statSync(path).mtimeMs > 60 * 60_000) {
+      rmSync(path, { recursive: true, force: true })
+    }
+  }
+}
+
 /** Path of `scope-connect-<version>.tgz` as `npm pack` makes it (cached per input hash). */
 export function packTarball(): string {
   return withLock(() => {
@@ -182,9 +196,7 @@ export function packTarball(): string {
       const cached = readdirSync(dir).find((name) => name.endsWith('.tgz'))
       if (cached) return join(dir, cached)
     }
-    for (const old of existsSync(CACHE) ? readdirSync(CACHE) : []) {
-      if (old !== 'lock') rmSync(join(CACHE, old), { recursive: true, force: true })
-    }
+    pruneCache()
     mkdirSync(dir, { recursive: true })
     const out = execFileSync('npm', [...packCommand(libraryBuilt()), dir], {
       cwd: ROOT,
@@ -264,9 +276,7 @@ export function packServerTarball(): string {
     const dir = join(CACHE, `server-${hash.digest('hex').slice(0, 16)}`)
     const cached = existsSync(dir) ? readdirSync(dir).find((name) => name.endsWith('.tgz')) : null
     if (cached) return join(dir, cached)
-    for (const old of readdirSync(CACHE).filter((name) => name.startsWith('server-'))) {
-      rmSync(join(CACHE, old), { recursive: true, force: true })
-    }
+    pruneCache()
     mkdirSync(dir, { recursive: true })
     const out = execFileSync('npm', [...packCommand(serverBuilt()), dir], {
       cwd: join(ROOT, 'server'),

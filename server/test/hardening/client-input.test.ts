@@ -17,7 +17,9 @@ const STUCK_CHAIN = 'eip155:1'
 beforeAll(async () => {
   fx = await startEvmFixture()
   hole = await startBlackHole()
-  const networks = [{ chainId: fx.chainId, rpcUrl: fx.anvil.rpcUrl }]
+  // Every read at the head: a token deployed a moment ago is read at a block that holds it, not at
+  // a number fetched before the deployment and reused (the reuse has its own tests).
+  const networks = [{ chainId: fx.chainId, rpcUrl: fx.anvil.rpcUrl, blockTimeMs: 0 }]
   server = await startTestServer({ projects: { projects: [{ ...TEST_PROJECT, networks }] } })
   // Default timeouts: what a deployment gets.
   const stuck = [{ chainId: STUCK_CHAIN, rpcUrl: hole.url }]

@@ -267,12 +267,24 @@ const realSetImmediate = globalThis.setImmediate
 /** One turn of the real event loop (unhandled rejections are reported on it). */
 export const realTurn = () => new Promise<void>((resolve) => realSetImmediate(resolve))
 
-/** The page's `window` for EIP-6963 announcements (one per process: discovery listens once). */
-export const eip6963Window: EventTarget = (() => {
+/**
+ * The page's `window` for EIP-6963 announcements: one per module instance, because discovery
+ * listens on the first `window` it sees for good. Installed for a fault file and removed after it
+ * (`useFaultClock`): a later file sharing the worker (`isolate: false`) must not find a `window`.
+ */
+export const eip6963Window: EventTarget = new EventTarget()
+
+/** Puts `eip6963Window` in place as the page's `window`; returns the removal. */
+export function installEip6963Window(): () => void {
   const g = globalThis as { window?: EventTarget }
-  g.window ??= new EventTarget()
-  return g.window
-})()
+  if (g.window !== undefined && g.window !== eip6963Window) {
+    throw new Error('another window is installed: the fault harness needs the page to itself')
+  }
+  g.window = eip6963Window
+  return () => {
+    delete g.window
+  }
+}
 
 const unhandled: unknown[] = []
 let listening = false
@@ -350,8 +362,10 @@ export class World {
   ) {
     listenUnhandled()
     unhandled.length = 0
+    const removeWindow = installEip6963Window()
     this.#cleanup.push(this.rabby.announce(eip6963Window, 'io.rabby'))
     this.#cleanup.push(getWallets().register(this.phantom.wallet))
+    this.#cleanup.push(removeWindow)
     this.client = this.#newClient()
   }
 
