@@ -171,6 +171,42 @@ describe('relay client', () => {
     ])
   })
 
+  it('a message given up while it waits for the connection is never sent; the next one is', async () => {
+    const t = topic()
+    const a = client()
+    const b = client()
+    await Promise.all([a.c.subscribe(t), b.c.subscribe(t), settle()])
+    relay.refuse = true
+    relay.sockets[0]?.close(1001, 'going away')
+    await settle()
+    expect(a.c.status).toBe('reconnecting')
+
+    const abandon = new AbortController()
+    const givenUp = a.c
+      .publish(t, 'GIVEN-UP', { ttl: 300, tag: 1, signal: abandon.signal })
+      .catch((error: unknown) => error)
+    const sent = a.c.publish(t, 'SENT', { ttl: 300, tag: 1 })
+    abandon.abort()
+    expect(await givenUp).toMatchObject({ code: 'ABORTED' })
+    // Already given up: not even queued.
+    const late = await a.c
+      .publish(t, 'LATE', { ttl: 300, tag: 1, signal: abandon.signal })
+      .catch((error: unknown) => error)
+    expect(late).toMatchObject({ code: 'ABORTED' })
+
+    relay.refuse = false
+    await vi.advanceTimersByTimeAsync(1_500)
+    await settle()
+    expect(a.c.status).toBe('online')
+    await sent
+    await settle()
+    expect(b.messages).toEqual(['SENT'])
+    const published = relay.frames
+      .filter((f) => f.frame.method === 'scr_publish')
+      .map((f) => (f.frame.params as { message: string }).message)
+    expect(published).toEqual(['SENT'])
+  })
+
   it('goes offline after the attempt budget, rejects waiting work, and reconnect() starts over', async () => {
     const t = topic()
     const a = client({ backoff: { maxAttempts: 3 } })

@@ -1,4 +1,4 @@
-import type { AppError } from '../../errors/app-error'
+import { AppError } from '../../errors/app-error'
 import { RELAY_METHODS } from '../../wire/relay'
 import type { RelayRequests } from './requests'
 
@@ -6,12 +6,16 @@ interface QueuedPublish {
   params: { topic: string; message: string; ttl: number; tag: number }
   resolve: () => void
   reject: (error: AppError) => void
+  signal: AbortSignal | undefined
 }
 
 /** Publishes: at once while online, else queued until the connection is back (or gone for good). */
 export interface RelayPublisher {
-  /** Sends now when `online`, else queues; resolves once the relay stored the message. */
-  publish(params: QueuedPublish['params'], online: boolean): Promise<void>
+  /**
+   * Sends now when `online`, else queues; resolves once the relay stored the message. A message
+   * still queued when `signal` aborts leaves the queue and rejects `ABORTED`.
+   */
+  publish(params: QueuedPublish['params'], online: boolean, signal?: AbortSignal): Promise<void>
   /** Online again: sends what waited, in order. */
   flush(): void
   /** Offline or closed: what waited rejects with `error`. */
@@ -28,24 +32,40 @@ export function createRelayPublisher(parts: {
   reconnecting: () => boolean
 }): RelayPublisher {
   const outbox: QueuedPublish[] = []
+  const givenUp = () => new AppError('ABORTED', 'The message was given up before it was sent.')
+
+  function enqueue(queued: QueuedPublish): void {
+    if (queued.signal?.aborted) queued.reject(givenUp())
+    else outbox.push(queued)
+  }
 
   function send(queued: QueuedPublish): void {
     parts.requests.request(RELAY_METHODS.publish, queued.params).then(
       () => queued.resolve(),
       (error: AppError) => {
         // Lost with the connection: send again after the reconnect. Anything else is final.
-        if (error.backendCode === undefined && parts.reconnecting()) outbox.push(queued)
+        if (error.backendCode === undefined && parts.reconnecting()) enqueue(queued)
         else queued.reject(error)
       },
     )
   }
 
   return {
-    publish(params, online) {
+    publish(params, online, signal) {
       return new Promise<void>((resolve, reject) => {
-        const queued = { params, resolve, reject }
-        if (online) send(queued)
-        else outbox.push(queued)
+        const queued = { params, resolve, reject, signal }
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const index = outbox.indexOf(queued)
+            if (index === -1) return
+            outbox.splice(index, 1)
+            reject(givenUp())
+          },
+          { once: true },
+        )
+        if (online && !signal?.aborted) send(queued)
+        else enqueue(queued)
       })
     },
     flush() {

@@ -53,12 +53,17 @@ export interface RelayClientOptions {
   random?: () => number
 }
 
-/** Options of `RelayClient.publish`: the message tag and its TTL on the relay. */
+/** Options of `RelayClient.publish`: the message tag, its TTL on the relay, and a signal to give it up. */
 export interface PublishOptions {
   /** Seconds the relay keeps the message (10..604800). */
   ttl: number
   /** An integer the relay stores with the message (message kind). */
   tag: number
+  /**
+   * Gives the message up: one still waiting for the connection is dropped, and the publish rejects
+   * `ABORTED` (a message already sent is not recalled).
+   */
+  signal?: AbortSignal
 }
 
 /** A connection to the relay (`createRelayClient`): subscribe, publish, fetch the mailbox, follow the status; reconnects and resubscribes by itself. */
@@ -329,14 +334,14 @@ function buildRelayClient(
     unsubscribe(topic) {
       return subscriber.remove(topic, view().status === 'online')
     },
-    publish(topic, message, { ttl, tag }) {
+    publish(topic, message, { ttl, tag, signal }) {
       checkTopic(topic)
       const { status } = view()
       if (status === 'offline') {
         return Promise.reject(relayError('The relay is offline; the message was not sent.'))
       }
       dedupe.remember(relayMessageId(message))
-      const published = publisher.publish({ topic, message, ttl, tag }, status === 'online')
+      const published = publisher.publish({ topic, message, ttl, tag }, status === 'online', signal)
       // Connect on first use; a scheduled reconnect keeps its backoff.
       if (status === 'idle') port.send({ type: 'CONNECT' })
       return published

@@ -278,6 +278,8 @@ export function createRelayPeer(options: RelayPeerOptions): RelayPeer {
           .publish(topic, sealEnvelope(key, topic, JSON.stringify(body)), {
             ttl,
             tag: tagOf(method),
+            // Given up while the relay is away: the wallet is never asked.
+            ...(opts.signal ? { signal: opts.signal } : {}),
           })
           .catch((error: AppError) => {
             if (waiting.get(id)?.timer !== timer) return
