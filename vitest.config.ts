@@ -79,9 +79,10 @@ export default defineConfig({
     // One redis-server, one Redis Cluster and one anvil for the run, provided to both projects
     // (test/support/shared-services.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    // Set explicitly: two forks for the two cores of the CI machine. The whole suite took 680 s so
-    // (1,330 s on one fork, each file in its own module graph); CONTRIBUTING.md has the figures.
-    maxWorkers: 2,
+    // Set explicitly. One fork: two took Vitest to 646-713 s, but four of five full runs then
+    // failed a test that times real work (a 6 s RPC budget, a 2 s close grace, a CPU budget)
+    // beside the other worker's npm or Chromium. CONTRIBUTING.md has the figures.
+    maxWorkers: 1,
     projects: [
       {
         resolve,

@@ -378,8 +378,9 @@ function runAnotherDemo(args: string[]): Promise<{ output: string; code: number 
 }
 
 // Concurrent: each test starts its own demo processes (ports 0, or a port the running demo holds)
-// and waits for them to exit; assertions use the test's own `expect`.
-describe.concurrent('npm run demo when a port is taken', () => {
+// and waits for them to exit; assertions use the test's own `expect`. Three or four `npm run demo`
+// start-ups at once took up to 27 s beside the other worker: more than the default 30 s is needed.
+describe.concurrent('npm run demo when a port is taken', { timeout: 90_000 }, () => {
   it('the backend port of a running backend: says how to reuse it or move, and exits 1', async ({
     expect,
   }) => {
