@@ -31,10 +31,9 @@ const ALL = [
 /**
  * Files that need a module graph of their own: another environment (`@vitest-environment`), module
  * mocks, stubbed globals, or a registry they must find as a page starts it (custom elements,
-partner wallets). Every other file
- * shares its worker's modules (`isolate: false`: viem, fastify and the library load once per
- * worker, not once per file); `test/support/shared-worker-hygiene.ts` fails a shared file that
- * leaves a global or fake timers behind.
+ * partner wallets). Every other file shares its worker's modules (`isolate: false`: viem, fastify
+ * and the library load once per worker, not once per file); `test/support/shared-worker-hygiene.ts`
+ * fails a shared file that leaves a global or fake timers behind.
  */
 const ISOLATED = [
   'examples/react-dapp/test/ui.generated.test.tsx',

@@ -269,8 +269,8 @@ export const realTurn = () => new Promise<void>((resolve) => realSetImmediate(re
 
 /**
  * The page's `window` for EIP-6963 announcements: one per module instance, because discovery
- * listens on the first `window` it sees for good. Installed for a fault file and removed after it
- * (`useFaultClock`): a later file sharing the worker (`isolate: false`) must not find a `window`.
+ * listens on the first `window` it sees for good. Each `World` installs it and removes it on
+ * `dispose()`: a later file sharing the worker (`isolate: false`) must not find a `window`.
  */
 export const eip6963Window: EventTarget = new EventTarget()
 
