@@ -16,7 +16,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import commonjs from '@rollup/plugin-commonjs'
 import { nodeResolve } from '@rollup/plugin-node-resolve'
 import { build, type Plugin as EsbuildPlugin, transform } from 'esbuild'
-import { type Plugin, rollup } from 'rollup'
+import { type ModuleJSON, type Plugin, rollup } from 'rollup'
 
 export type Bundler = 'esbuild' | 'rollup'
 
@@ -46,17 +46,32 @@ const TARGET = 'es2022'
 
 export function size(code: Uint8Array | string): Size {
   const bytes = typeof code === 'string' ? Buffer.from(code) : code
+  return withBrotli(bytes.length, gzipSync(bytes, { level: 9 }).length, () => {
+    return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+  })
+}
+
+/**
+ * A size whose brotli figure is computed when first read: brotli -11 took 18 of the budgets test's
+ * ~85 CPU seconds, and only the report (docs/bundle-size.md) reads it.
+ */
+function withBrotli(raw: number, gzip: number, brotli: () => number): Size {
+  let computed: number | undefined
   return {
-    raw: bytes.length,
-    gzip: gzipSync(bytes, { level: 9 }).length,
-    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    raw,
+    gzip,
+    get brotli() {
+      computed ??= brotli()
+      return computed
+    },
   }
 }
 
 function sum(sizes: Size[]): Size {
-  return sizes.reduce(
-    (a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }),
-    { raw: 0, gzip: 0, brotli: 0 },
+  return withBrotli(
+    sizes.reduce((total, size) => total + size.raw, 0),
+    sizes.reduce((total, size) => total + size.gzip, 0),
+    () => sizes.reduce((total, size) => total + size.brotli, 0),
   )
 }
 
@@ -105,10 +120,17 @@ async function split(entry: string, chunks: RawChunk[], minify: boolean): Promis
   const initial = sum(measured.filter(({ chunk }) => initialIds.has(chunk.id)).map((m) => m.size))
   const lazy = measured
     .filter(({ chunk }) => !initialIds.has(chunk.id))
-    .map(({ chunk, size }) => ({
-      name: chunk.facade ? moduleName(chunk.facade) : `shared chunk ${chunk.id}`,
-      ...size,
-    }))
+    .map(({ chunk, size }): Chunk => {
+      const name = chunk.facade ? moduleName(chunk.facade) : `shared chunk ${chunk.id}`
+      return {
+        name,
+        raw: size.raw,
+        gzip: size.gzip,
+        get brotli() {
+          return size.brotli
+        },
+      }
+    })
   return finish(initial, lazy)
 }
 
@@ -157,14 +179,44 @@ async function withEsbuild(
   return split(entry, chunks, false)
 }
 
+/**
+ * Modules Rollup has parsed and transformed, per consumer and `external` list (a cached module keeps
+ * its resolved imports, external ones included). A later bundle reuses a module whose loaded code is
+ * the same (Rollup compares it), so each file of the consumer's `node_modules` is parsed once per
+ * run, not once per bundle; the output is the same. Bundles asked for at once wait for the first
+ * of their key, whose modules they then reuse.
+ */
+const rollupModules = new Map<string, { modules: Map<string, ModuleJSON>; first: Promise<void> }>()
+
 async function bundleWithRollup(
   source: string,
   resolveDir: string,
   external: readonly string[] = [],
   extra?: Plugin,
 ) {
+  const cacheKey = JSON.stringify([resolveDir, [...external].sort()])
+  const cached = rollupModules.get(cacheKey)
+  const modules = cached?.modules ?? new Map<string, ModuleJSON>()
+  let firstDone = () => {}
+  if (cached) await cached.first
+  else rollupModules.set(cacheKey, { modules, first: new Promise((done) => (firstDone = done)) })
+  try {
+    return await bundleWithRollupCache(source, resolveDir, external, modules, extra)
+  } finally {
+    firstDone()
+  }
+}
+
+async function bundleWithRollupCache(
+  source: string,
+  resolveDir: string,
+  external: readonly string[],
+  modules: Map<string, ModuleJSON>,
+  extra?: Plugin,
+) {
   const bundle = await rollup({
     input: ENTRY,
+    cache: { modules: [...modules.values()] },
     external: (id) => external.some((name) => id === name || id.startsWith(`${name}/`)),
     onwarn(warning) {
       // Node built-ins some stacks import stay external, as in Vite; anything else is an error.
@@ -202,6 +254,7 @@ async function bundleWithRollup(
       ...(extra ? [extra] : []),
     ],
   })
+  for (const module of bundle.cache?.modules ?? []) modules.set(module.id, module)
   const generated = await bundle.generate({ format: 'es' })
   await bundle.close()
   return generated
@@ -339,7 +392,7 @@ function minifiedGzip(code: string): Promise<{ gzip: number; raw: number }> {
       format: 'esm',
       legalComments: 'none',
     }).then(({ code: minified }) => ({
-      gzip: size(minified).gzip,
+      gzip: gzipSync(minified, { level: 9 }).length,
       raw: Buffer.byteLength(minified),
     }))
     minifiedSizes.set(code, sizes)

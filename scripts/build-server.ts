@@ -1,6 +1,6 @@
 /**
  * The backend's package build (`@scope-connect/server`): unbundled ESM, one `.js` per source
- * module of `server/src/`, with `.d.ts` from `tsc` (TypeScript 5.9), into `server/dist/`. Run:
+ * module of `server/src/`, with `.d.ts` from `tsgo` (TypeScript 7, native), into `server/dist/`. Run:
  * `npm run build` at the root (library, then server), or `npm run build -w @scope-connect/server`
  * (its `prepack`) once the library is built.
  *
@@ -143,7 +143,7 @@ function emitDeclarations(): void {
       ),
     }),
   )
-  execFileSync(join(REPO, 'node_modules/.bin/tsc'), ['-p', tsconfig], { stdio: 'inherit' })
+  execFileSync(join(REPO, 'node_modules/.bin/tsgo'), ['-p', tsconfig], { stdio: 'inherit' })
   const out = join(TYPES_TMP, 'out')
   for (const emitted of filesUnder(out, out).filter((file) => file.endsWith('.d.ts'))) {
     const source = `src/${emitted.replace(/\.d\.ts$/, '.ts')}`
