@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
+import { SlowFilesFirst } from './test/support/sequencer'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -82,6 +83,7 @@ export default defineConfig({
     // failed a test that times real work (a 6 s RPC budget, a 2 s close grace, a CPU budget)
     // beside the other worker's npm or Chromium. CONTRIBUTING.md has the figures.
     maxWorkers: 1,
+    sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
         resolve,
