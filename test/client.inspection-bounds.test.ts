@@ -127,6 +127,26 @@ describe('inspection bounded whatever the message size (finding 6)', () => {
     }
     actor.stop()
   })
+
+  it('behavior: the bound counts UTF-8 bytes — 10 strings of 900 "€" (9,000 characters, 27,000 bytes) are summarised, 900 "e" each are not', () => {
+    const shown = (char: string) => {
+      const machine = createMachine({
+        context: { many: Array.from({ length: 10 }, () => char.repeat(900)) },
+      })
+      const seen: InspectionEvent[] = []
+      createActor(machine, {
+        inspect: createRedactingInspector((e) => seen.push(e), createSecretRegistry()),
+      })
+        .start()
+        .stop()
+      const text = JSON.stringify(seen.find((e) => e.type === '@xstate.snapshot'))
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_INSPECTION_EVENT_BYTES)
+      return text
+    }
+    expect(shown('€')).not.toContain('€'.repeat(900))
+    expect(shown('€')).toMatch(/\[string: 900 chars, sha256 [0-9a-f]{16}\]/)
+    expect(shown('e')).toContain('e'.repeat(900))
+  })
 })
 
 describe('the universal-link nonce is a credential (finding 9)', () => {

@@ -136,15 +136,20 @@ export function inspectionView(
   // Bounded whatever the app signs or reads: long strings are summarised, and an event still over
   // the bound is shown again with every string past a few words summarised.
   let out = view({ string: MAX_STRING })
-  if (byteLength(out) > MAX_INSPECTION_EVENT_BYTES) out = view({ string: TIGHT_STRING })
+  if (heavierThan(out, MAX_INSPECTION_EVENT_BYTES)) out = view({ string: TIGHT_STRING })
   return out as unknown as InspectionEvent
 }
 
-/** The size of `value` as UTF-8 JSON (what an inspector ships); never throws. */
-function byteLength(value: unknown): number {
+/** Whether `value` as UTF-8 JSON (what an inspector ships) weighs more than `max` bytes; never throws. */
+function heavierThan(value: unknown, max: number): boolean {
+  let json: string
   try {
-    return utf8ToBytes(JSON.stringify(value) ?? '').length
+    json = JSON.stringify(value) ?? ''
   } catch {
-    return Number.POSITIVE_INFINITY
+    return true
   }
+  // A UTF-16 code unit is 1 to 3 bytes of UTF-8: the length alone decides most events, unencoded.
+  if (json.length > max) return true
+  if (json.length * 3 <= max) return false
+  return utf8ToBytes(json).length > max
 }

@@ -79,6 +79,12 @@ export const ClientPairOptionsSchema = /* @__PURE__ */ z.optional(
 const walletId = /* @__PURE__ */ z
   .string()
   .check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(256))
+// Built once, here: a zod schema costs far more to build than to run, so none is built per call.
+const SelectWalletOptionsSchema = /* @__PURE__ */ z.object({ namespace: NAMESPACE })
+const ChainIdSchema = /* @__PURE__ */ z.string()
+const SolanaTransactionSchema = /* @__PURE__ */ Base64Schema.check(
+  /* @__PURE__ */ z.maxLength(SOLANA_TRANSACTION_MAX_LENGTH),
+)
 
 /**
  * One check per public method of the `Client` that takes parameters, by method name: each throws
@@ -87,13 +93,13 @@ const walletId = /* @__PURE__ */ z
 export const CLIENT_PARAMETERS = {
   selectWallet(id: unknown, options: unknown): void {
     parseParameters(walletId, id, 'walletId')
-    parseParameters(/* @__PURE__ */ z.object({ namespace: NAMESPACE }), options, 'options')
+    parseParameters(SelectWalletOptionsSchema, options, 'options')
   },
   pair(options: unknown): void {
     parseParameters(ClientPairOptionsSchema, options, 'options')
   },
   switchChain(chainId: unknown): void {
-    parseParameters(/* @__PURE__ */ z.string(), chainId, 'chainId')
+    parseParameters(ChainIdSchema, chainId, 'chainId')
   },
   signMessage(message: unknown): void {
     parseParameters(SignableMessageSchema, message, 'message')
@@ -102,8 +108,7 @@ export const CLIENT_PARAMETERS = {
     parseParameters(TypedDataSchema, typedData, 'typedData')
   },
   signTransaction(transaction: unknown): void {
-    const schema = Base64Schema.check(/* @__PURE__ */ z.maxLength(SOLANA_TRANSACTION_MAX_LENGTH))
-    parseParameters(schema, transaction, 'transaction')
+    parseParameters(SolanaTransactionSchema, transaction, 'transaction')
   },
   sendTransaction(params: unknown): void {
     parseParameters(SendTransactionParametersSchema, params, 'sendTransaction parameters')

@@ -89,6 +89,21 @@ function connectionSchema(namespace: ChainNamespace) {
   })
 }
 
+/** The accounts of an `accountsChanged` event (none: locked). */
+const accountsSchema = (namespace: ChainNamespace) =>
+  z.array(addressOf(namespace)).check(z.maxLength(MAX_ACCOUNTS))
+
+// Built once per namespace: a zod schema costs far more to build than to run (every connect and
+// every wallet event is checked).
+const CONNECTION_SCHEMAS = {
+  eip155: /* @__PURE__ */ connectionSchema('eip155'),
+  solana: /* @__PURE__ */ connectionSchema('solana'),
+}
+const ACCOUNTS_SCHEMAS = {
+  eip155: /* @__PURE__ */ accountsSchema('eip155'),
+  solana: /* @__PURE__ */ accountsSchema('solana'),
+}
+
 const bad = (what: string): AppError =>
   new AppError('WALLET_ERROR', `The wallet answered ${what} that is not valid.`)
 
@@ -100,7 +115,7 @@ const bad = (what: string): AppError =>
 export function checkedConnection(value: unknown): WalletConnection {
   const namespace = (value as { namespace?: unknown } | null)?.namespace
   if (namespace !== 'eip155' && namespace !== 'solana') throw bad('a connection')
-  if (!connectionSchema(namespace).safeParse(value).success) throw bad('a connection')
+  if (!CONNECTION_SCHEMAS[namespace].safeParse(value).success) throw bad('a connection')
   return value as WalletConnection
 }
 
@@ -124,8 +139,7 @@ export function checkedEvent(
     return Caip2Schema.safeParse(event.chainId).success && chainOf(namespace)(event.chainId)
       ? event
       : null
-  const accounts = z.array(addressOf(namespace)).check(z.maxLength(MAX_ACCOUNTS))
-  return accounts.safeParse(event.accounts).success ? event : null
+  return ACCOUNTS_SCHEMAS[namespace].safeParse(event.accounts).success ? event : null
 }
 
 /** The methods whose answer is a signature (EVM hex), checked by `checkedAnswer`. */

@@ -18,7 +18,7 @@ afterAll(() => {
     console.log(
       [...profile]
         .sort((a, b) => b[1] - a[1])
-        .map(([k, v]) => `${k} ${Math.round(v)}ms`)
+        .map(([k, v]) => `${k} ${Math.round(v)}${k.startsWith('= ') ? '' : 'ms'}`)
         .join('\n'),
     )
 })

@@ -45,12 +45,35 @@ export interface RelayWalletSimulator {
 
 const ANVIL_ACCOUNT_1: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 
+/**
+ * Accounts and addresses by given key, derived once: deriving costs milliseconds, and the fault
+ * property makes a simulator on the same keys for every pairing URI it scans. Accounts are stateless.
+ */
+const evmAccounts = new Map<Hex, LocalAccount>()
+const solanaAddresses = new Map<string, string>()
+
+function evmAccountOf(key: Hex): LocalAccount {
+  const account = evmAccounts.get(key) ?? privateKeyToAccount(key)
+  evmAccounts.set(key, account)
+  return account
+}
+
+function solanaAddressOf(secretKey: Uint8Array): string {
+  const id = base58.encode(secretKey)
+  const address = solanaAddresses.get(id) ?? base58.encode(ed25519.getPublicKey(secretKey))
+  solanaAddresses.set(id, address)
+  return address
+}
+
 export function createRelayWalletSimulator(
   options: RelayWalletSimulatorOptions,
 ): RelayWalletSimulator {
-  const evm = privateKeyToAccount(options.evmPrivateKey ?? ANVIL_ACCOUNT_1)
+  const evm = evmAccountOf(options.evmPrivateKey ?? ANVIL_ACCOUNT_1)
   const solanaSecret = options.solanaSecretKey ?? ed25519.utils.randomSecretKey()
-  const solanaAddress = base58.encode(ed25519.getPublicKey(solanaSecret))
+  // A fresh key is used once: not kept.
+  const solanaAddress = options.solanaSecretKey
+    ? solanaAddressOf(solanaSecret)
+    : base58.encode(ed25519.getPublicKey(solanaSecret))
   const wallet = createRelayWallet({
     ...options,
     metadata: options.metadata ?? { name: 'Wallet Simulator', url: 'https://wallet.example' },

@@ -297,17 +297,26 @@ function listenUnhandled() {
 const bigintSafe = (_key: string, value: unknown) =>
   typeof value === 'bigint' ? `${value}n` : value
 
-/** An inspection event as JSON (bigints as text, cycles cut): what an inspector could ship anywhere. */
+/**
+ * An inspection event as JSON: what an inspector could ship anywhere. The redacting inspector
+ * hands over plain data, which `JSON.stringify` takes as it is (every value shown, repeated ones
+ * too); a raw event (`sanitizeInspection: false`) throws on its cycles or bigints and is
+ * written again with bigints as text and objects seen before cut.
+ */
 function jsonOfEvent(event: InspectionEvent): string {
-  const seen = new WeakSet<object>()
-  return JSON.stringify(event, (key, value) => {
-    const v = bigintSafe(key, value)
-    if (typeof v === 'object' && v !== null) {
-      if (seen.has(v)) return '[cycle]'
-      seen.add(v)
-    }
-    return v
-  })
+  try {
+    return JSON.stringify(event)
+  } catch {
+    const seen = new WeakSet<object>()
+    return JSON.stringify(event, (key, value) => {
+      const v = bigintSafe(key, value)
+      if (typeof v === 'object' && v !== null) {
+        if (seen.has(v)) return '[cycle]'
+        seen.add(v)
+      }
+      return v
+    })
+  }
 }
 
 /**
@@ -856,7 +865,9 @@ function describe(value: unknown): string {
   return describeJsonUnsafe(value) ?? JSON.stringify(value, bigintSafe)
 }
 
+/** `FAULTS_PROFILE`'s real milliseconds per call (`performance` is on the fake clock). */
 export const profile = new Map<string, number>()
+const realMs = () => Number(process.hrtime.bigint()) / 1e6
 
 /** Replays one sequence in a fresh world; throws the first `Violation`. */
 export async function runSequence(
@@ -867,20 +878,20 @@ export async function runSequence(
   // An inspector fault needs an inspector to fail.
   const inspected = inspect || steps.some((step) => step.app?.startsWith('inspector'))
   const world = new World(inspected, overrides)
-  const t0 = performance.now()
+  const t0 = realMs()
   try {
     const perCall = new Map<string, number>()
     for (const [index, step] of steps.entries()) {
-      const s0 = performance.now()
+      const s0 = realMs()
       await world.step(step, index)
-      perCall.set(step.call, (perCall.get(step.call) ?? 0) + performance.now() - s0)
+      perCall.set(step.call, (perCall.get(step.call) ?? 0) + realMs() - s0)
     }
     if (process.env.FAULTS_PROFILE)
       for (const [k, v] of perCall) profile.set(k, (profile.get(k) ?? 0) + v)
-    const t1 = performance.now()
+    const t1 = realMs()
     await world.finish()
     if (process.env.FAULTS_PROFILE) {
-      profile.set('(finish)', (profile.get('(finish)') ?? 0) + performance.now() - t1)
+      profile.set('(finish)', (profile.get('(finish)') ?? 0) + realMs() - t1)
       for (const t of world.tracked) {
         const key = `= ${t.label.replace(/^#\d+ /, '')} → ${t.outcome}`
         profile.set(key, (profile.get(key) ?? 0) + 1)
@@ -888,7 +899,7 @@ export async function runSequence(
     }
     if (process.env.FAULTS_PROFILE === 'verbose')
       console.log(
-        `steps ${steps.length} ${Math.round(t1 - t0)}ms finish ${Math.round(performance.now() - t1)}ms`,
+        `steps ${steps.length} ${Math.round(t1 - t0)}ms finish ${Math.round(realMs() - t1)}ms`,
         world.tracked.map((t) => `${t.label.replace(/^#\d+ /, '')}=${t.outcome}`).join(' '),
       )
   } finally {
