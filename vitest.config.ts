@@ -82,7 +82,7 @@ export default defineConfig({
     // Set explicitly. One fork: two took Vitest to 646-713 s, but four of five full runs then
     // failed a test that times real work (a 6 s RPC budget, a 2 s close grace, a CPU budget)
     // beside the other worker's npm or Chromium. CONTRIBUTING.md has the figures.
-    maxWorkers: 1,
+    maxWorkers: 2,
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {
