@@ -3,13 +3,14 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
-import { type Browser, chromium, type Page, type Request } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANVIL_ACCOUNT_0 } from '../../examples/wallet-simulator/src/injected'
 import { runDemoCommand } from '../../scripts/demo'
 import { buildSignedMessageEnvelope } from '../../src/wire'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // `npm run demo` as a person runs it (scripts/demo.ts in its own process, on free ports: the
 // backend with the sample project, a real anvil, the dApp page and the wallet simulator page),
@@ -57,20 +58,11 @@ function startDemo(): Promise<typeof urls> {
 
 beforeAll(async () => {
   urls = await startDemo()
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  })
+  browser = await sharedChromium()
 }, 90_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   if (demo?.pid !== undefined && demo.exitCode === null) {
     const exited = once(demo, 'exit')
     process.kill(-demo.pid, 'SIGTERM')
