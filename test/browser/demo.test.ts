@@ -77,6 +77,12 @@ interface PageView {
   pairingUri: string | null
 }
 
+/**
+ * How the waits below ask the page: every 50 ms, not on every frame (Playwright's default), which
+ * keeps headless Chromium drawing 60 frames a second for as long as a wait lasts.
+ */
+const WAITING = { polling: 50, timeout: 20_000 }
+
 /** Waits until the Client view of the dApp page satisfies `check`; returns it. */
 async function viewOf(page: Page, check: string): Promise<PageView> {
   await page.waitForFunction(
@@ -86,7 +92,7 @@ async function viewOf(page: Page, check: string): Promise<PageView> {
       return example && new Function('view', `return ${check}`)(example.client.getView())
     },
     check,
-    { timeout: 20_000 },
+    WAITING,
   )
   return page.evaluate(() =>
     (window as unknown as ExampleWindow).scopeConnectExample.client.getView(),
@@ -106,7 +112,7 @@ async function textOf(page: Page, id: string, check: string | RegExp): Promise<s
       return new RegExp(pattern).test(text)
     },
     [id, pattern] as const,
-    { timeout: 20_000 },
+    WAITING,
   )
   return page.$eval(`#${id}`, (element) =>
     element.tagName === 'TEXTAREA'
