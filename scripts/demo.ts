@@ -181,9 +181,23 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   }
 }
 
-const isEntryPoint = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1])
-if (isEntryPoint) {
+/** Where `runDemoCommand` writes: `process.stdout` and `process.stderr`, or a test's buffer. */
+interface Output {
+  write(text: string): unknown
+}
+
+/**
+ * `npm run demo -- …args`: starts the demo (`DEV_CHAIN_PORT` from `env`) and prints its URLs to
+ * `out`, or prints why it cannot start to `err` and resolves with null (the command exits 1).
+ */
+export async function runDemoCommand(
+  args: string[],
+  env: Record<string, string | undefined>,
+  out: Output,
+  err: Output,
+): Promise<RunningDemo | null> {
   const { values } = parseArgs({
+    args,
     options: {
       port: { type: 'string', default: '8787' },
       'dapp-port': { type: 'string', default: '5173' },
@@ -196,10 +210,10 @@ if (isEntryPoint) {
       port: Number(values.port),
       dappPort: Number(values['dapp-port']),
       walletPort: Number(values['wallet-port']),
-      devChainPort: Number(process.env.DEV_CHAIN_PORT ?? DEFAULT_DEV_CHAIN_PORT),
+      devChainPort: Number(env.DEV_CHAIN_PORT ?? DEFAULT_DEV_CHAIN_PORT),
       ...(values.backend ? { backend: values.backend } : {}),
     })
-    process.stdout.write(
+    out.write(
       [
         'scope-connect demo',
         `  dApp page:        ${demo.dappUrl}`,
@@ -212,13 +226,25 @@ if (isEntryPoint) {
         '',
       ].join('\n'),
     )
-    const stop = () => {
-      void demo.close().then(() => process.exit(0))
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    return demo
   } catch (error) {
-    process.stderr.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(1)
+    err.write(`demo: ${error instanceof Error ? error.message : String(error)}\n`)
+    return null
   }
+}
+
+const isEntryPoint = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1])
+if (isEntryPoint) {
+  const demo = await runDemoCommand(
+    process.argv.slice(2),
+    process.env,
+    process.stdout,
+    process.stderr,
+  )
+  if (!demo) process.exit(1)
+  const stop = () => {
+    void demo.close().then(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
 }

@@ -5,9 +5,10 @@
  *
  *   npx tsx examples/wallet-simulator/serve.ts [--port 5174] [--app-key sample-app-key]
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
@@ -27,8 +28,34 @@ const ALIAS = {
   'scope-connect': here('../../src/index.ts'),
 }
 
-/** Bundles a browser entry of the examples (ESM, `scope-connect` from the sources). */
+/** The bundles made in this process, by entry, with the modification time of each input file. */
+const bundles = new Map<string, { text: string; inputs: Array<[path: string, mtimeMs: number]> }>()
+
+/** Each file's modification time (NaN when it is gone). */
+const modificationTimes = (paths: string[]) =>
+  Promise.all(
+    paths.map(
+      async (path): Promise<[string, number]> => [
+        path,
+        await stat(path).then(
+          (file) => file.mtimeMs,
+          () => Number.NaN,
+        ),
+      ],
+    ),
+  )
+
+/**
+ * Bundles a browser entry of the examples (ESM, `scope-connect` from the sources). A process that
+ * serves the pages again (the browser tests, file after file in one worker) gets the bundle it
+ * made before while none of its input files changed.
+ */
 export async function bundleBrowserScript(entry: string): Promise<string> {
+  const made = bundles.get(entry)
+  if (made) {
+    const now = await modificationTimes(made.inputs.map(([path]) => path))
+    if (now.every(([, mtimeMs], i) => mtimeMs === made.inputs[i]?.[1])) return made.text
+  }
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -38,8 +65,12 @@ export async function bundleBrowserScript(entry: string): Promise<string> {
     write: false,
     alias: ALIAS,
     logLevel: 'silent',
+    metafile: true,
   })
-  return result.outputFiles[0]?.text ?? ''
+  const text = result.outputFiles[0]?.text ?? ''
+  const inputs = Object.keys(result.metafile.inputs).map((path) => resolve(path))
+  bundles.set(entry, { text, inputs: await modificationTimes(inputs) })
+  return text
 }
 
 /** Options of `serveWalletPage`. */

@@ -24,7 +24,13 @@ export interface RunningServer {
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const app = await buildApp(options)
-  await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' })
+  await app
+    .listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' })
+    // A taken port: what the app started (relay heartbeat, stores it opened) stops with it.
+    .catch(async (error: unknown) => {
+      await app.close()
+      throw error
+    })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : options.port
   const host = options.host ?? '127.0.0.1'

@@ -1,6 +1,7 @@
 import { BalanceResponseSchema } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createChainRegistry } from '../src/chains'
+import { freePort } from '../src/child-process'
 import { startServer } from '../src/server'
 import { call } from './support/http'
 import { SOLANA_DEVNET, TEST_APP_KEY, TEST_PROJECT } from './support/server'
@@ -68,5 +69,27 @@ describe('graceful shutdown', () => {
     await server.close()
     expect(Date.now() - startedAt).toBeLessThan(2_000)
     expect(await outcome).toBe('cut')
+  })
+
+  it('error: a taken port rejects with EADDRINUSE and stops what the app started (its metrics listener)', async () => {
+    const running = await startSlowServer(0)
+    const metricsPort = await freePort()
+    const taken = startServer({
+      port: Number(new URL(running.url).port),
+      projects: { projects: [TEST_PROJECT] },
+      logger: false,
+      metrics: { port: metricsPort },
+    })
+    await expect(taken).rejects.toMatchObject({ code: 'EADDRINUSE' })
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow()
+    // Twin: on a free port the same options serve the metrics listener.
+    const free = await startServer({
+      port: 0,
+      projects: { projects: [TEST_PROJECT] },
+      logger: false,
+      metrics: { port: metricsPort },
+    })
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(200)
+    await Promise.all([free.close(), running.close()])
   })
 })

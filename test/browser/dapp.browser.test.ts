@@ -1,9 +1,10 @@
 import type { Server } from 'node:http'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveDapp } from '../../examples/dapp/serve'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // The example dApp page in real Chromium (Debian's, installed by scripts/ensure-system-deps.sh),
 // served by examples/dapp/serve.ts: EIP-6963 discovery and connect through the Client, a signature made in Node with a real key,
@@ -17,20 +18,11 @@ let origin: string
 beforeAll(async () => {
   // The page as a person serves it by hand (`npm run example:dapp`).
   ;({ url: origin, server } = await serveDapp(0))
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  })
+  browser = await sharedChromium()
 })
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await new Promise((resolve) => server?.close(resolve))
 })
 

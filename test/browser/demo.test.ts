@@ -3,12 +3,14 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58 } from '@scure/base'
-import { type Browser, chromium, type Page, type Request } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { type Hex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANVIL_ACCOUNT_0 } from '../../examples/wallet-simulator/src/injected'
+import { runDemoCommand } from '../../scripts/demo'
 import { buildSignedMessageEnvelope } from '../../src/wire'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // `npm run demo` as a person runs it (scripts/demo.ts in its own process, on free ports: the
 // backend with the sample project, a real anvil, the dApp page and the wallet simulator page),
@@ -56,20 +58,11 @@ function startDemo(): Promise<typeof urls> {
 
 beforeAll(async () => {
   urls = await startDemo()
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  })
+  browser = await sharedChromium()
 }, 90_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   if (demo?.pid !== undefined && demo.exitCode === null) {
     const exited = once(demo, 'exit')
     process.kill(-demo.pid, 'SIGTERM')
@@ -84,6 +77,12 @@ interface PageView {
   pairingUri: string | null
 }
 
+/**
+ * How the waits below ask the page: every 50 ms, not on every frame (Playwright's default), which
+ * keeps headless Chromium drawing 60 frames a second for as long as a wait lasts.
+ */
+const WAITING = { polling: 50, timeout: 20_000 }
+
 /** Waits until the Client view of the dApp page satisfies `check`; returns it. */
 async function viewOf(page: Page, check: string): Promise<PageView> {
   await page.waitForFunction(
@@ -93,7 +92,7 @@ async function viewOf(page: Page, check: string): Promise<PageView> {
       return example && new Function('view', `return ${check}`)(example.client.getView())
     },
     check,
-    { timeout: 20_000 },
+    WAITING,
   )
   return page.evaluate(() =>
     (window as unknown as ExampleWindow).scopeConnectExample.client.getView(),
@@ -113,7 +112,7 @@ async function textOf(page: Page, id: string, check: string | RegExp): Promise<s
       return new RegExp(pattern).test(text)
     },
     [id, pattern] as const,
-    { timeout: 20_000 },
+    WAITING,
   )
   return page.$eval(`#${id}`, (element) =>
     element.tagName === 'TEXTAREA'
@@ -353,34 +352,22 @@ describe('npm run demo in Chromium: the user says no', () => {
 })
 
 /**
- * Runs `npm run demo -- …args` beside the running one; resolves with its output and exit code
- * once it exits, or once it printed its URLs (then it is stopped).
+ * `npm run demo -- …args` beside the running one, in this process: the command's own code
+ * (`runDemoCommand`, which `npm run demo` runs), without a second npm, tsx and module load per
+ * case; the command as a person types it is the one started above. Resolves with what it printed
+ * and its exit code: 1 when it could not start, null when it started (it is stopped then).
  */
-function runAnotherDemo(args: string[]): Promise<{ output: string; code: number | null }> {
-  const child = spawn('npm', ['run', 'demo', '--', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DEV_CHAIN_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  let text = ''
-  return new Promise((resolve) => {
-    const read = (chunk: Buffer) => {
-      text += chunk
-      if (/dApp page:\s+\S+[\s\S]*dev chain:.*\n/.test(text) && child.pid !== undefined) {
-        process.kill(-child.pid, 'SIGTERM')
-      }
-    }
-    child.stdout?.on('data', read)
-    child.stderr?.on('data', read)
-    child.once('exit', (code) => resolve({ output: text, code }))
-  })
+async function runAnotherDemo(args: string[]): Promise<{ output: string; code: number | null }> {
+  let output = ''
+  const printed = { write: (text: string) => (output += text) }
+  const demo = await runDemoCommand(args, { ...process.env, DEV_CHAIN_PORT: '0' }, printed, printed)
+  await demo?.close()
+  return { output, code: demo ? null : 1 }
 }
 
-// Concurrent: each test starts its own demo processes (ports 0, or a port the running demo holds)
-// and waits for them to exit; assertions use the test's own `expect`. Three or four `npm run demo`
-// start-ups at once took up to 27 s beside the other worker: more than the default 30 s is needed.
-describe.concurrent('npm run demo when a port is taken', { timeout: 90_000 }, () => {
+// Concurrent: each test runs its own demo (ports 0, or a port the running demo holds); assertions
+// use the test's own `expect`.
+describe.concurrent('npm run demo when a port is taken', () => {
   it('the backend port of a running backend: says how to reuse it or move, and exits 1', async ({
     expect,
   }) => {

@@ -6,7 +6,7 @@ import { type RunningDemo, startDemo } from '../../scripts/demo'
 import { formatUnits } from '../../src/ui/lazy/format'
 import { keyWallet } from '../support/evm-transactions'
 import { seriousViolations } from './support/axe'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // Issue 31 item 1 in real Chromium: the account chip of `<scope-connect-button>` on the demo's
 // dApp page (the real backend, a real anvil) shows the chain's balance within one head poll of a
@@ -27,7 +27,7 @@ let page: Page
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, dappPort: 0, walletPort: 0, devChainPort: 0 })
-  browser = await launchChromium()
+  browser = await sharedChromium()
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.exposeFunction('sendInNode', async (to: string, value: string) =>
     keyWallet(demo.rpcUrl!, KEY).sendTransaction({
@@ -77,7 +77,7 @@ beforeAll(async () => {
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await demo?.close()
 })
 

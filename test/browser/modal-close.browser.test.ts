@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // Issue 31, item 7: closing the modal while the wallet is asked keeps the flow. In real Chromium on
 // the demo's dApp page (scripts/demo.ts in process: the backend, anvil, the pages) with a test
@@ -22,11 +22,11 @@ let browser: Browser
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, dappPort: 0, walletPort: 0, devChainPort: 0 })
-  browser = await launchChromium()
+  browser = await sharedChromium()
 }, 90_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await demo?.close()
 })
 

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bundleBrowserScript } from '../../examples/wallet-simulator/serve'
 import { createPhantomPhoneDouble } from '../support/phantom-phone-double'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // Phantom's deeplinks in Chromium with a real navigation away and back: the page's connector
 // navigates to the loopback phone TEST DOUBLE (`/phone/ul/v1/{method}`), which answers as the
@@ -37,11 +37,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   phone.current = createPhantomPhoneDouble({ baseUrl: `${origin}/phone/ul/v1/` })
-  browser = await launchChromium()
+  browser = await sharedChromium()
 }, 60_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await new Promise((resolve) => server?.close(resolve))
 })
 

@@ -6,7 +6,7 @@ import { bundleBrowserScript, servePage } from '../../examples/wallet-simulator/
 import { DEFAULT_CONNECTION_STORAGE_KEY } from '../../src/connection/browser-store'
 import { createEip1193TestWallet, type TestEip1193Wallet } from '../support/eip1193-wallet'
 import { sharedAnvil } from '../support/shared-services'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // A silent reconnect across a real page reload in Chromium: the Client's default connection store
 // is the page's localStorage; the wallet on `window.ethereum` is the viem-keyed test wallet in
@@ -25,11 +25,11 @@ beforeAll(async () => {
   const html =
     '<!doctype html><html><body><script type="module" src="/page.js"></script></body></html>'
   ;({ url: origin, server } = await servePage(0, html, new Map([['/page.js', script]])))
-  browser = await launchChromium()
+  browser = await sharedChromium()
 })
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await new Promise((resolve) => server?.close(resolve))
 })
 

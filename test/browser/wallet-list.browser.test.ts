@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningDemo, startDemo } from '../../scripts/demo'
 import { seriousViolations } from './support/axe'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // Issue 31 item 6 in real Chromium, on the demo (the example dApp, the backend with the sample project, anvil): the registry wallets of the list show
 // their SVG icons (the lazily loaded icons chunk) instead of letter tiles, and the wallet last used
@@ -16,11 +16,11 @@ let browser: Browser
 
 beforeAll(async () => {
   demo = await startDemo({ port: 0, dappPort: 0, walletPort: 0, devChainPort: 0 })
-  browser = await launchChromium()
+  browser = await sharedChromium()
 }, 90_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await demo?.close()
 })
 

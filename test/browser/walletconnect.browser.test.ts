@@ -16,7 +16,7 @@ import {
   startWalletConnectWallet,
   type TestWalletConnectWallet,
 } from '../support/walletconnect-wallet'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // Issue 26 item 1 in real Chromium: a page with the Client (its `walletConnect` option) and the
 // connect modal, the real sign-client bundled into the page, the loopback relay double between it
@@ -52,11 +52,11 @@ beforeAll(async () => {
   const html =
     '<!doctype html><html lang="en"><head><title>WalletConnect</title></head><body><script type="module" src="/page.js"></script></body></html>'
   ;({ url: origin, server } = await servePage(0, html, new Map([['/page.js', script]])))
-  browser = await launchChromium()
+  browser = await sharedChromium()
 }, 120_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await new Promise((resolve) => server?.close(resolve))
   await wallet?.close()
   await relay?.close()

@@ -4,7 +4,7 @@ import { type Hex, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveDapp } from '../../examples/dapp/serve'
-import { launchChromium } from './support/chromium'
+import { closeContexts, sharedChromium } from './support/chromium'
 
 // Issue 26 items 2 and 3 in real Chromium, on the example dApp (examples/dapp/serve.ts), which
 // registers no connector of its own:
@@ -32,11 +32,11 @@ let origin: string
 
 beforeAll(async () => {
   ;({ url: origin, server } = await serveDapp(0))
-  browser = await launchChromium()
+  browser = await sharedChromium()
 }, 90_000)
 
 afterAll(async () => {
-  await browser?.close()
+  await closeContexts(browser)
   await new Promise((resolve) => server?.close(resolve))
 })
 

@@ -3,10 +3,11 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { getClientPaths, openClientPaths, type PagePathsHandle } from 'scope-connect/testing'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeContexts, sharedChromium } from '../../../test/browser/support/chromium'
 import { buttonFor } from '../src/ui-checks'
 
 // The same generated paths in real Chromium: the example built by Vite (its `paths.html` page),
@@ -49,11 +50,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await sharedChromium()
   page = await browser.newPage()
   paths = await openClientPaths(page, `${origin}/paths.html`, {
     // The page's clock is Playwright's: named timeouts pass when the path says, not in real time.
@@ -66,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (paths) console.log(`Chromium: ${await paths.coverageLine()}`)
-  await browser?.close()
+  await closeContexts(browser)
   await new Promise((resolve) => server?.close(resolve))
   if (outDir) await rm(outDir, { recursive: true, force: true })
 })
