@@ -79,9 +79,8 @@ export default defineConfig({
     // One redis-server, one Redis Cluster and one anvil for the run, provided to both projects
     // (test/support/shared-services.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    // Set explicitly. One fork: two took Vitest to 646-713 s, but four of five full runs then
-    // failed a test that times real work (a 6 s RPC budget, a 2 s close grace, a CPU budget)
-    // beside the other worker's npm or Chromium. CONTRIBUTING.md has the figures.
+    // Set explicitly: one fork per core. The tests that time real work have budgets that hold
+    // beside the other worker's npm or Chromium (CONTRIBUTING.md has the figures and the history).
     maxWorkers: 2,
     sequence: { sequencer: SlowFilesFirst },
     projects: [

@@ -15,6 +15,25 @@ const SLOW_FILES = [
   /\/test\/docs\/doc-blocks\.test\.ts$/,
 ]
 
+interface File {
+  moduleId: string
+  project: string
+}
+
+/** `files` with each project's slow files moved to its front; otherwise in the order given. */
+export function slowFilesFirst<T extends File>(files: readonly T[]): T[] {
+  const rank = (file: File) => (SLOW_FILES.some((slow) => slow.test(file.moduleId)) ? 0 : 1)
+  return files
+    .map((file, index) => ({ file, index }))
+    .sort(
+      (a, b) =>
+        a.file.project.localeCompare(b.file.project) ||
+        rank(a.file) - rank(b.file) ||
+        a.index - b.index,
+    )
+    .map(({ file }) => file)
+}
+
 /**
  * Vitest's order (each project's files, failed first, then the longest by the last run's timings)
  * with the slow files first. On a fresh clone there are no timings and Vitest orders by file size,
@@ -22,19 +41,12 @@ const SLOW_FILES = [
  * them alone while the other had nothing left.
  */
 export class SlowFilesFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files)
-    const rank = (spec: TestSpecification) =>
-      SLOW_FILES.some((slow) => slow.test(spec.moduleId)) ? 0 : 1
-    const project = (spec: TestSpecification) => spec.project.name
-    return sorted
-      .map((spec, index) => ({ spec, index }))
-      .sort(
-        (a, b) =>
-          project(a.spec).localeCompare(project(b.spec)) ||
-          rank(a.spec) - rank(b.spec) ||
-          a.index - b.index,
-      )
-      .map(({ spec }) => spec)
+  override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
+    const files = (await super.sort(specs)).map((spec) => ({
+      spec,
+      moduleId: spec.moduleId,
+      project: spec.project.name,
+    }))
+    return slowFilesFirst(files).map(({ spec }) => spec)
   }
 }
