@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AppError, isAppError } from '../../src/errors'
@@ -49,6 +50,19 @@ function client(overrides: Partial<RelayClientOptions> = {}) {
 }
 
 const settle = () => vi.advanceTimersByTimeAsync(0)
+
+/** Two clients on one topic, then the relay restarts under `a`'s socket and refuses it for now. */
+async function peersWhileAIsAway() {
+  const t = topic()
+  const a = client()
+  const b = client()
+  await Promise.all([a.c.subscribe(t), b.c.subscribe(t), settle()])
+  relay.refuse = true
+  relay.sockets[0]?.close(1001, 'going away')
+  await settle()
+  expect(a.c.status).toBe('reconnecting')
+  return { t, a, b }
+}
 
 describe('reconnect delay', () => {
   it('doubles from 500 ms to the 30 s cap with ±25 % jitter', () => {
@@ -124,15 +138,7 @@ describe('relay client', () => {
   })
 
   it('reconnects with backoff after the relay goes away, resubscribes, fetches, and sends what waited', async () => {
-    const t = topic()
-    const a = client()
-    const b = client()
-    await Promise.all([a.c.subscribe(t), b.c.subscribe(t), settle()])
-
-    relay.refuse = true
-    relay.sockets[0]?.close(1001, 'going away') // a's socket: the relay restarts
-    await settle()
-    expect(a.c.status).toBe('reconnecting')
+    const { t, a, b } = await peersWhileAIsAway()
     expect(a.statuses.at(-1)).toMatchObject({ status: 'reconnecting', attempt: 1 })
 
     // While a is away: b publishes, a publishes (queued).
@@ -172,14 +178,7 @@ describe('relay client', () => {
   })
 
   it('a message given up while it waits for the connection is never sent; the next one is', async () => {
-    const t = topic()
-    const a = client()
-    const b = client()
-    await Promise.all([a.c.subscribe(t), b.c.subscribe(t), settle()])
-    relay.refuse = true
-    relay.sockets[0]?.close(1001, 'going away')
-    await settle()
-    expect(a.c.status).toBe('reconnecting')
+    const { t, a, b } = await peersWhileAIsAway()
 
     const abandon = new AbortController()
     const givenUp = a.c
@@ -205,6 +204,30 @@ describe('relay client', () => {
       .filter((f) => f.frame.method === 'scr_publish')
       .map((f) => (f.frame.params as { message: string }).message)
     expect(published).toEqual(['SENT'])
+  })
+
+  it('a long-lived signal keeps no listener of a message once it is sent, queued or not', async () => {
+    const t = topic()
+    const a = client()
+    const b = client()
+    await Promise.all([a.c.subscribe(t), b.c.subscribe(t), settle()])
+    const session = new AbortController()
+    const online = Array.from({ length: 12 }, (_, i) =>
+      a.c.publish(t, `ONLINE-${i}`, { ttl: 300, tag: 1, signal: session.signal }),
+    )
+    await Promise.all([...online, settle()])
+    expect(getEventListeners(session.signal, 'abort')).toEqual([])
+
+    relay.refuse = true
+    relay.sockets[0]?.close(1001, 'going away')
+    await settle()
+    const queued = a.c.publish(t, 'QUEUED', { ttl: 300, tag: 1, signal: session.signal })
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(1)
+    relay.refuse = false
+    await vi.advanceTimersByTimeAsync(1_500)
+    await Promise.all([queued, settle()])
+    expect(getEventListeners(session.signal, 'abort')).toEqual([])
+    expect(b.messages.at(-1)).toBe('QUEUED')
   })
 
   it('goes offline after the attempt budget, rejects waiting work, and reconnect() starts over', async () => {

@@ -53,17 +53,28 @@ export function createRelayPublisher(parts: {
   return {
     publish(params, online, signal) {
       return new Promise<void>((resolve, reject) => {
-        const queued = { params, resolve, reject, signal }
-        signal?.addEventListener(
-          'abort',
-          () => {
-            const index = outbox.indexOf(queued)
-            if (index === -1) return
-            outbox.splice(index, 1)
-            reject(givenUp())
+        const giveUp = () => {
+          const index = outbox.indexOf(queued)
+          if (index === -1) return
+          outbox.splice(index, 1)
+          queued.reject(givenUp())
+        }
+        // Listening only until the publish settles: an app's long-lived signal gathers no listener
+        // per message.
+        const settled = () => signal?.removeEventListener('abort', giveUp)
+        const queued: QueuedPublish = {
+          params,
+          signal,
+          resolve: () => {
+            settled()
+            resolve()
           },
-          { once: true },
-        )
+          reject: (error) => {
+            settled()
+            reject(error)
+          },
+        }
+        signal?.addEventListener('abort', giveUp, { once: true })
         if (online && !signal?.aborted) send(queued)
         else enqueue(queued)
       })
