@@ -79,10 +79,9 @@ export default defineConfig({
     // One redis-server, one Redis Cluster and one anvil for the run, provided to both projects
     // (test/support/shared-services.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    // Set explicitly. One fork: two took Vitest from 1,016 s to 635-657 s, but one of three
-    // fresh-clone runs failed a test that times real work (a WalletConnect reconnect past a 3 s
-    // signature deadline) beside the other worker's npm or Chromium. CONTRIBUTING.md has the figures.
-    maxWorkers: 1,
+    // Set explicitly: one fork per core (Vitest 1,016 s on one, 635-657 s on two). CONTRIBUTING.md
+    // has the figures and the tests two workers found timing real work.
+    maxWorkers: 2,
     sequence: { sequencer: SlowFilesFirst },
     projects: [
       {

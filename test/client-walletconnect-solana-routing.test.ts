@@ -7,6 +7,7 @@ import { createMemoryConnectionStore } from '../src/connection'
 import type { AppError } from '../src/errors'
 import { createMemoryTransactionStore } from '../src/transaction'
 import { unsignedLegacyTransaction } from './support/solana-cluster'
+import { SESSION_REQUEST_TAG } from './support/walletconnect-relay-double'
 import {
   MemoryWalletConnectStorage,
   testWalletConnectOptions,
@@ -276,9 +277,9 @@ describe('failure twins on solana through the option: after each, the next call 
     const client = newClient(false)
     await client.selectWallet('trust', { namespace: 'solana' })
     await client.connect()
-    const publishes = world.relay.requests.filter((m) => m === 'irn_publish').length
+    const requested = world.relay.nextPublish(SESSION_REQUEST_TAG)
     const signing = client.signMessage('dropped mid-request')
-    await world.relay.waitFor('irn_publish', publishes + 1)
+    await requested
     world.relay.dropConnections()
     const signature = await signing
     expect(

@@ -4,6 +4,7 @@ import type { Client, ClientOptions } from '../src/client'
 import { createMemoryConnectionStore } from '../src/connection'
 import { WalletConnectConnector } from '../src/connectors'
 import { type AppError, isAppError } from '../src/errors'
+import { SESSION_REQUEST_TAG } from './support/walletconnect-relay-double'
 import {
   MemoryWalletConnectStorage,
   testWalletConnectOptions,
@@ -190,9 +191,9 @@ describe('Client + WalletConnectConnector', () => {
   it('a relay socket dropped mid-request: sign-client reconnects and the answer still arrives', async () => {
     const { client } = newClient()
     await client.connect()
-    const publishes = world.relay.requests.filter((m) => m === 'irn_publish').length
+    const requested = world.relay.nextPublish(SESSION_REQUEST_TAG)
     const signing = client.signMessage('through a dropped socket')
-    await world.relay.waitFor('irn_publish', publishes + 1)
+    await requested
     world.relay.dropConnections()
     const signature = await signing
     expect(

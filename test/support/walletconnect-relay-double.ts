@@ -59,8 +59,16 @@ export interface WalletConnectRelayDouble {
   silence: boolean
   /** Resolves once a request with `method` has arrived (counting those already received). */
   waitFor(method: string, count?: number): Promise<void>
+  /**
+   * Resolves once a publish with `tag` arrives after this call (`SESSION_REQUEST_TAG`: a dApp's
+   * request). Counting `irn_publish`es instead races the other side's late answers.
+   */
+  nextPublish(tag: number): Promise<void>
   close(): Promise<void>
 }
+
+/** The relay tag of `wc_sessionRequest` (the wallet's answer is 1109). */
+export const SESSION_REQUEST_TAG = 1108
 
 /** Starts the relay double on a free loopback port. */
 export async function startWalletConnectRelayDouble(): Promise<WalletConnectRelayDouble> {
@@ -72,6 +80,7 @@ export async function startWalletConnectRelayDouble(): Promise<WalletConnectRela
   const clientIds = new WeakMap<WebSocket, string>()
   const requests: string[] = []
   const waiters: { method: string; count: number; resolve: () => void }[] = []
+  const publishWaiters: { tag: number; resolve: () => void }[] = []
   let nextId = 1
 
   function send(socket: WebSocket, payload: unknown): void {
@@ -138,6 +147,10 @@ export async function startWalletConnectRelayDouble(): Promise<WalletConnectRela
       ...(typeof params.attestation === 'string' ? { attestation: params.attestation } : {}),
     }
     stored.push(message)
+    for (const waiter of publishWaiters.filter((w) => w.tag === message.tag)) {
+      publishWaiters.splice(publishWaiters.indexOf(waiter), 1)
+      waiter.resolve()
+    }
     for (const peer of subscribers.get(topic) ?? []) {
       if (peer !== socket && clientIds.get(peer) !== message.from) deliver(peer, message)
     }
@@ -236,6 +249,9 @@ export async function startWalletConnectRelayDouble(): Promise<WalletConnectRela
     waitFor(method, count = 1) {
       if (requests.filter((m) => m === method).length >= count) return Promise.resolve()
       return new Promise((resolve) => waiters.push({ method, count, resolve }))
+    },
+    nextPublish(tag) {
+      return new Promise((resolve) => publishWaiters.push({ tag, resolve }))
     },
     async close() {
       for (const socket of server.clients) socket.terminate()
