@@ -302,18 +302,21 @@ function hashPath(hash: ReturnType<typeof createHash>, path: string): void {
 }
 
 /**
- * `npm install <tarballs>` in `dir` (an empty project is made there when it has no
- * `package.json`), as a user installs: the npm cache first, the registry for what it lacks.
+ * A folder of the pack cache that `make` fills once (under the lock: files running in parallel make
+ * it once), then shared: callers read it and never write to it. `key` names it and must change
+ * with anything `make` reads.
  */
-export function npmInstall(dir: string, tarballs: string[]): void {
-  if (!existsSync(join(dir, 'package.json'))) {
-    writeFileSync(join(dir, 'package.json'), '{ "name": "installed", "private": true }\n')
-  }
-  execFileSync(
-    'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel', 'error', ...tarballs],
-    { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 },
-  )
+export function cachedFolder(key: string, make: (dir: string) => void): string {
+  return withLock(() => {
+    const dir = join(CACHE, key)
+    const complete = `${dir}.complete`
+    if (existsSync(dir) && existsSync(complete)) return dir
+    rmSync(dir, { recursive: true, force: true })
+    mkdirSync(dir, { recursive: true })
+    make(dir)
+    writeFileSync(complete, '')
+    return dir
+  })
 }
 
 /**

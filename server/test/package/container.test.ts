@@ -1,98 +1,19 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import {
-  chmodSync,
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-} from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packServerTarball, packTarball, ROOT, removeLater } from '../../../test/support/packed'
+import { ROOT, removeLater } from '../../../test/support/packed'
 import { type RunningRedis, startRedis } from '../../../test/support/redis'
+import { buildImage, type Stage, stages } from '../support/image'
 
-// Docker does not run here. This test reads server/Dockerfile, builds the layout its stages make
-// (the install stage's RUN on the packed tarballs, then the runtime stage's COPY --from lines) and
-// starts it as the image would: its ENTRYPOINT and CMD, its ENV, as an unprivileged user, with
-// Redis as compose.yaml wires it; then runs its HEALTHCHECK against it.
+// Docker does not run here. This test builds the layout server/Dockerfile's stages make
+// (`../support/image.ts`: the install stage's RUN on the packed tarballs, shared with
+// installed.test.ts, then the runtime stage's COPY --from lines) and starts it as the image would:
+// its ENTRYPOINT and CMD, its ENV, as an unprivileged user, with Redis as compose.yaml wires it;
+// then runs its HEALTHCHECK against it.
 
-interface Stage {
-  name: string | undefined
-  workdir: string
-  env: Record<string, string>
-  copies: Array<{ from: string | undefined; sources: string[]; target: string }>
-  runs: string[]
-  user: string | undefined
-  healthcheck: string[] | undefined
-  entrypoint: string[]
-  cmd: string[]
-}
-
-/** The stages of a Dockerfile, one instruction per line (comments and blank lines skipped). */
-function parseDockerfile(text: string): Stage[] {
-  const stages: Stage[] = []
-  for (const raw of text.split('\n')) {
-    const line = raw.trim()
-    if (line === '' || line.startsWith('#')) continue
-    const [instruction = '', ...rest] = line.split(/\s+/)
-    const args = line.slice(instruction.length).trim()
-    const stage = stages.at(-1)
-    switch (instruction.toUpperCase()) {
-      case 'FROM':
-        stages.push({
-          name: /\bAS\s+(\S+)/i.exec(args)?.[1],
-          workdir: '/',
-          env: {},
-          copies: [],
-          runs: [],
-          user: undefined,
-          healthcheck: undefined,
-          entrypoint: [],
-          cmd: [],
-        })
-        break
-      case 'WORKDIR':
-        if (stage) stage.workdir = args
-        break
-      case 'ENV': {
-        const [key, ...value] = args.split('=')
-        if (stage && key) stage.env[key] = value.join('=')
-        break
-      }
-      case 'COPY': {
-        const from = /^--from=(\S+)/.exec(args)?.[1]
-        const paths = rest.filter((part) => !part.startsWith('--'))
-        const target = paths.pop() ?? ''
-        stage?.copies.push({ from, sources: paths, target })
-        break
-      }
-      case 'RUN':
-        stage?.runs.push(args)
-        break
-      case 'USER':
-        if (stage) stage.user = args
-        break
-      case 'HEALTHCHECK':
-        if (stage) stage.healthcheck = JSON.parse(args.slice(args.indexOf('CMD ') + 4)) as string[]
-        break
-      case 'ENTRYPOINT':
-        if (stage) stage.entrypoint = JSON.parse(args) as string[]
-        break
-      case 'CMD':
-        if (stage) stage.cmd = JSON.parse(args) as string[]
-        break
-    }
-  }
-  return stages
-}
-
-const dockerfile = readFileSync(join(ROOT, 'server', 'Dockerfile'), 'utf8')
 const compose = readFileSync(join(ROOT, 'server', 'compose.yaml'), 'utf8')
-const stages = parseDockerfile(dockerfile)
 const runtime = stages.at(-1) as Stage
 let root: string
 /** The runtime image's WORKDIR (`/app`) on this machine. */
@@ -109,56 +30,12 @@ beforeAll(async () => {
   redis = await startRedis()
   root = mkdtempSync(join(tmpdir(), 'scope-connect-image-'))
   chmodSync(root, 0o755) // the image's user is not this one
-  // The build context: the two tarballs (docs/operations.md packs them).
-  const context = join(root, 'context')
-  mkdirSync(context)
-  for (const tarball of [packTarball(), packServerTarball()]) {
-    copyFileSync(tarball, join(context, basename(tarball)))
-  }
-  // Each stage's filesystem: its WORKDIR here.
-  const stageDirs = new Map<string | undefined, string>()
-  for (const [index, stage] of stages.entries()) {
-    const dir = join(root, `stage-${index}`)
-    mkdirSync(dir)
-    stageDirs.set(stage.name, dir)
-    if (stage === runtime) image = dir
-    for (const copy of stage.copies) {
-      const fromDir = copy.from === undefined ? context : stageDirs.get(copy.from)
-      if (!fromDir) throw new Error(`COPY --from=${copy.from}: no such stage`)
-      const fromWorkdir = stages.find((other) => other.name === copy.from)?.workdir ?? '/'
-      for (const source of copy.sources) {
-        // From the context: relative paths, globs. From a stage: absolute paths in its WORKDIR.
-        const relativeSource =
-          copy.from === undefined ? source : source.slice(fromWorkdir.length).replace(/^\//, '')
-        if (relativeSource.includes('*')) {
-          const pattern = new RegExp(
-            `^${relativeSource.replace(/\./g, '\\.').replace(/\*/g, '.*')}$`,
-          )
-          for (const name of readdirSync(fromDir).filter((entry) => pattern.test(entry))) {
-            copyFileSync(join(fromDir, name), join(dir, copy.target, name))
-          }
-        } else {
-          const target = join(dir, copy.target)
-          mkdirSync(dirname(target), { recursive: true })
-          cpSync(join(fromDir, relativeSource), target, { recursive: true })
-        }
-      }
-    }
-    for (const command of stage.runs) {
-      // The npm cache first, the registry for what it lacks (docker build would use the registry).
-      execFileSync('sh', ['-c', command], {
-        cwd: dir,
-        env: { ...process.env, npm_config_prefer_offline: 'true', npm_config_loglevel: 'error' },
-        stdio: ['ignore', 'ignore', 'inherit'],
-        timeout: 300_000,
-      })
-    }
-  }
+  image = buildImage(root).image
 }, 900_000)
 
 afterAll(async () => {
   await redis?.stop()
-  // Two installed trees of about 100 packages: removed in the background.
+  // The runtime stage (links to the shared install stage): removed in the background.
   if (root) removeLater(root)
 })
 

@@ -6,17 +6,13 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { ConfigResponseSchema } from 'scope-connect/wire'
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import {
-  npmInstall,
-  packServerTarball,
-  packTarball,
-  ROOT,
-  removeLater,
-} from '../../../test/support/packed'
+import { ROOT, removeLater } from '../../../test/support/packed'
+import { installStage, linkCopy } from '../support/image'
 
 // The backend as an operator gets it: both packages packed (`npm pack`, whose prepack builds
-// them), installed with `npm install <tarballs>` into an empty folder, and run from there with
-// Node alone: no tsx, no repository, no path mapping.
+// them), installed with `npm install <tarballs>` into an empty folder (server/Dockerfile's install
+// stage, built once and shared with container.test.ts; linked here into a folder of this file's
+// own), and run from there with Node alone: no tsx, no repository, no path mapping.
 
 const run = promisify(execFile)
 let dir: string
@@ -34,14 +30,16 @@ const PROJECTS = {
 }
 
 beforeAll(() => {
-  const tarballs = [packTarball(), packServerTarball()]
+  const installed = installStage()
   dir = mkdtempSync(join(tmpdir(), 'scope-connect-server-installed-'))
-  npmInstall(dir, tarballs)
+  for (const name of ['package.json', 'node_modules']) {
+    linkCopy(join(installed, name), join(dir, name))
+  }
   writeFileSync(join(dir, 'projects.json'), JSON.stringify(PROJECTS))
 }, 900_000)
 
 afterAll(() => {
-  // An installed tree of about 100 packages: removed in the background.
+  // Links to the shared install stage's tree: removed in the background.
   if (dir) removeLater(dir)
 })
 
