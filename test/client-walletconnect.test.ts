@@ -106,6 +106,36 @@ describe('Client + WalletConnectConnector', () => {
     expect(world.wallet.received).toContain('wallet_switchEthereumChain')
   }, 30_000)
 
+  it('a session event the session does not allow is ignored, never an unhandled rejection; the next call works', async () => {
+    const { client } = newClient()
+    await client.connect()
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const topic = world.wallet.client.session.getAll().at(-1)?.topic ?? ''
+      await world.wallet.sendSessionEvent(topic, {
+        event: { name: 'notInTheSession', data: 1 },
+        chainId: CHAIN,
+      })
+      // The dApp's sign-client handles requests in order: once the next event moved the view, the
+      // refused one is behind it.
+      await world.wallet.emitChainChanged(topic, 'eip155:1')
+      await until(() => client.getView().chainId === 'eip155:1')
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+    expect(unhandled).toEqual([])
+    const signature = await client.signMessage('after a refused event')
+    expect(
+      await recoverMessageAddress({
+        message: 'after a refused event',
+        signature: signature as `0x${string}`,
+      }),
+    ).toBe(world.wallet.account.address)
+  }, 30_000)
+
   it('a rejected signature is USER_REJECTED, a wallet error WALLET_ERROR; the next one works', async () => {
     const { client } = newClient()
     await client.connect()

@@ -1,4 +1,7 @@
 import { AppError, isAppError } from '../errors'
+import { createLogger } from '../logging'
+
+const log = /* @__PURE__ */ createLogger('walletconnect')
 
 /** The optional peer dependency; held in a variable so bundlers leave it out of the library. */
 const SIGN_CLIENT_MODULE = '@walletconnect/sign-client'
@@ -65,6 +68,8 @@ export interface WalletConnectSignClient {
     pairing: { disconnect?(params: { topic: string }): Promise<void> }
     relayer: { transportClose?(): Promise<void> }
   }
+  /** sign-client's engine: only its event check is read (`handleUnawaitedEventChecks`). */
+  engine?: { isValidEmit?: (params: unknown) => Promise<void> }
 }
 
 interface SignClientStatic {
@@ -94,15 +99,44 @@ export async function startSignClient(
   const SignClient = findSignClient(module)
   if (!SignClient)
     throw new AppError('WALLET_UNAVAILABLE', `${SIGN_CLIENT_MODULE} does not export SignClient.`)
+  let client: WalletConnectSignClient
   try {
-    return await SignClient.init(options)
+    client = await SignClient.init(options)
   } catch (error) {
     if (isAppError(error)) throw error
     throw new AppError('WALLET_UNAVAILABLE', 'WalletConnect sign-client failed to start.', {
       cause: error,
     })
   }
+  handleUnawaitedEventChecks(client)
+  return client
 }
+
+/**
+ * sign-client 2.25 checks a wallet's session event without awaiting the check
+ * (`onSessionEventRequest`): an event it refuses (for a session it has just deleted or not stored
+ * yet, or an event or chain the session does not allow) rejects unhandled in the app, and the
+ * event is emitted all the same (WalletConnect/walletconnect-monorepo#4240). The check's promise
+ * gets a handler and is returned as it is, so a caller that awaits it still sees the failure. The
+ * connector's `session_event` listener checks the topic and the chain itself.
+ */
+function handleUnawaitedEventChecks(client: WalletConnectSignClient): void {
+  const engine = client.engine
+  const check = engine?.isValidEmit
+  if (!engine || typeof check !== 'function' || handledChecks.has(check)) return
+  const handled = (params: unknown): Promise<void> => {
+    const checked = check.call(engine, params)
+    if (typeof checked?.catch === 'function') {
+      checked.catch(() => log.debug('sign-client refused a session event'))
+    }
+    return checked
+  }
+  handledChecks.add(handled)
+  engine.isValidEmit = handled
+}
+
+/** Checks already wrapped (an app's `importSignClient` may hand back one client twice). */
+const handledChecks = /* @__PURE__ */ new WeakSet<object>()
 
 function importSignClientModule(): Promise<unknown> {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ SIGN_CLIENT_MODULE)
