@@ -111,7 +111,10 @@ export function linkCopy(from: string, to: string): void {
   }
 }
 
-/** Builds `stage` into `dir`: its COPY lines (from `context` or an earlier stage's folder), then its RUN lines. */
+/**
+ * Builds `stage` into `dir`: its COPY lines (from `context` or an earlier stage's folder), then its
+ * RUN lines.
+ */
 function buildStage(
   stage: Stage,
   dir: string,
@@ -148,15 +151,12 @@ function buildStage(
 }
 
 /**
- * The folder of the Dockerfile's install stage (its RUN: `npm install` of both tarballs into an
- * empty project), built once for the current tarballs. Read it; never write to it.
+ * The folder of `stage` (one with RUN lines) built from the context of `tarballs`, once per stage
+ * and pair of tarballs, in the pack cache. Read it; never write to it.
  */
-export function installStage(): string {
-  const stage = stages.find((candidate) => candidate.runs.length > 0)
-  if (!stage) throw new Error('server/Dockerfile: no stage runs anything')
-  const tarballs = [packTarball(), packServerTarball()]
+function cachedStage(stage: Stage, tarballs: string[]): string {
   const key = createHash('sha256').update(JSON.stringify({ tarballs, stage })).digest('hex')
-  return cachedFolder(`install-${key.slice(0, 16)}`, (dir) => {
+  return cachedFolder(`stage-${key.slice(0, 16)}`, (dir) => {
     const context = buildContext(tarballs)
     try {
       buildStage(stage, dir, context, new Map())
@@ -167,17 +167,28 @@ export function installStage(): string {
 }
 
 /**
- * Every stage of the Dockerfile under `root`, the install stage shared (`installStage()`); the
- * runtime stage's folder is the image.
+ * The folder of the Dockerfile's install stage (its RUN: `npm install` of both tarballs into an
+ * empty project), built once for the current tarballs. Read it; never write to it.
+ */
+export function installStage(): string {
+  const stage = stages.find((candidate) => candidate.runs.length > 0)
+  if (!stage) throw new Error('server/Dockerfile: no stage runs anything')
+  return cachedStage(stage, [packTarball(), packServerTarball()])
+}
+
+/**
+ * Every stage of the Dockerfile under `root`, those with RUN lines shared (`cachedStage`: the
+ * install stage is the one `installStage()` returns); the runtime stage's folder is the image.
  */
 export function buildImage(root: string): { image: string } {
-  const context = buildContext([packTarball(), packServerTarball()])
+  const tarballs = [packTarball(), packServerTarball()]
+  const context = buildContext(tarballs)
   const stageDirs = new Map<string | undefined, string>()
   let image = ''
   try {
     for (const [index, stage] of stages.entries()) {
       let dir: string
-      if (stage.runs.length > 0) dir = installStage()
+      if (stage.runs.length > 0) dir = cachedStage(stage, tarballs)
       else {
         dir = join(root, `stage-${index}`)
         mkdirSync(dir)
